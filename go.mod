@@ -1,0 +1,3 @@
+module github.com/urlkit/urlkit
+
+go 1.26

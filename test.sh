@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# The whole test suite. Placeholder until the core lands.
+set -euo pipefail
+cd "$(dirname "$0")"
+go vet ./...
+go test -race ./...
