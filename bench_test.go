@@ -1,0 +1,102 @@
+package urlkit_test
+
+import (
+	"bytes"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/urlkit/urlkit"
+)
+
+// benchDir is where the shared URL data sets live (see
+// ../shared/bench/urls/README.md); URLKIT_BENCH_DIR overrides it.
+func benchDir() string {
+	if d := os.Getenv("URLKIT_BENCH_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "shared", "bench", "urls")
+}
+
+// benchFiles are the one-URL-per-line data sets.
+var benchFiles = []string{"isaacs_files.txt", "kasztp.txt", "node_files.txt", "userbait.txt"}
+
+// loadLines reads a data set the way the README says every tool reads it:
+// split on "\n", drop empty lines and a trailing "\r", keep every other byte.
+func loadLines(tb testing.TB, name string) []string {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join(benchDir(), name))
+	if err != nil {
+		tb.Skipf("bench data not available: %v", err)
+	}
+	var lines []string
+	for line := range bytes.SplitSeq(data, []byte("\n")) {
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) > 0 {
+			lines = append(lines, string(line))
+		}
+	}
+	return lines
+}
+
+func totalBytes(lines []string) int64 {
+	n := 0
+	for _, l := range lines {
+		n += len(l)
+	}
+	return int64(n)
+}
+
+// BenchmarkParse runs urlkit (each strict mode) and net/url side by side
+// over each data set. One op is one pass over the whole file; ns/url is
+// reported as a metric so that the parsers compare per URL.
+func BenchmarkParse(b *testing.B) {
+	for _, file := range benchFiles {
+		lines := loadLines(b, file)
+		name := strings.TrimSuffix(file, ".txt")
+		run := func(parser string, parse func(string) bool) {
+			b.Run(name+"/"+parser, func(b *testing.B) {
+				b.SetBytes(totalBytes(lines))
+				b.ReportAllocs()
+				for b.Loop() {
+					for _, l := range lines {
+						parse(l)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(lines)), "ns/url")
+			})
+		}
+		run("urlkit-rfc1738", func(s string) bool { _, err := urlkit.ParseMode(s, urlkit.RFC1738); return err == nil })
+		run("urlkit-rfc3986", func(s string) bool { _, err := urlkit.ParseMode(s, urlkit.RFC3986); return err == nil })
+		run("net-url", func(s string) bool { _, err := url.Parse(s); return err == nil })
+	}
+}
+
+// BenchmarkParseValid measures only the lines each parser accepts, so that
+// allocs/op shows the allocation-free valid path (errors allocate).
+func BenchmarkParseValid(b *testing.B) {
+	for _, file := range benchFiles {
+		lines := loadLines(b, file)
+		name := strings.TrimSuffix(file, ".txt")
+		for _, m := range []urlkit.Mode{urlkit.RFC1738, urlkit.RFC3986} {
+			var valid []string
+			for _, l := range lines {
+				if _, err := urlkit.ParseMode(l, m); err == nil {
+					valid = append(valid, l)
+				}
+			}
+			b.Run(name+"/urlkit-"+m.String(), func(b *testing.B) {
+				b.SetBytes(totalBytes(valid))
+				b.ReportAllocs()
+				for b.Loop() {
+					for _, l := range valid {
+						urlkit.ParseMode(l, m)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(valid)), "ns/url")
+			})
+		}
+	}
+}

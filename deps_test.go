@@ -1,0 +1,108 @@
+package urlkit_test
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// The dependency policy of STYLE.md, as data (the idea of the standard
+// library's go/build/deps_test.go): for each package of the module, the
+// module packages it may import directly. Dependencies point one way:
+// core <- scheme <- extract, fetch <- cmd; clients know nothing of URLs.
+var allowedImports = map[string][]string{
+	"":                   {"internal/charclass"},
+	"internal/charclass": {},
+	"internal/wire":      {},
+	"internal/wiretest":  {},
+	"scheme":             {"", "internal/charclass"},
+	"extract":            {"", "scheme", "internal/charclass"},
+	"fetch":              {"", "scheme", "internal/wire", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet"},
+	"client/ftp":         {"internal/wire"},
+	"client/gopher":      {"internal/wire"},
+	"client/nntp":        {"internal/wire"},
+	"client/smtp":        {"internal/wire"},
+	"client/telnet":      {"internal/wire"},
+	"cmd/urlkit":         {"*"},
+}
+
+// networkFree lists packages that must not reach network code, even
+// indirectly: the URL packages are pure functions of their input.
+var networkFree = []string{"", "internal/charclass", "scheme", "extract"}
+
+// networkPackages are the standard packages that open connections.
+var networkPackages = []string{"net", "net/http", "crypto/tls", "net/smtp", "net/textproto", "os/exec"}
+
+type listedPackage struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+}
+
+func TestDependencyPolicy(t *testing.T) {
+	const module = "github.com/urlkit/urlkit"
+	out, err := exec.Command("go", "list", "-json", module+"/...").Output()
+	if err != nil {
+		t.Skipf("go list not available: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	rel := func(p string) (string, bool) {
+		if p == module {
+			return "", true
+		}
+		r, ok := strings.CutPrefix(p, module+"/")
+		return r, ok
+	}
+	seen := 0
+	for {
+		var p listedPackage
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		name, _ := rel(p.ImportPath)
+		allowed, known := allowedImports[name]
+		if !known {
+			t.Errorf("package %q is not in the dependency policy (deps_test.go)", p.ImportPath)
+			continue
+		}
+		seen++
+		for _, imp := range p.Imports {
+			r, inModule := rel(imp)
+			if !inModule {
+				continue
+			}
+			if r == "cmd/urlkit" {
+				t.Errorf("%s imports the command", p.ImportPath)
+			}
+			if r == "internal/wiretest" {
+				t.Errorf("%s imports internal/wiretest outside a _test.go file", p.ImportPath)
+			}
+			ok := false
+			for _, a := range allowed {
+				ok = ok || a == r || a == "*"
+			}
+			if !ok {
+				t.Errorf("%s may not import %s (see the policy in deps_test.go)", p.ImportPath, imp)
+			}
+		}
+		for _, nf := range networkFree {
+			if nf != name {
+				continue
+			}
+			for _, d := range p.Deps {
+				for _, np := range networkPackages {
+					if d == np {
+						t.Errorf("%s depends on network package %s", p.ImportPath, d)
+					}
+				}
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("go list found no packages")
+	}
+}

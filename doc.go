@@ -1,0 +1,62 @@
+// Package urlkit parses, checks, escapes and serializes URLs as the
+// original standard defines them: RFC 1738 (Uniform Resource Locators),
+// RFC 1630 (URIs in WWW: partial forms, fragments, escaping) and the
+// 1993-94 URI working group drafts, with RFC 3986 for today's URLs.
+//
+// # The URL type
+//
+// A URL keeps every component as written, still escaped, so that
+// Parse(s).String() == s for every valid s. Absent and empty components
+// stay apart (RFC 1738 3.1: ftp://@host.com/ has an empty user name,
+// ftp://host.com/ none, ftp://foo:@host.com/ an empty password). The
+// decomposition is RFC 3986's in every mode:
+//
+//	scheme ":" [ "//" [ user [ ":" password ] "@" ] host [ ":" port ] ] path [ "?" query ] [ "#" fragment ]
+//
+// RFC 1738's url-path is what follows the "/" after the host (URLPath);
+// the meaning of each scheme's parts is the business of package scheme.
+//
+// # Modes
+//
+//   - RFC1738 (the default) checks RFC 1738 section 5's BNF: the common
+//     Internet scheme syntax of section 3.1 for the schemes that use it
+//     (hostname, hostnumber, port, user and password exactly as the BNF
+//     says; no user or password where a scheme's production has none),
+//     the generic scheme ":" *xchar for other schemes, and an optional
+//     "#" fragment (RFC 1630's fragmentaddress) of xchar.
+//   - RFC1630 checks RFC 1630's generic URI BNF (xalpha, xpalpha). Its
+//     reserved characters ; : = are accepted in paths and searches where
+//     they serve their reserved purpose (the BNF lists them as reserved but
+//     puts them in no production, while its own examples use them).
+//   - RFC3986 checks RFC 3986's URI-reference: IPv6 and IPvFuture
+//     literals, reg-name hosts, relative references.
+//   - Lenient repairs what real text contains and then requires RFC 3986
+//     (see ParseLenient).
+//
+// # Deliberate choices
+//
+//   - A port above 65535 is an error in every mode: the BNFs say only
+//     "digits", but a port is a 16-bit number.
+//   - A "%" not followed by two hex digits is an error in every strict
+//     mode: RFC 1630 reserves such sequences for future extension. The
+//     Lenient mode encodes it as %25.
+//   - In the RFC1738 mode a "?" in the user or password (which the BNF
+//     allows) does not end the authority when an "@" follows it before the
+//     next "/".
+//   - Zone identifiers in IPv6 literals (RFC 6874) are refused: RFC 3986
+//     does not have them.
+//
+// # Errors
+//
+// Parse returns the first problem (the one at the lowest offset); Check
+// returns all of them. Each is an *Error naming the byte offset and the
+// rule broken, with the input quoted and its password replaced by
+// "xxxxx", and wrapping a sentinel (ErrInvalidChar, ErrBadEscape,
+// ErrBadHost, ...) for errors.Is.
+//
+// # Speed
+//
+// Parsing does not allocate on valid input: the URL's fields are
+// substrings of the input, and the scanner tests each byte against a
+// generated [256] class table (internal/charclass).
+package urlkit

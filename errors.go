@@ -1,0 +1,169 @@
+package urlkit
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Sentinel causes. Every *Error wraps exactly one of them, so callers can
+// test the kind of problem with errors.Is without parsing messages.
+var (
+	// ErrMissingScheme: the input has no "scheme:" prefix where one is required.
+	ErrMissingScheme = errors.New("missing scheme")
+	// ErrBadScheme: the scheme contains a character its grammar does not allow.
+	ErrBadScheme = errors.New("invalid scheme")
+	// ErrInvalidChar: a character appears unencoded where its rule forbids it.
+	ErrInvalidChar = errors.New("character must be encoded")
+	// ErrBadEscape: a "%" is not followed by two hexadecimal digits.
+	ErrBadEscape = errors.New("invalid percent escape")
+	// ErrBadHost: the host is not a hostname, host number or IP literal.
+	ErrBadHost = errors.New("invalid host")
+	// ErrBadPort: the port is not a decimal number from 0 to 65535.
+	ErrBadPort = errors.New("invalid port")
+	// ErrSchemeSyntax: the URL breaks a production of its scheme's grammar.
+	ErrSchemeSyntax = errors.New("scheme syntax violated")
+)
+
+// Error is a syntax error at a byte offset of an input.
+//
+// Input never holds a password: it is the input with the password of its
+// userinfo replaced by "xxxxx" (so offsets after a password refer to the
+// original input, not to the quoted text).
+type Error struct {
+	Op     string // the operation: "parse", "check", "unescape", ...
+	Input  string // the input, password redacted
+	Offset int    // byte offset (0-based) of the problem in the original input
+	Err    error  // the sentinel cause (ErrInvalidChar, ErrBadHost, ...)
+	Rule   string // the rule broken, as a sentence fragment
+}
+
+// Error formats the error as `urlkit: "INPUT": offset N: RULE`.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("urlkit: ")
+	b.WriteString(strconv.Quote(e.Input))
+	b.WriteString(": offset ")
+	b.WriteString(strconv.Itoa(e.Offset))
+	b.WriteString(": ")
+	b.WriteString(e.Rule)
+	return b.String()
+}
+
+// Unwrap returns the sentinel cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrorList is every problem found in one input, in order of offset.
+type ErrorList []*Error
+
+// Error joins the messages, one per line.
+func (l ErrorList) Error() string {
+	switch len(l) {
+	case 0:
+		return "no errors"
+	case 1:
+		return l[0].Error()
+	}
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Err returns nil for an empty list and the list itself otherwise, so that
+// `return list.Err()` never yields a non-nil error holding nothing.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// Unwrap returns the errors of the list, for errors.Is and errors.As.
+func (l ErrorList) Unwrap() []error {
+	errs := make([]error, len(l))
+	for i, e := range l {
+		errs[i] = e
+	}
+	return errs
+}
+
+// Warning is a repair made by the lenient parser: the offset in the input
+// and what was changed.
+type Warning struct {
+	Offset  int
+	Message string
+}
+
+// String formats the warning as "offset N: MESSAGE".
+func (w Warning) String() string { return fmt.Sprintf("offset %d: %s", w.Offset, w.Message) }
+
+// redactInput returns s with the password of its userinfo replaced by
+// "xxxxx". It works on invalid input too: it looks for "scheme://", then a
+// userinfo ending at the last "@" before the first "/", and a ":" in it.
+func redactInput(s string) string {
+	lo, hi := passwordSpan(s)
+	if lo < 0 {
+		return s
+	}
+	return s[:lo] + "xxxxx" + s[hi:]
+}
+
+// passwordSpan returns the byte range of the password in s, or -1, -1.
+func passwordSpan(s string) (int, int) {
+	i := strings.Index(s, "://")
+	if i < 0 {
+		if !strings.HasPrefix(s, "//") {
+			return -1, -1
+		}
+		i = -1
+	}
+	start := i + 3
+	end := len(s)
+	if j := strings.IndexAny(s[start:], "/#"); j >= 0 {
+		end = start + j
+	}
+	at := strings.LastIndexByte(s[start:end], '@')
+	if at < 0 {
+		return -1, -1
+	}
+	at += start
+	colon := strings.IndexByte(s[start:at], ':')
+	if colon < 0 {
+		return -1, -1
+	}
+	return start + colon + 1, at
+}
+
+// describe names the byte c for an error message: 'x', space, or byte
+// 0xNN. The names are precomputed so that an error message is built with
+// one allocation.
+func describe(c byte) string { return describeTab[c] }
+
+// encoded returns the %XX escape of c.
+func encoded(c byte) string { return encodedTab[c] }
+
+// hexByte returns "0xNN".
+func hexByte(c byte) string { return encodedTab[c][1:] }
+
+var describeTab, encodedTab = func() (d, e [256]string) {
+	const hex = "0123456789ABCDEF"
+	for i := range 256 {
+		c := byte(i)
+		e[i] = string([]byte{'%', hex[c>>4], hex[c&15]})
+		switch {
+		case c == ' ':
+			d[i] = "space"
+		case c > 0x20 && c < 0x7f:
+			d[i] = "'" + string(c) + "'"
+		default:
+			d[i] = fmt.Sprintf("byte 0x%02X", c)
+		}
+	}
+	return d, e
+}()

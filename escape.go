@@ -1,0 +1,191 @@
+package urlkit
+
+import (
+	"fmt"
+	"strings"
+
+	cc "github.com/urlkit/urlkit/internal/charclass"
+)
+
+// Set names a set of characters that may stay unencoded in one component.
+// Escape encodes every byte outside the set.
+type Set uint8
+
+const (
+	// SetPath keeps RFC 1738's unreserved characters and the reserved
+	// characters of an hpath: / ; : @ & = (RFC 1738 section 5, hsegment).
+	SetPath Set = iota
+	// SetSegment is SetPath without "/" and ";": one path segment whose
+	// slashes and semicolons are data (RFC 1738 3.2.2: "/" and ";" within a
+	// name or CWD component must be encoded).
+	SetSegment
+	// SetQuery keeps unreserved characters and / ; : @ & = ?, but encodes
+	// "+", which RFC 1630 reserves in query strings as a space.
+	SetQuery
+	// SetUserinfo keeps unreserved characters and ; & =, encoding the ":",
+	// "@" and "/" that RFC 1738 3.1 says must be encoded in a user or
+	// password.
+	SetUserinfo
+	// SetFragment keeps RFC 1738 xchar (unreserved and reserved): only
+	// unsafe and non-graphic octets are encoded.
+	SetFragment
+	// SetUnsafe encodes only what RFC 1738 2.2 says must always be encoded:
+	// the unsafe characters and the octets with no graphic US-ASCII
+	// character. Reserved characters stay as they are.
+	SetUnsafe
+	// SetAll encodes every byte except RFC 1738's unreserved characters
+	// (alphanumerics and $-_.+!*'(),).
+	SetAll
+	numSets
+)
+
+var setNames = [numSets]string{"path", "segment", "query", "userinfo", "fragment", "unsafe", "all"}
+
+// String returns the set's name ("path", "query", ...).
+func (s Set) String() string {
+	if s < numSets {
+		return setNames[s]
+	}
+	return fmt.Sprintf("Set(%d)", s)
+}
+
+// SetNames lists the names ParseSetName accepts.
+func SetNames() []string { return append([]string(nil), setNames[:]...) }
+
+// ParseSetName returns the set called name.
+func ParseSetName(name string) (Set, error) {
+	for i, n := range setNames {
+		if n == name {
+			return Set(i), nil
+		}
+	}
+	return 0, fmt.Errorf("urlkit: unknown character set %q (want one of %s)", name, strings.Join(setNames[:], ", "))
+}
+
+// keep[c] has bit 1<<set when c may stay unencoded in set.
+var keep = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		un := cc.Is(b, cc.Unreserved)
+		in := func(set string) bool { return strings.IndexByte(set, b) >= 0 }
+		mark := func(s Set, ok bool) {
+			if ok {
+				t[c] |= 1 << s
+			}
+		}
+		mark(SetPath, un || in("/;:@&="))
+		mark(SetSegment, un || in(":@&="))
+		mark(SetQuery, (un && b != '+') || in("/;:@&=?"))
+		mark(SetUserinfo, un || in(";&="))
+		mark(SetFragment, cc.Is(b, cc.Xchar))
+		mark(SetUnsafe, !cc.Is(b, cc.Unsafe|cc.Control))
+		mark(SetAll, un)
+	}
+	return t
+}()
+
+// EscapeFlags modify Escape and Unescape.
+type EscapeFlags uint8
+
+const (
+	// PlusAsSpace applies RFC 1630's query-string rule: a space is written
+	// "+" (and a real "+" as %2B); when unescaping, "+" becomes a space.
+	PlusAsSpace EscapeFlags = 1 << iota
+	// AllowBadEscapes makes Unescape keep a "%" that is not followed by two
+	// hex digits as it is, instead of failing (the lenient reading).
+	AllowBadEscapes
+)
+
+// Escape percent-encodes every byte of s outside set, with upper-case hex
+// digits. It returns s itself when nothing needs encoding.
+func Escape(s string, set Set) string { return EscapeWith(s, set, 0) }
+
+// EscapeWith is Escape with flags (PlusAsSpace).
+func EscapeWith(s string, set Set, flags EscapeFlags) string {
+	if set >= numSets {
+		set = SetAll
+	}
+	bit := uint8(1) << set
+	plus := flags&PlusAsSpace != 0
+	n := 0 // bytes that change
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; keep[c]&bit == 0 || plus && (c == ' ' || c == '+') {
+			n++
+		}
+	}
+	if n == 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2*n)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case plus && c == ' ':
+			b.WriteByte('+')
+		case keep[c]&bit == 0 || plus && c == '+':
+			b.WriteByte('%')
+			b.WriteByte(cc.UpperHex[c>>4])
+			b.WriteByte(cc.UpperHex[c&15])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// Unescape decodes every %XX escape of s. A "%" not followed by two hex
+// digits is an error naming its offset: RFC 1630 reserves such sequences
+// for future extension.
+func Unescape(s string) (string, error) { return UnescapeWith(s, 0) }
+
+// UnescapeWith is Unescape with flags (PlusAsSpace, AllowBadEscapes).
+func UnescapeWith(s string, flags EscapeFlags) (string, error) {
+	plus := flags&PlusAsSpace != 0
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '%':
+			if i+2 < len(s) && cc.IsHex(s[i+1]) && cc.IsHex(s[i+2]) {
+				n++
+				i += 2
+			} else if flags&AllowBadEscapes == 0 {
+				return "", &Error{Op: "unescape", Input: s, Offset: i, Err: ErrBadEscape,
+					Rule: "'%' must be followed by two hex digits (RFC 1630 reserves other uses)"}
+			}
+		case '+':
+			if plus {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return s, nil
+	}
+	return decode(s, plus), nil
+}
+
+// unescapeLoose decodes the valid escapes of s and keeps the rest.
+func unescapeLoose(s string, plus bool) string {
+	if strings.IndexByte(s, '%') < 0 && (!plus || strings.IndexByte(s, '+') < 0) {
+		return s
+	}
+	return decode(s, plus)
+}
+
+func decode(s string, plus bool) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && cc.IsHex(s[i+1]) && cc.IsHex(s[i+2]):
+			b = append(b, cc.Unhex(s[i+1])<<4|cc.Unhex(s[i+2]))
+			i += 2
+		case c == '+' && plus:
+			b = append(b, ' ')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}

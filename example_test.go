@@ -1,0 +1,112 @@
+package urlkit_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/urlkit/urlkit"
+)
+
+func ExampleParse() {
+	u, err := urlkit.Parse("ftp://myname@host.dom/%2Fetc/motd;type=a")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(u.Scheme, u.User, u.Host, u.Path)
+	fmt.Println(u.String())
+	// Output:
+	// ftp myname host.dom /%2Fetc/motd;type=a
+	// ftp://myname@host.dom/%2Fetc/motd;type=a
+}
+
+func ExampleParse_absentAndEmpty() {
+	// RFC 1738 3.1: an empty user name is not the same as no user name.
+	for _, s := range []string{"ftp://@host.com/", "ftp://host.com/", "ftp://foo:@host.com/"} {
+		u, _ := urlkit.Parse(s)
+		user, hasUser := u.DecodedUser()
+		pass, hasPass := u.DecodedPassword()
+		fmt.Printf("%-22s user %q %v, password %q %v\n", s, user, hasUser, pass, hasPass)
+	}
+	// Output:
+	// ftp://@host.com/       user "" true, password "" false
+	// ftp://host.com/        user "" false, password "" false
+	// ftp://foo:@host.com/   user "foo" true, password "" true
+}
+
+func ExampleParse_error() {
+	_, err := urlkit.Parse("ftp://a b/")
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, urlkit.ErrInvalidChar))
+	// Output:
+	// urlkit: "ftp://a b/": offset 7: space is unsafe and must be encoded as %20
+	// true
+}
+
+func ExampleParseMode() {
+	u, err := urlkit.ParseMode("http://[2001:db8::7]:8080/~user?q#top", urlkit.RFC3986)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(u.Hostname(), u.Port, u.Path, u.Query, u.Fragment)
+	_, err = urlkit.ParseMode("http://[2001:db8::7]:8080/~user?q#top", urlkit.RFC1738)
+	fmt.Println(err)
+	// Output:
+	// 2001:db8::7 8080 /~user q top
+	// urlkit: "http://[2001:db8::7]:8080/~user?q#top": offset 7: '[' is unsafe and must be encoded as %5B
+}
+
+func ExampleCheck() {
+	for _, e := range urlkit.Check("http://user:secret@host/a b{", urlkit.RFC1738) {
+		fmt.Println(e)
+	}
+	// Output:
+	// urlkit: "http://user:xxxxx@host/a b{": offset 7: a user name or password is not allowed in http URLs (RFC 1738 section 5, httpurl)
+	// urlkit: "http://user:xxxxx@host/a b{": offset 25: space is unsafe and must be encoded as %20
+	// urlkit: "http://user:xxxxx@host/a b{": offset 27: '{' is unsafe and must be encoded as %7B
+}
+
+func ExampleParseLenient() {
+	u, warnings, err := urlkit.ParseLenient("<URL:ftp://info.cern.ch/pub/www/doc;\n      type=d>")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(u.String())
+	for _, w := range warnings {
+		fmt.Println(w)
+	}
+	// Output:
+	// ftp://info.cern.ch/pub/www/doc;type=d
+	// offset 0: <...> wrapper removed (RFC 1738 appendix)
+	// offset 1: "URL:" prefix removed (RFC 1738 appendix)
+	// offset 36: whitespace inside <...> removed (RFC 1738 appendix: it is ignored when extracting the URL)
+}
+
+func ExampleEscape() {
+	fmt.Println(urlkit.Escape("my dir/a;b", urlkit.SetSegment))
+	fmt.Println(urlkit.EscapeWith("a+b c", urlkit.SetQuery, urlkit.PlusAsSpace))
+	s, err := urlkit.Unescape("marie%2Dclaude")
+	fmt.Println(s, err)
+	_, err = urlkit.Unescape("100%")
+	fmt.Println(err)
+	// Output:
+	// my%20dir%2Fa%3Bb
+	// a%2Bb+c
+	// marie-claude <nil>
+	// urlkit: "100%": offset 3: '%' must be followed by two hex digits (RFC 1630 reserves other uses)
+}
+
+func ExampleURL_Redacted() {
+	u, _ := urlkit.Parse("ftp://anonymous:guest@ftp.example.com/pub/")
+	fmt.Println(u.Redacted())
+	// Output: ftp://anonymous:xxxxx@ftp.example.com/pub/
+}
+
+func ExampleURL_NetURL() {
+	u, _ := urlkit.Parse("http://info.cern.ch/albert/bertram%2Fmarie-claude")
+	n := u.NetURL()
+	fmt.Println(n.Path)
+	fmt.Println(n.String())
+	// Output:
+	// /albert/bertram/marie-claude
+	// http://info.cern.ch/albert/bertram%2Fmarie-claude
+}

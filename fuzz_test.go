@@ -1,0 +1,101 @@
+package urlkit
+
+import (
+	"strings"
+	"testing"
+)
+
+// fuzzSeeds are the inputs every parser fuzz target starts from: the
+// specifications' examples and the invalid cases.
+func fuzzSeeds(f *testing.F) {
+	for _, tc := range specExamples {
+		f.Add(tc.in)
+	}
+	for _, tc := range invalidCases {
+		f.Add(tc.in)
+	}
+	for _, s := range []string{"<URL:ftp://a/b;\n type=d>", " http://h/a b ", "http://m\xc3\xbcnchen.de/", "//h", "?q", "#f", ""} {
+		f.Add(s)
+	}
+}
+
+// fuzzMode checks the properties every mode must have: no panic, the
+// round trip for valid input, Check agreeing with Parse, errors with an
+// offset inside the input and never a password.
+func fuzzMode(t *testing.T, s string, m Mode) {
+	u, err := ParseMode(s, m)
+	list := Check(s, m)
+	if (err == nil) != (len(list) == 0) {
+		t.Fatalf("Parse and Check disagree on %q: %v / %v", s, err, list)
+	}
+	if err != nil {
+		if err.Error() != list[0].Error() {
+			t.Fatalf("Parse error %v is not Check's first %v", err, list[0])
+		}
+		for _, e := range list {
+			if e.Offset < 0 || e.Offset > len(s) {
+				t.Fatalf("offset %d outside %q", e.Offset, s)
+			}
+		}
+		if lo, hi := passwordSpan(s); lo >= 0 && hi-lo >= 4 {
+			pass := s[lo:hi]
+			for _, e := range list {
+				if strings.Contains(e.Input, pass) && !strings.Contains(redactInput(s), pass) {
+					t.Fatalf("password %q in %v", pass, e)
+				}
+			}
+		}
+		return
+	}
+	if m != Lenient {
+		if got := u.String(); got != s {
+			t.Fatalf("round trip %q -> %q", s, got)
+		}
+		return
+	}
+	// Lenient: the repaired form is a valid RFC 3986 URI that needs no
+	// further repair and parses to the same URL.
+	c := u.String()
+	v, warns, err := ParseLenient(c)
+	if err != nil || len(warns) != 0 || v != u {
+		t.Fatalf("lenient form %q of %q: %v, %v, %+v", c, s, err, warns, v)
+	}
+}
+
+func FuzzParseRFC1738(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, s string) { fuzzMode(t, s, RFC1738) })
+}
+
+func FuzzParseRFC1630(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, s string) { fuzzMode(t, s, RFC1630) })
+}
+
+func FuzzParseRFC3986(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, s string) { fuzzMode(t, s, RFC3986) })
+}
+
+func FuzzParseLenient(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, s string) { fuzzMode(t, s, Lenient) })
+}
+
+// FuzzEscape: unescaping what Escape produced gives the input back, for
+// every set, and the escaped text is never ambiguous.
+func FuzzEscape(f *testing.F) {
+	f.Add("a/b;c d%", uint8(0), false)
+	f.Add("caf\xc3\xa9+x", uint8(2), true)
+	f.Fuzz(func(t *testing.T, s string, set uint8, plus bool) {
+		var flags EscapeFlags
+		if plus {
+			flags = PlusAsSpace
+		}
+		e := EscapeWith(s, Set(set%uint8(numSets)), flags)
+		back, err := UnescapeWith(e, flags)
+		if err != nil || back != s {
+			t.Fatalf("Unescape(Escape(%q)) = %q, %v", s, back, err)
+		}
+	})
+}

@@ -1,0 +1,334 @@
+package urlkit
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	cc "github.com/urlkit/urlkit/internal/charclass"
+	"golang.org/x/net/idna"
+)
+
+// ParseLenient parses what real text contains: it removes surrounding
+// whitespace, a "<...>" or "<URL:...>" wrapper and a "URL:" prefix (RFC
+// 1738 appendix), drops the line breaks and tabs that wrapping adds (inside
+// a wrapper, every whitespace character, as the appendix says), encodes
+// spaces, raw non-ASCII bytes, national and other unsafe characters, and a
+// "%" not followed by two hex digits, and converts an internationalized
+// host name to its IDNA A-label. Each repair is reported as a Warning with
+// the offset in s. The repaired URL must then be a valid RFC 3986 URI; its
+// errors are reported with offsets in s.
+//
+// The canonical form keeps what RFC 3986 allows unencoded, "~" included,
+// so that modern URLs stay as they are written; Normalize and the RFC 1738
+// check say where RFC 1738 would encode more.
+func ParseLenient(s string) (URL, []Warning, error) { return parseLenient(s, false, "parse") }
+
+// ParseLenientReference is ParseLenient for URLs and relative references.
+func ParseLenientReference(s string) (URL, []Warning, error) { return parseLenient(s, true, "parse") }
+
+func parseLenient(s string, ref bool, op string) (URL, []Warning, error) {
+	collect := op == "check"
+	// Fast path: nothing to repair.
+	if !needsRepair(s) {
+		p := parser{s: s, mode: RFC3986, ref: ref, op: op, collect: collect}
+		var u URL
+		p.parse(&u)
+		if p.first != nil {
+			return URL{}, nil, p.result(collect)
+		}
+		return u, nil, nil
+	}
+	r := repairer{in: s}
+	canon, err := r.run()
+	if err != nil {
+		return URL{}, r.warnings, err
+	}
+	p := parser{s: canon, mode: RFC3986, ref: ref, op: op, collect: collect}
+	var u URL
+	p.parse(&u)
+	if p.first == nil {
+		return u, r.warnings, nil
+	}
+	errs := p.errs
+	if !collect {
+		errs = ErrorList{p.first}
+	}
+	for _, e := range errs {
+		e.Input = redactInput(s)
+		if e.Offset >= 0 && e.Offset < len(r.from) {
+			e.Offset = r.from[e.Offset]
+		} else {
+			e.Offset = len(s)
+		}
+		e.Rule += " (after lenient repairs)"
+	}
+	return URL{}, r.warnings, p.result(collect)
+}
+
+// result returns the parse's error: every error as an ErrorList when
+// collecting, else the first.
+func (p *parser) result(collect bool) error {
+	if collect {
+		return p.errs
+	}
+	return p.first
+}
+
+// needsRepair reports whether s holds anything the lenient parser changes.
+func needsRepair(s string) bool {
+	if s == "" {
+		return false
+	}
+	if isSpace(s[0]) || isSpace(s[len(s)-1]) || s[0] == '<' || hasPrefixFold(s, "URL:") {
+		return true
+	}
+	hash := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c <= ' ' || c >= 0x7f:
+			return true
+		case c == '%':
+			if i+2 >= len(s) || !cc.IsHex(s[i+1]) || !cc.IsHex(s[i+2]) {
+				return true
+			}
+		case c == '#':
+			if hash {
+				return true
+			}
+			hash = true
+		case strings.IndexByte("\"<>\\^`{|}[]", c) >= 0:
+			return true
+		}
+	}
+	return false
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// repairer builds the canonical form of a lenient input.
+type repairer struct {
+	in       string
+	out      []byte
+	from     []int // from[j] is the offset in in of out[j]
+	warnings []Warning
+}
+
+func (r *repairer) warn(off int, format string, args ...any) {
+	r.warnings = append(r.warnings, Warning{Offset: off, Message: fmt.Sprintf(format, args...)})
+}
+
+func (r *repairer) emit(off int, b ...byte) {
+	for _, c := range b {
+		r.out = append(r.out, c)
+		r.from = append(r.from, off)
+	}
+}
+
+func (r *repairer) emitEscaped(off int, c byte) {
+	r.emit(off, '%', cc.UpperHex[c>>4], cc.UpperHex[c&15])
+}
+
+func (r *repairer) run() (string, error) {
+	s := r.in
+	lo, hi := 0, len(s)
+	trim := func() {
+		for lo < hi && isSpace(s[lo]) {
+			lo++
+		}
+		for hi > lo && isSpace(s[hi-1]) {
+			hi--
+		}
+	}
+	trim()
+	if lo > 0 {
+		r.warn(0, "leading whitespace removed")
+	}
+	if hi < len(s) {
+		r.warn(hi, "trailing whitespace removed")
+	}
+	wrapped := false
+	if hi-lo >= 2 && s[lo] == '<' && s[hi-1] == '>' {
+		r.warn(lo, "<...> wrapper removed (RFC 1738 appendix)")
+		lo, hi, wrapped = lo+1, hi-1, true
+		trim()
+	}
+	if hasPrefixFold(s[lo:hi], "URL:") {
+		r.warn(lo, "\"URL:\" prefix removed (RFC 1738 appendix)")
+		lo += 4
+		trim()
+	}
+	hostLo, hostHi := r.hostSpan(lo, hi)
+	hash := false
+	for i := lo; i < hi; {
+		c := s[i]
+		if i == hostLo && hostHi > hostLo {
+			if err := r.host(hostLo, hostHi, wrapped); err != nil {
+				return "", err
+			}
+			i = hostHi
+			continue
+		}
+		switch {
+		case isSpace(c):
+			i = r.whitespace(i, hi, wrapped)
+			continue
+		case c == '%':
+			if i+2 < hi && cc.IsHex(s[i+1]) && cc.IsHex(s[i+2]) {
+				r.emit(i, c)
+			} else {
+				r.warn(i, "'%%' not followed by two hex digits encoded as %%25")
+				r.emitEscaped(i, c)
+			}
+		case c == '#' && !hash:
+			hash = true
+			r.emit(i, c)
+		case c >= 0x80:
+			_, n := utf8.DecodeRuneInString(s[i:hi])
+			if n < 1 {
+				n = 1
+			}
+			var enc strings.Builder
+			for k := 0; k < n; k++ {
+				r.emitEscaped(i+k, s[i+k])
+				enc.WriteString(encoded(s[i+k]))
+			}
+			r.warn(i, "non-ASCII character %q encoded as %s", s[i:i+n], enc.String())
+			i += n
+			continue
+		case c < ' ' || c == 0x7f:
+			r.warn(i, "control character 0x%02X encoded as %s", c, encoded(c))
+			r.emitEscaped(i, c)
+		case c == '#' || c == '[' || c == ']' || strings.IndexByte("\"<>\\^`{|}", c) >= 0:
+			r.warn(i, "%s is unsafe here; encoded as %s", describe(c), encoded(c))
+			r.emitEscaped(i, c)
+		default:
+			r.emit(i, c)
+		}
+		i++
+	}
+	return string(r.out), nil
+}
+
+// whitespace handles the run of whitespace that starts at i and returns
+// where it ends. Inside a wrapper the whole run is dropped (RFC 1738
+// appendix); elsewhere a run holding a line break is dropped as wrapping
+// whitespace, tabs are dropped and spaces are encoded.
+func (r *repairer) whitespace(i, hi int, wrapped bool) int {
+	s := r.in
+	j := i
+	lineBreak := false
+	for j < hi && isSpace(s[j]) {
+		lineBreak = lineBreak || s[j] == '\n' || s[j] == '\r'
+		j++
+	}
+	switch {
+	case wrapped:
+		r.warn(i, "whitespace inside <...> removed (RFC 1738 appendix: it is ignored when extracting the URL)")
+	case lineBreak:
+		r.warn(i, "line break and the whitespace around it removed (added by line wrapping)")
+	default:
+		spaces := false
+		for k := i; k < j; k++ {
+			if s[k] == ' ' {
+				r.emitEscaped(k, ' ')
+				spaces = true
+			}
+		}
+		if spaces {
+			r.warn(i, "space encoded as %%20")
+		} else {
+			r.warn(i, "tab removed")
+		}
+	}
+	return j
+}
+
+// hostSpan finds the host of a "scheme://" or "//" input in s[lo:hi], or
+// returns -1, -1.
+func (r *repairer) hostSpan(lo, hi int) (int, int) {
+	s := r.in
+	i := lo
+	for i < hi && cc.Is(s[i], cc.SchemeChar) {
+		i++
+	}
+	if i < hi && s[i] == ':' && i > lo {
+		i++
+	} else {
+		i = lo
+	}
+	if !strings.HasPrefix(s[i:hi], "//") {
+		return -1, -1
+	}
+	a := i + 2
+	e := hi
+	if k := strings.IndexAny(s[a:hi], "/?#"); k >= 0 {
+		e = a + k
+	}
+	h := a
+	if at := strings.LastIndexByte(s[a:e], '@'); at >= 0 {
+		h = a + at + 1
+	}
+	if h < e && s[h] == '[' {
+		if k := strings.IndexByte(s[h:e], ']'); k >= 0 {
+			return h, h + k + 1
+		}
+		return h, e
+	}
+	if k := strings.IndexByte(s[h:e], ':'); k >= 0 {
+		return h, h + k
+	}
+	return h, e
+}
+
+// host emits the host s[lo:hi], converting a non-ASCII name to its IDNA
+// A-label and keeping the brackets of an IP literal.
+func (r *repairer) host(lo, hi int, wrapped bool) error {
+	s := r.in
+	mark := len(r.out)
+	ascii := true
+	for i := lo; i < hi; i++ {
+		c := s[i]
+		switch {
+		case isSpace(c):
+			i = r.whitespace(i, hi, wrapped) - 1
+		case c >= 0x80:
+			ascii = false
+		case c == '%' && !(i+2 < hi && cc.IsHex(s[i+1]) && cc.IsHex(s[i+2])):
+			r.warn(i, "'%%' not followed by two hex digits encoded as %%25")
+			r.emitEscaped(i, c)
+		case strings.IndexByte("\"<>\\^`{|}", c) >= 0 || c < ' ' || c == 0x7f:
+			r.warn(i, "%s is unsafe here; encoded as %s", describe(c), encoded(c))
+			r.emitEscaped(i, c)
+		default:
+			r.emit(i, c)
+		}
+	}
+	if ascii {
+		return nil
+	}
+	h := strings.Map(func(r rune) rune {
+		if r < 0x80 && isSpace(byte(r)) {
+			return -1
+		}
+		return r
+	}, s[lo:hi])
+	a, err := idna.Lookup.ToASCII(h)
+	if err != nil {
+		return &Error{Op: "parse", Input: redactInput(s), Offset: lo, Err: ErrBadHost,
+			Rule: "internationalized host name is not valid IDNA: " + err.Error()}
+	}
+	r.warn(lo, "internationalized host name %q converted to its IDNA A-label %s", h, a)
+	r.out, r.from = r.out[:mark], r.from[:mark]
+	for i := 0; i < len(a); i++ {
+		r.emit(lo, a[i])
+	}
+	return nil
+}

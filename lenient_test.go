@@ -1,0 +1,96 @@
+package urlkit
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLenient(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, want string
+		warnings       []string // substrings, in order
+	}{
+		{"RFC 1738 appendix: wrapper broken after ';'",
+			"<URL:ftp://info.cern.ch/pub/www/doc;\n      type=d>", "ftp://info.cern.ch/pub/www/doc;type=d",
+			[]string{"<...> wrapper removed", "\"URL:\" prefix removed", "whitespace inside <...> removed"}},
+		{"RFC 1738 appendix: wrapper broken inside the host",
+			"<URL:ftp://ds.in\n      ternic.net/rfc>", "ftp://ds.internic.net/rfc",
+			[]string{"wrapper removed", "prefix removed", "whitespace"}},
+		{"RFC 1738 appendix: fragment kept inside the wrapper",
+			"<URL:http://ds.internic.\n      net/instructions/overview.HTM#WARNING>", "http://ds.internic.net/instructions/overview.HTM#WARNING",
+			[]string{"wrapper removed", "prefix removed", "whitespace"}},
+		{"URL: prefix alone", "URL:http://host/", "http://host/", []string{"prefix removed"}},
+		{"plain <...> wrapper", "<http://host/a>", "http://host/a", []string{"wrapper removed"}},
+		{"surrounding whitespace", "  http://host/ \n", "http://host/", []string{"leading whitespace", "trailing whitespace"}},
+		{"space", "http://host/a b", "http://host/a%20b", []string{"space encoded as %20"}},
+		{"line break outside a wrapper", "http://host/a\n   b", "http://host/ab", []string{"line break"}},
+		{"tab", "http://host/a\tb", "http://host/ab", []string{"tab removed"}},
+		{"raw UTF-8", "http://host/caf\xc3\xa9", "http://host/caf%C3%A9", []string{`non-ASCII character "é" encoded as %C3%A9`}},
+		{"national characters", "http://host/a|b{c}^`\\", "http://host/a%7Cb%7Bc%7D%5E%60%5C", []string{"'|'", "'{'", "'}'", "'^'", "'`'", `'\'`}},
+		{"bad escape", "http://host/100%", "http://host/100%25", []string{"'%' not followed by two hex digits"}},
+		{"second #", "http://host/a#b#c", "http://host/a#b%23c", []string{"'#' is unsafe"}},
+		{"brackets outside the host", "http://[::1]/a[1]", "http://[::1]/a%5B1%5D", []string{"'['", "']'"}},
+		{"IDN host", "http://b\xc3\xbccher.example/", "http://xn--bcher-kva.example/", []string{"IDNA A-label xn--bcher-kva.example"}},
+		{"tilde stays", "http://host/~user", "http://host/~user", nil},
+		{"nothing to repair", "https://ex_ample.com/a?b#c", "https://ex_ample.com/a?b#c", nil},
+	} {
+		u, warns, err := ParseLenient(tc.in)
+		if err != nil {
+			t.Errorf("%s: ParseLenient(%q): %v", tc.name, tc.in, err)
+			continue
+		}
+		if got := u.String(); got != tc.want {
+			t.Errorf("%s: ParseLenient(%q) = %q, want %q", tc.name, tc.in, got, tc.want)
+		}
+		if len(warns) != len(tc.warnings) {
+			t.Errorf("%s: warnings %v, want %d like %q", tc.name, warns, len(tc.warnings), tc.warnings)
+			continue
+		}
+		for i, w := range warns {
+			if !strings.Contains(w.Message, tc.warnings[i]) {
+				t.Errorf("%s: warning %d = %q, want ...%s...", tc.name, i, w.Message, tc.warnings[i])
+			}
+			if w.Offset < 0 || w.Offset > len(tc.in) {
+				t.Errorf("%s: warning offset %d out of range", tc.name, w.Offset)
+			}
+		}
+		// The repaired form is a valid RFC 3986 URI and repairs nothing more.
+		if _, err := ParseMode(u.String(), RFC3986); err != nil {
+			t.Errorf("%s: repaired form invalid: %v", tc.name, err)
+		}
+		if _, again, _ := ParseLenient(u.String()); len(again) != 0 {
+			t.Errorf("%s: repaired form repaired again: %v", tc.name, again)
+		}
+	}
+}
+
+func TestLenientWarningOffsets(t *testing.T) {
+	in := "http://host/a b|c"
+	_, warns, err := ParseLenient(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) != 2 || in[warns[0].Offset] != ' ' || in[warns[1].Offset] != '|' {
+		t.Errorf("warnings %v do not point at the repaired bytes", warns)
+	}
+}
+
+func TestLenientErrors(t *testing.T) {
+	for _, tc := range []struct {
+		in     string
+		offset int
+		rule   string
+	}{
+		{"no scheme here", 0, "missing scheme"},
+		{"http://host:99x/", 14, "in the port"},
+		{"  http://host:99x/ ", 16, "in the port"}, // offsets in the input, not the repaired form
+		{"http://[::1/", 7, "IP literal"},
+		{"http://a\xffb/", 7, "IDNA"},
+	} {
+		_, _, err := ParseLenient(tc.in)
+		e, ok := err.(*Error)
+		if !ok || e.Offset != tc.offset || !strings.Contains(e.Rule, tc.rule) {
+			t.Errorf("ParseLenient(%q) = %v; want offset %d ...%s...", tc.in, err, tc.offset, tc.rule)
+		}
+	}
+}

@@ -1,0 +1,778 @@
+package urlkit
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	cc "github.com/urlkit/urlkit/internal/charclass"
+)
+
+// Parse parses s as an absolute URL in the RFC1738 mode. It does not
+// allocate when s is valid: the components of the result are substrings
+// of s.
+func Parse(s string) (URL, error) { return ParseMode(s, RFC1738) }
+
+// ParseMode parses s as an absolute URL in the given mode (in the RFC3986
+// mode, as a URI-reference: relative references are accepted too). It
+// returns the first error found; Check returns them all. In the Lenient
+// mode the result is the repaired, canonical URL (ParseLenient also returns
+// the repairs made).
+func ParseMode(s string, m Mode) (URL, error) { return parse(s, m, m == RFC3986) }
+
+// ParseReference parses s as a URL or a relative reference (RFC 1630's
+// partial form, RFC 3986's relative-ref) in the given mode.
+func ParseReference(s string, m Mode) (URL, error) { return parse(s, m, true) }
+
+func parse(s string, m Mode, ref bool) (URL, error) {
+	if m == Lenient {
+		u, _, err := parseLenient(s, ref, "parse")
+		return u, err
+	}
+	p := parser{s: s, mode: m, ref: ref, op: "parse"}
+	var u URL
+	p.parse(&u)
+	if p.first != nil {
+		if p.grammar {
+			// A scheme grammar may have been cut short by an error after
+			// one it would have found earlier: report the error Check
+			// lists first, the one at the lowest offset.
+			return URL{}, check(s, m, ref, "parse")[0]
+		}
+		return URL{}, p.first
+	}
+	return u, nil
+}
+
+// Check reports every problem of s as an absolute URL in the given mode (a
+// URI-reference in the RFC3986 mode), sorted by offset. An empty list means
+// s is valid, exactly when ParseMode(s, m) succeeds; the first error of the
+// list is the one ParseMode returns.
+func Check(s string, m Mode) ErrorList { return check(s, m, m == RFC3986, "check") }
+
+// CheckReference is Check for URLs and relative references.
+func CheckReference(s string, m Mode) ErrorList { return check(s, m, true, "check") }
+
+func check(s string, m Mode, ref bool, op string) ErrorList {
+	if m == Lenient {
+		_, _, err := parseLenient(s, ref, "check")
+		return asList(err)
+	}
+	p := parser{s: s, mode: m, ref: ref, collect: true, op: op}
+	var u URL
+	p.parse(&u)
+	slices.SortStableFunc(p.errs, func(a, b *Error) int { return a.Offset - b.Offset })
+	return p.errs
+}
+
+func asList(err error) ErrorList {
+	switch e := err.(type) {
+	case nil:
+		return nil
+	case ErrorList:
+		return e
+	case *Error:
+		return ErrorList{e}
+	}
+	return ErrorList{{Op: "check", Err: err, Rule: err.Error()}}
+}
+
+// parser holds the state of one parse. It lives on the stack; it allocates
+// only to record errors.
+type parser struct {
+	s       string
+	mode    Mode
+	ref     bool // relative references allowed
+	collect bool // keep going after an error (Check)
+	op      string
+	errs    ErrorList // every error, when collecting
+	first   *Error    // the first error found
+	// offsets of the components in s, valid when the component is present
+	userAt, passAt, hostAt, portAt, pathAt, queryAt, fragAt int
+	schemeEnd                                               int           // offset of the ':' after the scheme, or -1
+	grammar                                                 bool          // a scheme-specific grammar applies
+	sch                                                     *schemeSyntax // the RFC 1738 scheme row, or nil
+	afterLiteral                                            int           // offset of a byte wrongly following "]", or 0
+}
+
+// stop reports whether parsing must end: an error was found and the caller
+// wants only the first.
+func (p *parser) stop() bool { return p.first != nil && !p.collect }
+
+// fail records an error at offset off. The input is redacted here, on the
+// error path, so valid input never pays for it.
+func (p *parser) fail(off int, cause error, rule string) {
+	e := &Error{Op: p.op, Input: redactInput(p.s), Offset: off, Err: cause, Rule: rule}
+	if p.first == nil {
+		p.first = e
+	}
+	if p.collect {
+		p.errs = append(p.errs, e)
+	}
+}
+
+func (p *parser) parse(u *URL) {
+	s := p.s
+	p.schemeEnd = -1
+	i := p.scheme(u)
+	if i < 0 {
+		return
+	}
+	m := p.mode
+	if m > RFC3986 {
+		m = RFC3986
+	}
+	// The checks run in the order of the input, so that the first error
+	// found is the one at the lowest offset; only a scheme's own grammar,
+	// which runs last, can break that order (see parse).
+	var sch *schemeSyntax
+	if p.mode == RFC1738 {
+		sch = schemeSyntax1738(u)
+		p.sch = sch
+		p.grammar = sch != nil && sch.grammar != grammarGeneric
+	}
+	hasAuthority := len(s)-i >= 2 && s[i] == '/' && s[i+1] == '/'
+	if sch != nil && sch.ip && !hasAuthority {
+		p.fail(i, ErrSchemeSyntax, sch.name+" URLs use the common Internet scheme syntax: \"//\" must follow \""+sch.name+":\" (RFC 1738 3.1)")
+		if p.stop() {
+			return
+		}
+	}
+	if hasAuthority {
+		u.HasAuthority = true
+		i = p.authority(u, i+2)
+		if p.stop() {
+			return
+		}
+	} else if p.mode == RFC3986 && p.schemeEnd < 0 {
+		p.noScheme(i)
+		if p.stop() {
+			return
+		}
+	}
+	p.pathAt = i
+	i = p.component(i, compPath<<(3*m), "path")
+	u.Path = s[p.pathAt:i]
+	if p.stop() {
+		return
+	}
+	if i < len(s) && s[i] == '?' {
+		if sch != nil && sch.ip && hasAuthority && u.Path == "" {
+			p.fail(i, ErrSchemeSyntax, "'/' must separate the host from the url-path before '?' (RFC 1738 3.1)")
+			if p.stop() {
+				return
+			}
+		}
+		u.HasQuery, p.queryAt = true, i+1
+		i = p.component(i+1, compQuery<<(3*m), queryNames[m])
+		u.Query = s[p.queryAt:i]
+		if p.stop() {
+			return
+		}
+	}
+	if i < len(s) {
+		u.HasFragment, p.fragAt = true, i+1
+		p.component(i+1, compFragment<<(3*m), "fragment")
+		u.Fragment = s[i+1:]
+		if p.stop() {
+			return
+		}
+	}
+	if p.grammar {
+		p.schemeGrammar(u, sch)
+	}
+}
+
+var queryNames = [3]string{"url-path", "search", "query"}
+
+// Component classes: for each of the three strict modes, which bytes may
+// appear unencoded in the path, the query and the fragment. The path never
+// holds "?" or "#" and the query never "#": those end the component.
+const (
+	compPath uint16 = 1 << iota
+	compQuery
+	compFragment
+)
+
+// compTable[c] has bit comp<<(3*mode) when c may appear in that component.
+var compTable = func() (t [256]uint16) {
+	masks := [3][3]cc.Class{
+		RFC1738: {cc.Xchar, cc.Xchar, cc.Xchar},
+		RFC1630: {cc.Path1630, cc.Search1630, cc.Xalpha1630},
+		RFC3986: {cc.PChar3986 | cc.Query3986, cc.Query3986, cc.Query3986},
+	}
+	for c := 0; c < 256; c++ {
+		for m := range masks {
+			for k, mask := range masks[m] {
+				if !cc.Is(byte(c), mask) || c == '#' || k == 0 && c == '?' {
+					continue
+				}
+				t[c] |= 1 << (3*m + k)
+			}
+		}
+		if strings.IndexByte("/?#@:[]%", byte(c)) >= 0 {
+			continue
+		}
+		for bit, mask := range map[uint16]cc.Class{
+			auth1738:        cc.User1738,
+			authGeneric1738: cc.Xchar,
+			auth1630:        cc.Xpalpha1630,
+			auth3986:        cc.Userinfo3986,
+		} {
+			if cc.Is(byte(c), mask) {
+				t[c] |= bit
+			}
+		}
+	}
+	return t
+}()
+
+// component scans the component that starts at i, checking every byte
+// against bit, and returns the offset of the delimiter that ends it ("?"
+// or "#", whichever the component does not allow), or len(s).
+func (p *parser) component(i int, bit uint16, what string) int {
+	s := p.s
+	for i < len(s) {
+		if i = span(s, i, bit); i == len(s) {
+			break
+		}
+		c := s[i]
+		switch {
+		case c == '#' && what != "fragment", c == '?' && what == "path":
+			return i
+		case c == '%':
+			if i+2 < len(s) && cc.IsHex(s[i+1]) && cc.IsHex(s[i+2]) {
+				i += 3
+				continue
+			}
+			p.fail(i, ErrBadEscape, badEscapeRule)
+		default:
+			p.fail(i, ErrInvalidChar, p.charRule(c, what))
+		}
+		if p.stop() {
+			return len(s)
+		}
+		i++
+	}
+	return i
+}
+
+// span returns the offset of the first byte at or after i that is not in
+// the component class bit. It is the parser's inner loop.
+func span(s string, i int, bit uint16) int {
+	for i < len(s) && compTable[s[i]]&bit != 0 {
+		i++
+	}
+	return i
+}
+
+const badEscapeRule = "'%' must be followed by two hex digits (RFC 1630 reserves other uses); encode a literal '%' as %25"
+
+// scheme splits off the scheme and returns the offset after its ":", 0 for
+// a relative reference, or -1 after an error that ends the parse.
+func (p *parser) scheme(u *URL) int {
+	s := p.s
+	i := 0
+	for i < len(s) && cc.Is(s[i], cc.SchemeChar) {
+		i++
+	}
+	if i > 0 && i < len(s) && s[i] == ':' && (p.mode == RFC1738 || cc.Is(s[0], cc.Alpha) && (p.mode != RFC1630 || strings.IndexByte(s[:i], '+') < 0)) {
+		u.Scheme = s[:i]
+		p.schemeEnd = i
+		return i + 1
+	}
+	return p.schemeSlow(u)
+}
+
+// schemeSlow is scheme for the inputs the fast path does not settle: no
+// scheme, or a scheme with characters its mode does not allow.
+func (p *parser) schemeSlow(u *URL) int {
+	s := p.s
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ':':
+			if i == 0 {
+				if p.ref && p.mode == RFC3986 {
+					return 0 // a relative path starting with ':'; check3986 reports it
+				}
+				p.fail(0, ErrMissingScheme, "missing scheme before ':' (a URL starts with a scheme name, RFC 1738 2.1)")
+				if !p.collect {
+					return -1
+				}
+				p.schemeEnd = 0
+				return 1
+			}
+			u.Scheme = s[:i]
+			p.schemeEnd = i
+			p.checkScheme(u.Scheme)
+			if p.stop() {
+				return -1
+			}
+			return i + 1
+		case '/', '?', '#':
+			i = len(s)
+		}
+	}
+	if p.ref {
+		return 0
+	}
+	p.fail(0, ErrMissingScheme, "missing scheme: a URL starts with a scheme name and ':' (RFC 1738 2.1)")
+	if !p.collect {
+		return -1
+	}
+	return 0
+}
+
+func (p *parser) checkScheme(name string) {
+	switch p.mode {
+	case RFC1738:
+		for i := 0; i < len(name); i++ {
+			if !cc.Is(name[i], cc.SchemeChar) {
+				p.fail(i, ErrBadScheme, describe(name[i])+" is not allowed in a scheme name (lowalpha, digit, '+', '-', '.'; RFC 1738 2.1)")
+				if p.stop() {
+					return
+				}
+			}
+		}
+	case RFC3986:
+		for i := 0; i < len(name); i++ {
+			c := name[i]
+			if i == 0 && !cc.Is(c, cc.Alpha) {
+				p.fail(0, ErrBadScheme, "a scheme must start with a letter, not "+describe(c)+" (RFC 3986 3.1)")
+			} else if !cc.Is(c, cc.SchemeChar) {
+				p.fail(i, ErrBadScheme, describe(c)+" is not allowed in a scheme (ALPHA *( ALPHA / DIGIT / '+' / '-' / '.' ), RFC 3986 3.1)")
+			} else {
+				continue
+			}
+			if p.stop() {
+				return
+			}
+		}
+	case RFC1630:
+		if !cc.Is(name[0], cc.Alpha) {
+			p.fail(0, ErrBadScheme, "a scheme must start with a letter, not "+describe(name[0])+" (RFC 1630 ialpha)")
+			if p.stop() {
+				return
+			}
+		}
+		p.scan(1, name[1:], cc.Xalpha1630, "scheme")
+	}
+}
+
+// authority splits the authority that starts at i (after "//"), checks it,
+// and returns the offset where the path starts. One pass finds the
+// delimiters and whether every byte is one the mode allows somewhere in an
+// authority; only when one is not do the per-part checks run, to say which
+// rule it breaks.
+func (p *parser) authority(u *URL, i int) int {
+	s := p.s
+	bit := authBits[p.mode]
+	if p.mode == RFC1738 && (p.sch == nil || !p.sch.ip) {
+		bit = authGeneric1738
+	}
+	at, colon, literal := -1, -1, false
+	bad := false
+	j := i
+scan:
+	for ; j < len(s); j++ {
+		j = span(s, j, bit)
+		if j == len(s) {
+			break
+		}
+		switch c := s[j]; c {
+		case '/', '#':
+			break scan
+		case '?':
+			// RFC 1738 allows an unencoded "?" in the user and password;
+			// the authority then ends at the "/" after the "@".
+			if p.mode != RFC1738 || at >= 0 {
+				break scan
+			}
+			end := len(s)
+			if k := strings.IndexAny(s[j:], "/#"); k >= 0 {
+				end = j + k
+			}
+			if strings.IndexByte(s[j:end], '@') < 0 {
+				break scan
+			}
+		case '@':
+			if at >= 0 {
+				bad = true // a second "@": the user part must encode it
+			}
+			at, colon, literal = j, -1, false
+		case ':':
+			if colon < 0 {
+				colon = j
+			}
+		case '[':
+			hostStart := i
+			if at >= 0 {
+				hostStart = at + 1
+			}
+			if j != hostStart || p.mode == RFC1738 || p.mode == RFC1630 {
+				bad = true
+				continue
+			}
+			k := strings.IndexByte(s[j:], ']')
+			if k < 0 {
+				bad = true
+				continue
+			}
+			j += k
+			literal = true
+		case '%':
+			if j+2 < len(s) && cc.IsHex(s[j+1]) && cc.IsHex(s[j+2]) {
+				j += 2
+				continue
+			}
+			bad = true
+		default:
+			bad = true
+		}
+	}
+	ae := j
+	h := i
+	if at >= 0 {
+		u.HasUser = true
+		p.userAt = i
+		if c := strings.IndexByte(s[i:at], ':'); c >= 0 {
+			u.User = s[i : i+c]
+			u.HasPassword, u.Password = true, s[i+c+1:at]
+			p.passAt = i + c + 1
+		} else {
+			u.User = s[i:at]
+		}
+		h = at + 1
+	}
+	p.hostAt = h
+	hostEnd := ae
+	if literal {
+		hostEnd = h + strings.IndexByte(s[h:ae], ']') + 1
+		if hostEnd < ae && s[hostEnd] != ':' {
+			p.afterLiteral = hostEnd
+		}
+		colon = -1
+		if hostEnd < ae && s[hostEnd] == ':' {
+			colon = hostEnd
+		}
+	} else if colon >= 0 {
+		hostEnd = colon
+	}
+	u.Host = s[h:hostEnd]
+	if colon >= 0 {
+		u.HasPort, u.Port = true, s[colon+1:ae]
+		p.portAt = colon + 1
+	}
+	switch p.mode {
+	case RFC1738:
+		p.authority1738(u, bad)
+	case RFC1630:
+		if bad {
+			p.authority1630(u)
+		} else {
+			p.port(u, true)
+		}
+	default:
+		p.authority3986(u, bad)
+	}
+	return ae
+}
+
+// Authority classes: bytes that may appear somewhere in an authority
+// (userinfo or host) in each mode, delimiters excluded.
+const (
+	auth1738 uint16 = 1 << (9 + iota)
+	authGeneric1738
+	auth1630
+	auth3986
+)
+
+var authBits = [3]uint16{RFC1738: auth1738, RFC1630: auth1630, RFC3986: auth3986}
+
+// scan checks that every byte of v (which starts at offset off) is in mask
+// or part of a valid %XX escape.
+func (p *parser) scan(off int, v string, mask cc.Class, what string) {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if cc.Is(c, mask) {
+			continue
+		}
+		if c == '%' {
+			if i+2 < len(v) && cc.IsHex(v[i+1]) && cc.IsHex(v[i+2]) {
+				i += 2
+				continue
+			}
+			p.fail(off+i, ErrBadEscape, badEscapeRule)
+		} else {
+			p.fail(off+i, ErrInvalidChar, p.charRule(c, what))
+		}
+		if p.stop() {
+			return
+		}
+	}
+}
+
+// charRule explains why c may not appear unencoded in the component what.
+func (p *parser) charRule(c byte, what string) string {
+	if what == "password" {
+		return "the password contains a character that must be encoded"
+	}
+	cls := cc.Of(c)
+	switch {
+	case c == ' ':
+		return "space is unsafe and must be encoded as %20"
+	case c >= 0x80:
+		return "non-ASCII byte 0x" + hexByte(c) + " must be encoded as " + encoded(c)
+	case cls&cc.Control != 0:
+		return "control character 0x" + hexByte(c) + " must be encoded as " + encoded(c)
+	}
+	switch p.mode {
+	case RFC1738:
+		if cls&cc.Unsafe != 0 {
+			return describe(c) + " is unsafe and must be encoded as " + encoded(c)
+		}
+		return describe(c) + " is reserved and must be encoded as " + encoded(c) + " in the " + what
+	case RFC1630:
+		if cls&cc.National != 0 {
+			return "national character " + describe(c) + " may not appear in a URI (RFC 1630); encode it as " + encoded(c)
+		}
+		if c == '<' || c == '>' {
+			return describe(c) + " is punctuation and may not appear in a URI (RFC 1630); encode it as " + encoded(c)
+		}
+		return describe(c) + " is reserved and must be encoded as " + encoded(c) + " in the " + what
+	default:
+		return describe(c) + " is not allowed in the " + what + " (RFC 3986); encode it as " + encoded(c)
+	}
+}
+
+// port checks a port: digits (at least one when required) and at most
+// 65535. The BNFs say only "digits"; the bound is TCP's.
+func (p *parser) port(u *URL, required bool) {
+	if !u.HasPort {
+		return
+	}
+	v, off := u.Port, p.portAt
+	if v == "" {
+		if required {
+			p.fail(off, ErrBadPort, "empty port after ':' (RFC 1738 port = digits)")
+		}
+		return
+	}
+	n := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c < '0' || c > '9' {
+			p.fail(off+i, ErrBadPort, describe(c)+" in the port: a port is decimal digits")
+			return
+		}
+		if n = n*10 + int(c-'0'); n > 65535 {
+			p.fail(off, ErrBadPort, "port "+v+" is out of range (0 to 65535)")
+			return
+		}
+	}
+}
+
+// schemeSyntax1738 returns the RFC 1738 scheme row of u, or nil for a
+// scheme RFC 1738 handles with the generic rules.
+func schemeSyntax1738(u *URL) *schemeSyntax {
+	if u.Scheme == "" {
+		return nil
+	}
+	if sch := lookupScheme(u.Scheme); sch != nil && !sch.lenientOnly {
+		return sch
+	}
+	return nil
+}
+
+// authority1738 checks the authority: RFC 1738 3.1's common Internet
+// scheme syntax for the schemes that use it, *xchar for the others
+// (genericurl = scheme ":" schemepart, schemepart = *xchar).
+func (p *parser) authority1738(u *URL, bad bool) {
+	sch := p.sch
+	if sch == nil || !sch.ip {
+		if !bad {
+			return
+		}
+		if u.HasUser {
+			p.scan(p.userAt, u.User, cc.Xchar, "user name")
+			if u.HasPassword {
+				p.scan(p.passAt, u.Password, cc.Xchar, "password")
+			}
+		}
+		p.scan(p.hostAt, u.Host, cc.Xchar, "host")
+		if u.HasPort {
+			p.scan(p.portAt, u.Port, cc.Xchar, "port")
+		}
+		return
+	}
+	name := sch.name
+	if u.HasUser {
+		if !sch.login {
+			p.fail(p.userAt, ErrSchemeSyntax, "a user name or password is not allowed in "+name+" URLs (RFC 1738 section 5, "+name+"url)")
+			if p.stop() {
+				return
+			}
+		}
+		if bad {
+			p.scan(p.userAt, u.User, cc.User1738, "user name")
+			if u.HasPassword {
+				p.scan(p.passAt, u.Password, cc.User1738, "password")
+			}
+		}
+		if p.stop() {
+			return
+		}
+	}
+	p.hostname1738(u.Host, p.hostAt, sch.emptyHost)
+	if p.stop() {
+		return
+	}
+	p.port(u, true)
+}
+
+// hostname1738 checks host = hostname | hostnumber (RFC 1738 section 5):
+//
+//	hostname   = *[ domainlabel "." ] toplabel
+//	domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
+//	toplabel   = alpha | alpha *[ alphadigit | "-" ] alphadigit
+//	hostnumber = digits "." digits "." digits "." digits
+func (p *parser) hostname1738(h string, off int, emptyOK bool) {
+	if h == "" {
+		if !emptyOK {
+			p.fail(off, ErrBadHost, "empty host (RFC 1738 3.1: a host name or number is required)")
+		}
+		return
+	}
+	numeric := true
+	for i := 0; i < len(h); i++ {
+		if c := h[i]; c != '.' && (c < '0' || c > '9') {
+			numeric = false
+			break
+		}
+	}
+	if numeric {
+		groups, n := 0, 0
+		for i := 0; i <= len(h); i++ {
+			if i < len(h) && h[i] != '.' {
+				n++
+				continue
+			}
+			if n == 0 {
+				p.fail(off+i, ErrBadHost, "empty group in host number (RFC 1738 hostnumber = digits \".\" digits \".\" digits \".\" digits)")
+				return
+			}
+			groups, n = groups+1, 0
+		}
+		if groups != 4 {
+			p.fail(off, ErrBadHost, fmt.Sprintf("host number has %d groups, not 4 (RFC 1738 hostnumber = digits \".\" digits \".\" digits \".\" digits)", groups))
+		}
+		return
+	}
+	// Characters first, then the shape of the labels, so that errors come
+	// in the order of the input.
+	badChars := false
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if cc.Is(c, cc.Alpha|cc.Digit) || c == '-' || c == '.' {
+			continue
+		}
+		badChars = true
+		if c == '%' {
+			p.fail(off+i, ErrBadHost, "escapes are not allowed in a hostname (RFC 1738 hostname)")
+		} else if cc.Is(c, cc.Unsafe|cc.Control) {
+			p.fail(off+i, ErrInvalidChar, p.charRule(c, "host"))
+		} else {
+			p.fail(off+i, ErrBadHost, describe(c)+" is not allowed in a hostname (letters, digits and '-'; RFC 1738 hostname)")
+		}
+		if p.stop() {
+			return
+		}
+	}
+	if badChars {
+		return
+	}
+	start := 0
+	for i := 0; i <= len(h); i++ {
+		if i < len(h) && h[i] != '.' {
+			continue
+		}
+		label := h[start:i]
+		switch {
+		case label == "":
+			if i == len(h) {
+				p.fail(off+i-1, ErrBadHost, "a hostname may not end with '.' (RFC 1738 hostname)")
+			} else {
+				p.fail(off+i, ErrBadHost, "empty label in hostname (RFC 1738 hostname)")
+			}
+		case label[0] == '-':
+			p.fail(off+start, ErrBadHost, "a hostname label may not start with '-' (RFC 1738 domainlabel)")
+		case label[len(label)-1] == '-':
+			p.fail(off+i-1, ErrBadHost, "a hostname label may not end with '-' (RFC 1738 domainlabel)")
+		case i == len(h) && !cc.Is(label[0], cc.Alpha):
+			p.fail(off+start, ErrBadHost, "the last label of a hostname must start with a letter (RFC 1738 toplabel); "+h+" is neither a hostname nor a host number")
+		}
+		if p.stop() {
+			return
+		}
+		start = i + 1
+	}
+}
+
+// authority1630 checks the authority against RFC 1630's generic BNF:
+// xpalpha characters, and a port of digits.
+func (p *parser) authority1630(u *URL) {
+	if u.HasUser {
+		p.scan(p.userAt, u.User, cc.Xpalpha1630, "user name")
+		if u.HasPassword {
+			p.scan(p.passAt, u.Password, cc.Xpalpha1630, "password")
+		}
+		if p.stop() {
+			return
+		}
+	}
+	p.scan(p.hostAt, u.Host, cc.Xpalpha1630, "host")
+	if p.stop() {
+		return
+	}
+	p.port(u, true)
+}
+
+// authority3986 checks RFC 3986's authority = [ userinfo "@" ] host [ ":" port ].
+func (p *parser) authority3986(u *URL, bad bool) {
+	if bad && u.HasUser {
+		p.scan(p.userAt, u.User, cc.Userinfo3986, "userinfo")
+		if u.HasPassword {
+			p.scan(p.passAt, u.Password, cc.Userinfo3986, "password")
+		}
+		if p.stop() {
+			return
+		}
+	}
+	if strings.HasPrefix(u.Host, "[") {
+		p.ipLiteral(u.Host, p.hostAt)
+		if p.afterLiteral > 0 && !p.stop() {
+			p.fail(p.afterLiteral, ErrBadHost, describe(p.s[p.afterLiteral])+" after an IP literal: only ':' and a port may follow ']'")
+		}
+	} else if bad {
+		p.scan(p.hostAt, u.Host, cc.RegName3986, "host")
+	}
+	if p.stop() {
+		return
+	}
+	p.port(u, false)
+}
+
+// noScheme applies RFC 3986 4.2 to a relative reference without an
+// authority whose path starts at i: its first segment may not contain ":".
+func (p *parser) noScheme(i int) {
+	s := p.s
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case '/', '?', '#':
+			return
+		case ':':
+			p.fail(j, ErrInvalidChar, "':' in the first segment of a relative path must be encoded as %3A: it would read as a scheme (RFC 3986 4.2)")
+			return
+		}
+	}
+}

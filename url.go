@@ -1,0 +1,297 @@
+package urlkit
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// URL is a parsed URL or relative reference. Every component is kept as
+// written, still escaped, so that for every valid input s,
+// Parse(s).String() == s. Absent and empty components stay apart: the Has
+// flags say whether a delimiter was present (RFC 1738 3.1: `ftp://@host.com/`
+// has an empty user, `ftp://host.com/` none, `ftp://foo:@host.com/` an empty
+// password).
+//
+// The decomposition is RFC 3986's (scheme, authority, path, query,
+// fragment) in every mode; what each mode changes is which characters and
+// forms are valid. Scheme-specific meaning lives in package scheme.
+type URL struct {
+	Scheme   string // as written, without the ":"; "" for a relative reference
+	User     string // as written; see HasUser
+	Password string // as written; see HasPassword
+	Host     string // as written; an IP literal keeps its brackets
+	Port     string // the digits as written; see HasPort
+	Path     string // RFC 3986 path as written ("/a/b" for http://h/a/b)
+	Query    string // after "?", as written; see HasQuery
+	Fragment string // after "#", as written; see HasFragment
+
+	HasAuthority bool // "//" introduces an authority
+	HasUser      bool // a userinfo ending in "@" is present
+	HasPassword  bool // the userinfo contains ":"
+	HasPort      bool // ":" follows the host
+	HasQuery     bool // "?" is present
+	HasFragment  bool // "#" is present
+}
+
+// String reassembles the URL from its components as written.
+func (u *URL) String() string {
+	var b strings.Builder
+	b.Grow(u.len())
+	u.write(&b, false)
+	return b.String()
+}
+
+// Redacted is String with the password, if any, replaced by "xxxxx".
+func (u *URL) Redacted() string {
+	if !u.HasPassword {
+		return u.String()
+	}
+	var b strings.Builder
+	b.Grow(u.len())
+	u.write(&b, true)
+	return b.String()
+}
+
+func (u *URL) len() int {
+	n := len(u.Scheme) + 1 + 2 + len(u.User) + 1 + len(u.Password) + 1 + len(u.Host) + 1 + len(u.Port)
+	return n + len(u.Path) + 1 + len(u.Query) + 1 + len(u.Fragment)
+}
+
+func (u *URL) write(b *strings.Builder, redact bool) {
+	if u.Scheme != "" {
+		b.WriteString(u.Scheme)
+		b.WriteByte(':')
+	}
+	if u.HasAuthority {
+		b.WriteString("//")
+		u.writeAuthority(b, redact)
+	}
+	b.WriteString(u.Path)
+	if u.HasQuery {
+		b.WriteByte('?')
+		b.WriteString(u.Query)
+	}
+	if u.HasFragment {
+		b.WriteByte('#')
+		b.WriteString(u.Fragment)
+	}
+}
+
+func (u *URL) writeAuthority(b *strings.Builder, redact bool) {
+	if u.HasUser {
+		b.WriteString(u.User)
+		if u.HasPassword {
+			b.WriteByte(':')
+			if redact {
+				b.WriteString("xxxxx")
+			} else {
+				b.WriteString(u.Password)
+			}
+		}
+		b.WriteByte('@')
+	}
+	b.WriteString(u.Host)
+	if u.HasPort {
+		b.WriteByte(':')
+		b.WriteString(u.Port)
+	}
+}
+
+// SchemeName returns the scheme in lower case (schemes are
+// case-insensitive, RFC 1738 2.1). It allocates only when the scheme as
+// written contains an upper-case letter.
+func (u *URL) SchemeName() string { return lowerASCII(u.Scheme) }
+
+// IsAbs reports whether the URL has a scheme.
+func (u *URL) IsAbs() bool { return u.Scheme != "" }
+
+// Authority returns RFC 3986's authority as written (userinfo, host,
+// port) and whether "//" introduced one.
+func (u *URL) Authority() (string, bool) {
+	if !u.HasAuthority {
+		return "", false
+	}
+	var b strings.Builder
+	u.writeAuthority(&b, false)
+	return b.String(), true
+}
+
+// Userinfo returns RFC 3986's userinfo as written (user, and ":" password
+// if present) and whether the URL has one.
+func (u *URL) Userinfo() (string, bool) {
+	if !u.HasUser {
+		return "", false
+	}
+	if !u.HasPassword {
+		return u.User, true
+	}
+	return u.User + ":" + u.Password, true
+}
+
+// SchemeSpecificPart returns everything after "scheme:" up to "#", as
+// written (RFC 1738 2.1's scheme-specific-part).
+func (u *URL) SchemeSpecificPart() string {
+	v := *u
+	v.Scheme = ""
+	v.HasFragment, v.Fragment = false, ""
+	return v.String()
+}
+
+// URLPath returns RFC 1738's url-path as written: what follows the "/"
+// after the host, up to "#" (the search part included), and whether there
+// is one. URLs without an authority have no url-path.
+func (u *URL) URLPath() (string, bool) {
+	if !u.HasAuthority || !strings.HasPrefix(u.Path, "/") {
+		return "", false
+	}
+	if !u.HasQuery {
+		return u.Path[1:], true
+	}
+	return u.Path[1:] + "?" + u.Query, true
+}
+
+// Hostname returns the host without the brackets of an IP literal.
+func (u *URL) Hostname() string {
+	h := u.Host
+	if len(h) >= 2 && h[0] == '[' && h[len(h)-1] == ']' {
+		return h[1 : len(h)-1]
+	}
+	return h
+}
+
+// PortNumber returns the written port as a number, and false when there is
+// no port or it is empty.
+func (u *URL) PortNumber() (int, bool) {
+	if !u.HasPort || u.Port == "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(u.Port)
+	if err != nil || n > 65535 {
+		return 0, false
+	}
+	return n, true
+}
+
+// EffectivePort returns the port to connect to: the written port, else the
+// scheme's default port (DefaultPort). It returns false for schemes that
+// have no port, such as mailto and news.
+func (u *URL) EffectivePort() (int, bool) {
+	if n, ok := u.PortNumber(); ok {
+		return n, true
+	}
+	if p := DefaultPort(u.Scheme); p > 0 {
+		return p, true
+	}
+	return 0, false
+}
+
+// DecodedUser returns the user name with its escapes decoded, and whether
+// the URL has a user.
+func (u *URL) DecodedUser() (string, bool) {
+	return unescapeLoose(u.User, false), u.HasUser
+}
+
+// DecodedPassword returns the password with its escapes decoded, and
+// whether the URL has a password.
+func (u *URL) DecodedPassword() (string, bool) {
+	return unescapeLoose(u.Password, false), u.HasPassword
+}
+
+// DecodedPath returns the path with its escapes decoded. The result loses
+// the difference between "/" and "%2F": use it only where that difference
+// does not matter (scheme views split the path before decoding).
+func (u *URL) DecodedPath() string { return unescapeLoose(u.Path, false) }
+
+// DecodedQuery returns the query with its escapes decoded; plusAsSpace
+// applies RFC 1630's rule that "+" in a query string stands for a space.
+func (u *URL) DecodedQuery(plusAsSpace bool) (string, bool) {
+	return unescapeLoose(u.Query, plusAsSpace), u.HasQuery
+}
+
+// DecodedFragment returns the fragment with its escapes decoded, and
+// whether the URL has one.
+func (u *URL) DecodedFragment() (string, bool) {
+	return unescapeLoose(u.Fragment, false), u.HasFragment
+}
+
+// MarshalText returns String's bytes.
+func (u *URL) MarshalText() ([]byte, error) { return []byte(u.String()), nil }
+
+// UnmarshalText parses text as a URL valid in the RFC 1738 mode or, failing
+// that, the RFC 3986 mode (so that modern URLs such as IPv6 literals load
+// too). The error reported is the RFC 1738 one.
+func (u *URL) UnmarshalText(text []byte) error {
+	s := string(text)
+	v, err := Parse(s)
+	if err != nil {
+		var err2 error
+		if v, err2 = ParseMode(s, RFC3986); err2 != nil {
+			return err
+		}
+	}
+	*u = v
+	return nil
+}
+
+// NetURL converts the URL to a *net/url.URL. Escaped forms are carried in
+// RawPath and RawFragment so that net/url re-encodes nothing it need not.
+// A URL without an authority whose path does not start with "/" (mailto:,
+// news:) becomes an opaque net/url URL.
+func (u *URL) NetURL() *url.URL {
+	n := &url.URL{Scheme: u.Scheme, RawQuery: u.Query, ForceQuery: u.HasQuery && u.Query == ""}
+	if u.HasUser {
+		user, _ := u.DecodedUser()
+		if u.HasPassword {
+			pass, _ := u.DecodedPassword()
+			n.User = url.UserPassword(user, pass)
+		} else {
+			n.User = url.User(user)
+		}
+	}
+	if u.HasAuthority {
+		n.Host = u.Host
+		if u.HasPort {
+			n.Host += ":" + u.Port
+		}
+	}
+	if !u.HasAuthority && u.Scheme != "" && !strings.HasPrefix(u.Path, "/") {
+		n.Opaque = u.Path
+	} else {
+		n.Path = u.DecodedPath()
+		n.RawPath = u.Path
+	}
+	if u.HasFragment {
+		n.Fragment, _ = u.DecodedFragment()
+		n.RawFragment = u.Fragment
+	}
+	return n
+}
+
+// FromNetURL converts a *net/url.URL, parsing its String form in the RFC
+// 3986 mode and, if net/url produced something RFC 3986 rejects, in the
+// lenient mode.
+func FromNetURL(n *url.URL) (URL, error) {
+	s := n.String()
+	if u, err := ParseMode(s, RFC3986); err == nil {
+		return u, nil
+	}
+	return ParseMode(s, Lenient)
+}
+
+// lowerASCII lower-cases ASCII letters, returning s itself when it has none
+// to change.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; 'A' <= c && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
