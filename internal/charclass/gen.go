@@ -12,6 +12,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"go/format"
 	"log"
@@ -83,6 +84,8 @@ func in1630(more string) func(c byte) bool {
 }
 
 func main() {
+	out := flag.String("o", "table.go", "output file")
+	flag.Parse()
 	if len(classes) > 32 {
 		log.Fatal("too many classes for uint32")
 	}
@@ -110,7 +113,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile("table.go", src, 0o644); err != nil {
+	if err := os.WriteFile(*out, src, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }
