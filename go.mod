@@ -3,6 +3,12 @@ module github.com/urlkit/urlkit
 go 1.26.0
 
 require (
-	golang.org/x/net v0.62.0 // indirect
+	github.com/rogpeppe/go-internal v1.16.0
+	golang.org/x/net v0.62.0
+)
+
+require (
+	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/tools v0.51.0 // indirect
 )
