@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/urlkit/urlkit"
+)
+
+var checkCmd = &command{
+	name:    "check",
+	args:    "[--mode M] [--all] [-v] [URL...]",
+	summary: "validate URLs; exit 1 if any is invalid",
+	detail: `Check validates each URL and prints nothing for a valid one. For an invalid
+one it prints one error line to standard error, naming the input, the byte
+offset (0-based) and the rule broken:
+
+  urlkit: "ftp://a b/": offset 7: space is unsafe and must be encoded as %20
+
+With --all it prints every problem of each URL, one per line. The exit
+status is 0 when every URL is valid and 1 otherwise, so it works as a
+filter over millions of lines of standard input.
+
+` + modesHelp + `
+
+Examples:
+  urlkit check 'ftp://a b/'
+  urlkit check --mode rfc3986 'http://[::1]/'
+  urlkit check --all 'http://user:pw@host/a b{'
+  urlkit check -v --mode lenient '<URL:http://example.com/a b>'
+  urlkit check < urls.txt 2> problems.txt`,
+	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
+		mode := modeFlag(fs)
+		all := fs.Bool("all", false, "print every problem of each URL, not only the first")
+		verbose := fs.Bool("v", false, "also print \"ok URL\" for valid URLs, and the lenient mode's repairs")
+		return func(ctx context.Context, st *Streams, args []string) int {
+			out := bufio.NewWriter(st.Out)
+			defer out.Flush()
+			return eachInput(ctx, st, out, args, func(s string) int {
+				var errs urlkit.ErrorList
+				var warns []urlkit.Warning
+				if *mode == urlkit.Lenient {
+					var err error
+					if _, warns, err = urlkit.ParseLenient(s); err != nil {
+						errs = urlkit.Check(s, *mode)
+					}
+				} else {
+					errs = urlkit.Check(s, *mode)
+				}
+				if len(errs) == 0 {
+					if *verbose {
+						fmt.Fprintf(out, "ok %s\n", s)
+						for _, w := range warns {
+							fmt.Fprintf(out, "  repaired: %s\n", w)
+						}
+					}
+					return exitOK
+				}
+				out.Flush()
+				if !*all {
+					errs = errs[:1]
+				}
+				for _, e := range errs {
+					fmt.Fprintln(st.Err, e)
+				}
+				return exitFail
+			})
+		}
+	},
+}

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+var parseCmd = &command{
+	name:    "parse",
+	args:    "[--mode M] [--json] [URL...]",
+	summary: "print the components of URLs",
+	detail: `Parse prints the components of each URL: as "key value" lines for people,
+or with --json one JSON object per URL per line. Components are shown as
+written (still encoded); an absent component is (none) here and null in
+JSON, an empty one "". scheme_data is the scheme's typed view with decoded
+values. Invalid URLs print their errors (offset and rule) and make the exit
+status 1.
+
+` + modesHelp + `
+
+Examples:
+  urlkit parse 'ftp://myname@host.dom/%2Fetc/motd;type=a'
+  urlkit parse --json 'ftp://@host.com/' 'ftp://foo:@host.com/'
+  urlkit parse --mode rfc3986 --json 'http://[::1]:8080/a?b#c'
+  urlkit parse --mode lenient '<URL:http://example.com/a b>'
+  cut -f1 urls.tsv | urlkit parse --json > components.jsonl`,
+	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
+		mode := modeFlag(fs)
+		asJSON := fs.Bool("json", false, "print one JSON object per URL per line (keys as in CLI.md)")
+		return func(ctx context.Context, st *Streams, args []string) int {
+			out := bufio.NewWriter(st.Out)
+			defer out.Flush()
+			first := true
+			return eachInput(ctx, st, out, args, func(s string) int {
+				r := parseOne(s, *mode)
+				if *asJSON {
+					out.Write(r.json())
+					out.WriteByte('\n')
+				} else {
+					if !first {
+						out.WriteByte('\n')
+					}
+					r.human(out)
+				}
+				first = false
+				if r.err != nil {
+					out.Flush()
+					for _, e := range r.errs {
+						fmt.Fprintln(st.Err, e)
+					}
+					return exitFail
+				}
+				return exitOK
+			})
+		}
+	},
+}
+
+// parsed is one URL's parse result, ready to print.
+type parsed struct {
+	input    string
+	mode     urlkit.Mode
+	u        urlkit.URL
+	err      error
+	errs     urlkit.ErrorList
+	warnings []urlkit.Warning
+}
+
+func parseOne(s string, m urlkit.Mode) *parsed {
+	r := &parsed{input: s, mode: m}
+	if m == urlkit.Lenient {
+		r.u, r.warnings, r.err = urlkit.ParseLenient(s)
+	} else {
+		r.u, r.err = urlkit.ParseMode(s, m)
+	}
+	if r.err != nil {
+		r.errs = urlkit.Check(s, m)
+	}
+	return r
+}
+
+// json encodes the result with the keys of CLI.md, in its order, then
+// urlkit's additions (mode, url, warnings).
+func (r *parsed) json() []byte {
+	var o jsonObject
+	o.begin()
+	o.str("input", r.input)
+	o.boolean("valid", r.err == nil)
+	errs := []byte{'['}
+	for i, e := range r.errs {
+		if i > 0 {
+			errs = append(errs, ',')
+		}
+		var eo jsonObject
+		eo.begin()
+		eo.optInt("offset", e.Offset, true)
+		eo.str("message", e.Rule)
+		eo.end()
+		errs = append(errs, eo.b...)
+	}
+	o.raw("errors", append(errs, ']'))
+	u := &r.u
+	ok := r.err == nil
+	o.optStr("scheme", u.SchemeName(), ok && u.Scheme != "")
+	o.optStr("user", u.User, ok && u.HasUser)
+	o.optStr("password", u.Password, ok && u.HasPassword)
+	o.optStr("host", u.Host, ok && u.HasAuthority)
+	o.optStr("port", u.Port, ok && u.HasPort)
+	port, hasPort := u.EffectivePort()
+	o.optInt("effective_port", port, ok && hasPort)
+	urlPath, hasURLPath := u.URLPath()
+	o.optStr("url_path", urlPath, ok && hasURLPath)
+	o.optStr("scheme_specific_part", u.SchemeSpecificPart(), ok)
+	auth, hasAuth := u.Authority()
+	o.optStr("authority", auth, ok && hasAuth)
+	info, hasInfo := u.Userinfo()
+	o.optStr("userinfo", info, ok && hasInfo)
+	o.optStr("path", u.Path, ok)
+	o.optStr("query", u.Query, ok && u.HasQuery)
+	o.optStr("fragment", u.Fragment, ok && u.HasFragment)
+	if ok {
+		o.raw("scheme_data", schemeData(u))
+	} else {
+		o.raw("scheme_data", []byte("null"))
+	}
+	o.str("mode", r.mode.String())
+	o.optStr("url", u.String(), ok)
+	warns := []byte{'['}
+	for i, w := range r.warnings {
+		if i > 0 {
+			warns = append(warns, ',')
+		}
+		var wo jsonObject
+		wo.begin()
+		wo.optInt("offset", w.Offset, true)
+		wo.str("message", w.Message)
+		wo.end()
+		warns = append(warns, wo.b...)
+	}
+	o.raw("warnings", append(warns, ']'))
+	o.end()
+	return o.b
+}
+
+// human prints the result as aligned "key value" lines.
+func (r *parsed) human(w *bufio.Writer) {
+	line := func(k, v string) { fmt.Fprintf(w, "%-21s %s\n", k, v) }
+	show := func(v string, ok bool) string {
+		switch {
+		case !ok:
+			return "(none)"
+		case v == "":
+			return `""`
+		}
+		return v
+	}
+	line("input", printable(r.input))
+	if r.err != nil {
+		line("valid", "no")
+		for _, e := range r.errs {
+			line("error", "offset "+strconv.Itoa(e.Offset)+": "+e.Rule)
+		}
+		return
+	}
+	u := &r.u
+	line("valid", "yes")
+	if r.mode == urlkit.Lenient {
+		line("url", u.String())
+		for _, w := range r.warnings {
+			line("repaired", w.String())
+		}
+	}
+	line("scheme", show(u.SchemeName(), u.Scheme != ""))
+	line("user", show(u.User, u.HasUser))
+	line("password", show(u.Password, u.HasPassword))
+	line("host", show(u.Host, u.HasAuthority))
+	line("port", show(u.Port, u.HasPort))
+	p, ok := u.EffectivePort()
+	line("effective_port", show(strconv.Itoa(p), ok))
+	up, ok := u.URLPath()
+	line("url_path", show(up, ok))
+	line("scheme_specific_part", show(u.SchemeSpecificPart(), true))
+	a, ok := u.Authority()
+	line("authority", show(a, ok))
+	ui, ok := u.Userinfo()
+	line("userinfo", show(ui, ok))
+	line("path", show(u.Path, true))
+	line("query", show(u.Query, u.HasQuery))
+	line("fragment", show(u.Fragment, u.HasFragment))
+	if d := schemeData(u); string(d) != "null" {
+		line("scheme_data", strings.TrimSpace(string(d)))
+	}
+}
+
+// printable returns s, or s Go-quoted when it holds control characters
+// that would break the one-value-per-line layout.
+func printable(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}

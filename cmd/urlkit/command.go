@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// A command is one verb of the CLI. setup declares the flags on fs and
+// returns the function that runs the command with the positional
+// arguments; help calls setup too, so the flags it prints are the ones
+// the command parses.
+type command struct {
+	name    string
+	args    string // the synopsis after the name
+	summary string // one line for the command list
+	detail  string // what it does, with examples
+	setup   func(fs *flag.FlagSet) func(ctx context.Context, st *Streams, args []string) int
+}
+
+// commands is the table of every command, filled by the cmd_*.go files'
+// init-free registration in commandList.
+var commands = map[string]*command{}
+
+func register(cmds ...*command) {
+	for _, c := range cmds {
+		commands[c.name] = c
+	}
+}
+
+func init() {
+	register(commandList()...)
+}
+
+// run executes one command line and returns the exit status.
+func run(ctx context.Context, args []string, st *Streams) int {
+	if len(args) == 0 {
+		usage(st.Err)
+		return exitUsage
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		return help(st, rest)
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(st.Err, "urlkit: unknown command %q; run 'urlkit help' for the list\n", name)
+		return exitUsage
+	}
+	fs := flag.NewFlagSet("urlkit "+c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	runner := c.setup(fs)
+	pos, err := parseInterspersed(fs, rest)
+	if errors.Is(err, flag.ErrHelp) {
+		printCommandHelp(st.Out, c)
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(st.Err, "urlkit %s: %v\nusage: urlkit %s %s\nrun 'urlkit %s -h' for help\n", c.name, err, c.name, c.args, c.name)
+		return exitUsage
+	}
+	return runner(ctx, st, pos)
+}
+
+// parseInterspersed parses flags anywhere among the arguments (urlkit
+// parse URL --json), up to a "--" after which everything is positional.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		// flag stops at "--" (consumed) or at the first non-flag.
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, "usage: urlkit COMMAND [FLAGS] ARGS...\n\nCommands:\n")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprint(w, "\nRun 'urlkit help COMMAND' or 'urlkit COMMAND -h' for a command's flags and examples.\n")
+	fmt.Fprint(w, "Commands that take URLs read them one per line from standard input when none is given.\n\n")
+	fmt.Fprintln(w, exitHelp)
+}
+
+func help(st *Streams, args []string) int {
+	if len(args) == 0 {
+		usage(st.Out)
+		return exitOK
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(st.Err, "urlkit help: unknown command %q\n", args[0])
+		return exitUsage
+	}
+	printCommandHelp(st.Out, c)
+	return exitOK
+}
+
+func printCommandHelp(w io.Writer, c *command) {
+	fmt.Fprintf(w, "usage: urlkit %s %s\n\n%s\n", c.name, c.args, strings.TrimSpace(c.detail))
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	c.setup(fs)
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n > 0 {
+		fmt.Fprint(w, "\nFlags:\n")
+		fs.SetOutput(w)
+		fs.VisitAll(func(f *flag.Flag) {
+			name, usage := flag.UnquoteUsage(f)
+			if name != "" {
+				name = " " + name
+			}
+			dash := "--"
+			if len(f.Name) == 1 {
+				dash = "-"
+			}
+			fmt.Fprintf(w, "  %s%s%s\n    \t%s", dash, f.Name, name, usage)
+			if f.DefValue != "" && f.DefValue != "false" {
+				fmt.Fprintf(w, " (default %s)", f.DefValue)
+			}
+			fmt.Fprintln(w)
+		})
+	}
+	fmt.Fprintf(w, "\n%s\n", exitHelp)
+}

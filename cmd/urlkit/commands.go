@@ -1,0 +1,11 @@
+package main
+
+// commandList is every command of the CLI, in the order of CLI.md.
+func commandList() []*command {
+	return []*command{
+		parseCmd,
+		checkCmd,
+		escapeCmd,
+		unescapeCmd,
+	}
+}

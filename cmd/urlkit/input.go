@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// maxLine bounds one line of standard input, so that a stream of any
+// length is processed in bounded memory.
+const maxLine = 1 << 20
+
+// eachInput calls fn for every argument, or, when there are none, for every
+// non-empty line of standard input (a trailing "\r" removed), streaming.
+// Before each read that would block, out is flushed, so that a pipeline
+// sees results as they come. A line longer than maxLine is reported and
+// skipped, and makes the result exitFail.
+func eachInput(ctx context.Context, st *Streams, out *bufio.Writer, args []string, fn func(s string) int) int {
+	status := exitOK
+	note := func(code int) {
+		if code > status {
+			status = code
+		}
+	}
+	if len(args) > 0 {
+		for _, a := range args {
+			if ctx.Err() != nil {
+				return exitInterrupted
+			}
+			note(fn(a))
+		}
+		return status
+	}
+	r := bufio.NewReaderSize(st.In, 64<<10)
+	for lineNo := 1; ; lineNo++ {
+		if ctx.Err() != nil {
+			return exitInterrupted
+		}
+		if r.Buffered() == 0 {
+			out.Flush()
+		}
+		line, err := readLine(r)
+		if errors.Is(err, errLineTooLong) {
+			fmt.Fprintf(st.Err, "urlkit: standard input line %d: longer than %d bytes; skipped\n", lineNo, maxLine)
+			note(exitFail)
+			continue
+		}
+		if line != "" {
+			note(fn(line))
+		}
+		if err == io.EOF {
+			return status
+		}
+		if err != nil {
+			fmt.Fprintf(st.Err, "urlkit: reading standard input: %v\n", err)
+			note(exitFail)
+			return status
+		}
+	}
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads one line without its "\n" or "\r\n". A line longer than
+// maxLine is consumed and reported as errLineTooLong.
+func readLine(r *bufio.Reader) (string, error) {
+	var buf []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(buf)+len(chunk) > maxLine+2 {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = r.ReadSlice('\n')
+			}
+			if err == io.EOF {
+				return "", io.EOF
+			}
+			return "", errLineTooLong
+		}
+		buf = append(buf, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		n := len(buf)
+		if n > 0 && buf[n-1] == '\n' {
+			n--
+			if n > 0 && buf[n-1] == '\r' {
+				n--
+			}
+		}
+		return string(buf[:n]), err
+	}
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"urlkit": func() { os.Exit(run(context.Background(), os.Args[1:], SystemStreams())) },
+	})
+}
+
+// TestScripts runs the CLI scripts in testdata/script: each is a txtar
+// file of commands with their expected output and exit status.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", RequireExplicitExec: true})
+}
+
+func TestReadLineBounded(t *testing.T) {
+	long := strings.Repeat("x", maxLine+10)
+	r := bufio.NewReaderSize(strings.NewReader("a\r\n"+long+"\nb\nlast"), 64<<10)
+	var got []string
+	var errs []error
+	for {
+		line, err := readLine(r)
+		if err != nil && !errors.Is(err, io.EOF) {
+			errs = append(errs, err)
+		} else {
+			got = append(got, line)
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	if strings.Join(got, "|") != "a|b|last" || len(errs) != 1 || !errors.Is(errs[0], errLineTooLong) {
+		t.Errorf("lines %q, errors %v", got, errs)
+	}
+}
+
+func TestRunStreams(t *testing.T) {
+	st, out, errOut := TestStreams("ftp://host/\n\nftp://a b/\r\nhttp://ok/\n")
+	code := run(context.Background(), []string{"check", "-v"}, st)
+	if code != exitFail {
+		t.Errorf("exit %d, want %d", code, exitFail)
+	}
+	if out.String() != "ok ftp://host/\nok http://ok/\n" {
+		t.Errorf("stdout %q", out.String())
+	}
+	if errOut.String() != "urlkit: \"ftp://a b/\": offset 7: space is unsafe and must be encoded as %20\n" {
+		t.Errorf("stderr %q", errOut.String())
+	}
+}
+
+func TestInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	st, _, _ := TestStreams("http://a/\n")
+	if code := run(ctx, []string{"check"}, st); code != exitInterrupted {
+		t.Errorf("exit %d, want %d", code, exitInterrupted)
+	}
+}
