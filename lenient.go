@@ -83,10 +83,15 @@ func needsRepair(s string) bool {
 	if isSpace(s[0]) || isSpace(s[len(s)-1]) || s[0] == '<' || hasPrefixFold(s, "URL:") {
 		return true
 	}
-	hash := false
+	hash, at := false, false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
+		case c == '@':
+			if at {
+				return true // perhaps an "@" inside a userinfo
+			}
+			at = true
 		case c <= ' ' || c >= 0x7f:
 			return true
 		case c == '%':
@@ -139,20 +144,21 @@ func (r *repairer) emitEscaped(off int, c byte) {
 func (r *repairer) run() (string, error) {
 	s := r.in
 	lo, hi := 0, len(s)
+	// Like WHATWG, trim every C0 control and space at both ends.
 	trim := func() {
-		for lo < hi && isSpace(s[lo]) {
+		for lo < hi && s[lo] <= ' ' {
 			lo++
 		}
-		for hi > lo && isSpace(s[hi-1]) {
+		for hi > lo && s[hi-1] <= ' ' {
 			hi--
 		}
 	}
 	trim()
 	if lo > 0 {
-		r.warn(0, "leading whitespace removed")
+		r.warn(0, "leading whitespace and control characters removed")
 	}
 	if hi < len(s) {
-		r.warn(hi, "trailing whitespace removed")
+		r.warn(hi, "trailing whitespace and control characters removed")
 	}
 	wrapped := false
 	if hi-lo >= 2 && s[lo] == '<' && s[hi-1] == '>' {
@@ -165,10 +171,17 @@ func (r *repairer) run() (string, error) {
 		lo += 4
 		trim()
 	}
-	hostLo, hostHi := r.hostSpan(lo, hi)
+	userLo, hostLo, hostHi := r.hostSpan(lo, hi)
 	hash := false
 	for i := lo; i < hi; {
 		c := s[i]
+		if c == '@' && userLo >= 0 && i >= userLo && i < hostLo-1 {
+			// Only the last "@" of the authority ends the userinfo.
+			r.warn(i, "'@' inside the userinfo encoded as %%40")
+			r.emitEscaped(i, c)
+			i++
+			continue
+		}
 		if i == hostLo && hostHi > hostLo {
 			if err := r.host(hostLo, hostHi, wrapped); err != nil {
 				return "", err
@@ -251,9 +264,9 @@ func (r *repairer) whitespace(i, hi int, wrapped bool) int {
 	return j
 }
 
-// hostSpan finds the host of a "scheme://" or "//" input in s[lo:hi], or
-// returns -1, -1.
-func (r *repairer) hostSpan(lo, hi int) (int, int) {
+// hostSpan finds the userinfo start and the host of a "scheme://" or "//"
+// input in s[lo:hi]; it returns -1 for each part there is not.
+func (r *repairer) hostSpan(lo, hi int) (user, hostLo, hostHi int) {
 	s := r.in
 	i := lo
 	for i < hi && cc.Is(s[i], cc.SchemeChar) {
@@ -265,27 +278,27 @@ func (r *repairer) hostSpan(lo, hi int) (int, int) {
 		i = lo
 	}
 	if !strings.HasPrefix(s[i:hi], "//") {
-		return -1, -1
+		return -1, -1, -1
 	}
 	a := i + 2
 	e := hi
 	if k := strings.IndexAny(s[a:hi], "/?#"); k >= 0 {
 		e = a + k
 	}
-	h := a
+	h, user := a, -1
 	if at := strings.LastIndexByte(s[a:e], '@'); at >= 0 {
-		h = a + at + 1
+		h, user = a+at+1, a
 	}
 	if h < e && s[h] == '[' {
 		if k := strings.IndexByte(s[h:e], ']'); k >= 0 {
-			return h, h + k + 1
+			return user, h, h + k + 1
 		}
-		return h, e
+		return user, h, e
 	}
 	if k := strings.IndexByte(s[h:e], ':'); k >= 0 {
-		return h, h + k
+		return user, h, h + k
 	}
-	return h, e
+	return user, h, e
 }
 
 // host emits the host s[lo:hi], converting a non-ASCII name to its IDNA

@@ -31,6 +31,8 @@ func TestLenient(t *testing.T) {
 		{"second #", "http://host/a#b#c", "http://host/a#b%23c", []string{"'#' is unsafe"}},
 		{"brackets outside the host", "http://[::1]/a[1]", "http://[::1]/a%5B1%5D", []string{"'['", "']'"}},
 		{"IDN host", "http://b\xc3\xbccher.example/", "http://xn--bcher-kva.example/", []string{"IDNA A-label xn--bcher-kva.example"}},
+		{"@ in the userinfo (WHATWG: the last @ ends it)", "ftp://joe@example.com:secret@host/", "ftp://joe%40example.com:secret@host/", []string{"'@' inside the userinfo encoded as %40"}},
+		{"leading control characters (WHATWG trims C0 controls)", "\x00\x1b http://host/", "http://host/", []string{"leading whitespace and control characters"}},
 		{"tilde stays", "http://host/~user", "http://host/~user", nil},
 		{"nothing to repair", "https://ex_ample.com/a?b#c", "https://ex_ample.com/a?b#c", nil},
 	} {
