@@ -1,0 +1,80 @@
+package urlkit
+
+import (
+	"encoding/json"
+	"net/url"
+	"testing"
+)
+
+func TestTextMarshaling(t *testing.T) {
+	for _, s := range []string{
+		"ftp://foo:@host.com/",
+		"http://[::1]:8080/~user", // RFC 3986 only: UnmarshalText falls back
+		"news:*",
+	} {
+		var u URL
+		if err := u.UnmarshalText([]byte(s)); err != nil {
+			t.Errorf("UnmarshalText(%q): %v", s, err)
+			continue
+		}
+		b, err := u.MarshalText()
+		if err != nil || string(b) != s {
+			t.Errorf("MarshalText = %q, %v; want %q", b, err, s)
+		}
+	}
+	var u URL
+	if err := u.UnmarshalText([]byte("ftp://a b/")); err == nil {
+		t.Error("UnmarshalText accepted a space")
+	}
+	// Through encoding/json, as a field.
+	type doc struct{ Link *URL }
+	var d doc
+	if err := json.Unmarshal([]byte(`{"Link":"gopher://h/0sel"}`), &d); err != nil || d.Link.Host != "h" {
+		t.Fatalf("json: %v %+v", err, d.Link)
+	}
+	out, _ := json.Marshal(d)
+	if string(out) != `{"Link":"gopher://h/0sel"}` {
+		t.Errorf("json.Marshal = %s", out)
+	}
+	var m Mode
+	if err := m.UnmarshalText([]byte("rfc3986")); err != nil || m != RFC3986 {
+		t.Errorf("Mode.UnmarshalText: %v %v", m, err)
+	}
+}
+
+func TestNetURL(t *testing.T) {
+	for _, tc := range []struct {
+		in, path, opaque string
+	}{
+		{"http://u:p%40ss@info.cern.ch:8000/albert/bertram%2Fmarie-claude?q=1#f%20g", "/albert/bertram/marie-claude", ""},
+		{"mailto:timbl@info.cern.ch", "", "timbl@info.cern.ch"},
+		{"file:///etc/motd", "/etc/motd", ""},
+		{"ftp://@host.com/", "/", ""},
+	} {
+		u, err := ParseMode(tc.in, RFC3986)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := u.NetURL()
+		if n.String() != tc.in {
+			t.Errorf("NetURL(%q).String() = %q", tc.in, n.String())
+		}
+		if n.Path != tc.path || n.Opaque != tc.opaque {
+			t.Errorf("NetURL(%q): path %q opaque %q", tc.in, n.Path, n.Opaque)
+		}
+		back, err := FromNetURL(n)
+		if err != nil || back != u {
+			t.Errorf("FromNetURL(NetURL(%q)) = %+v, %v", tc.in, back, err)
+		}
+	}
+	u, _ := Parse("ftp://foo:p%40ss@host.com/")
+	if p, _ := u.NetURL().User.Password(); p != "p@ss" {
+		t.Errorf("net/url password %q", p)
+	}
+	// net/url output that RFC 3986 rejects goes through the lenient mode.
+	n := &url.URL{Scheme: "http", Host: "h", Path: "/a b"}
+	v, err := FromNetURL(n)
+	if err != nil || v.Path != "/a%20b" {
+		t.Errorf("FromNetURL(%v) = %+v, %v", n, v, err)
+	}
+}
