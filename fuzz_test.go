@@ -99,3 +99,18 @@ func FuzzEscape(f *testing.F) {
 		}
 	})
 }
+
+// FuzzHostname1738: the one-pass hostname test agrees with the detailed
+// checker that explains failures.
+func FuzzHostname1738(f *testing.F) {
+	for _, h := range []string{"a.b", "1.2.3.4", "1.2.3", "a-.b", "-a", "a..b", "3com.com", "a.3com", "", "x_y", "a.b.", "0.0.0.0.0"} {
+		f.Add(h)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		p := parser{s: h, collect: true}
+		p.hostname1738Detailed(h, 0, false)
+		if fast := validHostname1738(h); fast != (len(p.errs) == 0) {
+			t.Fatalf("validHostname1738(%q) = %v, detailed errors %v", h, fast, p.errs)
+		}
+	})
+}

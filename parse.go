@@ -210,6 +210,14 @@ var compTable = func() (t [256]uint16) {
 				t[c] |= 1 << (3*m + k)
 			}
 		}
+		switch {
+		case '0' <= c && c <= '9':
+			t[c] |= hostname1738 | digits
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', c == '-':
+			t[c] |= hostname1738
+		case c == '.':
+			t[c] |= hostname1738 | dot
+		}
 		if strings.IndexByte("/?#@:[]%", byte(c)) >= 0 {
 			continue
 		}
@@ -260,10 +268,14 @@ func (p *parser) component(i int, bit uint16, what string) int {
 // span returns the offset of the first byte at or after i that is not in
 // the component class bit. It is the parser's inner loop.
 func span(s string, i int, bit uint16) int {
-	for i < len(s) && compTable[s[i]]&bit != 0 {
-		i++
+	t := &compTable
+	rest := s[i:]
+	for k := 0; k < len(rest); k++ {
+		if t[rest[k]]&bit == 0 {
+			return i + k
+		}
 	}
-	return i
+	return len(s)
 }
 
 const badEscapeRule = "'%' must be followed by two hex digits (RFC 1630 reserves other uses); encode a literal '%' as %25"
@@ -489,6 +501,13 @@ const (
 
 var authBits = [3]uint16{RFC1738: auth1738, RFC1630: auth1630, RFC3986: auth3986}
 
+// Host classes for validHostname1738.
+const (
+	hostname1738 uint16 = 1 << (13 + iota) // letters, digits, '-', '.'
+	digits                                 // 0-9
+	dot                                    // '.'
+)
+
 // scan checks that every byte of v (which starts at offset off) is in mask
 // or part of a valid %XX escape.
 func (p *parser) scan(off int, v string, mask cc.Class, what string) {
@@ -637,6 +656,14 @@ func (p *parser) authority1738(u *URL, bad bool) {
 //	toplabel   = alpha | alpha *[ alphadigit | "-" ] alphadigit
 //	hostnumber = digits "." digits "." digits "." digits
 func (p *parser) hostname1738(h string, off int, emptyOK bool) {
+	if !validHostname1738(h) {
+		p.hostname1738Detailed(h, off, emptyOK)
+	}
+}
+
+// hostname1738Detailed reports every way h breaks the hostname and
+// hostnumber productions.
+func (p *parser) hostname1738Detailed(h string, off int, emptyOK bool) {
 	if h == "" {
 		if !emptyOK {
 			p.fail(off, ErrBadHost, "empty host (RFC 1738 3.1: a host name or number is required)")
@@ -716,6 +743,38 @@ func (p *parser) hostname1738(h string, off int, emptyOK bool) {
 		}
 		start = i + 1
 	}
+}
+
+// validHostname1738 is the one-pass test of hostname1738 for the common,
+// valid case; hostname1738 explains a failure in detail.
+func validHostname1738(h string) bool {
+	if h == "" || span(h, 0, hostname1738) != len(h) {
+		return false
+	}
+	numeric := true
+	for rest := h; ; {
+		label := rest
+		k := strings.IndexByte(rest, '.')
+		if k >= 0 {
+			label, rest = rest[:k], rest[k+1:]
+		}
+		if label == "" || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		if k < 0 {
+			// The toplabel starts with a letter, or every label is digits.
+			c := label[0]
+			if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+				return true
+			}
+			break
+		}
+		numeric = numeric && span(label, 0, digits) == len(label)
+	}
+	if !numeric || span(h, 0, digits|dot) != len(h) {
+		return false
+	}
+	return strings.Count(h, ".") == 3
 }
 
 // authority1630 checks the authority against RFC 1630's generic BNF:
