@@ -19,10 +19,13 @@
 //	)
 //	c, err := d.Dial(ctx, srv.Addr())
 //
-// A failing step (an Expect that does not match, a write error) is reported
-// with t.Errorf when the test ends; so is a script the client did not play
-// to its end. After the last step the server keeps the connection open
-// until the client closes it or the test ends.
+// A failing step (an Expect that does not match or does not get a line)
+// is reported with t.Errorf when the test ends, so a script the client did
+// not play to its end fails the test. Writes that fail because the client
+// already hung up are not failures: clients under test are expected to
+// give up in the middle of an over-long or endless reply. After the last
+// step the server keeps the connection open until the client closes it or
+// the test ends.
 //
 // This package is imported only from _test.go files; it imports nothing
 // from the module.
