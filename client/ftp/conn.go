@@ -358,9 +358,10 @@ func (c *Conn) Noop(ctx context.Context) error {
 	return err
 }
 
-// Quit sends QUIT, reads the reply and closes the connection. The
-// connection is closed even when an error is returned. A connection that
-// already failed is just closed.
+// Quit sends QUIT, reads the reply and closes the connection, which is
+// closed even when an error is returned. A connection that already failed
+// is just closed. While a Retr body or listing is open Quit does nothing
+// and returns ErrBusy: close the body first (or use Close).
 func (c *Conn) Quit(ctx context.Context) error {
 	if c.broken != nil {
 		c.conn.Close()

@@ -85,11 +85,11 @@ var ErrMalformedItem = errors.New("gopher: malformed menu line")
 // string to send back to Host:Port, so it round-trips exactly (Gophernicus
 // encodes spaces in generated selectors as "#040"; that is its business).
 type Item struct {
-	Type     ItemType
-	Display  string // user-visible name
-	Selector string // opaque string identifying the item on its server
-	Host     string
-	Port     string // decimal in well-formed lines; kept as text for fidelity
+	Type     ItemType // what the selector leads to
+	Display  string   // user-visible name
+	Selector string   // opaque string identifying the item on its server
+	Host     string   // server to ask for the item
+	Port     string   // decimal in well-formed lines; kept as text for fidelity
 	// Plus is everything after the fourth TAB: "+" marks a Gopher+
 	// item, "?" a Gopher+ item with an ASK form; "" for plain Gopher.
 	Plus string
