@@ -2,8 +2,6 @@ package wiretest
 
 import (
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -23,8 +21,8 @@ const module = "github.com/urlkit/urlkit"
 
 func goList(t *testing.T, args ...string) []string {
 	t.Helper()
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	cmd := exec.Command(gobin, append([]string{"list", "-e"}, args...)...)
+	// go test puts $GOROOT/bin first in the test's PATH.
+	cmd := exec.Command("go", append([]string{"list", "-e"}, args...)...)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list %v: %v", args, err)
