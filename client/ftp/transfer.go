@@ -108,7 +108,7 @@ func (t *transfer) read(p []byte) (int, error) {
 	switch {
 	case err == io.EOF:
 		t.eof = true
-		if t.want >= 0 && t.n < t.want && !t.ascii() {
+		if t.want >= 0 && t.n < t.want && t.sizeChecked() {
 			t.err = opErr(t.verb, fmt.Errorf("%w: %d of %d bytes", ErrShortTransfer, t.n, t.want))
 			return n, t.err
 		}
@@ -119,9 +119,10 @@ func (t *transfer) read(p []byte) (int, error) {
 	return n, err
 }
 
-// ascii reports whether sizes can differ on the wire (TYPE A converts
-// line ends, so the size in the 150 reply is the file's, not the stream's).
-func (t *transfer) ascii() bool { return t.c.typ != TypeImage || t.verb != "RETR" }
+// sizeChecked reports whether the size in the 1xx reply must match the
+// bytes received: only for RETR in TYPE I. In TYPE A the server converts
+// line ends, so the announced size is the file's, not the stream's.
+func (t *transfer) sizeChecked() bool { return t.c.typ == TypeImage && t.verb == "RETR" }
 
 // finish closes the data connection and reads the completion reply. If
 // the caller stopped reading early, the replies a server sends for an
