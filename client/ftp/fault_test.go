@@ -1,0 +1,372 @@
+package ftp
+
+// Fault injection with wiretest: replies and failures ProFTPD does not
+// produce on demand. Normal behaviour is tested in integration_test.go.
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	wt "github.com/urlkit/urlkit/internal/wiretest"
+)
+
+// anonLogin is the opening of most scripts.
+func anonLogin() []wt.Step {
+	return []wt.Step{
+		wt.Send("220 fake server"),
+		wt.Expect("USER anonymous"), wt.Send("331 send password"),
+		wt.Expect("PASS anonymous@"), wt.Send("230 logged in"),
+	}
+}
+
+func script(steps ...[]wt.Step) []wt.Step {
+	var all []wt.Step
+	for _, s := range steps {
+		all = append(all, s...)
+	}
+	return all
+}
+
+func steps(s ...wt.Step) []wt.Step { return s }
+
+func dialFake(t *testing.T, srv *wt.Server, d *Dialer) *Conn {
+	t.Helper()
+	if d == nil {
+		d = &Dialer{}
+	}
+	c, err := d.Dial(testCtx(t), srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.Login(testCtx(t), "", ""); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// A data connection reset (RST) in the middle of a binary transfer.
+func TestFaultResetMidTransfer(t *testing.T) {
+	var data wt.Data
+	srv := wt.Start(t, script(anonLogin(), steps(
+		wt.Expect("TYPE I"), wt.Send("200 ok"),
+		wt.Expect("EPSV"), wt.EPSV(&data),
+		wt.Expect("RETR f.bin"), wt.Send("150 Opening BINARY mode data connection for f.bin (65536 bytes)"),
+		wt.OnData(&data, wt.SendRaw(strings.Repeat("x", 1000)), wt.Pause(20*time.Millisecond), wt.Reset()),
+		wt.Send("426 Connection closed; transfer aborted"),
+		wt.Expect("NOOP"), wt.Send("200 ok"),
+	))...)
+	c := dialFake(t, srv, nil)
+	ctx := testCtx(t)
+	if err := c.Type(ctx, TypeImage); err != nil {
+		t.Fatal(err)
+	}
+	body, err := c.Retr(ctx, "f.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(body)
+	if !errors.Is(err, ErrShortTransfer) {
+		t.Fatalf("ReadAll = %d bytes, %v; want ErrShortTransfer", len(b), err)
+	}
+	if !errors.Is(err, syscall.ECONNRESET) && !strings.Contains(err.Error(), "of 65536 bytes") {
+		t.Errorf("err = %v, want the reset or the byte count", err)
+	}
+	if cerr := body.Close(); !errors.Is(cerr, ErrShortTransfer) {
+		t.Errorf("Close = %v, want ErrShortTransfer", cerr)
+	}
+	if err := c.Noop(ctx); err != nil {
+		t.Errorf("control connection should survive a data reset: %v", err)
+	}
+}
+
+// The data connection ends cleanly but early and the server lies with 226:
+// the size announced in the 150 reply catches it.
+func TestFaultShortTransferCleanClose(t *testing.T) {
+	var data wt.Data
+	srv := wt.Start(t, script(anonLogin(), steps(
+		wt.Expect("TYPE I"), wt.Send("200 ok"),
+		wt.Expect("EPSV"), wt.EPSV(&data),
+		wt.Expect("RETR f.bin"), wt.Send("150 Opening BINARY mode data connection for f.bin (65536 bytes)"),
+		wt.OnData(&data, wt.SendRaw(strings.Repeat("x", 1000)), wt.Close()),
+		wt.Send("226 Transfer complete"),
+		wt.Expect("NOOP"), wt.Send("200 ok"),
+	))...)
+	c := dialFake(t, srv, nil)
+	ctx := testCtx(t)
+	c.Type(ctx, TypeImage)
+	body, err := c.Retr(ctx, "f.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(body)
+	if !errors.Is(err, ErrShortTransfer) || len(b) != 1000 || !strings.Contains(err.Error(), "1000 of 65536 bytes") {
+		t.Fatalf("ReadAll = %d bytes, %v; want 1000 and ErrShortTransfer", len(b), err)
+	}
+	if cerr := body.Close(); !errors.Is(cerr, ErrShortTransfer) {
+		t.Errorf("Close = %v", cerr)
+	}
+	if err := c.Noop(ctx); err != nil {
+		t.Errorf("control connection should be fine: %v", err)
+	}
+}
+
+// A server that stops answering: the context's deadline ends every kind of
+// wait within bounded time, with an error matching DeadlineExceeded.
+func TestFaultStall(t *testing.T) {
+	const limit = 300 * time.Millisecond
+	check := func(t *testing.T, start time.Time, err error) {
+		t.Helper()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v, want context.DeadlineExceeded", err)
+		}
+		if d := time.Since(start); d > limit+2*time.Second {
+			t.Errorf("took %v with a %v deadline", d, limit)
+		}
+	}
+	t.Run("greeting", func(t *testing.T) {
+		srv := wt.Start(t, wt.Stall())
+		ctx, cancel := context.WithTimeout(t.Context(), limit)
+		defer cancel()
+		start := time.Now()
+		_, err := Dial(ctx, srv.Addr())
+		check(t, start, err)
+	})
+	t.Run("command", func(t *testing.T) {
+		srv := wt.Start(t, script(anonLogin(), steps(wt.Expect("CWD /pub"), wt.Stall()))...)
+		c := dialFake(t, srv, nil)
+		ctx, cancel := context.WithTimeout(t.Context(), limit)
+		defer cancel()
+		start := time.Now()
+		check(t, start, c.Cwd(ctx, "/pub"))
+		if err := c.Noop(t.Context()); !errors.Is(err, ErrClosed) {
+			t.Errorf("after the timeout: %v, want ErrClosed", err)
+		}
+	})
+	t.Run("data", func(t *testing.T) {
+		var data wt.Data
+		srv := wt.Start(t, script(anonLogin(), steps(
+			wt.Expect("EPSV"), wt.EPSV(&data),
+			wt.Expect("RETR f"), wt.Send("150 here it comes"),
+			wt.OnData(&data, wt.SendRaw("some bytes")),
+			wt.Stall(),
+		))...)
+		c := dialFake(t, srv, nil)
+		ctx, cancel := context.WithTimeout(t.Context(), limit)
+		defer cancel()
+		start := time.Now()
+		body, err := c.Retr(ctx, "f")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(body)
+		check(t, start, err)
+		if !errors.Is(err, ErrShortTransfer) || string(b) != "some bytes" {
+			t.Errorf("got %q, %v", b, err)
+		}
+		check(t, start, body.Close())
+	})
+	t.Run("cancel", func(t *testing.T) {
+		srv := wt.Start(t, script(anonLogin(), steps(wt.Expect("NOOP"), wt.Stall()))...)
+		c := dialFake(t, srv, nil)
+		ctx, cancel := context.WithCancel(t.Context())
+		time.AfterFunc(50*time.Millisecond, cancel)
+		if err := c.Noop(ctx); !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v, want context.Canceled", err)
+		}
+	})
+}
+
+func TestFaultGarbageReply(t *testing.T) {
+	t.Run("greeting", func(t *testing.T) {
+		srv := wt.Start(t, wt.Send("SSH-2.0-OpenSSH_9.2"))
+		_, err := Dial(testCtx(t), srv.Addr())
+		if !errors.Is(err, ErrMalformedReply) || !strings.Contains(err.Error(), "SSH-2.0") {
+			t.Fatalf("err = %v, want ErrMalformedReply quoting the line", err)
+		}
+	})
+	t.Run("after command", func(t *testing.T) {
+		srv := wt.Start(t, script(anonLogin(), steps(wt.Expect("PWD"), wt.Send("2OO \"/\" is cwd")))...)
+		c := dialFake(t, srv, nil)
+		_, err := c.Pwd(testCtx(t))
+		if !errors.Is(err, ErrMalformedReply) {
+			t.Fatalf("err = %v, want ErrMalformedReply", err)
+		}
+		if err := c.Noop(testCtx(t)); !errors.Is(err, ErrClosed) {
+			t.Errorf("after garbage: %v, want ErrClosed", err)
+		}
+	})
+	t.Run("bad PASV", func(t *testing.T) {
+		srv := wt.Start(t, script(anonLogin(), steps(
+			wt.Expect("PASV"), wt.Send("227 Entering Passive Mode (127,0,0,1,999,1)."),
+			wt.Expect("NOOP"), wt.Send("200 ok"),
+		))...)
+		c := dialFake(t, srv, &Dialer{DisableEPSV: true})
+		if _, err := c.Retr(testCtx(t), "f"); !errors.Is(err, ErrMalformedReply) {
+			t.Fatalf("err = %v, want ErrMalformedReply", err)
+		}
+		if err := c.Noop(testCtx(t)); err != nil {
+			t.Errorf("a bad PASV reply is complete; the session goes on: %v", err)
+		}
+	})
+	t.Run("server closes", func(t *testing.T) {
+		srv := wt.Start(t, script(anonLogin(), steps(wt.Expect("NOOP"), wt.Close()))...)
+		c := dialFake(t, srv, nil)
+		if err := c.Noop(testCtx(t)); !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Fatalf("err = %v, want io.ErrUnexpectedEOF", err)
+		}
+	})
+}
+
+func TestFaultOverlongLine(t *testing.T) {
+	t.Run("line", func(t *testing.T) {
+		srv := wt.Start(t, wt.SendRaw("220 "+strings.Repeat("x", 1<<20)+"\r\n"))
+		_, err := (&Dialer{MaxLine: 512}).Dial(testCtx(t), srv.Addr())
+		if !errors.Is(err, ErrLineTooLong) {
+			t.Fatalf("err = %v, want ErrLineTooLong", err)
+		}
+	})
+	t.Run("reply lines", func(t *testing.T) {
+		srv := wt.Start(t, wt.SendRaw("220-hi\r\n"+strings.Repeat(" more\r\n", 5000)+"220 end\r\n"))
+		_, err := (&Dialer{MaxReplyLines: 100}).Dial(testCtx(t), srv.Addr())
+		if !errors.Is(err, ErrReplyTooLong) {
+			t.Fatalf("err = %v, want ErrReplyTooLong", err)
+		}
+	})
+	t.Run("listing line", func(t *testing.T) {
+		var data wt.Data
+		srv := wt.Start(t, script(anonLogin(), steps(
+			wt.Expect("EPSV"), wt.EPSV(&data),
+			wt.Expect("NLST"), wt.Send("150 listing"),
+			wt.OnData(&data, wt.Send("ok.txt"), wt.SendRaw(strings.Repeat("n", 100000)+"\r\n"), wt.Close()),
+			wt.Send("226 done"),
+		))...)
+		c := dialFake(t, srv, &Dialer{MaxLine: 1000})
+		l, err := c.Nlst(testCtx(t), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !l.Next() || l.Item() != "ok.txt" {
+			t.Fatalf("first line %q, %v", l.Item(), l.Err())
+		}
+		if l.Next() {
+			t.Fatalf("over-long line returned: %d bytes", len(l.Item()))
+		}
+		if !errors.Is(l.Err(), ErrLineTooLong) {
+			t.Errorf("Err = %v, want ErrLineTooLong", l.Err())
+		}
+		l.Close()
+	})
+}
+
+// A PASV reply announcing another (here: private) address: by default only
+// its port is used and the data connection goes to the control peer.
+func TestFaultPASVAddress(t *testing.T) {
+	for _, announced := range []string{"10.9.8.7", "0.0.0.0", "192.0.2.1"} {
+		t.Run(announced, func(t *testing.T) {
+			var data wt.Data
+			srv := wt.Start(t, script(anonLogin(), steps(
+				wt.Expect("PASV"), wt.PASV(&data, announced),
+				wt.Expect("RETR f"), wt.Send("150 ok"),
+				wt.OnData(&data, wt.SendRaw("payload"), wt.Close()),
+				wt.Send("226 ok"),
+			))...)
+			c := dialFake(t, srv, &Dialer{DisableEPSV: true, Timeout: 2 * time.Second})
+			if got := retrString(t, c, "f"); got != "payload" {
+				t.Errorf("got %q", got)
+			}
+		})
+	}
+}
+
+// A server without EPSV (500) makes the client fall back to PASV once and
+// remember it.
+func TestFaultEPSVRefused(t *testing.T) {
+	var d1, d2 wt.Data
+	srv := wt.Start(t, script(anonLogin(), steps(
+		wt.Expect("EPSV"), wt.Send("500 EPSV not understood"),
+		wt.Expect("PASV"), wt.PASV(&d1, "127.0.0.1"),
+		wt.Expect("RETR a"), wt.Send("150 ok"), wt.OnData(&d1, wt.SendRaw("A"), wt.Close()), wt.Send("226 ok"),
+		wt.Expect("PASV"), wt.PASV(&d2, "127.0.0.1"),
+		wt.Expect("RETR b"), wt.Send("150 ok"), wt.OnData(&d2, wt.SendRaw("B"), wt.Close()), wt.Send("226 ok"),
+	))...)
+	c := dialFake(t, srv, nil)
+	if retrString(t, c, "a")+retrString(t, c, "b") != "AB" {
+		t.Error("wrong data")
+	}
+}
+
+func TestFault421(t *testing.T) {
+	srv := wt.Start(t, script(anonLogin(), steps(wt.Expect("CWD x"), wt.Send("421 Timeout, closing control connection")))...)
+	c := dialFake(t, srv, nil)
+	wantReply(t, c.Cwd(testCtx(t), "x"), 421)
+	if err := c.Noop(testCtx(t)); !errors.Is(err, ErrClosed) {
+		t.Errorf("after 421: %v, want ErrClosed", err)
+	}
+}
+
+// Login variants ProFTPD does not use: 230 straight after USER (no
+// password asked), and 332 (account required).
+func TestFaultLoginVariants(t *testing.T) {
+	t.Run("230 after USER", func(t *testing.T) {
+		srv := wt.Start(t, wt.Send("220 hi"), wt.Expect("USER joe"), wt.Send("230 welcome, no password needed"),
+			wt.Expect("NOOP"), wt.Send("200 ok"))
+		c, err := Dial(testCtx(t), srv.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if err := c.Login(testCtx(t), "joe", "never-sent"); err != nil {
+			t.Fatal(err)
+		}
+		c.Noop(testCtx(t))
+		for _, l := range srv.Received() {
+			if strings.Contains(l, "never-sent") {
+				t.Errorf("password sent: %q", l)
+			}
+		}
+	})
+	t.Run("332 without account", func(t *testing.T) {
+		srv := wt.Start(t, wt.Send("220 hi"), wt.Expect("USER joe"), wt.Send("331 password"),
+			wt.Expect("PASS pw"), wt.Send("332 need account"))
+		c, err := Dial(testCtx(t), srv.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		re := wantReply(t, c.Login(testCtx(t), "joe", "pw"), 332)
+		if re.Cmd != "PASS" {
+			t.Errorf("Cmd = %q", re.Cmd)
+		}
+	})
+	t.Run("332 with account", func(t *testing.T) {
+		srv := wt.Start(t, wt.Send("220 hi"), wt.Expect("USER joe"), wt.Send("332 need account"),
+			wt.Expect("ACCT acme"), wt.Send("230 ok"))
+		c, err := Dial(testCtx(t), srv.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if err := c.LoginAccount(testCtx(t), "joe", "pw", "acme"); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("120 then 220", func(t *testing.T) {
+		srv := wt.Start(t, wt.Send("120 ready in 1 minute", "220-multi", " line", "220 ready"))
+		c, err := Dial(testCtx(t), srv.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+	})
+	t.Run("greeting refusal", func(t *testing.T) {
+		srv := wt.Start(t, wt.Send("421 too many users"))
+		_, err := Dial(testCtx(t), srv.Addr())
+		wantReply(t, err, 421)
+	})
+}

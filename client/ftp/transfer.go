@@ -1,0 +1,246 @@
+package ftp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+
+	"github.com/urlkit/urlkit/internal/wire"
+)
+
+// transfer is one data-connection exchange: the command that started it
+// has been answered with a 1xx reply and the data connection is open.
+// The control connection stays bound to the transfer's ctx until finish.
+type transfer struct {
+	c           *Conn
+	ctx         context.Context
+	verb        string
+	dc          net.Conn
+	releaseCtl  func()
+	releaseData func()
+	final       *reply // completion reply already received (2xx instead of 1xx)
+	want        int64  // size announced in the 1xx reply, or -1
+	n           int64  // bytes read from the data connection
+	err         error  // first read error (sticky)
+	eof         bool
+	done        bool
+	doneErr     error
+}
+
+// startTransfer sets up a data connection (passive or active), sends
+// "verb arg" and waits for the preliminary reply.
+func (c *Conn) startTransfer(ctx context.Context, verb, arg string) (*transfer, error) {
+	if err := checkArg(verb, arg); err != nil {
+		return nil, err
+	}
+	releaseCtl, err := c.begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			releaseCtl()
+		}
+	}()
+	var dc net.Conn
+	var ln net.Listener
+	if c.d.Active {
+		ln, err = c.activeListen(ctx)
+	} else {
+		dc, err = c.passiveDial(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	closeData := func() {
+		if dc != nil {
+			dc.Close()
+		}
+		if ln != nil {
+			ln.Close()
+		}
+	}
+	r, err := c.cmd(ctx, verb, arg)
+	if err != nil {
+		closeData()
+		return nil, err
+	}
+	t := &transfer{c: c, ctx: ctx, verb: verb, releaseCtl: releaseCtl, want: -1}
+	switch r.class() {
+	case 1:
+		t.want = parseSize(r.msg)
+	case 2: // completed at once (seen with empty listings); data may still be there
+		t.final = &r
+	default:
+		closeData()
+		return nil, &ReplyError{Cmd: verb, Code: r.code, Msg: r.msg}
+	}
+	if ln != nil {
+		if dc, err = c.acceptData(ctx, ln); err != nil {
+			// The server may still be trying to connect and will answer
+			// 425 at some point: the session's state is unknown.
+			return nil, c.fail(ctx, verb, err)
+		}
+	}
+	t.dc = dc
+	t.releaseData = wire.Bind(ctx, dc)
+	c.busy = true
+	c.data = dc
+	ok = true
+	return t, nil
+}
+
+// read reads raw bytes from the data connection. Errors other than io.EOF
+// are sticky and reported as short transfers.
+func (t *transfer) read(p []byte) (int, error) {
+	if t.err != nil {
+		return 0, t.err
+	}
+	if t.done {
+		return 0, opErr(t.verb, errors.New("read after Close"))
+	}
+	n, err := t.dc.Read(p)
+	t.n += int64(n)
+	switch {
+	case err == io.EOF:
+		t.eof = true
+		if t.want >= 0 && t.n < t.want && t.sizeChecked() {
+			t.err = opErr(t.verb, fmt.Errorf("%w: %d of %d bytes", ErrShortTransfer, t.n, t.want))
+			return n, t.err
+		}
+	case err != nil:
+		t.err = opErr(t.verb, fmt.Errorf("%w after %d bytes: %w", ErrShortTransfer, t.n, wire.ContextError(t.ctx, err)))
+		return n, t.err
+	}
+	return n, err
+}
+
+// sizeChecked reports whether the size in the 1xx reply must match the
+// bytes received: only for RETR in TYPE I. In TYPE A the server converts
+// line ends, so the announced size is the file's, not the stream's.
+func (t *transfer) sizeChecked() bool { return t.c.typ == TypeImage && t.verb == "RETR" }
+
+// finish closes the data connection and reads the completion reply. If
+// the caller stopped reading early, the replies a server sends for an
+// aborted transfer (426, 451) are accepted.
+func (t *transfer) finish() error {
+	if t.done {
+		return t.doneErr
+	}
+	t.done = true
+	c := t.c
+	early := !t.eof && t.err == nil
+	t.dc.Close()
+	t.releaseData()
+	defer t.releaseCtl()
+	c.busy = false
+	c.data = nil
+	if c.broken != nil {
+		t.doneErr = c.broken
+		return t.doneErr
+	}
+	r := t.final
+	if r == nil {
+		got, err := c.read(t.ctx, t.verb)
+		if err != nil {
+			t.doneErr = err
+			return err
+		}
+		r = &got
+	}
+	switch {
+	case r.class() == 2:
+	case early && (r.code == 426 || r.code == 451):
+	default:
+		t.doneErr = &ReplyError{Cmd: t.verb, Code: r.code, Msg: r.msg}
+	}
+	return t.doneErr
+}
+
+// Retr starts retrieving the file name (RETR) and returns its content as a
+// stream. The stream must be closed: Close reads the server's completion
+// reply and reports a failed transfer.
+//
+// In TYPE I (image) the bytes arrive unchanged; if the server announced
+// the size in its 150 reply ("(65536 bytes)", as ProFTPD does), an early
+// end of the data is reported by Read, instead of io.EOF, as an error
+// matching ErrShortTransfer. In TYPE A (ASCII, the default) CRLF line
+// ends are converted to LF (RFC 959 section 3.1.1.1).
+//
+// ctx governs the whole transfer, including the reads and Close: its
+// deadline applies to the data and control connections, and cancelling it
+// aborts the transfer and closes the connection.
+func (c *Conn) Retr(ctx context.Context, name string) (io.ReadCloser, error) {
+	t, err := c.startTransfer(ctx, "RETR", name)
+	if err != nil {
+		return nil, err
+	}
+	r := &retrReader{t: t}
+	if c.typ != TypeImage {
+		r.ascii = newASCIIReader(readerFunc(t.read))
+	}
+	return r, nil
+}
+
+// retrReader is the body returned by Retr.
+type retrReader struct {
+	t     *transfer
+	ascii *asciiReader // TYPE A: CRLF -> LF
+}
+
+func (r *retrReader) Read(p []byte) (int, error) {
+	if r.ascii != nil {
+		return r.ascii.Read(p)
+	}
+	return r.t.read(p)
+}
+
+func (r *retrReader) Close() error {
+	err := r.t.finish()
+	if r.t.err != nil {
+		// The read error (reset, timeout, short transfer) says more than
+		// the completion reply that followed it.
+		return r.t.err
+	}
+	return err
+}
+
+// asciiReader converts CRLF to LF. A CR not followed by LF is kept.
+type asciiReader struct {
+	br *bufio.Reader
+}
+
+func newASCIIReader(r io.Reader) *asciiReader { return &asciiReader{br: bufio.NewReader(r)} }
+
+func (a *asciiReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if n > 0 && a.br.Buffered() == 0 {
+			break // return what we have rather than block
+		}
+		b, err := a.br.ReadByte()
+		if err != nil {
+			if n > 0 {
+				return n, nil // the error comes again on the next call
+			}
+			return 0, err
+		}
+		if b == '\r' {
+			if next, err := a.br.Peek(1); err == nil && next[0] == '\n' {
+				continue // drop the CR of CRLF
+			}
+		}
+		p[n] = b
+		n++
+	}
+	return n, nil
+}
+
+// readerFunc adapts a function to io.Reader.
+type readerFunc func(p []byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }

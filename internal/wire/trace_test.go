@@ -1,0 +1,76 @@
+package wire
+
+import (
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestTracer(t *testing.T) {
+	a, b := net.Pipe()
+	defer b.Close()
+	var out strings.Builder
+	tr := &Tracer{W: &out, Mask: func(line string) string {
+		if strings.HasPrefix(line, "PASS ") {
+			return "PASS ****"
+		}
+		return line
+	}}
+	c := tr.Conn(a)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // the peer
+		defer wg.Done()
+		buf := make([]byte, 100)
+		io.ReadFull(b, buf[:len("USER joe\r\nPASS s3cret\r\n")])
+		b.Write([]byte("230 ok\r\n331 x\r\n"))
+		b.Write([]byte("220 tab\there\x00 and partial"))
+		b.Close()
+	}()
+	c.Write([]byte("USER joe\r\nPASS s3"))
+	c.Write([]byte("cret\r\n"))
+	io.ReadAll(c)
+	wg.Wait()
+	c.Close()
+	want := "> USER joe\n> PASS ****\n< 230 ok\n< 331 x\n< 220 tab\\there\\x00 and partial\n"
+	if out.String() != want {
+		t.Errorf("transcript:\n%s\nwant:\n%s", out.String(), want)
+	}
+	if strings.Contains(out.String(), "s3cret") {
+		t.Error("password in transcript")
+	}
+}
+
+func TestTracerLimit(t *testing.T) {
+	a, b := net.Pipe()
+	var out strings.Builder
+	c := (&Tracer{W: &out, Limit: 10}).Conn(a)
+	go func() {
+		b.Write([]byte("line1\nline2\nline3\nline4\n"))
+		b.Close()
+	}()
+	data, _ := io.ReadAll(c)
+	c.Close()
+	if len(data) != 24 {
+		t.Fatalf("traced conn delivered %d bytes, want all 24", len(data))
+	}
+	want := "< line1\n< line\n< [trace limit of 10 bytes reached]\n"
+	if out.String() != want {
+		t.Errorf("transcript %q, want %q", out.String(), want)
+	}
+}
+
+func TestTracerNil(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	var tr *Tracer
+	if tr.Conn(a) != a {
+		t.Error("nil Tracer wrapped the conn")
+	}
+	if (&Tracer{}).Conn(a) != a {
+		t.Error("Tracer without W wrapped the conn")
+	}
+}

@@ -1,0 +1,58 @@
+package wiretest
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The client layer's import rules (STYLE.md), checked on the packages this
+// layer owns. Values: the module packages each may import besides the
+// standard library.
+var clientLayerDeps = map[string][]string{
+	"internal/wire":     {},
+	"internal/wiretest": {},
+	"client/ftp":        {"internal/wire"},
+	"client/gopher":     {"internal/wire"},
+}
+
+const module = "github.com/urlkit/urlkit"
+
+func goList(t *testing.T, args ...string) []string {
+	t.Helper()
+	// go test puts $GOROOT/bin first in the test's PATH.
+	cmd := exec.Command("go", append([]string{"list", "-e"}, args...)...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %v: %v", args, err)
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
+}
+
+func TestClientLayerDeps(t *testing.T) {
+	for _, line := range goList(t, "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module+"/...") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		pkg, imports := strings.TrimPrefix(fields[0], module+"/"), fields[1:]
+		allowed, owned := clientLayerDeps[pkg]
+		for _, imp := range imports {
+			if imp == module+"/internal/wiretest" {
+				t.Errorf("%s imports internal/wiretest from a non-test file", pkg)
+			}
+			if !owned {
+				continue
+			}
+			first, _, _ := strings.Cut(imp, "/")
+			if !strings.Contains(first, ".") {
+				continue // standard library
+			}
+			rel := strings.TrimPrefix(imp, module+"/")
+			if rel == imp || !slices.Contains(allowed, rel) {
+				t.Errorf("%s imports %s; allowed: standard library and %v", pkg, imp, allowed)
+			}
+		}
+	}
+}
