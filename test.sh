@@ -5,6 +5,12 @@
 #   ./test.sh               everything
 #   FUZZTIME=60s ./test.sh  longer fuzzing (default 10s per target)
 #   FUZZTIME=0 ./test.sh    no fuzzing
+#   SERVERS=0 ./test.sh     no real servers (their tests skip)
+#
+# The protocol tests talk to real servers from Debian's packages (ProFTPD,
+# pygopherd, Gophernicus, nginx), which scripts/with-servers.sh installs
+# with apt-get on first use, starts on 127.0.0.1 and stops afterwards. That
+# needs root, as CI has.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -19,8 +25,14 @@ fi
 step "go vet"
 go vet ./...
 
-step "go test -race"
-go test -race -count=1 ./...
+servers=(ftp gopher gophernicus http)
+if [ "${SERVERS:-1}" = 0 ]; then
+    step "go test -race (no servers: protocol tests skip)"
+    go test -race -count=1 ./...
+else
+    step "go test -race, with real servers: ${servers[*]}"
+    scripts/with-servers.sh "${servers[@]}" -- env URLKIT_REQUIRE_SERVERS=1 go test -race -count=1 ./...
+fi
 
 fuzztime=${FUZZTIME:-10s}
 if [ "$fuzztime" != "0" ]; then
