@@ -92,19 +92,11 @@ func (r *parsed) json() []byte {
 	o.begin()
 	o.str("input", r.input)
 	o.boolean("valid", r.err == nil)
-	errs := []byte{'['}
+	offs := make([]offsetMessage, len(r.errs))
 	for i, e := range r.errs {
-		if i > 0 {
-			errs = append(errs, ',')
-		}
-		var eo jsonObject
-		eo.begin()
-		eo.optInt("offset", e.Offset, true)
-		eo.str("message", e.Rule)
-		eo.end()
-		errs = append(errs, eo.b...)
+		offs[i] = offsetMessage{e.Offset, e.Rule}
 	}
-	o.raw("errors", append(errs, ']'))
+	o.raw("errors", jsonOffsetMessages(offs))
 	u := &r.u
 	ok := r.err == nil
 	o.optStr("scheme", u.SchemeName(), ok && u.Scheme != "")
@@ -131,19 +123,11 @@ func (r *parsed) json() []byte {
 	}
 	o.str("mode", r.mode.String())
 	o.optStr("url", u.String(), ok)
-	warns := []byte{'['}
+	offs = make([]offsetMessage, len(r.warnings))
 	for i, w := range r.warnings {
-		if i > 0 {
-			warns = append(warns, ',')
-		}
-		var wo jsonObject
-		wo.begin()
-		wo.optInt("offset", w.Offset, true)
-		wo.str("message", w.Message)
-		wo.end()
-		warns = append(warns, wo.b...)
+		offs[i] = offsetMessage{w.Offset, w.Message}
 	}
-	o.raw("warnings", append(warns, ']'))
+	o.raw("warnings", jsonOffsetMessages(offs))
 	o.end()
 	return o.b
 }
