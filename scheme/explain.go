@@ -331,10 +331,10 @@ func (e *explainer) gopher(g *Gopher) {
 	if what == "" {
 		what = "a type RFC 1436 does not define"
 	}
-	e.comment("gopher item type %q: %s; the type is not sent, it tells the client how to read the reply", string(g.Type), what)
+	e.comment("gopher item type %q: %s; the type is not sent, it tells the client how to read the reply", string([]byte{g.Type}), what)
 	switch g.Type {
 	case '8', 'T':
-		e.comment("the item is an interactive session: the client starts a telnet session (tn3270 for type T) with %s instead; a non-empty selector is the suggested user name", addr(g.Host, g.Port, "gopher"))
+		e.comment("the item is an interactive session: the connection above is a telnet session (tn3270 for type T), not a Gopher request; the selector, if any, is the user name to log in with (RFC 1436)")
 		return
 	case '7':
 		if !g.HasSearch {
@@ -460,9 +460,9 @@ func (e *explainer) news(n *News) {
 func (e *explainer) nntp(n *NNTP) {
 	e.connect(addr(n.Host, n.Port, "nntp"))
 	e.send("GROUP " + n.Group + "\r\n")
-	if n.HasArticle {
+	if n.Article != "" {
 		e.comment("the article number is the server's own numbering within the group (RFC 1738 3.7)")
-		e.send("ARTICLE " + strconv.FormatInt(n.Article, 10) + "\r\n")
+		e.send("ARTICLE " + n.Article + "\r\n")
 	} else {
 		e.comment("the client then reads the group's articles by number (ARTICLE, HEAD)")
 	}
@@ -473,7 +473,15 @@ func (e *explainer) telnet(t *Telnet) {
 	e.connect(addr(t.Host, t.Port, t.Scheme()))
 	switch t.Scheme() {
 	case "rlogin":
-		e.comment("rlogin: an interactive session (RFC 1630); the client sends its handshake (RFC 1282): NUL, the local user name, NUL, the remote user name, NUL, the terminal type and speed, NUL")
+		remote := "the local user name again"
+		if t.HasUser {
+			remote = strconv.Quote(t.User) + " from the URL"
+		}
+		e.comment("rlogin: an interactive session (RFC 1630); the client opens it with the handshake of RFC 1282: NUL, the local user name, NUL, the remote user name (%s), NUL, the terminal type and speed, NUL", remote)
+		if t.HasPassword {
+			e.comment("the URL suggests the password %q: advisory only, rlogin sends none; the client tells the user if the server asks", e.password(t.Password))
+		}
+		return
 	case "tn3270":
 		e.comment("tn3270: an interactive session with IBM 3270 terminal emulation (RFC 1630), over telnet")
 	default:
@@ -515,7 +523,11 @@ func (e *explainer) file(f *File) {
 		p = f.Path
 	}
 	e.open(p)
-	e.comment("host %q is the machine interpreting the URL (RFC 1738 3.10)", f.Host)
+	if f.Host == "" {
+		e.comment("an empty host means the machine interpreting the URL (RFC 1738 3.10)")
+	} else {
+		e.comment("host %q means the machine interpreting the URL (RFC 1738 3.10)", f.Host)
+	}
 }
 
 func (e *explainer) prospero(p *Prospero) {

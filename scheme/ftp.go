@@ -68,7 +68,7 @@ func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
 		if strings.IndexByte(rest, '/') >= 0 || len(rest) < 6 || !strings.EqualFold(rest[:6], ";type=") {
 			return nil, syntaxError(u, off+k, "';' is reserved and must be encoded as %3B in an FTP path: only a final \";type=\" may follow the name (RFC 1738 3.2.2)")
 		}
-		code := strings.ToLower(rest[6:])
+		code := lowerASCII(rest[6:])
 		if !validFTPType(code, drafts) {
 			rule := "ftptype must be one of A I D a i d (RFC 1738 section 5, ftptype)"
 			if drafts {
@@ -166,7 +166,7 @@ func (f *FTP) TypeCommand() string {
 // (README, motd), guess "a"; every other name guesses "i", which
 // transfers every byte unchanged.
 func GuessType(name string) (code, reason string) {
-	lower := strings.ToLower(name)
+	lower := lowerASCII(name) // byte for byte: strings.ToLower may change the length
 	if textNames[lower] {
 		return "a", "\"" + name + "\" is conventionally a text file"
 	}
@@ -194,6 +194,17 @@ var textSuffixes = set(".txt", ".text", ".asc", ".html", ".htm", ".shtml", ".xml
 var binarySuffixes = set(".z", ".gz", ".tgz", ".taz", ".zip", ".zoo", ".arc", ".lzh", ".arj", ".tar", ".bz2", ".xz", ".zst", ".7z",
 	".gif", ".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".xbm", ".pdf", ".dvi", ".mp3", ".au", ".wav", ".mpg", ".mpeg", ".mov", ".avi",
 	".exe", ".com", ".dll", ".bin", ".o", ".a", ".so", ".hqx", ".sit", ".iso", ".img", ".jar", ".class", ".deb", ".rpm")
+
+// lowerASCII lower-cases the ASCII letters of s, leaving other bytes.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
 
 func set(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))

@@ -19,9 +19,9 @@ import (
 // second; the Gopher+ string is the rest, which may hold further %09
 // (an ASK submission does).
 //
-// A selector cannot hold a TAB, CR or LF (the Gopher protocol forbids
-// them; URL encodes a TAB as %09, which reads back as the start of the
-// search), and a search cannot hold a TAB when a Gopher+ string follows.
+// A selector and a search cannot hold a TAB: URL encodes it as %09,
+// which reads back as the start of the next field, as a TAB does in the
+// Gopher protocol (which also forbids CR and LF in a selector).
 type Gopher struct {
 	Host      string // as written
 	Port      string // the digits as written, "" for the default (70)
@@ -75,7 +75,7 @@ func (g *Gopher) URL() *urlkit.URL {
 	u := serverURL("gopher", g.Host, g.Port)
 	var b strings.Builder
 	b.WriteByte('/')
-	b.WriteString(escape(string(g.Type), &keepXchar))
+	b.WriteString(escape(string([]byte{g.Type}), &keepXchar)) // not string(g.Type): a byte above 0x7F is no rune
 	b.WriteString(escape(g.Selector, &keepXchar))
 	if g.HasSearch || g.HasPlus {
 		b.WriteString("%09")

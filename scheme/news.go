@@ -86,11 +86,13 @@ func (n *News) URL() *urlkit.URL {
 //
 //	nntp://<host>:<port>/<newsgroup-name>/<article-number>
 type NNTP struct {
-	Host       string // as written
-	Port       string // the digits as written, "" for the default (119)
-	Group      string // decoded
-	Article    int64  // the article number; see HasArticle
-	HasArticle bool
+	Host  string // as written
+	Port  string // the digits as written, "" for the default (119)
+	Group string // decoded
+	// Article is the article number's digits as written, "" when the URL
+	// names only the group. (RFC 1738 says only "digits": a number of any
+	// length reads and builds back unchanged; ArticleNumber converts it.)
+	Article string
 }
 
 // ParseNNTP returns the view of an nntp URL.
@@ -120,12 +122,15 @@ func ParseNNTP(u *urlkit.URL) (*NNTP, error) {
 			return nil, syntaxError(u, off+i, "the article number is digits only (RFC 1738 section 5, nntpurl)")
 		}
 	}
-	a, err := strconv.ParseInt(num, 10, 64)
-	if err != nil {
-		return nil, syntaxError(u, off, "the article number is too large")
-	}
-	n.Article, n.HasArticle = a, true
+	n.Article = num
 	return n, nil
+}
+
+// ArticleNumber returns the article number, and false when the URL names
+// none or it does not fit in an int64.
+func (n *NNTP) ArticleNumber() (int64, bool) {
+	a, err := strconv.ParseInt(n.Article, 10, 64)
+	return a, err == nil && n.Article != ""
 }
 
 // Scheme returns "nntp".
@@ -135,8 +140,8 @@ func (n *NNTP) Scheme() string { return "nntp" }
 func (n *NNTP) URL() *urlkit.URL {
 	u := serverURL("nntp", n.Host, n.Port)
 	p := "/" + escape(n.Group, &keepUchar)
-	if n.HasArticle {
-		p += "/" + strconv.FormatInt(n.Article, 10)
+	if n.Article != "" {
+		p += "/" + escape(n.Article, &keepUchar)
 	}
 	setPath(u, p)
 	return u

@@ -2,6 +2,7 @@ package main
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/scheme"
@@ -30,7 +31,7 @@ func schemeData(u *urlkit.URL, m urlkit.Mode) []byte {
 		o.str("path", v.Path)
 		o.optStr("search", v.Search, v.HasSearch)
 	case *scheme.Gopher:
-		o.str("type", string(v.Type))
+		o.str("type", string([]byte{v.Type}))
 		o.str("selector", v.Selector)
 		o.optStr("search", v.Search, v.HasSearch)
 		o.optStr("plus", v.Plus, v.HasPlus)
@@ -47,8 +48,13 @@ func schemeData(u *urlkit.URL, m urlkit.Mode) []byte {
 	case *scheme.NNTP:
 		o.str("group", v.Group)
 		o.key("article")
-		if v.HasArticle {
-			o.b = strconv.AppendInt(o.b, v.Article, 10)
+		if v.Article != "" {
+			// A JSON number has no leading zeros.
+			if d := strings.TrimLeft(v.Article, "0"); d != "" {
+				o.b = append(o.b, d...)
+			} else {
+				o.b = append(o.b, '0')
+			}
 		} else {
 			o.b = append(o.b, "null"...)
 		}
