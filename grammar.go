@@ -113,9 +113,11 @@ func (p *parser) ftpURL(u *URL) {
 		return
 	}
 	for ; i < end; i++ {
-		if s[i] != ';' {
-			continue
+		k := strings.IndexByte(s[i:end], ';')
+		if k < 0 {
+			return
 		}
+		i += k
 		if end-i >= 6 && equalFoldASCII(";type=", s[i:i+6]) && strings.IndexByte(s[i:end], '/') < 0 {
 			p.ftpType(i+6, end)
 			return
@@ -362,11 +364,14 @@ func (p *parser) fileURL(u *URL) {
 		return
 	}
 	for ; i < end; i++ {
-		if s[i] == ';' {
-			p.fail(i, ErrInvalidChar, "';' is reserved and must be encoded as %3B in a file path (RFC 1738 section 5, fsegment)")
-			if p.stop() {
-				return
-			}
+		k := strings.IndexByte(s[i:end], ';')
+		if k < 0 {
+			return
+		}
+		i += k
+		p.fail(i, ErrInvalidChar, "';' is reserved and must be encoded as %3B in a file path (RFC 1738 section 5, fsegment)")
+		if p.stop() {
+			return
 		}
 	}
 }
