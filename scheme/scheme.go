@@ -210,14 +210,14 @@ func expect(u *urlkit.URL, names ...string) error {
 			return nil
 		}
 	}
-	return newError(u, 0, ErrWrongScheme, "a "+names[0]+" view needs a "+names[0]+" URL, not "+quoteScheme(s))
+	return newError(u, 0, ErrWrongScheme, "the "+names[0]+" view needs a URL of scheme "+strings.Join(names, ", ")+"; this one is "+quoteScheme(s))
 }
 
 func quoteScheme(s string) string {
 	if s == "" {
 		return "a relative reference"
 	}
-	return "a " + s + " URL"
+	return s
 }
 
 // needAuthority checks that u uses the common Internet scheme syntax.

@@ -51,7 +51,7 @@ Examples:
 		var opts scheme.ExplainOptions
 		fs.StringVar(&opts.Proxy, "proxy", "", "explain the access through the HTTP proxy at `HOST:PORT`")
 		fs.StringVar(&opts.Email, "email", "", "the user's mail `ADDR`ess: anonymous FTP password, mail sender (default user@example.com)")
-		fs.StringVar(&opts.NewsServer, "news-server", "", "the news server for news: URLs (default $NNTPSERVER, else news)")
+		fs.StringVar(&opts.NewsServer, "news-server", "", "the news server `HOST` for news: URLs (default $NNTPSERVER, else news)")
 		fs.BoolVar(&opts.ShowPassword, "show-password", false, "show a password of the URL instead of xxxxx")
 		return func(ctx context.Context, st *Streams, args []string) int {
 			opts.Mode = *mode
