@@ -61,6 +61,9 @@ func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
 	f.Password, _ = u.DecodedPassword()
 	p, off, ok := urlPath(u)
 	if !ok {
+		if u.HasQuery {
+			return nil, noSlashBeforeQuery(u)
+		}
 		return f, nil
 	}
 	if k := strings.IndexByte(p, ';'); k >= 0 {

@@ -43,7 +43,10 @@ func ParseGopher(u *urlkit.URL) (*Gopher, error) {
 	}
 	g := &Gopher{Host: u.Host, Port: port(u), Type: '1'}
 	p, _, ok := urlPath(u)
-	if !ok || p == "" {
+	if !ok && u.HasQuery {
+		return nil, noSlashBeforeQuery(u)
+	}
+	if p == "" {
 		return g, nil
 	}
 	// gtype is one xchar: a character or an escape.

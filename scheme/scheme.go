@@ -283,6 +283,13 @@ func urlPath(u *urlkit.URL) (string, int, bool) {
 	return p, layoutOf(u).path + 1, ok
 }
 
+// noSlashBeforeQuery is the error of a URL whose "?" follows the host
+// with no "/" between: RFC 1738 3.1's url-path starts after a "/", so
+// the view would lose the query.
+func noSlashBeforeQuery(u *urlkit.URL) error {
+	return syntaxError(u, layoutOf(u).query-1, "'/' must separate the host from the url-path before '?' (RFC 1738 3.1)")
+}
+
 // setPath stores a url-path built by a view, splitting it at its first
 // "?" as the parser does.
 func setPath(u *urlkit.URL, p string) {

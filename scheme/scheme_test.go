@@ -164,6 +164,8 @@ var viewErrors = []struct {
 	{"drafts' codes need the lenient mode", urlkit.RFC3986, "ftp://h/f;type=L8", 15, "accepted in the lenient mode"},
 	{"draft-03 ftptype", urlkit.Lenient, "ftp://h/f;type=L", 15, "draft-ietf-uri-url-03 BNF"},
 	{"RFC 1738 3.1", urlkit.RFC3986, "ftp:/h/f", 4, "common Internet scheme syntax"},
+	{"RFC 1738 3.1", urlkit.RFC3986, "ftp://h?x", 7, "'/' must separate the host from the url-path"},
+	{"RFC 1738 3.1", urlkit.RFC3986, "gopher://h?x", 10, "'/' must separate the host from the url-path"},
 	{"RFC 1738 3.3", urlkit.RFC3986, "http://u@h/", 7, "not allowed in http URLs"},
 	{"RFC 822 6.1", urlkit.RFC3986, "mailto:a%20b@c", 8, "space (written %20) may not appear unquoted"},
 	{"RFC 822 6.1", urlkit.RFC3986, "mailto:", 7, "needs an address"},
