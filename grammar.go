@@ -26,7 +26,7 @@ func (p *parser) schemeGrammar(u *URL, sch *schemeSyntax) {
 		p.ftpURL(u)
 	case grammarHTTP:
 		if u.HasQuery {
-			p.search(p.queryAt, p.urlEnd(u), "HTTP search (RFC 1738 3.3; section 5, search)")
+			p.search(p.queryAt, p.urlEnd(u), "an HTTP search (RFC 1738 3.3; section 5, search)")
 		}
 	case grammarGopher:
 		p.gopherURL(u)
@@ -91,11 +91,12 @@ func (p *parser) reported(i, end int) bool {
 
 // search checks RFC 1738's search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]
 // in s[i:end]: of the reserved characters, "/" and "?" must be encoded.
+// what names the search with its article ("an HTTP search (...)").
 func (p *parser) search(i, end int, what string) {
 	s := p.s
 	for ; i < end; i++ {
 		if c := s[i]; c == '/' || c == '?' {
-			p.fail(i, ErrInvalidChar, describe(c)+" is reserved and must be encoded as "+encoded(c)+" in a "+what)
+			p.fail(i, ErrInvalidChar, describe(c)+" is reserved and must be encoded as "+encoded(c)+" in "+what)
 			if p.stop() {
 				return
 			}
@@ -165,7 +166,7 @@ func (p *parser) gopherURL(u *URL) {
 	if searchEnd < 0 {
 		searchEnd = end
 	}
-	p.search(tab+3, searchEnd, "gopher search (RFC 1738 section 5, gopherurl uses the search production)")
+	p.search(tab+3, searchEnd, "a gopher search (RFC 1738 section 5, gopherurl uses the search production)")
 }
 
 // indexTab returns the offset of the first "%09" escape in s[i:end], or -1.
@@ -351,7 +352,7 @@ func (p *parser) waisURL(u *URL) {
 		p.fail(p.queryAt-1, ErrSchemeSyntax, "a WAIS document URL (/database/wtype/wpath) takes no search (RFC 1738 3.9; section 5, waisurl)")
 		return
 	}
-	p.search(p.queryAt, end, "WAIS search (RFC 1738 section 5, search)")
+	p.search(p.queryAt, end, "a WAIS search (RFC 1738 section 5, search)")
 }
 
 // fileURL checks fileurl = "file://" [ host | "localhost" ] "/" fpath:

@@ -115,7 +115,7 @@ var schemeInvalid = []struct {
 	{"RFC 1738 3.2.2", "ftp://host.dom/a;b/c", 16, ErrInvalidChar, "';' is reserved and must be encoded as %3B in an FTP path"},
 	{"RFC 1738 3.2.2", "ftp://host.dom/a;type=a/c", 16, ErrInvalidChar, "only a final \";type=\""},
 	{"RFC 1738 3.2.2", "ftp://host.dom/a;mode=x", 16, ErrInvalidChar, "%3B"},
-	{"RFC 1738 section 5, search", "http://h/p?a/b", 12, ErrInvalidChar, "'/' is reserved and must be encoded as %2F in a HTTP search"},
+	{"RFC 1738 section 5, search", "http://h/p?a/b", 12, ErrInvalidChar, "'/' is reserved and must be encoded as %2F in an HTTP search"},
 	{"RFC 1738 section 5, search", "http://h/p?a?b", 12, ErrInvalidChar, "'?' is reserved and must be encoded as %3F"},
 	{"RFC 1738 section 5, gopherurl", "gopher://h/7sel%09a/b", 19, ErrInvalidChar, "gopher search"},
 	{"RFC 1738 section 5, gopherurl", "gopher://h/7sel%09a?b%09+", 19, ErrInvalidChar, "'?' is reserved"},
