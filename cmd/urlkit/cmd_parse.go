@@ -117,7 +117,7 @@ func (r *parsed) json() []byte {
 	o.optStr("query", u.Query, ok && u.HasQuery)
 	o.optStr("fragment", u.Fragment, ok && u.HasFragment)
 	if ok {
-		o.raw("scheme_data", schemeData(u))
+		o.raw("scheme_data", schemeData(u, r.mode))
 	} else {
 		o.raw("scheme_data", []byte("null"))
 	}
@@ -177,7 +177,7 @@ func (r *parsed) human(w *bufio.Writer) {
 	line("path", show(u.Path, true))
 	line("query", show(u.Query, u.HasQuery))
 	line("fragment", show(u.Fragment, u.HasFragment))
-	if d := schemeData(u); string(d) != "null" {
+	if d := schemeData(u, r.mode); string(d) != "null" {
 		line("scheme_data", strings.TrimSpace(string(d)))
 	}
 }
