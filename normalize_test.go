@@ -183,3 +183,19 @@ func ExampleNormalize() {
 	// ftp://ftp.example/pub/file;type=i
 	// file:///etc/motd
 }
+
+func ExampleExplainNormalize() {
+	u, _ := urlkit.Parse("FTP://Ftp.Example:21/pub/%66ile;type=I")
+	n, steps := urlkit.ExplainNormalize(&u)
+	fmt.Println(n.String())
+	for _, s := range steps {
+		fmt.Println(s)
+	}
+	// Output:
+	// ftp://ftp.example/pub/file;type=i
+	// RFC 1738 2.1: the scheme "FTP" lower-cased: "ftp" (scheme names are case-insensitive)
+	// RFC 1738 3.1: the host "Ftp.Example" lower-cased: "ftp.example" (host names are case-insensitive)
+	// RFC 1738 3.1: the port 21 dropped: it is the default port of ftp
+	// RFC 1738 2.2: in the path, decoded %66 as "f": characters that need no escaping
+	// RFC 1738 3.2.2: the type code "I" lower-cased (type codes compare case-insensitively)
+}

@@ -385,10 +385,12 @@ func resolve3986(out, base, ref *URL, compat bool, t *trace, text bool) string {
 			}
 		}
 	}
+	s := p.assemble(out, base, ref, t, "RFC 3986 5.2.4", text)
 	if t != nil {
-		t.add(sec, "query %s and fragment %s", describeOpt(pick(p.query, base, ref).Query, pick(p.query, base, ref).HasQuery), describeOpt(ref.Fragment, ref.HasFragment))
+		q := pick(p.query, base, ref)
+		t.add(sec, "query %s and fragment %s", describeOpt(q.Query, q.HasQuery), describeOpt(ref.Fragment, ref.HasFragment))
 	}
-	return p.assemble(out, base, ref, t, "RFC 3986 5.2.4", text)
+	return s
 }
 
 // mergeBase returns the part of the base path that RFC 3986 5.2.3 keeps
@@ -726,9 +728,11 @@ func lastSlash(b []byte) int {
 	return 0
 }
 
-// hierarchicalSchemes are the schemes "known to always use the
-// <hier_part> syntax" for RFC 2396 5.2 step 3's compatibility rule: the
-// schemes of RFC 1738's common Internet scheme syntax, and https.
+// hierarchicalScheme reports whether a scheme is "known to always use
+// the <hier_part> syntax", for RFC 2396 5.2 step 3's compatibility rule:
+// the schemes of RFC 1738's common Internet scheme syntax, and https.
+// Normalize uses the same list for the optional "/" before an empty
+// url-path.
 func hierarchicalScheme(name string) bool {
 	if s := lookupScheme(name); s != nil && (s.ip || s.name == "https") {
 		return true

@@ -592,9 +592,16 @@ func ExampleExplainResolve() {
 	// rule: rfc3986 (RFC 3986 section 5.2, strict)
 	// RFC 3986 5.2.2: the reference's path "../g" is relative: scheme and authority kept from the base
 	// RFC 3986 5.2.3: merge: the base path "/b/c/d;p" without its last segment ("d;p") and the reference's path give "/b/c/../g"
-	// RFC 3986 5.2.2: query none and fragment none
 	// RFC 3986 5.2.4: remove_dot_segments on "/b/c/../g"
 	// RFC 3986 5.2.4 C: "/../" replaced by "/" and the segment "/c" removed from the output
 	// RFC 3986 5.2.4: result "/b/g"
+	// RFC 3986 5.2.2: query none and fragment none
 	// result: http://a/b/g
+}
+
+func ExampleResolveString() {
+	s, err := urlkit.ResolveString("http://example.com/docs/guide/intro.html", "../api/index.html#top", urlkit.Rule3986)
+	fmt.Println(s, err)
+	// Output:
+	// http://example.com/docs/api/index.html#top <nil>
 }
