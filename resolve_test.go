@@ -446,9 +446,12 @@ func TestResolveDifferentialNetURL(t *testing.T) {
 		nb, err3 := url.Parse(bs)
 		nr, err4 := url.Parse(rs)
 		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
+			// Today every such pair is one that urlkit rejects and net/url
+			// accepts: '\' and '"' that RFC 3986 forbids (117 bases, 28
+			// references). The reverse would be a bug.
 			skipped++
-			if (err1 == nil) != (err3 == nil) && err1 == nil {
-				t.Errorf("net/url rejects a base urlkit accepts: %q: %v", bs, err3)
+			if err1 == nil && err3 != nil || err2 == nil && err4 != nil {
+				t.Errorf("net/url rejects a pair urlkit accepts: %q %q: %v %v", bs, rs, err3, err4)
 			}
 			continue
 		}
@@ -469,7 +472,7 @@ func TestResolveDifferentialNetURL(t *testing.T) {
 		}
 		agree++
 	}
-	t.Logf("%d pairs agree (%d after decoding net/url's re-escaping), %d skipped (one side does not parse)", agree, decoded, skipped)
+	t.Logf("%d pairs agree (%d after decoding net/url's re-escaping), %d skipped (urlkit's RFC 3986 mode rejects them)", agree, decoded, skipped)
 
 	// The explained difference: the empty reference.
 	nb, _ := url.Parse("http://a/b#f")
