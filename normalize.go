@@ -15,8 +15,9 @@ import (
 //
 //   - An escape of a character that needs no escaping (alphanumerics and
 //     $-_.+!*'(), RFC 1738's unreserved characters) is decoded: %2D is
-//     "-". In the query "+" stays escaped, since RFC 1630 reserves a bare
-//     "+" there for a space; in the path, escaped dots that would form a
+//     "-". In the query and the fragment %2B stays escaped: RFC 1630
+//     reserves a bare "+" in a query for a space, and its fragmentid
+//     (xalphas) has no "+". In the path, escaped dots that would form a
 //     complete "." or ".." element stay escaped (as %2E), since RFC 1630
 //     reserves those elements for the hierarchy.
 //   - Reserved characters ; / ? : @ = & are never decoded nor encoded:
@@ -132,9 +133,11 @@ const (
 var partNames = [...]string{"user", "password", "host", "path", "query", "fragment"}
 
 // decodable reports whether the escape of c is decoded in component k:
-// RFC 1738's unreserved characters, except "+" in the query.
+// RFC 1738's unreserved characters, except "+" in the query (RFC 1630:
+// a "+" there is a space) and in the fragment (RFC 1630's fragmentid is
+// xalphas, which have no "+").
 func decodable(c byte, k part) bool {
-	return cc.Is(c, cc.Unreserved) && !(c == '+' && k == normQuery)
+	return cc.Is(c, cc.Unreserved) && !(c == '+' && (k == normQuery || k == normFragment))
 }
 
 // mustEncode reports whether c must be encoded in component k: the

@@ -47,6 +47,7 @@ var normalizeCases = []normalizeCase{
 	{"RFC 1738 3.10 localhost", "file://LOCALHOST/etc/motd", "file:///etc/motd"},
 	{"RFC 1630 query +", "http://h/a?x%2By+z%20w", "http://h/a?x%2By+z%20w"},
 	{"RFC 1630 query +", "http://h/a%2Bb", "http://h/a+b"},
+	{"RFC 1630 fragmentid has no +", "http://h/#a%2Bb", "http://h/#a%2Bb"},
 	{"RFC 1630 reserved . and ..", "http://h/a/%2E/b/%2e%2E/c", "http://h/a/%2E/b/%2E%2E/c"},
 	{"RFC 1630 reserved . and ..", "http://h/a/%2E./b", "http://h/a/%2E%2E/b"},
 	{"RFC 1630 reserved . and ..", "http://h/a/%2Ex/%2e", "http://h/a/.x/%2E"},

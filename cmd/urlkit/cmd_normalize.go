@@ -21,8 +21,9 @@ RFC 1738 2.2):
     upper-case;
   - scheme and host are lower-cased; a default port (http 80, ftp 21,
     gopher 70, ...) or an empty one is dropped;
-  - in a query, %2B stays encoded (RFC 1630: "+" there means a space); in
-    a path, escaped dots that would form a "." or ".." element stay %2E;
+  - in a query or a fragment, %2B stays encoded (RFC 1630: "+" in a query
+    means a space, and a fragment has no "+"); in a path, escaped dots
+    that would form a "." or ".." element stay %2E;
   - scheme rules: the "/" before an empty url-path is written (http://h
     is http://h/, RFC 1738 3.1), an empty gopher path is type 1
     (gopher://h/1, 3.4), ftp ";type=" codes are lower-cased (3.2.2),
