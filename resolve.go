@@ -168,24 +168,24 @@ func (r Rule) check() error {
 	return nil
 }
 
-// Step is one step of an explanation: the rule applied, with its section,
-// and what it did to which text. ExplainResolve and ExplainNormalize
-// return them.
+// Step is one step of an explanation: the rule applied, named by its
+// section, and what it did to which text. ExplainResolve and
+// ExplainNormalize return them.
 type Step struct {
-	Rule string // the rule and its section: "RFC 3986 5.2.4 C", "RFC 1738 2.2"
-	Note string // what the step did, with the values involved
+	Section string // the rule's section: "RFC 3986 5.2.4 C", "RFC 1738 2.2"
+	Note    string // what the step did, with the values involved
 }
 
-// String formats the step as "RULE: NOTE".
-func (s Step) String() string { return s.Rule + ": " + s.Note }
+// String formats the step as "SECTION: NOTE".
+func (s Step) String() string { return s.Section + ": " + s.Note }
 
 // trace collects the steps of an explanation. Every call site checks for
 // nil first, so that resolving without an explanation builds no message
 // and boxes no argument.
 type trace struct{ steps []Step }
 
-func (t *trace) add(rule, format string, args ...any) {
-	t.steps = append(t.steps, Step{Rule: rule, Note: fmt.Sprintf(format, args...)})
+func (t *trace) add(section, format string, args ...any) {
+	t.steps = append(t.steps, Step{Section: section, Note: fmt.Sprintf(format, args...)})
 }
 
 // Resolve returns the absolute URL that ref stands for in the context of
@@ -295,8 +295,9 @@ func sameScheme(a, b string) bool {
 // component comes from. The path is pathA followed by pathB (the merged
 // base directory and reference path of RFC 3986 5.2.3, without building
 // the concatenation), with dot segments removed when dots is set. The
-// plan points at the base and the reference rather than copying their
-// fields, which keeps the hot path free of large copies.
+// plan names the base or the reference as the source of each component
+// rather than copying their fields, which keeps the hot path free of
+// large copies.
 type plan struct {
 	scheme       string
 	auth         source // whose authority the target has, if that one has one
