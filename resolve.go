@@ -615,25 +615,19 @@ func startsDoubleSlash(a, b string) bool {
 }
 
 // hasDotSegment reports whether path has a complete "." or ".." segment.
-// It looks only at each "." that starts a segment, so that the common
-// path with a dot in a file name costs one IndexByte per dot.
+// Paths are short: a plain loop beats IndexByte's call and setup.
 func hasDotSegment(path string) bool {
-	i := strings.IndexByte(path, '.')
-	for i >= 0 {
-		if i == 0 || path[i-1] == '/' {
-			j := i + 1
-			if j < len(path) && path[j] == '.' {
-				j++
-			}
-			if j == len(path) || path[j] == '/' {
-				return true
-			}
+	for i := 0; i < len(path); i++ {
+		if path[i] != '.' || i > 0 && path[i-1] != '/' {
+			continue
 		}
-		k := strings.IndexByte(path[i+1:], '.')
-		if k < 0 {
-			break
+		j := i + 1
+		if j < len(path) && path[j] == '.' {
+			j++
 		}
-		i += k + 1
+		if j == len(path) || path[j] == '/' {
+			return true
+		}
 	}
 	return false
 }
