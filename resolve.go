@@ -635,71 +635,78 @@ func hasDotSegment(path string) bool {
 // removeDotSegments is RFC 3986 5.2.4's algorithm, in place: the output
 // buffer is b[:out] and the input buffer b[in:], and out never passes
 // in, since every step consumes at least as much input as it writes
-// output.
+// output. The input buffer starts with "/" except at the very start and
+// after rule A, so only there can rules A and D apply.
 func removeDotSegments(b []byte, t *trace, sec string) []byte {
 	if t != nil {
 		t.add(sec, "remove_dot_segments on %q", string(b))
 	}
 	in, out, n := 0, 0, len(b)
 	for in < n {
-		rest := b[in:n]
-		switch {
-		case hasPrefixBytes(rest, "../"), hasPrefixBytes(rest, "./"):
-			k := 2
-			if rest[1] == '.' {
-				k = 3
-			}
-			if t != nil {
-				t.add(sec+" A", "the prefix %q removed from the input", string(rest[:k]))
-			}
-			in += k
-		case hasPrefixBytes(rest, "/./"):
-			if t != nil {
-				t.add(sec+" B", "\"/./\" replaced by \"/\"")
-			}
-			in += 2
-		case len(rest) == 2 && rest[0] == '/' && rest[1] == '.':
-			if t != nil {
-				t.add(sec+" B", "the final \"/.\" replaced by \"/\"")
-			}
-			in++
-			b[in] = '/'
-		case hasPrefixBytes(rest, "/../"), len(rest) == 3 && hasPrefixBytes(rest, "/.."):
-			last := lastSlash(b[:out])
-			if t != nil {
-				what := "\"/../\""
-				if len(rest) == 3 {
-					what = "the final \"/..\""
+		if b[in] == '/' {
+			switch dots(b, in+1) {
+			case 1: // B: "/./" or a final "/." becomes "/"
+				if t != nil {
+					if in+2 == n {
+						t.add(sec+" B", "the final \"/.\" replaced by \"/\"")
+					} else {
+						t.add(sec+" B", "\"/./\" replaced by \"/\"")
+					}
 				}
-				if out == 0 {
-					t.add(sec+" C", "%s replaced by \"/\"; the output has no segment to remove", what)
+				if in+2 == n {
+					in++
+					b[in] = '/'
 				} else {
-					t.add(sec+" C", "%s replaced by \"/\" and the segment %q removed from the output", what, string(b[last:out]))
+					in += 2
 				}
+				continue
+			case 2: // C: "/../" or a final "/.." becomes "/", and the last output segment goes
+				last := lastSlash(b[:out])
+				if t != nil {
+					what := "\"/../\""
+					if in+3 == n {
+						what = "the final \"/..\""
+					}
+					if out == 0 {
+						t.add(sec+" C", "%s replaced by \"/\"; the output has no segment to remove", what)
+					} else {
+						t.add(sec+" C", "%s replaced by \"/\" and the segment %q removed from the output", what, string(b[last:out]))
+					}
+				}
+				if in+3 == n {
+					in += 2
+					b[in] = '/'
+				} else {
+					in += 3
+				}
+				out = last
+				continue
 			}
-			if len(rest) == 3 {
-				in += 2
-				b[in] = '/'
-			} else {
-				in += 3
+		} else if d := dots(b, in); d > 0 {
+			if in+d == n { // D: the input is "." or ".."
+				if t != nil {
+					t.add(sec+" D", "the input %q alone removed", string(b[in:n]))
+				}
+				in = n
+				continue
 			}
-			out = last
-		case len(rest) <= 2 && rest[0] == '.' && (len(rest) == 1 || rest[1] == '.'):
+			// A: a prefix "./" or "../"
 			if t != nil {
-				t.add(sec+" D", "the input %q alone removed", string(rest))
+				t.add(sec+" A", "the prefix %q removed from the input", string(b[in:in+d+1]))
 			}
-			in = n
-		default:
-			j := in
-			if b[j] == '/' {
-				j++
-			}
-			for j < n && b[j] != '/' {
-				j++
-			}
-			out += copy(b[out:], b[in:j])
-			in = j
+			in += d + 1
+			continue
 		}
+		// E: the first segment moves to the output.
+		j := in + 1
+		for j < n && b[j] != '/' {
+			j++
+		}
+		if out != in {
+			copy(b[out:], b[in:j])
+		}
+		out += j - in
+		in = j
 	}
 	if t != nil {
 		t.add(sec, "result %q", string(b[:out]))
@@ -707,8 +714,20 @@ func removeDotSegments(b []byte, t *trace, sec string) []byte {
 	return b[:out]
 }
 
-func hasPrefixBytes(b []byte, prefix string) bool {
-	return len(b) >= len(prefix) && string(b[:len(prefix)]) == prefix
+// dots returns 1 or 2 when b[i:] starts with a complete "." or ".."
+// segment (followed by "/" or the end), else 0.
+func dots(b []byte, i int) int {
+	n := len(b)
+	if i >= n || b[i] != '.' {
+		return 0
+	}
+	if i+1 == n || b[i+1] == '/' {
+		return 1
+	}
+	if b[i+1] == '.' && (i+2 == n || b[i+2] == '/') {
+		return 2
+	}
+	return 0
 }
 
 // lastSlash returns the index of the last "/" of b, or 0 when it has none

@@ -608,3 +608,98 @@ func ExampleResolveString() {
 	// Output:
 	// http://example.com/docs/api/index.html#top <nil>
 }
+
+// removeDotsLiteral is RFC 3986 5.2.4 written as the text reads, on
+// strings, to check the in-place version against.
+func removeDotsLiteral(in string) string {
+	out := ""
+	pop := func() {
+		if i := strings.LastIndexByte(out, '/'); i >= 0 {
+			out = out[:i]
+		} else {
+			out = ""
+		}
+	}
+	for in != "" {
+		switch {
+		case strings.HasPrefix(in, "../"):
+			in = in[3:]
+		case strings.HasPrefix(in, "./"):
+			in = in[2:]
+		case strings.HasPrefix(in, "/./"):
+			in = in[2:]
+		case in == "/.":
+			in = "/"
+		case strings.HasPrefix(in, "/../"):
+			in = in[3:]
+			pop()
+		case in == "/..":
+			in = "/"
+			pop()
+		case in == "." || in == "..":
+			in = ""
+		default:
+			i := strings.IndexByte(in[1:], '/') + 1
+			if i == 0 {
+				i = len(in)
+			}
+			out += in[:i]
+			in = in[i:]
+		}
+	}
+	return out
+}
+
+// removeDots runs urlkit's remove_dot_segments through Resolve: the path
+// of a reference with a scheme goes through it alone (RFC 3986 5.2.2).
+func removeDots(t *testing.T, path string) (string, bool) {
+	base, _ := urlkit.Parse("http://a/b")
+	ref, err := urlkit.ParseReference("x:"+path, urlkit.RFC3986)
+	if err != nil || ref.Scheme != "x" || ref.HasAuthority || ref.HasQuery || ref.HasFragment {
+		return "", false
+	}
+	u, err := urlkit.Resolve(&base, &ref, urlkit.Rule3986)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Path, true
+}
+
+func TestRemoveDotSegments(t *testing.T) {
+	for _, tc := range []struct{ section, in, want string }{
+		{"RFC 3986 5.2.4 (first example)", "/a/b/c/./../../g", "/a/g"},
+		{"RFC 3986 5.2.4 (second example)", "mid/content=5/../6", "mid/6"},
+		{"RFC 3986 5.2.4 A", "../../a", "a"},
+		{"RFC 3986 5.2.4 B", "/a/./b/.", "/a/b/"},
+		{"RFC 3986 5.2.4 C", "/a/b/..", "/a/"},
+		{"RFC 3986 5.2.4 D", "..", ""},
+		{"RFC 3986 5.2.4 E", "/a//b/.../..b/b..", "/a//b/.../..b/b.."},
+	} {
+		got, ok := removeDots(t, tc.in)
+		if !ok || got != tc.want || removeDotsLiteral(tc.in) != tc.want {
+			t.Errorf("%s: remove_dot_segments(%q) = %q (literal %q), want %q", tc.section, tc.in, got, removeDotsLiteral(tc.in), tc.want)
+		}
+	}
+}
+
+// FuzzRemoveDotSegments: the in-place remove_dot_segments agrees with the
+// literal reading of RFC 3986 5.2.4, but for the "/." written before a
+// path that would start with "//" without an authority.
+func FuzzRemoveDotSegments(f *testing.F) {
+	for _, s := range []string{"/a/b/c/./../../g", "mid/content=5/../6", "./.././..//a/.", "/..//x", "a/../..//b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		got, ok := removeDots(t, path)
+		if !ok {
+			return
+		}
+		want := removeDotsLiteral(path)
+		if strings.HasPrefix(want, "//") {
+			want = "/." + want
+		}
+		if got != want {
+			t.Fatalf("remove_dot_segments(%q) = %q, want %q", path, got, want)
+		}
+	})
+}
