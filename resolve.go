@@ -194,8 +194,10 @@ func (t *trace) add(section, format string, args ...any) {
 // reference). The result shares the strings of base and ref: under
 // Rule3986 and Rule2396 only a merged or cleaned path is new, so Resolve
 // allocates at most once (none at all for "?q", "#f", "/path" or "//host"
-// references without dot segments). ResolveString returns the text. See
-// Rule for what each rule does and where urlkit had to choose.
+// references without dot segments); Rule1808 and Rule1630, which their
+// RFCs define on the text, build the text and allocate a few times more.
+// ResolveString returns the text. See Rule for what each rule does and
+// where urlkit had to choose.
 func Resolve(base, ref *URL, rule Rule) (URL, error) {
 	var u URL
 	_, err := resolve(&u, base, ref, rule, nil, false)
