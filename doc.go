@@ -46,6 +46,31 @@
 //   - Zone identifiers in IPv6 literals (RFC 6874) are refused: RFC 3986
 //     does not have them.
 //
+// # Relative references
+//
+// Resolve turns a reference into an absolute URL under one of the four
+// rules the standards defined (Rule): RFC 3986 section 5.2 (the default,
+// strict, or with Compat), RFC 2396 section 5.2, RFC 1808 section 4 (the
+// companion of RFC 1738, with ";params" kept apart) and RFC 1630's partial
+// form (string surgery on the base, N leading slashes keeping the base up
+// to its first run of exactly N slashes). Where RFC 1630 is silent urlkit
+// chose, as Rule1630 documents: the empty reference is the base and
+// "#frag" the base with that fragment; a final ".." counts as "../"; N
+// slashes with no run of exactly N keep only "scheme:". Relative is the
+// inverse (the shortest reference that resolves back to a target), and
+// ExplainResolve lists the steps taken.
+//
+// # Equivalence
+//
+// Normalize brings a URL to RFC 1630's "same encoding level" with the
+// rules of RFC 1738 2.2 (escapes of unreserved characters decoded,
+// reserved ones never touched, unsafe ones encoded, upper-case hex,
+// lower-case scheme and host, default port dropped) and the scheme rules
+// the specifications define (the optional "/" before an empty url-path,
+// gopher's type 1, ftp type codes, file://localhost). Equal compares
+// normalized URLs; ExplainEqual says why they differ or which rules made
+// them equal.
+//
 // # Errors
 //
 // Parse returns the first problem (the one at the lowest offset); Check

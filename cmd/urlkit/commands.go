@@ -5,6 +5,10 @@ func commandList() []*command {
 	return []*command{
 		parseCmd,
 		checkCmd,
+		resolveCmd,
+		relativeCmd,
+		normalizeCmd,
+		equalCmd,
 		escapeCmd,
 		unescapeCmd,
 		explainCmd,

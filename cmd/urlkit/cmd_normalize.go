@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+const normalizeHelp = `The canonical form (RFC 1630: "bring them to the same encoding level";
+RFC 1738 2.2):
+  - escapes of characters that need no escaping (alphanumerics and
+    $-_.+!*'(),) are decoded: marie%2Dclaude is marie-claude;
+  - reserved characters ; / ? : @ = & are never decoded nor encoded:
+    bertram%2Fmarie-claude keeps its %2F, which is not a "/";
+  - unsafe characters (space < > " # % { } | \ ^ ~ [ ] and the
+    backquote), controls and 8-bit octets are encoded; hex digits are
+    upper-case;
+  - scheme and host are lower-cased; a default port (http 80, ftp 21,
+    gopher 70, ...) or an empty one is dropped;
+  - in a query or a fragment, %2B stays encoded (RFC 1630: "+" in a query
+    means a space, and a fragment has no "+"); in a path, escaped dots
+    that would form a "." or ".." element stay %2E;
+  - scheme rules: the "/" before an empty url-path is written (http://h
+    is http://h/, RFC 1738 3.1), an empty gopher path is type 1
+    (gopher://h/1, 3.4), ftp ";type=" codes are lower-cased (3.2.2),
+    file://localhost/ is file:/// (3.10).
+An empty user or password stays apart from an absent one (RFC 1738 3.1:
+ftp://@host.com/ is not ftp://host.com/). Dot segments are not removed.`
+
+var normalizeCmd = &command{
+	name:    "normalize",
+	args:    "[--mode M] [--explain] [URL...]",
+	summary: "print URLs in canonical form",
+	detail: `Normalize prints each URL (or each line of standard input) in the canonical
+form below, one per line. With --explain, each rule that changed something
+is printed under the URL. Invalid URLs are reported (offset and rule) and
+make the exit status 1.
+
+` + normalizeHelp + `
+
+` + modesHelp + `
+
+Examples:
+  urlkit normalize 'HTTP://Info.CERN.ch:80/albert/bertram/marie%2dclaude'
+  urlkit normalize --explain 'gopher://gopher.example'
+  urlkit normalize --mode lenient 'http://example.com/a b/~x'
+  urlkit normalize < urls.txt | sort -u`,
+	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
+		mode := modeFlag(fs)
+		explain := fs.Bool("explain", false, "print the rules applied under each URL")
+		return func(ctx context.Context, st *Streams, args []string) int {
+			out := bufio.NewWriter(st.Out)
+			defer out.Flush()
+			return eachInput(ctx, st, out, args, func(s string) int {
+				u, err := parseAbs(s, *mode)
+				if err != nil {
+					out.Flush()
+					fmt.Fprintln(st.Err, err)
+					return exitFail
+				}
+				n, steps := urlkit.ExplainNormalize(&u)
+				fmt.Fprintf(out, "%s\n", n.String())
+				if *explain {
+					for _, step := range steps {
+						fmt.Fprintf(out, "  %s\n", step)
+					}
+				}
+				return exitOK
+			})
+		}
+	},
+}
+
+var equalCmd = &command{
+	name:    "equal",
+	args:    "[--mode M] [--explain] URL1 URL2",
+	summary: "tell whether two URLs are the same; exit 1 if not",
+	detail: `Equal compares URL1 and URL2 once both are in canonical form (see
+'urlkit normalize'), component by component, and prints "equal" or
+"not equal". The exit status is 0 when they are equal, 1 when they are
+not (or one is invalid), 2 for a usage error. With no arguments, each
+line of standard input holds a pair separated by a tab, and each verdict
+is printed on its own line; the exit status is 0 when every pair is
+equal.
+
+With --explain it also says why: for equal URLs, the canonical form and
+the rules that made them equal; for unequal ones, each component that
+differs after normalization, and the rule that keeps an empty component
+apart from an absent one.
+
+` + normalizeHelp + `
+
+` + modesHelp + `
+
+Examples:
+  urlkit equal http://info.cern.ch/albert/bertram/marie-claude \
+               http://info.cern.ch/albert/bertram/marie%2Dclaude     # equal
+  urlkit equal --explain http://info.cern.ch/albert/bertram/marie-claude \
+               http://info.cern.ch/albert/bertram%2Fmarie-claude     # not equal
+  urlkit equal --explain ftp://@host.com/ ftp://host.com/
+  urlkit equal 'HTTP://H:80' 'http://h/' && echo same`,
+	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
+		mode := modeFlag(fs)
+		explain := fs.Bool("explain", false, "say which component differs, or which rules made the URLs equal")
+		return func(ctx context.Context, st *Streams, args []string) int {
+			if len(args) != 0 && len(args) != 2 {
+				fmt.Fprintf(st.Err, "urlkit equal: want two URLs, got %d\nusage: urlkit equal [--mode M] [--explain] URL1 URL2\n", len(args))
+				return exitUsage
+			}
+			out := bufio.NewWriter(st.Out)
+			defer out.Flush()
+			compare := func(s1, s2 string) int {
+				a, err := parseAbs(s1, *mode)
+				var b urlkit.URL
+				if err == nil {
+					b, err = parseAbs(s2, *mode)
+				}
+				if err != nil {
+					out.Flush()
+					fmt.Fprintln(st.Err, err)
+					return exitFail
+				}
+				c := urlkit.ExplainEqual(&a, &b)
+				if c.Equal {
+					out.WriteString("equal\n")
+				} else {
+					out.WriteString("not equal\n")
+				}
+				if *explain {
+					writeComparison(out, &c)
+				}
+				if c.Equal {
+					return exitOK
+				}
+				return exitFail
+			}
+			if len(args) == 2 {
+				return compare(args[0], args[1])
+			}
+			return eachInput(ctx, st, out, nil, func(line string) int {
+				s1, s2, ok := strings.Cut(line, "\t")
+				if !ok {
+					out.Flush()
+					fmt.Fprintf(st.Err, "urlkit equal: %q: want two URLs separated by a tab\n", line)
+					return exitFail
+				}
+				return compare(s1, s2)
+			})
+		}
+	},
+}
+
+// writeComparison prints the explanation of an equality test.
+func writeComparison(out *bufio.Writer, c *urlkit.Comparison) {
+	if c.Equal {
+		fmt.Fprintf(out, "  canonical form: %s\n", c.A.String())
+		if len(c.StepsA)+len(c.StepsB) == 0 {
+			out.WriteString("  the two are already in canonical form and identical\n")
+		}
+		for _, s := range c.StepsA {
+			fmt.Fprintf(out, "  URL1: %s\n", s)
+		}
+		for _, s := range c.StepsB {
+			fmt.Fprintf(out, "  URL2: %s\n", s)
+		}
+		return
+	}
+	for _, d := range c.Differences {
+		fmt.Fprintf(out, "  %s\n", d)
+	}
+	fmt.Fprintf(out, "  URL1 canonical: %s\n", c.A.String())
+	fmt.Fprintf(out, "  URL2 canonical: %s\n", c.B.String())
+}

@@ -1,0 +1,324 @@
+package urlkit
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	cc "github.com/urlkit/urlkit/internal/charclass"
+)
+
+// Normalize returns u brought to the canonical encoding level that RFC
+// 1630 asks for before two URLs are compared ("Before two URIs can be
+// compared, it is therefore necessary to bring them to the same encoding
+// level"), with the rules of RFC 1738 2.2:
+//
+//   - An escape of a character that needs no escaping (alphanumerics and
+//     $-_.+!*'(), RFC 1738's unreserved characters) is decoded: %2D is
+//     "-". In the query and the fragment %2B stays escaped: RFC 1630
+//     reserves a bare "+" in a query for a space, and its fragmentid
+//     (xalphas) has no "+". In the path, escaped dots that would form a
+//     complete "." or ".." element stay escaped (as %2E), since RFC 1630
+//     reserves those elements for the hierarchy.
+//   - Reserved characters ; / ? : @ = & are never decoded nor encoded:
+//     "%2F" stays "%2F", which is not "/" (RFC 1630, example 2).
+//   - Characters that must be encoded are: the unsafe characters (space <
+//     > " # % { } | \ ^ ~ [ ] and the backquote), controls and octets
+//     80-FF, anywhere but in the host. A "%" that starts no escape is
+//     itself written %25.
+//   - Hex digits are upper-cased (%2f is %2F).
+//   - The scheme and the host are lower-cased (escapes in the host keep
+//     upper-case hex digits).
+//   - A port equal to the scheme's default (DefaultPort) is dropped, and
+//     so is an empty port; other ports lose their leading zeros.
+//
+// And the scheme rules the specifications define:
+//
+//   - For the schemes of RFC 1738's common Internet scheme syntax (ftp,
+//     http, gopher, nntp, telnet, wais, file, prospero) and https, an
+//     empty url-path is written with its "/" ("//" login [ "/" urlpath ]:
+//     the "/" before an empty url-path is optional, RFC 1738 3.1, 3.3
+//     "http://host" is "http://host/", 3.8 telnet's final "/").
+//   - gopher: an empty gopher path is item type 1 with an empty selector
+//     (RFC 1738 3.4): "gopher://host/" is "gopher://host/1".
+//   - ftp: the type code of ";type=" is lower-cased (RFC 1738 3.2.2
+//     allows A, I, D in either case).
+//   - file: the host "localhost" is the empty host (RFC 1738 3.10).
+//
+// A user name or password that is empty stays apart from one that is
+// absent (RFC 1738 3.1: ftp://@host.com/ is not ftp://host.com/). Dot
+// segments are not removed: RFCs 1738 and 1630 give them meaning only in
+// relative references. Normalize returns the fields of u unchanged, and
+// allocates nothing, when they are already canonical.
+func Normalize(u *URL) URL { return normalize(u, nil) }
+
+// ExplainNormalize is Normalize that also reports each rule that changed
+// something, with the text before and after.
+func ExplainNormalize(u *URL) (URL, []Step) {
+	t := &trace{}
+	v := normalize(u, t)
+	return v, t.steps
+}
+
+func normalize(u *URL, t *trace) URL {
+	v := *u
+	if s := lowerASCII(v.Scheme); s != v.Scheme {
+		if t != nil {
+			t.add("RFC 1738 2.1", "the scheme %q lower-cased: %q (scheme names are case-insensitive)", v.Scheme, s)
+		}
+		v.Scheme = s
+	}
+	name := v.Scheme
+	if v.HasUser {
+		v.User = normComponent(v.User, normUser, t)
+	}
+	if v.HasPassword {
+		v.Password = normComponent(v.Password, normPassword, t)
+	}
+	if v.HasAuthority {
+		v.Host = normHost(v.Host, t)
+		if name == "file" && v.Host == "localhost" {
+			v.Host = ""
+			if t != nil {
+				t.add("RFC 1738 3.10", "the host \"localhost\" is the empty host: the machine the URL is interpreted on")
+			}
+		}
+		normPort(&v, t)
+	}
+	v.Path = normPath(v.Path, t)
+	if v.HasQuery {
+		v.Query = normComponent(v.Query, normQuery, t)
+	}
+	if v.HasFragment {
+		v.Fragment = normComponent(v.Fragment, normFragment, t)
+	}
+	// The scheme rules.
+	if v.HasAuthority && v.Path == "" && hierarchicalScheme(name) {
+		v.Path = "/"
+		if t != nil {
+			t.add("RFC 1738 3.1", "the \"/\" before an empty url-path written (\"//\" login [ \"/\" urlpath ]: it is optional)")
+		}
+	}
+	if name == "gopher" && v.HasAuthority && v.Path == "/" && !v.HasQuery {
+		v.Path = "/1"
+		if t != nil {
+			t.add("RFC 1738 3.4", "an empty gopher path is item type 1 with an empty selector: \"/1\"")
+		}
+	}
+	if name == "ftp" {
+		if i := strings.LastIndex(v.Path, ";type="); i >= 0 && i+7 == len(v.Path) {
+			if c := v.Path[i+6]; 'A' <= c && c <= 'Z' {
+				if t != nil {
+					t.add("RFC 1738 3.2.2", "the type code %q lower-cased (type codes compare case-insensitively)", string(c))
+				}
+				v.Path = v.Path[:i+6] + string(c+'a'-'A')
+			}
+		}
+	}
+	return v
+}
+
+// part names a component of a URL for normComponent.
+type part uint8
+
+const (
+	normUser part = iota
+	normPassword
+	normHostPart
+	normPathPart
+	normQuery
+	normFragment
+)
+
+var partNames = [...]string{"user", "password", "host", "path", "query", "fragment"}
+
+// decodable reports whether the escape of c is decoded in component k:
+// RFC 1738's unreserved characters, except "+" in the query (RFC 1630:
+// a "+" there is a space) and in the fragment (RFC 1630's fragmentid is
+// xalphas, which have no "+").
+func decodable(c byte, k part) bool {
+	return cc.Is(c, cc.Unreserved) && !(c == '+' && (k == normQuery || k == normFragment))
+}
+
+// mustEncode reports whether c must be encoded in component k: the
+// unsafe characters, controls and octets 80-FF (RFC 1738 2.2). The host
+// is left alone: its grammar has no escapes to add (and an IP literal
+// keeps its brackets).
+func mustEncode(c byte, k part) bool {
+	return k != normHostPart && c != '%' && cc.Is(c, cc.Unsafe|cc.Control)
+}
+
+// normComponent brings the escapes of s, a component of kind k, to the
+// canonical level. It returns s itself when nothing changes.
+func normComponent(s string, k part, t *trace) string {
+	i := firstChange(s, k)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	var decoded, upper, encoded []string // for the explanation
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && cc.IsHex(s[i+1]) && cc.IsHex(s[i+2]):
+			d := cc.Unhex(s[i+1])<<4 | cc.Unhex(s[i+2])
+			esc := s[i : i+3]
+			i += 2
+			if decodable(d, k) {
+				b.WriteByte(d)
+				if t != nil {
+					decoded = append(decoded, fmt.Sprintf("%s as %q", esc, string(d)))
+				}
+				continue
+			}
+			b.WriteString(encodedTab[d])
+			if t != nil && esc != encodedTab[d] {
+				upper = append(upper, fmt.Sprintf("%s as %s", esc, encodedTab[d]))
+			}
+		case c == '%' || mustEncode(c, k):
+			b.WriteString(encodedTab[c])
+			if t != nil {
+				what := describe(c)
+				if c == '%' {
+					what = "'%' that starts no escape"
+				}
+				encoded = append(encoded, fmt.Sprintf("%s as %s", what, encodedTab[c]))
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	out := b.String()
+	if t != nil {
+		where := partNames[k]
+		if len(decoded) > 0 {
+			t.add("RFC 1738 2.2", "in the %s, decoded %s: characters that need no escaping", where, strings.Join(decoded, ", "))
+		}
+		if len(upper) > 0 {
+			t.add("RFC 1738 2.2", "in the %s, written %s: upper-case hex digits", where, strings.Join(upper, ", "))
+		}
+		if len(encoded) > 0 {
+			t.add("RFC 1738 2.2", "in the %s, encoded %s: characters that must always be encoded", where, strings.Join(encoded, ", "))
+		}
+	}
+	return out
+}
+
+// firstChange returns the offset of the first byte of s that
+// normComponent changes, or -1.
+func firstChange(s string, k part) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '%' {
+			if mustEncode(c, k) {
+				return i
+			}
+			continue
+		}
+		if i+2 >= len(s) || !cc.IsHex(s[i+1]) || !cc.IsHex(s[i+2]) {
+			return i
+		}
+		d := cc.Unhex(s[i+1])<<4 | cc.Unhex(s[i+2])
+		if decodable(d, k) || s[i:i+3] != encodedTab[d] {
+			return i
+		}
+		i += 2
+	}
+	return -1
+}
+
+// normPath is normComponent for a path, with RFC 1630's reservation of
+// "." and ".." as path elements: an escaped dot that would make one stays
+// escaped.
+func normPath(p string, t *trace) string {
+	if !strings.Contains(p, "%2E") && !strings.Contains(p, "%2e") {
+		return normComponent(p, normPathPart, t)
+	}
+	segs := strings.Split(p, "/")
+	for i, seg := range segs {
+		ns := normComponent(seg, normPathPart, nil)
+		if (ns == "." || ns == "..") && ns != seg {
+			ns = strings.Repeat("%2E", len(ns))
+			if t != nil && ns != seg {
+				t.add("RFC 1630", "in the path, the element %q written %q: decoded, it would be the reserved element %q", seg, ns, strings.Repeat(".", len(ns)/3))
+			}
+		} else if ns != seg {
+			ns = normComponent(seg, normPathPart, t)
+		}
+		segs[i] = ns
+	}
+	out := strings.Join(segs, "/")
+	if out == p {
+		return p
+	}
+	return out
+}
+
+// normHost normalizes the escapes of a host and lower-cases it.
+func normHost(h string, t *trace) string {
+	n := normComponent(h, normHostPart, t)
+	lower := n
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if c == '%' {
+			i += 2 // an escape keeps its upper-case hex digits
+			continue
+		}
+		if 'A' <= c && c <= 'Z' {
+			b := []byte(n)
+			for j := i; j < len(b); j++ {
+				if b[j] == '%' {
+					j += 2
+					continue
+				}
+				if c := b[j]; 'A' <= c && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			lower = string(b)
+			break
+		}
+	}
+	if lower != n && t != nil {
+		t.add("RFC 1738 3.1", "the host %q lower-cased: %q (host names are case-insensitive)", n, lower)
+	}
+	return lower
+}
+
+// normPort drops an empty port and the scheme's default port, and the
+// leading zeros of the others.
+func normPort(v *URL, t *trace) {
+	if !v.HasPort {
+		return
+	}
+	if v.Port == "" {
+		v.HasPort = false
+		if t != nil {
+			t.add("RFC 3986 6.2.3", "an empty port is the default port: the \":\" dropped")
+		}
+		return
+	}
+	n := 0
+	for i := 0; i < len(v.Port); i++ {
+		c := v.Port[i]
+		if c < '0' || c > '9' || n > 65535 {
+			return // not a port: left as written
+		}
+		n = n*10 + int(c-'0')
+	}
+	if d := DefaultPort(v.Scheme); d > 0 && n == d {
+		if t != nil {
+			t.add("RFC 1738 3.1", "the port %s dropped: it is the default port of %s", v.Port, v.Scheme)
+		}
+		v.HasPort, v.Port = false, ""
+		return
+	}
+	if s := strconv.Itoa(n); s != v.Port {
+		if t != nil {
+			t.add("RFC 1738 3.1", "the port %s written %s: a port is a decimal number", v.Port, s)
+		}
+		v.Port = s
+	}
+}

@@ -1,0 +1,205 @@
+package urlkit_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/urlkit/urlkit"
+)
+
+type relativeCase struct {
+	base, target, want string
+}
+
+var relativeCases = map[urlkit.Rule][]relativeCase{
+	urlkit.Rule3986: {
+		{base3986, "http://a/b/c/d;p?q", ""},
+		{base3986, "http://a/b/c/d;p?q#s", "#s"},
+		{base3986, "http://a/b/c/d;p?y", "?y"},
+		{base3986, "http://a/b/c/d;p", "d;p"},
+		{base3986, "http://a/b/c/g", "g"},
+		{base3986, "http://a/b/c/", "."},
+		{base3986, "http://a/b/", ".."},
+		{base3986, "http://a/b/g", "../g"},
+		{base3986, "http://a/", "/"},
+		{base3986, "http://a/g", "/g"},
+		{base3986, "http://a/b/c/g:h", "./g:h"},
+		{base3986, "http://a/b/c//g", ".//g"},
+		{base3986, "http://a//g", "/.//g"},
+		{base3986, "http://g/", "//g/"},
+		{base3986, "http://g", "//g"},
+		{base3986, "https://a/b/c/g", "https://a/b/c/g"},
+		{base3986, "HTTP://a/b/c/g", "HTTP://a/b/c/g"},
+		{"http://a", "http://a/g", "g"},
+		{"mailto:joe@example.com", "mailto:ann@example.com", "ann@example.com"},
+		{"news:comp.infosystems.www", "news:comp.lang.go", "comp.lang.go"},
+	},
+	urlkit.Rule2396: {
+		{base3986, "http://a/b/c/d;p?q#s", "#s"},
+		{base3986, "http://a/b/c/?y", "?y"},
+		{base3986, "http://a/b/c/d;p?y", "d;p?y"},
+		{base3986, "http://a/../g", "/../g"},
+		{base3986, "http://a/./g", "/./g"},
+	},
+	urlkit.Rule1808: {
+		{base1808, "http://a/b/c/d;p?q#f", ""},
+		{base1808, "http://a/b/c/d;p?q", "?"},
+		{base1808, "http://a/b/c/d;p?q#s", "#s"},
+		{"ftp://h/a;type=d/b", "ftp://h/c", "c"},
+		{base1808, "http://a/b/c/d;x", ";x"},
+		{base1808, "http://a/b/c/d;p?y", "?y"},
+		{base1808, "http://a/b/c/g;x=1/../y", "g;x=1/../y"},
+	},
+	urlkit.Rule1630: {
+		{magicF, "magic://a/b/c//d/e/g", "g"},
+		{magicF, "magic://a/g", "/g"},
+		{magicF, "magic://g", "//g"},
+		{magicF, "magic://a/b/c//d/g", "../g"},
+		{magicF, "magic://a/b/c//d/e", "."},
+		{magicF, "magic://a/b/c//d/e/", "./"},
+		{magicF, "magic://a/b/c//d/x", "../x"},
+	},
+}
+
+func TestRelative(t *testing.T) {
+	for rule, cases := range relativeCases {
+		for _, tc := range cases {
+			base, _ := urlkit.ParseMode(tc.base, urlkit.RFC3986)
+			target, err := urlkit.ParseMode(tc.target, urlkit.RFC3986)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, err := urlkit.Relative(&base, &target, rule)
+			if err != nil {
+				t.Errorf("%v: Relative(%q, %q): %v", rule, tc.base, tc.target, err)
+				continue
+			}
+			if s := ref.String(); s != tc.want {
+				t.Errorf("%v: Relative(%q, %q) = %q, want %q", rule, tc.base, tc.target, s, tc.want)
+			}
+			back, _ := urlkit.Resolve(&base, &ref, rule)
+			if back.String() != tc.target {
+				t.Errorf("%v: round trip %q -> %q -> %q", rule, tc.target, ref.String(), back.String())
+			}
+		}
+	}
+}
+
+// TestRelativeRFCExamples turns every RFC example around: the reference
+// Relative finds for the example's result resolves back to it and is no
+// longer than the RFC's own reference.
+func TestRelativeRFCExamples(t *testing.T) {
+	sets := []struct {
+		rule  urlkit.Rule
+		cases []resolveCase
+	}{
+		{urlkit.Rule3986, rfc3986Cases}, {urlkit.Rule3986 | urlkit.Compat, rfc3986Compat},
+		{urlkit.Rule2396, rfc2396Cases}, {urlkit.Rule2396 | urlkit.Compat, rfc2396Compat},
+		{urlkit.Rule1808, rfc1808Cases}, {urlkit.Rule1630, rfc1630Cases},
+	}
+	for _, set := range sets {
+		for _, tc := range set.cases {
+			base, _ := urlkit.ParseMode(tc.base, urlkit.RFC3986)
+			target, _ := urlkit.ParseMode(tc.want, urlkit.RFC3986)
+			ref, err := urlkit.Relative(&base, &target, set.rule)
+			if err != nil {
+				t.Errorf("%s %v: Relative(%q, %q): %v", tc.section, set.rule, tc.base, tc.want, err)
+				continue
+			}
+			back, _ := urlkit.Resolve(&base, &ref, set.rule)
+			if back.String() != tc.want {
+				t.Errorf("%s %v: %q -> %q -> %q", tc.section, set.rule, tc.want, ref.String(), back.String())
+			}
+			if len(ref.String()) > len(tc.ref) {
+				t.Errorf("%s %v: Relative gives %q for %q, longer than the RFC's %q", tc.section, set.rule, ref.String(), tc.want, tc.ref)
+			}
+		}
+	}
+}
+
+func TestRelativeErrors(t *testing.T) {
+	base, _ := urlkit.ParseMode(base3986, urlkit.RFC3986)
+	dotted, _ := urlkit.ParseMode("http://a/b/../c", urlkit.RFC3986)
+	_, err := urlkit.Relative(&base, &dotted, urlkit.Rule3986)
+	if !errors.Is(err, urlkit.ErrUnreachable) {
+		t.Errorf("dot segments under rfc3986: %v", err)
+	}
+	want := `urlkit: "http://a/b/../c" from "http://a/b/c/d;p?q" under rfc3986: no reference resolves to the target: every result of RFC 3986 resolution has its dot segments removed (5.2.4)`
+	if err == nil || err.Error() != want {
+		t.Errorf("message %v\nwant    %s", err, want)
+	}
+	// RFC 2396 takes an absolute path as it is: the same target is reachable.
+	if ref, err := urlkit.Relative(&base, &dotted, urlkit.Rule2396); err != nil || ref.String() != "/b/../c" {
+		t.Errorf("rfc2396: %v %v", ref, err)
+	}
+	rel, _ := urlkit.ParseReference("g", urlkit.RFC3986)
+	if _, err := urlkit.Relative(&base, &rel, urlkit.Rule3986); !errors.Is(err, urlkit.ErrMissingScheme) {
+		t.Errorf("relative target: %v", err)
+	}
+	if _, err := urlkit.Relative(&rel, &base, urlkit.Rule3986); !errors.Is(err, urlkit.ErrMissingScheme) {
+		t.Errorf("relative base: %v", err)
+	}
+	if _, err := urlkit.Relative(&base, &base, urlkit.Rule1630|urlkit.Compat); !errors.Is(err, urlkit.ErrCompat) {
+		t.Errorf("compat: %v", err)
+	}
+}
+
+// FuzzRelative: for every rule, the reference Relative gives for a result
+// of Resolve resolves back to it, and when Relative succeeds for any
+// absolute target, the round trip holds.
+func FuzzRelative(f *testing.F) {
+	for _, cases := range [][]resolveCase{rfc3986Cases, rfc1808Cases, rfc1630Cases} {
+		for _, tc := range cases {
+			f.Add(tc.base, tc.ref, tc.want)
+		}
+	}
+	f.Fuzz(func(t *testing.T, bs, rs, ts string) {
+		base, err := urlkit.ParseMode(bs, urlkit.RFC3986)
+		if err != nil || base.Scheme == "" {
+			return
+		}
+		rules := []urlkit.Rule{urlkit.Rule3986, urlkit.Rule3986 | urlkit.Compat, urlkit.Rule2396, urlkit.Rule1808, urlkit.Rule1630}
+		if ref, err := urlkit.ParseReference(rs, urlkit.RFC3986); err == nil {
+			for _, rule := range rules {
+				target, _ := urlkit.Resolve(&base, &ref, rule)
+				roundTrip(t, &base, &target, rule, true)
+			}
+		}
+		if target, err := urlkit.ParseMode(ts, urlkit.RFC3986); err == nil && target.Scheme != "" {
+			for _, rule := range rules {
+				roundTrip(t, &base, &target, rule, false)
+			}
+		}
+	})
+}
+
+func roundTrip(t *testing.T, base, target *urlkit.URL, rule urlkit.Rule, mustReach bool) {
+	t.Helper()
+	ref, err := urlkit.Relative(base, target, rule)
+	if err != nil {
+		if mustReach || !errors.Is(err, urlkit.ErrUnreachable) {
+			t.Fatalf("%v: Relative(%q, %q): %v", rule, base.String(), target.String(), err)
+		}
+		return
+	}
+	back, err := urlkit.Resolve(base, &ref, rule)
+	if err != nil || back.String() != target.String() {
+		t.Fatalf("%v: base %q: %q -> %q -> %q (%v)", rule, base.String(), target.String(), ref.String(), back.String(), err)
+	}
+}
+
+func ExampleRelative() {
+	base, _ := urlkit.Parse("http://a/b/c/d;p?q")
+	for _, s := range []string{"http://a/b/c/g", "http://a/b/g?y", "http://a/g", "http://a/b/c/d;p?q#s", "ftp://a/b"} {
+		target, _ := urlkit.Parse(s)
+		ref, _ := urlkit.Relative(&base, &target, urlkit.Rule3986)
+		fmt.Printf("%-22s %s\n", s, ref.String())
+	}
+	// Output:
+	// http://a/b/c/g         g
+	// http://a/b/g?y         ../g?y
+	// http://a/g             /g
+	// http://a/b/c/d;p?q#s   #s
+	// ftp://a/b              ftp://a/b
+}
