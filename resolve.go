@@ -61,12 +61,12 @@ const (
 	//     gives magic://g (RFC 1630's text says the last such run with no
 	//     longer run after it, which its own "/g" example contradicts; the
 	//     reading here reproduces every example). The runs are looked for
-	//     before the query only. Nothing else is done to the result, as
-	//     the text attaches the dot removal to the next case only.
+	//     before the query only.
 	//   - Any other partial form replaces the last element of the
 	//     context's path (everything after the path's last "/"; the whole
-	//     path when it has no "/"), and then "/." and "xxx/../" are removed
-	//     repeatedly, leftmost first, inside the path only (never after
+	//     path when it has no "/").
+	//   - Then, in both cases (CLI.md's reading), "/." and "xxx/../" are
+	//     removed repeatedly, leftmost first, inside the path only (never after
 	//     "?" or "#"), where "." is a complete element and xxx is a
 	//     complete element other than ".." that does not follow a run of
 	//     two or more slashes (so ".." never climbs over a "//").
@@ -1113,11 +1113,7 @@ func resolve1630(out, base, ref *URL, t *trace, text bool) string {
 				t.add(sec, "the partial form starts with %d slash(es): the context up to its first run of exactly %d is kept, %q", n, n, cs[:p])
 			}
 		}
-		if t != nil {
-			t.add(sec, "a partial form with leading slashes is prepended to and done: no dot segments are removed")
-		}
-		*out = splitURL(s, schemeLen)
-		return s
+		return clean1630(out, s, schemeLen, t)
 	}
 	pathAt := schemeLen + 1
 	if a, ok := ctx.Authority(); ok {
@@ -1139,13 +1135,21 @@ func resolve1630(out, base, ref *URL, t *trace, text bool) string {
 	if t != nil {
 		t.add(sec, "the last element of the context's path %q, %q, replaced by the partial form: %q", path, last, kept+rs)
 	}
-	s := kept + rs
-	end := len(s)
-	if i := strings.IndexAny(s[pathAt:], "?#"); i >= 0 {
-		end = pathAt + i
+	return clean1630(out, kept+rs, schemeLen, t)
+}
+
+// clean1630 applies the last step of the partial-form rule to the joined
+// string s, whichever way it was joined (CLI.md: "Then /. and xxx/../ are
+// removed repeatedly, inside the path only"), and splits the result.
+func clean1630(out *URL, s string, schemeLen int, t *trace) string {
+	u := splitURL(s, schemeLen)
+	pathAt := schemeLen + 1
+	if a, ok := u.Authority(); ok {
+		pathAt += 2 + len(a)
 	}
+	end := pathAt + len(u.Path)
 	clean := removeDots1630(s[pathAt:end], t)
-	if !ctx.HasAuthority && strings.HasPrefix(clean, "//") {
+	if !u.HasAuthority && strings.HasPrefix(clean, "//") {
 		clean = "/." + clean
 		if t != nil {
 			t.add("RFC 3986 3.3", "the path starts with \"//\" and there is no authority: \"/.\" written before it")

@@ -227,7 +227,8 @@ var rfc1630Cases = []resolveCase{
 	{"RFC 1630 dot removal (run of slashes)", "http://a/b", "../g", "http://a/../g"},
 	{"RFC 1630 dot removal", base3986, "../../g", "http://a/g"},
 	// A partial form with leading slashes is prepended and done.
-	{"RFC 1630 N slashes", magicF, "/x/../g", "magic://a/x/../g"},
+	{"CLI.md: dot segments removed after either join", magicF, "/x/../g", "magic://a/g"},
+	{"CLI.md: .. never climbs over a //", magicF, "//x/../g", "magic://x/../g"},
 	{"RFC 1630 N slashes", "http://a/b/c", "//h/p", "http://h/p"},
 	// The first run of exactly one slash in file:///usr/lib/x is the one
 	// after "usr": RFC 1630's rule treats "usr" like a host.

@@ -21,11 +21,11 @@ const rulesHelp = `Rules (--rule):
   rfc1630  RFC 1630's partial form, as string surgery on the base:
            N leading slashes keep the base up to its first run of exactly
            N slashes (base magic://a/b/c//d/e/f: "/g" gives magic://a/g,
-           "//g" gives magic://g) and nothing more is done; any other
-           reference replaces the base's last path element, then "/." and
-           "xxx/../" are removed in the path, where ".." never consumes
-           the element after a run of two or more slashes (so "." gives
-           the directory without its final "/").
+           "//g" gives magic://g); any other reference replaces the
+           base's last path element; then, either way, "/." and "xxx/../"
+           are removed in the path, where ".." never consumes the element
+           after a run of two or more slashes (so "." gives the directory
+           without its final "/", and "/x/../g" gives magic://a/g).
            Where RFC 1630 is silent, urlkit chose: "" is the base itself
            and "#frag" the base with that fragment; a final ".." works as
            "../" (magic://a/b/c//d/e/f with ".." gives magic://a/b/c//d/);
