@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -74,7 +75,17 @@ func (s *Scanner) wrapped(t int) bool {
 	if len(hy) > 0 {
 		alt, altWs, altErr = urlkit.ParseLenient(without(span, hy))
 	}
+	// Like a bare URL, a wrapped one needs more than "scheme:" and slashes.
+	if err == nil && !hasBody([]byte(u.SchemeSpecificPart())) {
+		err = errNoBody
+	}
+	if altErr == nil && !hasBody([]byte(alt.SchemeSpecificPart())) {
+		altErr = errNoBody
+	}
 	switch {
+	case err == errNoBody && altErr != nil:
+		s.consume(end) // "<http://>": nothing to report
+		return false
 	case err == nil:
 		s.emit(u, t, urlAt, end)
 		s.item.Repairs = s.repairs(ws, t, nil, drop)
@@ -96,6 +107,9 @@ func (s *Scanner) wrapped(t int) bool {
 	s.consume(end)
 	return true
 }
+
+// errNoBody marks a wrapped URL that is only "scheme:" and slashes.
+var errNoBody = errors.New("no scheme-specific part")
 
 // looksLikeURL reports whether the text after "<" starts, whitespace
 // removed, with a scheme that qualifies as in running text (a known
