@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/urlkit/urlkit"
 )
 
 // bare examines the ':' at the buffer position t: the end of a scheme
@@ -49,11 +47,11 @@ func (s *Scanner) bare(t int) bool {
 		return false
 	}
 	e = urlAt + trimEnd(buf[urlAt:e])
-	if !hasBody(buf[colon+1 : e]) {
+	if e <= colon+1 || !hasBody(buf[colon+1:e]) {
 		return false // "http://", "mailto:..."
 	}
 	text := string(buf[urlAt:e])
-	u, ws, err := urlkit.ParseLenient(text)
+	u, ws, err := confirm(text, 0)
 	if err != nil {
 		s.parseFailed(urlAt, e, false, err)
 		s.consume(e)

@@ -92,6 +92,7 @@ type Scanner struct {
 	r       io.Reader
 	cfg     Config
 	max     int
+	window  int    // how far past a trigger a decision may look
 	buf     []byte // buf[:end] holds the input from offset base
 	base    int64
 	pos     int   // where the search for the next trigger resumes
@@ -122,6 +123,9 @@ func (c *Config) NewScanner(r io.Reader) *Scanner {
 	if s.max <= 0 {
 		s.max = DefaultMaxLength
 	}
+	// A candidate ends by max bytes after its start, the scheme after a
+	// "URL:" prefix by lookback+2 bytes after the ':'.
+	s.window = max(s.max, lookback+2) + slack
 	s.colon = finder{c: ':', at: -1}
 	s.lt = finder{c: '<', at: -1}
 	return s
@@ -156,7 +160,7 @@ func (s *Scanner) Err() error { return s.err }
 // false at the end of the input or on a read error.
 func (s *Scanner) Next() bool {
 	if s.buf == nil {
-		s.buf = make([]byte, keepBehind+s.max+slack+chunk)
+		s.buf = make([]byte, keepBehind+s.window+chunk)
 	}
 	for {
 		if s.skip && !s.skipLong() {
@@ -174,10 +178,10 @@ func (s *Scanner) Next() bool {
 			s.more()
 			continue
 		}
-		// A candidate never reaches beyond t+max+slack: have that much, or
-		// all there is, before deciding anything, so that the result does
-		// not depend on how the reader splits the input.
-		if !s.eof && s.end < t+s.max+slack {
+		// No decision looks beyond t+window: have that much, or all there
+		// is, before deciding anything, so that the result does not depend
+		// on how the reader splits the input.
+		if !s.eof && s.end < t+s.window {
 			s.fill(t)
 			continue
 		}
@@ -245,8 +249,8 @@ func (s *Scanner) more() {
 	s.read()
 }
 
-// fill keeps the text from keepBehind before t and reads until the buffer
-// holds max+slack bytes from t, or the input ends.
+// fill keeps the text from keepBehind before t and reads, towards a
+// buffer that holds window bytes from t.
 func (s *Scanner) fill(t int) {
 	s.slide(t - keepBehind)
 	s.read()
@@ -376,6 +380,20 @@ func (s *Scanner) repairs(ws []urlkit.Warning, start int, mapOff func(int) int, 
 		rs = append(rs, Repair{Offset: s.abs(start + off), Message: w.Message})
 	}
 	return rs
+}
+
+// confirm parses a candidate with the lenient parser. It also rejects the
+// scheme name "URL", which the parser would accept after a first "URL:"
+// ("<URL:URL:x>" gives "URL:x", which it then reads as a prefix): "URL:"
+// is the appendix's prefix, not a scheme. schemeAt is the offset in text
+// of the URL's first byte.
+func confirm(text string, schemeAt int) (urlkit.URL, []urlkit.Warning, error) {
+	u, ws, err := urlkit.ParseLenient(text)
+	if err == nil && len(u.Scheme) == 3 && hasPrefixFold([]byte(u.Scheme), "URL") {
+		return urlkit.URL{}, ws, &urlkit.Error{Op: "parse", Input: redact(text), Offset: schemeAt, Err: urlkit.ErrBadScheme,
+			Rule: `"URL:" is the prefix of RFC 1738's appendix, not a scheme`}
+	}
+	return u, ws, err
 }
 
 // hasPrefixFold reports whether b starts with the upper-case ASCII prefix,

@@ -33,24 +33,27 @@ func (s *Scanner) wrapped(t int) bool {
 		return false // "<timbl@info.cern.ch>", "<p>", "a < b"
 	}
 	// The wrapper ends at the first '>'; a '<' or a blank line before it,
-	// or no '>' within the limit, leaves it open.
-	rest := buf[t+1 : limit]
-	gt := bytes.IndexByte(rest, '>')
-	scope := rest
-	if gt >= 0 {
-		scope = rest[:gt]
-	}
+	// or no '>' within the limit, leaves it open. Each search stops at
+	// the next '<', so that text full of "<http:" costs linear time.
+	scope := buf[t+1 : limit]
 	lt := bytes.IndexByte(scope, '<')
-	blank := blankLine(scope)
+	if lt >= 0 {
+		scope = scope[:lt]
+	}
+	gt := bytes.IndexByte(scope, '>')
+	if gt >= 0 {
+		scope = scope[:gt]
+	}
 	why := ""
 	switch {
-	case lt >= 0 && (blank < 0 || lt < blank):
-		why = "'<' before the closing '>'"
-	case blank >= 0:
+	case blankLine(scope) >= 0:
 		why = "blank line before the closing '>'"
-	case gt < 0 && s.eof && len(buf) < t+s.max:
+	case gt >= 0:
+	case lt >= 0:
+		why = "'<' before the closing '>'"
+	case s.eof && len(buf) < t+s.max:
 		why = "no '>' before the end of the input"
-	case gt < 0:
+	default:
 		why = "no '>' within " + strconv.Itoa(s.max) + " bytes"
 	}
 	if why != "" {
@@ -62,7 +65,7 @@ func (s *Scanner) wrapped(t int) bool {
 	end := t + 1 + gt + 1
 	span := buf[t:end]
 	text := string(span)
-	u, ws, err := urlkit.ParseLenient(text)
+	u, ws, err := confirm(text, urlAt-t)
 	// The parser removes the wrapper, the prefix and every whitespace
 	// character inside; its notes on the first two are not repairs.
 	drop := func(w urlkit.Warning) bool {
@@ -73,7 +76,7 @@ func (s *Scanner) wrapped(t int) bool {
 	var altWs []urlkit.Warning
 	altErr := err
 	if len(hy) > 0 {
-		alt, altWs, altErr = urlkit.ParseLenient(without(span, hy))
+		alt, altWs, altErr = confirm(without(span, hy), urlAt-t)
 	}
 	// Like a bare URL, a wrapped one needs more than "scheme:" and slashes.
 	if err == nil && !hasBody([]byte(u.SchemeSpecificPart())) {
