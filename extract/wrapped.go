@@ -118,30 +118,49 @@ var errNoBody = errors.New("no scheme-specific part")
 // removed, with a scheme that qualifies as in running text (a known
 // scheme, or "name://host").
 func looksLikeURL(b []byte) bool {
-	var head [lookback + 8]byte
-	n := 0
+	// Fast path: a scheme name and ':' with no whitespace up to three
+	// bytes after it. "<timbl@info.cern.ch>" ends here at '@'.
+	if len(b) == 0 || !is(b[0], letter) {
+		return false
+	}
+	k := 1
+	for k < len(b) && k < lookback && is(b[k], scheme) {
+		k++
+	}
+	if k < len(b) && b[k] != ':' && !is(b[k], space) {
+		return false
+	}
+	if k+4 <= len(b) && b[k] == ':' && !is(b[k+1], space) && !is(b[k+2], space) && !is(b[k+3], space) {
+		return qualifies(b[:k], b[k+1:])
+	}
+	// Whitespace inside the scheme or just after it ("<ftp:\n //host/>"):
+	// read the scheme and three bytes after it with the whitespace
+	// removed, stopping at the first byte that cannot be in a scheme.
+	var head [lookback + 4]byte
+	n, colon := 0, -1
+scan:
 	for _, c := range b {
-		if c == '>' || c == '<' {
-			break
-		}
-		if is(c, space) {
+		switch {
+		case is(c, space):
 			continue
+		case c == '>' || c == '<':
+			break scan
+		case colon < 0 && c == ':':
+			colon = n
+			continue
+		case colon < 0 && (n == lookback || !is(c, scheme)):
+			break scan
 		}
 		head[n] = c
 		n++
-		if n == len(head) {
+		if colon >= 0 && n == colon+3 {
 			break
 		}
 	}
-	h := head[:n]
-	k := 0
-	for k < len(h) && is(h[k], scheme) {
-		k++
-	}
-	if k == 0 || k == len(h) || h[k] != ':' || !is(h[0], letter) {
+	if colon <= 0 || !is(head[0], letter) {
 		return false
 	}
-	return qualifies(h[:k], h[k+1:])
+	return qualifies(head[:colon], head[colon:n])
 }
 
 // blankLine returns the position in b of the first line break followed by
