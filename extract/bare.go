@@ -59,7 +59,7 @@ func (s *Scanner) bare(t int) bool {
 	}
 	s.emit(u, matchAt, urlAt, e)
 	s.item.Prefixed = inner > 0
-	s.item.Repairs = s.repairs(ws, urlAt, nil, nil)
+	s.item.Repairs = s.repairs(ws, urlAt, nil)
 	s.consume(e)
 	return true
 }

@@ -76,6 +76,7 @@ var urlCases = []urlCase{
 	{src: "draft-06 3.11", in: "<URL:prospero://host.dom//pros/name>", want: "prospero://host.dom//pros/name", at: 5, wrapped: true},
 	{src: "October 1993 draft, references (break after the colon)", in: "<ftp:\n                         //quake.think.com/pub/wais/doc/doc-ids.txt>", want: "ftp://quake.think.com/pub/wais/doc/doc-ids.txt", at: 1, wrapped: true, repairs: 1},
 	{src: "October 1993 draft, references", in: "<wais://quake.think.com/wais-discussion-ar\n                         chives?lynch>", want: "wais://quake.think.com/wais-discussion-archives?lynch", at: 1, wrapped: true, repairs: 1},
+	{src: "October 1993 draft, references (no-break spaces of the HTML copy)", in: "<ftp://info.cer\n\u00a0 \u00a0 n.ch/pub/www/doc/http-spec.txt>", want: "ftp://info.cern.ch/pub/www/doc/http-spec.txt", at: 1, wrapped: true, repairs: 2},
 	{src: "October 1993 draft, example", in: "<ftp://ds.internic.ne\nt/rfc>", want: "ftp://ds.internic.net/rfc", at: 1, wrapped: true, repairs: 1},
 	{src: "draft-03 wrapper without URL:", in: "<mailto:timbl@info.cern.ch>", want: "mailto:timbl@info.cern.ch", at: 1, wrapped: true},
 	{src: "RFC 1738 appendix (any scheme after URL:)", in: "<URL:fxqn:/us/va/reston>", want: "fxqn:/us/va/reston", at: 5, wrapped: true},
@@ -347,5 +348,54 @@ func TestProblemCauses(t *testing.T) {
 	if len(errs) != 4 || !errors.Is(errs[0], ErrUnclosed) || !errors.Is(errs[1], ErrTooLong) ||
 		!errors.Is(errs[2], ErrTooLong) || !errors.Is(errs[3], urlkit.ErrBadPort) {
 		t.Errorf("causes %v", errs)
+	}
+}
+
+// TestQuoted: in a quoted message, the quotation marks that start the
+// continuation lines of a wrapper are part of the line break, not its
+// closing '>'.
+func TestQuoted(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []string
+		offset   int
+	}{
+		{"one level", "> see <URL:ftp://ds.internic.net/internet-drafts/draft-ietf-uri-url-\n> 08.txt>\n",
+			[]string{"ftp://ds.internic.net/internet-drafts/draft-ietf-uri-url-08.txt"}, 11},
+		{"two levels", "> > see <URL:http://info.cern.ch/hypertext/\n> >   WWW/Addressing/URL/Overview.html> ok",
+			[]string{"http://info.cern.ch/hypertext/WWW/Addressing/URL/Overview.html"}, 13},
+		{"compact marks", ">> <http://info.cern.ch/a/\n>> b/c>",
+			[]string{"http://info.cern.ch/a/b/c"}, 4},
+		{"URL on the next line", "> <URL:\n>   http://info.cern.ch/a>",
+			[]string{"http://info.cern.ch/a"}, 12},
+		{"CRLF", "> <URL:http://info.cern.ch/a/\r\n> b>\r\n",
+			[]string{"http://info.cern.ch/a/b"}, 7},
+		{"shallower line closes", "> > <URL:http://info.cern.ch/a/\n> b>",
+			[]string{"http://info.cern.ch/a/"}, 9},
+		{"unquoted line: '>' closes", "<URL:http://info.cern.ch/a/\n> b>",
+			[]string{"http://info.cern.ch/a/"}, 5},
+		{"quoted blank line", "> <URL:http://info.cern.ch/a/\n>\n> b>",
+			[]string{"http://info.cern.ch/a/"}, 7}, // found after "URL:" when the wrapper stays open
+	}
+	for _, tc := range tests {
+		items := FindAll(tc.in)
+		if fmt.Sprint(urls(items)) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: FindAll(%q) = %q, want %q", tc.name, tc.in, urls(items), tc.want)
+			continue
+		}
+		if items[0].Offset != int64(tc.offset) {
+			t.Errorf("%s: offset %d, want %d", tc.name, items[0].Offset, tc.offset)
+		}
+	}
+}
+
+// TestUnicodeBlankLine: a line of no-break spaces is a blank line, which
+// a wrapper does not cross (the page breaks of the 1993 draft's copy).
+func TestUnicodeBlankLine(t *testing.T) {
+	var problems []Problem
+	c := &Config{Problem: func(p Problem) { problems = append(problems, p) }}
+	got := urls(c.FindAll("<ftp://boombox.micro.umn.edu/pub/gopher/\n\u00a0 \u00a0\nBerners-Lee  [Page 20]\ngopher_protocol> . See also"))
+	if fmt.Sprint(got) != "[ftp://boombox.micro.umn.edu/pub/gopher/]" || len(problems) != 1 || !errors.Is(problems[0].Err, ErrUnclosed) {
+		t.Errorf("found %q, problems %v", got, problems)
 	}
 }

@@ -23,6 +23,8 @@ func FuzzFindAll(f *testing.F) {
 		"URL:x:y", "e.g.http://a/", "'http://a/b'c'", "(http://a/(b)c))", "http://a/\u00a0b", "<URL:>",
 		"http://localhost:PORT/", "<<URL:http://a/>>", "mailto:a@b.", "<ftp:\n //h/p>", "\xff<URL:http://\xff/>",
 		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.http://a/",
+		"> <URL:ftp://a/b-\r\n> c>", "> > x <http://a/\n> >\u00a0b>", ">> <URL:\n>> http://a/>", "> <URL:a:b\n>\n> c>",
+		"<ftp://a/\n\u00a0\u3000\nb>", "<URL:http://a/\u00a0b>",
 	} {
 		f.Add(s)
 	}
@@ -109,7 +111,11 @@ func checkItems(t *testing.T, data string, items []Item) {
 			// Extraction agrees with validation: the parser, given the
 			// wrapper, returns the URL, unless only the reading without
 			// the hyphens parses.
-			v, _, err := confirm(match, 0)
+			// (The quotation marks of a quoted message and Unicode spaces
+			// removed first.)
+			lo := max(int(it.Start)-keepBehind, 0)
+			clean, _, _ := wrapperText([]byte(match), quoteDepth([]byte(data[lo:it.Start]), lo == 0))
+			v, _, err := confirm(string(clean), 0)
 			if err == nil && v.String() != it.URL || err != nil && it.Alternative != "" {
 				t.Fatalf("item %+v: ParseLenient(%q) = %q, %v", it, match, v.String(), err)
 			}

@@ -366,16 +366,20 @@ func (s *Scanner) emit(u urlkit.URL, start, urlAt, end int) {
 }
 
 // repairs converts the parser's warnings on a candidate that starts at the
-// buffer position start; drop tells which to leave out.
-func (s *Scanner) repairs(ws []urlkit.Warning, start int, mapOff func(int) int, drop func(urlkit.Warning) bool) []Repair {
+// buffer position start: mapOff maps their offsets to the candidate, and
+// the warnings at the offsets in drop are left out.
+func (s *Scanner) repairs(ws []urlkit.Warning, start int, mapOff func(int) int, drop ...int) []Repair {
 	var rs []Repair
+next:
 	for _, w := range ws {
-		if drop != nil && drop(w) {
-			continue
-		}
 		off := w.Offset
 		if mapOff != nil {
 			off = mapOff(off)
+		}
+		for _, d := range drop {
+			if off == d {
+				continue next
+			}
 		}
 		rs = append(rs, Repair{Offset: s.abs(start + off), Message: w.Message})
 	}

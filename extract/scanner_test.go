@@ -51,6 +51,9 @@ func streamText() string {
 	for i := range 100 {
 		fmt.Fprintf(&b, "Line %d: see http://host%d.example/path/%s?q=%d, and <URL:ftp://info.cern.ch/pub/www/doc;\r\n   type=d> or (news:comp.infosystems.www).\n", i, i, strings.Repeat("x", i%37), i)
 		fmt.Fprintf(&b, "%s e.g.https://a.example/ <http://ds.inter-\n   nic.net/> mailto:timbl@info.cern.ch. 12:30 <p> <timbl@info.cern.ch>\n", strings.Repeat("word ", i%11))
+		if i%10 == 3 {
+			b.WriteString("> quoted: <URL:ftp://ds.internic.net/internet-drafts/draft-ietf-uri-url-\r\n>\u00a0 08.txt>\n")
+		}
 		if i%50 == 7 {
 			b.WriteString("<URL:http://never.closed/ " + strings.Repeat("y", 300) + "\n")
 			b.WriteString("http://long.example/" + strings.Repeat("z", 300) + " ok\n")
