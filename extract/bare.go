@@ -92,7 +92,7 @@ func chooseScheme(run []byte, cut bool, after []byte) (k, inner int) {
 // qualifies reports whether the scheme name w followed by ':' and after
 // starts a URL in running text: a known scheme (with "//" when it uses
 // the common Internet scheme syntax), or any other scheme name without a
-// "." followed by "//" and a host.
+// "." followed by "//" and an authority ("cvs://:pserver:anoncvs@host:/").
 func qualifies(w, after []byte) bool {
 	if len(after) == 0 || !is(after[0], bodyStart) {
 		return false
@@ -105,7 +105,7 @@ func qualifies(w, after []byte) bool {
 		return false
 	}
 	return len(after) >= 3 && after[0] == '/' && after[1] == '/' &&
-		(is(after[2], alnum) || after[2] == '[' || after[2] >= 0x80)
+		(is(after[2], bodyStart) && after[2] != '/' || after[2] == ':' || after[2] == '@')
 }
 
 // prefixed returns the length of the scheme that starts after, followed
@@ -127,9 +127,10 @@ func prefixed(after []byte) int {
 
 // scanBare finds the end of the bare URL that starts at the buffer
 // position from: the first delimiter (whitespace, control characters,
-// '"', '<', '>', '`', and "'" when the URL follows one), or a non-ASCII
-// character that is not a letter, mark or digit (spaces, punctuation
-// such as quotation marks, symbols). Bytes that are not UTF-8 belong to
+// '"', '<', '>', '`', and "'" when the URL follows one), a ')', ']' or
+// '}' that closes nothing opened in the URL, or a non-ASCII character
+// that is not a letter, mark or digit (spaces, punctuation such as
+// quotation marks, symbols). Bytes that are not UTF-8 belong to
 // the URL: the lenient parser encodes them. long reports that no
 // delimiter came within MaxLength bytes.
 func (s *Scanner) scanBare(from int, quoted bool) (end int, long bool) {
@@ -137,11 +138,33 @@ func (s *Scanner) scanBare(from int, quoted bool) (end int, long bool) {
 	limit := from + s.max // the last position a delimiter may be at
 	stop := min(limit+1, len(buf))
 	j := from
+	var paren, bracket, brace int // open in the URL
 	for j < stop {
 		c := buf[j]
 		if c < utf8.RuneSelf {
 			if class[c]&delim != 0 || c == '\'' && quoted {
 				return j, false
+			}
+			switch c {
+			case '(':
+				paren++
+			case '[':
+				bracket++
+			case '{':
+				brace++
+			case ')', ']', '}':
+				// A closer that closes nothing opened in the URL ends
+				// it: "(see http://h/a)", "[![b](http://h/b.svg)](...)".
+				n := &paren
+				if c == ']' {
+					n = &bracket
+				} else if c == '}' {
+					n = &brace
+				}
+				if *n == 0 {
+					return j, false
+				}
+				*n--
 			}
 			j++
 			continue
