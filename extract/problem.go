@@ -45,13 +45,21 @@ func (p *Problem) Error() string {
 	b.WriteString("): ")
 	b.WriteString(strconv.Quote(p.Text))
 	b.WriteString(": ")
+	b.WriteString(p.Rule())
+	return b.String()
+}
+
+// Rule returns what is wrong, without the position: the rule the lenient
+// parser found broken, or the cause's message.
+func (p *Problem) Rule() string {
 	var ue *urlkit.Error
 	if errors.As(p.Err, &ue) {
-		b.WriteString(ue.Rule)
-	} else if p.Err != nil {
-		b.WriteString(p.Err.Error())
+		return ue.Rule
 	}
-	return b.String()
+	if p.Err != nil {
+		return p.Err.Error()
+	}
+	return ""
 }
 
 // Unwrap returns the cause.
