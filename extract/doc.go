@@ -20,7 +20,12 @@
 //	<URL:ftp://info.cern.ch/pub/www/doc;
 //	type=d>
 //
-// gives ftp://info.cern.ch/pub/www/doc;type=d. A "<...>" without the
+// gives ftp://info.cern.ch/pub/www/doc;type=d. Unicode spaces (the
+// no-break spaces of text that went through HTML) count as whitespace. In
+// a quoted message, when the wrapper's line starts with quotation marks
+// ("> ", "> > "), the same marks at the start of its continuation lines
+// belong to the line break, not to the URL nor to the closing ">". Each
+// removal is listed in Item.Repairs. A "<...>" without the
 // "URL:" prefix counts as a wrapper only when its content starts like a
 // URL in running text (below), so that "<timbl@info.cern.ch>" and "<p>"
 // are not taken for URLs; after "<URL:" any scheme counts. A wrapper ends
@@ -42,16 +47,18 @@
 //     mailserver, and the experimental "x-" schemes), as in
 //     "news:comp.infosystems.www" and "mailto:timbl@info.cern.ch";
 //   - or any other scheme name of two characters or more, without ".",
-//     followed by "//" and a host ("svn+ssh://host/").
+//     followed by "//" and an authority ("svn+ssh://host/",
+//     "cvs://:pserver:anoncvs@host:/cvs").
 //
 // A scheme starts at a word boundary; in a run such as "e.g.http://h" the
 // scheme is the part after a "." (or "+", "-") that qualifies. A bare URL
 // ends at whitespace, a control character, '"', '<', '>' or '`', at a
 // non-ASCII character that is not a letter, mark or digit (quotation
-// marks, ideographic punctuation, no-break space), and, when it follows
-// a "'", at the next "'". Then sentence punctuation is dropped from its
-// end (". , : ; ! ? ' *"), and a ")", "]" or "}" that closes nothing
-// opened inside the URL: "(see http://h/a_(b))." gives http://h/a_(b).
+// marks, ideographic punctuation, no-break space), at a ")", "]" or "}"
+// that closes nothing opened inside the URL, and, when it follows a "'",
+// at the next "'". Then sentence punctuation is dropped from its end
+// (". , : ; ! ? ' *"): "(see http://h/a_(b))." gives http://h/a_(b), and
+// the Markdown "[![b](http://h/b.svg)](http://h/)" two URLs.
 // A bare URL never spans lines. Raw non-ASCII letters stay in the URL and
 // are encoded by the lenient parser (an internationalized host name
 // becomes its IDNA A-label).
