@@ -355,8 +355,13 @@ func (s *Scanner) parseFailed(start, end int, wrapped bool, err error) {
 // emit sets the current item. start and end delimit the match, urlAt is
 // the URL's first byte, all buffer positions.
 func (s *Scanner) emit(u urlkit.URL, start, urlAt, end int) {
+	s.emitString(u, u.String(), start, urlAt, end)
+}
+
+// emitString is emit with the URL's string form already at hand.
+func (s *Scanner) emitString(u urlkit.URL, url string, start, urlAt, end int) {
 	s.item = Item{
-		URL:    u.String(),
+		URL:    url,
 		Parsed: u,
 		Offset: s.abs(urlAt),
 		Start:  s.abs(start),
