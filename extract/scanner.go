@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"io"
+	"strings"
 
 	"github.com/urlkit/urlkit"
 )
@@ -136,10 +137,9 @@ func FindAll(s string) []Item { return (*Config)(nil).FindAll(s) }
 
 // FindAll returns every URL in text; a nil c is the zero Config.
 func (c *Config) FindAll(text string) []Item {
-	sc := c.NewScanner(nil)
-	sc.buf = []byte(text)
-	sc.end = len(sc.buf)
-	sc.eof = true
+	// Streaming the text through the Scanner's buffer costs less than
+	// copying it whole: the buffer stays in the cache.
+	sc := c.NewScanner(strings.NewReader(text))
 	var items []Item
 	for sc.Next() {
 		items = append(items, sc.item)
@@ -272,10 +272,6 @@ func (s *Scanner) slide(from int) {
 
 // read reads once into the free end of the buffer.
 func (s *Scanner) read() {
-	if s.r == nil {
-		s.eof = true
-		return
-	}
 	for tries := 0; s.end < len(s.buf); tries++ {
 		n, err := s.r.Read(s.buf[s.end:])
 		s.end += n

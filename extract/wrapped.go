@@ -18,18 +18,34 @@ func (s *Scanner) wrapped(t int) bool {
 	s.pos = t + 1
 	buf := s.buf[:s.end]
 	limit := min(len(buf), t+s.max) // the '>' comes before limit
-	lo := max(t-keepBehind, 0)
-	depth := quoteDepth(buf[lo:t], s.abs(lo) == 0)
-	j := skipGap(buf[:limit], t+1, depth)
+	// The quotation depth of the wrapper's line is computed only when it
+	// can matter: most '<' start no wrapper ("<timbl@info.cern.ch>").
+	depth := -1
+	quoted := func() int {
+		if depth < 0 {
+			lo := max(t-keepBehind, 0)
+			depth = quoteDepth(buf[lo:t], s.abs(lo) == 0)
+		}
+		return depth
+	}
+	gap := func(i int) int {
+		j := skipGap(buf[:limit], i, 0)
+		if bytes.IndexByte(buf[i:j], '\n') >= 0 && quoted() > 0 {
+			j = skipGap(buf[:limit], i, depth)
+		}
+		return j
+	}
+	j := gap(t + 1)
 	prefixAt := j
 	explicit := hasPrefixFold(buf[j:limit], "URL:")
 	if explicit {
-		j = skipGap(buf[:limit], j+4, depth)
+		j = gap(j + 4)
 	}
 	urlAt := j
 	if !explicit && !looksLikeURL(buf[j:limit]) {
 		return false // "<timbl@info.cern.ch>", "<p>", "a < b"
 	}
+	quoted()
 	// The wrapper ends at the first '>' that is not a quotation mark; a
 	// '<' or a blank line before it, or no '>' within the limit, leaves
 	// it open. The search stops at the next '<', so that text full of
