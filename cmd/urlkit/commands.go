@@ -11,6 +11,7 @@ func commandList() []*command {
 		equalCmd,
 		escapeCmd,
 		unescapeCmd,
+		extractCmd,
 		explainCmd,
 	}
 }

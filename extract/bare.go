@@ -1,0 +1,271 @@
+package extract
+
+import (
+	"bytes"
+	"fmt"
+	"unicode"
+	"unicode/utf8"
+)
+
+// bare examines the ':' at the buffer position t: the end of a scheme
+// name in running text, or of a "URL:" prefix.
+func (s *Scanner) bare(t int) bool {
+	s.pos = t + 1
+	buf := s.buf[:s.end]
+	if t+1 >= len(buf) || !is(buf[t+1], bodyStart) {
+		return false // "Note: ...", "12: ...": the common case, decided here
+	}
+	// Look back over the scheme characters, no further than lookback bytes
+	// and never into the previous candidate.
+	lim := max(t-lookback, int(s.mark-s.base), 0)
+	i := t
+	for i > lim && is(buf[i-1], scheme) {
+		i--
+	}
+	if i == t {
+		return false
+	}
+	// A run as long as the look back may start earlier: its start is
+	// unknown, so only a scheme after a separator inside it can count.
+	cut := i == t-lookback && s.abs(i) > s.mark && is(buf[i-1], scheme)
+	after := buf[t+1:]
+	k, inner := chooseScheme(buf[i:t], cut, after)
+	if k < 0 {
+		return false
+	}
+	matchAt := i + k // the match, "URL:" prefix included
+	urlAt, colon := matchAt, t
+	if inner > 0 { // "URL:scheme:...": the URL starts after the prefix
+		urlAt, colon = t+1, t+1+inner
+	}
+	quoted := s.abs(matchAt) > 0 && buf[matchAt-1] == '\''
+	e, long := s.scanBare(urlAt, quoted)
+	if long {
+		s.problem(urlAt, matchAt, min(e, len(buf)), false, fmt.Errorf("%w: no delimiter within %d bytes", ErrTooLong, s.max))
+		s.pos = e
+		s.skip = true
+		return false
+	}
+	e = urlAt + trimEnd(buf[urlAt:e])
+	if e <= colon+1 || !hasBody(buf[colon+1:e]) {
+		return false // "http://", "mailto:..."
+	}
+	text := string(buf[urlAt:e])
+	u, ws, err := confirm(text, 0)
+	if err != nil {
+		s.parseFailed(urlAt, e, false, err)
+		s.consume(e)
+		return false
+	}
+	if len(ws) == 0 {
+		// Nothing repaired: the parser's round trip gives text back.
+		s.emitString(u, text, matchAt, urlAt, e)
+	} else {
+		s.emit(u, matchAt, urlAt, e)
+	}
+	s.item.Prefixed = inner > 0
+	s.item.Repairs = s.repairs(ws, urlAt, nil)
+	s.consume(e)
+	return true
+}
+
+// chooseScheme picks the scheme in run, the scheme characters before a
+// ':' that after follows. It tries the whole run, then each part after a
+// ".", "+" or "-" (so "e.g.http://h" gives "http://h", while "svn+ssh://h"
+// stays whole), and returns the offset of the scheme in run, or -1. A
+// "URL" part followed by "scheme:" is the "URL:" prefix; then inner is the
+// length of that scheme.
+func chooseScheme(run []byte, cut bool, after []byte) (k, inner int) {
+	for k := 0; k < len(run); k++ {
+		if k == 0 && cut || k > 0 && !is(run[k-1], schemeSep) || !is(run[k], letter) {
+			continue
+		}
+		w := run[k:]
+		if len(w) == 3 && hasPrefixFold(w, "URL") {
+			if n := prefixed(after); n > 0 {
+				return k, n
+			}
+			continue
+		}
+		if qualifies(w, after) {
+			return k, 0
+		}
+	}
+	return -1, 0
+}
+
+// qualifies reports whether the scheme name w followed by ':' and after
+// starts a URL in running text: a known scheme (with "//" when it uses
+// the common Internet scheme syntax), or any other scheme name without a
+// "." followed by "//" and an authority ("cvs://:pserver:anoncvs@host:/").
+func qualifies(w, after []byte) bool {
+	if len(after) == 0 || !is(after[0], bodyStart) {
+		return false
+	}
+	known, ip := lookupScheme(w)
+	if known {
+		return !ip || len(after) >= 2 && after[0] == '/' && after[1] == '/'
+	}
+	if len(w) < 2 || bytes.IndexByte(w, '.') >= 0 {
+		return false
+	}
+	return len(after) >= 3 && after[0] == '/' && after[1] == '/' &&
+		(is(after[2], bodyStart) && after[2] != '/' || after[2] == ':' || after[2] == '@')
+}
+
+// prefixed returns the length of the scheme that starts after, followed
+// by ':' and the start of a scheme-specific part, or 0. After the "URL:"
+// prefix every scheme name counts: the prefix says that a URL follows.
+func prefixed(after []byte) int {
+	if len(after) == 0 || !is(after[0], letter) {
+		return 0
+	}
+	j := 1
+	for j < len(after) && j < lookback && is(after[j], scheme) {
+		j++
+	}
+	if j+1 < len(after) && after[j] == ':' && is(after[j+1], bodyStart) {
+		return j
+	}
+	return 0
+}
+
+// scanBare finds the end of the bare URL that starts at the buffer
+// position from: the first delimiter (whitespace, control characters,
+// '"', '<', '>', '`', and "'" when the URL follows one), a ')', ']' or
+// '}' that closes nothing opened in the URL, or a non-ASCII character
+// that is not a letter, mark or digit (spaces, punctuation such as
+// quotation marks, symbols). Bytes that are not UTF-8 belong to
+// the URL: the lenient parser encodes them. long reports that no
+// delimiter came within MaxLength bytes.
+func (s *Scanner) scanBare(from int, quoted bool) (end int, long bool) {
+	buf := s.buf[:s.end]
+	limit := from + s.max // the last position a delimiter may be at
+	stop := min(limit+1, len(buf))
+	j := from
+	var paren, bracket, brace int // open in the URL
+	for j < stop {
+		c := buf[j]
+		if c < utf8.RuneSelf {
+			if class[c]&delim != 0 || c == '\'' && quoted {
+				return j, false
+			}
+			switch c {
+			case '(':
+				paren++
+			case '[':
+				bracket++
+			case '{':
+				brace++
+			case ')', ']', '}':
+				// A closer that closes nothing opened in the URL ends
+				// it: "(see http://h/a)", "[![b](http://h/b.svg)](...)".
+				n := &paren
+				if c == ']' {
+					n = &bracket
+				} else if c == '}' {
+					n = &brace
+				}
+				if *n == 0 {
+					return j, false
+				}
+				*n--
+			}
+			j++
+			continue
+		}
+		r, n := utf8.DecodeRune(buf[j:])
+		if n > 1 && !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsNumber(r) {
+			return j, false
+		}
+		j += n
+	}
+	if j > limit {
+		return j, true
+	}
+	return len(buf), false
+}
+
+// skipLong skips the rest of an overlong bare URL. It reports false when
+// the buffer ends first.
+func (s *Scanner) skipLong() bool {
+	buf := s.buf[:s.end]
+	stop := len(buf)
+	if !s.eof {
+		stop -= utf8.UTFMax // a split character must not hide a delimiter
+	}
+	j := s.pos
+	for j < stop {
+		c := buf[j]
+		if c < utf8.RuneSelf {
+			if class[c]&delim != 0 {
+				break
+			}
+			j++
+			continue
+		}
+		r, n := utf8.DecodeRune(buf[j:])
+		if n > 1 && !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsNumber(r) {
+			break
+		}
+		j += n
+	}
+	if j < stop || s.eof {
+		s.skip = false
+		s.consume(min(j, len(buf)))
+		return true
+	}
+	s.pos = max(s.pos, stop)
+	return false
+}
+
+// trimEnd returns the length of u without the sentence punctuation that
+// follows a URL in prose: ". , : ; ! ? ' *", and ")", "]" or "}" when it
+// closes nothing opened inside the URL ("(see http://h/a_(b))" keeps one
+// ")").
+func trimEnd(u []byte) int {
+	var paren, bracket, brace int // closers minus openers
+	for _, c := range u {
+		switch c {
+		case '(':
+			paren--
+		case ')':
+			paren++
+		case '[':
+			bracket--
+		case ']':
+			bracket++
+		case '{':
+			brace--
+		case '}':
+			brace++
+		}
+	}
+	n := len(u)
+	for n > 0 {
+		switch c := u[n-1]; {
+		case c == '.' || c == ',' || c == ':' || c == ';' || c == '!' || c == '?' || c == '\'' || c == '*':
+		case c == ')' && paren > 0:
+			paren--
+		case c == ']' && bracket > 0:
+			bracket--
+		case c == '}' && brace > 0:
+			brace--
+		default:
+			return n
+		}
+		n--
+	}
+	return n
+}
+
+// hasBody reports whether a scheme-specific part holds a letter, a digit
+// or a non-ASCII byte: "http://" and "x-a:/" alone are not URLs.
+func hasBody(b []byte) bool {
+	for _, c := range b {
+		if is(c, alnum) || c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}

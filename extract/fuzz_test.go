@@ -1,0 +1,147 @@
+package extract
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/urlkit/urlkit"
+)
+
+// FuzzFindAll checks, for any text: no panic; every URL reported parses
+// with the lenient parser and is its canonical form; offsets, lines and
+// columns point at the right bytes; the match is what the parser accepts;
+// items come in order without overlapping; the result does not depend on
+// how the input is read; WrappedOnly finds exactly the wrapped items.
+func FuzzFindAll(f *testing.F) {
+	for _, tc := range urlCases {
+		f.Add("See " + tc.in + ", or (" + tc.in + ").\r\n")
+	}
+	for _, s := range []string{
+		"<URL:http://a.example/\n\n>", "<http://ds.inter-\n  nic.net/x->", "<URL:ftp://a/b;\r\n type=d>",
+		"URL:x:y", "e.g.http://a/", "'http://a/b'c'", "(http://a/(b)c))", "http://a/\u00a0b", "<URL:>",
+		"http://localhost:PORT/", "<<URL:http://a/>>", "mailto:a@b.", "<ftp:\n //h/p>", "\xff<URL:http://\xff/>",
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.http://a/",
+		"> <URL:ftp://a/b-\r\n> c>", "> > x <http://a/\n> >\u00a0b>", ">> <URL:\n>> http://a/>", "> <URL:a:b\n>\n> c>",
+		"<ftp://a/\n\u00a0\u3000\nb>", "<URL:http://a/\u00a0b>",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		// The length of the input picks the limit, so that limits are
+		// exercised too.
+		max := []int{0, 16, 40}[len(data)%3]
+		var problems []Problem
+		c := &Config{MaxLength: max, Problem: func(p Problem) { problems = append(problems, p) }}
+		items := c.FindAll(data)
+		checkItems(t, data, items)
+		var last int64
+		for _, p := range problems {
+			if p.Offset < p.Start || p.Offset > int64(len(data)) || p.Start < 0 || p.Offset < last {
+				t.Fatalf("problem %+v out of place (previous at %d)", p, last)
+			}
+			last = p.Offset
+			if l, col := lineCol(data, int(p.Offset)); p.Line != l || p.Column != col {
+				t.Fatalf("problem %+v: want line %d column %d", p, l, col)
+			}
+			if p.Err == nil || p.Error() == "" {
+				t.Fatalf("problem %+v without a cause", p)
+			}
+		}
+
+		// Read one byte at a time: the same items and problems.
+		var slow []Problem
+		c2 := &Config{MaxLength: max, Problem: func(p Problem) { slow = append(slow, p) }}
+		s := c2.NewScanner(iotest.OneByteReader(strings.NewReader(data)))
+		var got []Item
+		for s.Next() {
+			got = append(got, s.Item())
+		}
+		if s.Err() != nil || !reflect.DeepEqual(got, items) || !reflect.DeepEqual(slow, problems) {
+			t.Fatalf("one byte at a time:\n%+v\n%+v\nwant\n%+v\n%+v", got, slow, items, problems)
+		}
+
+		// WrappedOnly: exactly the wrapped items.
+		var wrapped []Item
+		for _, it := range items {
+			if it.Wrapped {
+				wrapped = append(wrapped, it)
+			}
+		}
+		only := (&Config{MaxLength: max, WrappedOnly: true}).FindAll(data)
+		if !reflect.DeepEqual(only, wrapped) {
+			t.Fatalf("WrappedOnly:\n%+v\nwant\n%+v", only, wrapped)
+		}
+	})
+}
+
+func checkItems(t *testing.T, data string, items []Item) {
+	t.Helper()
+	var prevEnd int64
+	for _, it := range items {
+		if it.Start < prevEnd || it.Start > it.Offset || it.Offset >= it.End || it.End > int64(len(data)) {
+			t.Fatalf("item %+v out of place (previous ends at %d)", it, prevEnd)
+		}
+		prevEnd = it.End
+		if l, c := lineCol(data, int(it.Offset)); it.Line != l || it.Column != c {
+			t.Fatalf("item %+v: want line %d column %d", it, l, c)
+		}
+		u, _, err := urlkit.ParseLenient(it.URL)
+		if err != nil || u.String() != it.URL || it.Parsed.String() != it.URL {
+			t.Fatalf("item %+v: ParseLenient(URL) = %q, %v", it, u.String(), err)
+		}
+		for _, r := range it.Repairs {
+			if r.Offset < it.Start || r.Offset >= it.End {
+				t.Fatalf("item %+v: repair outside the match", it)
+			}
+		}
+		match := data[it.Start:it.End]
+		if isSpaceByte(data[it.Offset]) {
+			t.Fatalf("item %+v: offset at whitespace", it)
+		}
+		switch {
+		case it.Wrapped:
+			if match[0] != '<' || match[len(match)-1] != '>' {
+				t.Fatalf("item %+v: match %q is no wrapper", it, match)
+			}
+			if it.Prefixed != hasPrefixFold([]byte(strings.TrimLeft(match[1:], " \t\r\n\f\v")), "URL:") {
+				t.Fatalf("item %+v: Prefixed wrong for %q", it, match)
+			}
+			// Extraction agrees with validation: the parser, given the
+			// wrapper, returns the URL, unless only the reading without
+			// the hyphens parses.
+			// (The quotation marks of a quoted message and Unicode spaces
+			// removed first.)
+			lo := max(int(it.Start)-keepBehind, 0)
+			clean, _, _ := wrapperText([]byte(match), quoteDepth([]byte(data[lo:it.Start]), lo == 0))
+			v, _, err := confirm(string(clean), 0)
+			if err == nil && v.String() != it.URL || err != nil && it.Alternative != "" {
+				t.Fatalf("item %+v: ParseLenient(%q) = %q, %v", it, match, v.String(), err)
+			}
+			if it.Alternative != "" {
+				if _, _, err := urlkit.ParseLenient(it.Alternative); err != nil {
+					t.Fatalf("item %+v: alternative does not parse: %v", it, err)
+				}
+			}
+		case it.Prefixed:
+			if !hasPrefixFold([]byte(match), "URL:") || it.Offset != it.Start+4 {
+				t.Fatalf("item %+v: match %q has no URL: prefix", it, match)
+			}
+			fallthrough
+		default:
+			raw := data[it.Offset:it.End]
+			if v, _, err := confirm(raw, 0); err != nil || v.String() != it.URL {
+				t.Fatalf("item %+v: ParseLenient(%q) = %q, %v", it, raw, v.String(), err)
+			}
+			if len(it.Repairs) == 0 && raw != it.URL {
+				t.Fatalf("item %+v: unrepaired URL differs from the input %q", it, raw)
+			}
+			if it.Alternative != "" {
+				t.Fatalf("item %+v: alternative outside a wrapper", it)
+			}
+		}
+	}
+}
+
+func isSpaceByte(c byte) bool { return is(c, space) }

@@ -1,0 +1,420 @@
+package extract
+
+import (
+	"bytes"
+	"io"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+// DefaultMaxLength is the default limit on the length of one candidate:
+// a wrapper from "<" to ">", or a bare URL.
+const DefaultMaxLength = 8192
+
+const (
+	// lookback is the longest run of scheme characters before a ":" that
+	// the scanner examines; schemes are short, and a bounded look back
+	// keeps the result independent of how the input is read.
+	lookback = 64
+	// keepBehind is how much text before a trigger the buffer keeps.
+	keepBehind = lookback + 8
+	// slack is how much text beyond a candidate's limit the buffer holds,
+	// so that a UTF-8 sequence at the limit decodes whole.
+	slack = 8
+	// chunk is the size of one read.
+	chunk = 64 << 10
+)
+
+// Config configures extraction. The zero value finds wrapped, prefixed and
+// bare URLs with a limit of DefaultMaxLength bytes per candidate and
+// ignores problems.
+type Config struct {
+	// WrappedOnly turns bare detection off: only "<URL:...>" and "<...>"
+	// wrappers are extracted.
+	WrappedOnly bool
+	// MaxLength bounds one candidate, and so the memory a Scanner uses
+	// (about MaxLength + 64 KiB). A wrapper whose ">" is further away is
+	// reported as unclosed, a longer bare URL as too long. 0 means
+	// DefaultMaxLength.
+	MaxLength int
+	// Problem, if not nil, is called with every Problem found, in the
+	// order of the input, from within Next.
+	Problem func(Problem)
+}
+
+// An Item is one URL found in the text.
+type Item struct {
+	// URL is the URL in canonical form: wrapper, "URL:" prefix and the
+	// whitespace inside a wrapper removed, and the lenient parser's
+	// repairs (encoding of spaces, non-ASCII and unsafe characters, IDNA
+	// host names) applied.
+	URL string
+	// Parsed is URL parsed.
+	Parsed urlkit.URL
+	// Offset is the byte offset (0-based) in the input of the URL's first
+	// byte: after "<" and "URL:" for a wrapped URL.
+	Offset int64
+	// Line and Column give the position of Offset: Line counts "\n"
+	// (so CRLF and LF text agree), Column counts bytes from 1.
+	Line, Column int
+	// Start and End delimit everything that was matched, wrapper and
+	// prefix included: the input's bytes [Start, End).
+	Start, End int64
+	// Wrapped reports a "<...>" wrapper; Prefixed a "URL:" prefix (inside
+	// a wrapper or not).
+	Wrapped, Prefixed bool
+	// Repairs lists what the lenient parser changed, offsets in the input.
+	// Removing the wrapper and the prefix is not listed; removing
+	// whitespace inside a wrapper is.
+	Repairs []Repair
+	// Alternative is the other reading of the RFC 1738 hyphen rule (see
+	// the package documentation): URL with every hyphen that ends a line
+	// inside the wrapper removed. It is "" when the rule does not apply
+	// or the other reading does not parse.
+	Alternative string
+}
+
+// A Repair is one change the lenient parser made to a candidate.
+type Repair struct {
+	Offset  int64  // byte offset in the input
+	Message string // what was changed
+}
+
+// A Scanner finds URLs in text read from an io.Reader, one at a time, in
+// bounded memory. Call Next until it returns false, then Err:
+//
+//	s := extract.NewScanner(r)
+//	for s.Next() {
+//		fmt.Println(s.URL())
+//	}
+//	if err := s.Err(); err != nil { ... }
+type Scanner struct {
+	r       io.Reader
+	cfg     Config
+	max     int
+	window  int    // how far past a trigger a decision may look
+	buf     []byte // buf[:end] holds the input from offset base
+	base    int64
+	pos     int   // where the search for the next trigger resumes
+	end     int   // end of the data in buf
+	mark    int64 // end of the last candidate consumed: look back stops there
+	eof     bool  // no more data will be read (end of input or error)
+	err     error
+	colon   finder
+	lt      finder
+	skip    bool // inside an overlong bare URL: skip to the next delimiter
+	line    int
+	lineAt  int64 // offset where line starts
+	counted int64 // newlines are counted up to here
+	item    Item
+}
+
+// NewScanner returns a Scanner reading r with the zero Config.
+func NewScanner(r io.Reader) *Scanner { return (*Config)(nil).NewScanner(r) }
+
+// NewScanner returns a Scanner reading r with the configuration c; a nil
+// c is the zero Config.
+func (c *Config) NewScanner(r io.Reader) *Scanner {
+	s := &Scanner{r: r, line: 1}
+	if c != nil {
+		s.cfg = *c
+	}
+	s.max = s.cfg.MaxLength
+	if s.max <= 0 {
+		s.max = DefaultMaxLength
+	}
+	// A candidate ends by max bytes after its start, the scheme after a
+	// "URL:" prefix by lookback+2 bytes after the ':'.
+	s.window = max(s.max, lookback+2) + slack
+	s.colon = finder{c: ':', at: -1}
+	s.lt = finder{c: '<', at: -1}
+	return s
+}
+
+// FindAll returns every URL in s, with the zero Config.
+func FindAll(s string) []Item { return (*Config)(nil).FindAll(s) }
+
+// FindAll returns every URL in text; a nil c is the zero Config.
+func (c *Config) FindAll(text string) []Item {
+	// Streaming the text through the Scanner's buffer costs less than
+	// copying it whole: the buffer stays in the cache.
+	sc := c.NewScanner(strings.NewReader(text))
+	var items []Item
+	for sc.Next() {
+		items = append(items, sc.item)
+	}
+	return items
+}
+
+// Item returns the URL found by the last call to Next.
+func (s *Scanner) Item() Item { return s.item }
+
+// URL returns the canonical URL found by the last call to Next.
+func (s *Scanner) URL() string { return s.item.URL }
+
+// Err returns the first error reading the input, other than io.EOF.
+func (s *Scanner) Err() error { return s.err }
+
+// Next finds the next URL, which Item and URL then return. It returns
+// false at the end of the input or on a read error.
+func (s *Scanner) Next() bool {
+	if s.buf == nil {
+		s.buf = make([]byte, keepBehind+s.window+chunk)
+	}
+	for {
+		if s.skip && !s.skipLong() {
+			if s.eof {
+				break
+			}
+			s.more()
+			continue
+		}
+		t, c := s.trigger()
+		if t < 0 {
+			if s.eof {
+				break
+			}
+			s.more()
+			continue
+		}
+		// No decision looks beyond t+window: have that much, or all there
+		// is, before deciding anything, so that the result does not depend
+		// on how the reader splits the input.
+		if !s.eof && s.end < t+s.window {
+			s.fill(t)
+			continue
+		}
+		var found bool
+		if c == '<' {
+			found = s.wrapped(t)
+		} else {
+			found = s.bare(t)
+		}
+		if found {
+			return true
+		}
+	}
+	s.item = Item{}
+	return false
+}
+
+// trigger returns the position of the next byte at or after pos that may
+// start a candidate, ':' or '<', or -1.
+func (s *Scanner) trigger() (int, byte) {
+	lt := s.lt.find(s.buf, s.pos, s.end)
+	if s.cfg.WrappedOnly {
+		return lt, '<'
+	}
+	colon := s.colon.find(s.buf, s.pos, s.end)
+	if colon >= 0 && (lt < 0 || colon < lt) {
+		return colon, ':'
+	}
+	return lt, '<'
+}
+
+// finder caches the position of the next occurrence of one byte, so that
+// each byte of the input is searched (with bytes.IndexByte) about once.
+type finder struct {
+	c    byte
+	at   int // position of the next c found, or -1: none in [from, end)
+	from int
+}
+
+func (f *finder) find(buf []byte, pos, end int) int {
+	if f.at >= pos {
+		return f.at
+	}
+	from := max(f.from, pos)
+	if i := bytes.IndexByte(buf[from:end], f.c); i >= 0 {
+		f.at = from + i
+		f.from = f.at + 1
+		return f.at
+	}
+	f.at, f.from = -1, end
+	return -1
+}
+
+func (f *finder) shift(n int) {
+	f.at -= n
+	if f.at < 0 {
+		f.at = -1
+	}
+	f.from = max(f.from-n, 0)
+}
+
+// more makes room and reads, when everything buffered has been searched.
+func (s *Scanner) more() {
+	s.slide(s.end - keepBehind)
+	s.read()
+}
+
+// fill keeps the text from keepBehind before t and reads, towards a
+// buffer that holds window bytes from t.
+func (s *Scanner) fill(t int) {
+	s.slide(t - keepBehind)
+	s.read()
+}
+
+// slide discards the buffer before from.
+func (s *Scanner) slide(from int) {
+	if from <= 0 {
+		return
+	}
+	s.countTo(s.base + int64(from))
+	copy(s.buf, s.buf[from:s.end])
+	s.end -= from
+	s.pos = max(s.pos-from, 0)
+	s.base += int64(from)
+	s.colon.shift(from)
+	s.lt.shift(from)
+}
+
+// read reads once into the free end of the buffer.
+func (s *Scanner) read() {
+	for tries := 0; s.end < len(s.buf); tries++ {
+		n, err := s.r.Read(s.buf[s.end:])
+		s.end += n
+		if err != nil {
+			s.eof = true
+			if err != io.EOF {
+				s.err = err
+			}
+			return
+		}
+		if n > 0 {
+			return
+		}
+		if tries == 100 {
+			s.eof, s.err = true, io.ErrNoProgress
+			return
+		}
+	}
+}
+
+// countTo advances the line count to the offset off, which must be in the
+// buffer.
+func (s *Scanner) countTo(off int64) {
+	if off <= s.counted {
+		return
+	}
+	seg := s.buf[s.counted-s.base : off-s.base]
+	if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
+		s.line += n
+		s.lineAt = s.counted + int64(bytes.LastIndexByte(seg, '\n')) + 1
+	}
+	s.counted = off
+}
+
+// position returns the line and column of the offset off. Offsets are
+// asked for in increasing order.
+func (s *Scanner) position(off int64) (line, col int) {
+	s.countTo(off)
+	return s.line, int(off-s.lineAt) + 1
+}
+
+// abs converts a buffer position to an input offset.
+func (s *Scanner) abs(i int) int64 { return s.base + int64(i) }
+
+// consume marks the input up to the buffer position i as used by a
+// candidate: the search resumes there and no later scheme starts before.
+func (s *Scanner) consume(i int) {
+	s.pos = i
+	s.mark = s.abs(i)
+}
+
+// problem reports a problem at the buffer position at, in the candidate
+// buf[start:end].
+func (s *Scanner) problem(at, start, end int, wrapped bool, err error) {
+	if s.cfg.Problem == nil {
+		return
+	}
+	p := Problem{Offset: s.abs(at), Start: s.abs(start), Wrapped: wrapped, Err: err}
+	p.Line, p.Column = s.position(p.Offset)
+	p.Text = snippet(s.buf[start:end])
+	s.cfg.Problem(p)
+}
+
+// parseFailed reports a candidate, buf[start:end], that the lenient parser
+// rejected; the error's offset counts from start.
+func (s *Scanner) parseFailed(start, end int, wrapped bool, err error) {
+	if s.cfg.Problem == nil {
+		return
+	}
+	at := start
+	if ue, ok := err.(*urlkit.Error); ok {
+		at += min(max(ue.Offset, 0), end-start)
+	}
+	s.problem(at, start, end, wrapped, err)
+}
+
+// emit sets the current item. start and end delimit the match, urlAt is
+// the URL's first byte, all buffer positions.
+func (s *Scanner) emit(u urlkit.URL, start, urlAt, end int) {
+	s.emitString(u, u.String(), start, urlAt, end)
+}
+
+// emitString is emit with the URL's string form already at hand.
+func (s *Scanner) emitString(u urlkit.URL, url string, start, urlAt, end int) {
+	s.item = Item{
+		URL:    url,
+		Parsed: u,
+		Offset: s.abs(urlAt),
+		Start:  s.abs(start),
+		End:    s.abs(end),
+	}
+	s.item.Line, s.item.Column = s.position(s.item.Offset)
+}
+
+// repairs converts the parser's warnings on a candidate that starts at the
+// buffer position start: mapOff maps their offsets to the candidate, and
+// the warnings at the offsets in drop are left out.
+func (s *Scanner) repairs(ws []urlkit.Warning, start int, mapOff func(int) int, drop ...int) []Repair {
+	var rs []Repair
+next:
+	for _, w := range ws {
+		off := w.Offset
+		if mapOff != nil {
+			off = mapOff(off)
+		}
+		for _, d := range drop {
+			if off == d {
+				continue next
+			}
+		}
+		rs = append(rs, Repair{Offset: s.abs(start + off), Message: w.Message})
+	}
+	return rs
+}
+
+// confirm parses a candidate with the lenient parser. It also rejects the
+// scheme name "URL", which the parser would accept after a first "URL:"
+// ("<URL:URL:x>" gives "URL:x", which it then reads as a prefix): "URL:"
+// is the appendix's prefix, not a scheme. schemeAt is the offset in text
+// of the URL's first byte.
+func confirm(text string, schemeAt int) (urlkit.URL, []urlkit.Warning, error) {
+	u, ws, err := urlkit.ParseLenient(text)
+	if err == nil && len(u.Scheme) == 3 && hasPrefixFold([]byte(u.Scheme), "URL") {
+		return urlkit.URL{}, ws, &urlkit.Error{Op: "parse", Input: redact(text), Offset: schemeAt, Err: urlkit.ErrBadScheme,
+			Rule: `"URL:" is the prefix of RFC 1738's appendix, not a scheme`}
+	}
+	return u, ws, err
+}
+
+// hasPrefixFold reports whether b starts with the upper-case ASCII prefix,
+// ignoring case.
+func hasPrefixFold(b []byte, upper string) bool {
+	if len(b) < len(upper) {
+		return false
+	}
+	for i := 0; i < len(upper); i++ {
+		c := b[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if c != upper[i] {
+			return false
+		}
+	}
+	return true
+}
