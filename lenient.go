@@ -85,29 +85,62 @@ func needsRepair(s string) bool {
 	}
 	hash, at := false, false
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '@':
+		switch repairClass[s[i]] {
+		case repairNever:
+			continue
+		case repairAlways:
+			return true
+		}
+		switch s[i] {
+		case '@':
 			if at {
 				return true // perhaps an "@" inside a userinfo
 			}
 			at = true
-		case c <= ' ' || c >= 0x7f:
-			return true
-		case c == '%':
+		case '%':
 			if i+2 >= len(s) || !cc.IsHex(s[i+1]) || !cc.IsHex(s[i+2]) {
 				return true
 			}
-		case c == '#':
+		case '#':
 			if hash {
 				return true
 			}
 			hash = true
-		case strings.IndexByte("\"<>\\^`{|}[]", c) >= 0:
-			return true
 		}
 	}
 	return false
+}
+
+// Classes of repairClass.
+const (
+	repairNever   = iota // a byte the lenient parser never changes
+	repairAlways         // a byte it always encodes or drops
+	repairContext        // '@', '%' and '#': it depends on what follows
+)
+
+// repairClass tells needsRepair, with one load per byte, what the
+// repairer would do with each byte.
+var repairClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c <= ' ' || c >= 0x7f || strings.IndexByte("\"<>\\^`{|}[]", byte(c)) >= 0:
+			t[c] = repairAlways
+		case c == '@' || c == '%' || c == '#':
+			t[c] = repairContext
+		}
+	}
+	return t
+}()
+
+// startsWithScheme reports whether s starts with "scheme:": only then is a
+// leading "URL:" the appendix's prefix rather than a scheme named URL (so
+// that the canonical form of "<URL:URL:x>", "URL:x", reads back the same).
+func startsWithScheme(s string) bool {
+	i := 0
+	for i < len(s) && cc.Is(s[i], cc.SchemeChar) {
+		i++
+	}
+	return i > 0 && i < len(s) && s[i] == ':' && cc.Is(s[0], cc.Alpha)
 }
 
 func isSpace(c byte) bool {
@@ -166,7 +199,7 @@ func (r *repairer) run() (string, error) {
 		lo, hi, wrapped = lo+1, hi-1, true
 		trim()
 	}
-	if hasPrefixFold(s[lo:hi], "URL:") {
+	if hasPrefixFold(s[lo:hi], "URL:") && startsWithScheme(strings.TrimLeft(s[lo+4:hi], " \t\r\n")) {
 		r.warn(lo, "\"URL:\" prefix removed (RFC 1738 appendix)")
 		lo += 4
 		trim()

@@ -96,3 +96,17 @@ func TestLenientErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLenientURLPrefixIdempotent: "URL:" is the appendix's prefix only
+// before a scheme; otherwise it is a scheme named URL, so the canonical
+// form reads back the same (found by fuzzing package extract).
+func TestLenientURLPrefixIdempotent(t *testing.T) {
+	u, _, err := ParseLenient("<URL:URL:0>")
+	if err != nil || u.String() != "URL:0" {
+		t.Fatalf("ParseLenient(<URL:URL:0>) = %q, %v", u.String(), err)
+	}
+	v, warns, err := ParseLenient(u.String())
+	if err != nil || len(warns) != 0 || v != u {
+		t.Errorf("ParseLenient(%q) = %q, %v, %v", u.String(), v.String(), warns, err)
+	}
+}

@@ -323,7 +323,7 @@ func TestProblems(t *testing.T) {
 			[]string{`extract: line 1, column 15 (offset 14): "<URL:http://[::1/>": IP literal without its closing ']' (RFC 3986 3.2.2) (after lenient repairs)`}},
 		{"empty URL: wrapper", "RFC 1436. <URL:>.", 0,
 			nil,
-			[]string{`extract: line 1, column 17 (offset 16): "<URL:>": missing scheme: a URL starts with a scheme name and ':' (RFC 1738 2.1) (after lenient repairs)`}},
+			[]string{`extract: line 1, column 16 (offset 15): "<URL:>": "URL:" is the prefix of RFC 1738's appendix, not a scheme`}},
 		{"invalid bare", "a\nlisten on http://localhost:PORT/ now", 0,
 			nil,
 			[]string{`extract: line 2, column 28 (offset 29): "http://localhost:PORT/": 'P' in the port: a port is decimal digits`}},

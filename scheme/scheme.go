@@ -146,7 +146,7 @@ var known = []Info{
 	{Name: "cid", Title: "Content identifiers for MIME body parts", Section: "RFC 1630 (Content-Id)", HasView: true},
 	{Name: "urn", Title: "Uniform Resource Names (reserved, opaque)", Section: "RFC 1630 (URN)", Status: Reserved, HasView: true},
 	{Name: "afs", Title: "Andrew File System global file names", Section: "draft-ietf-uri-url-03 (afsaddress)", IPBased: true, Status: Historical, HasView: true},
-	{Name: "nfs", Title: "Network File System (NFS) file names", Section: "draft-ietf-uri-url-06 section 4", Status: Reserved},
+	{Name: "nfs", Title: "Network File System (NFS) file names", Section: "draft-ietf-uri-url-06 section 4", IPBased: true, Status: Reserved},
 	{Name: "mailserver", Title: "Access to data available from mail servers", Section: "draft-ietf-uri-url-06 section 4", Status: Reserved},
 	{Name: "z39.50", Title: "Access to ANSI Z39.50 services", Section: "draft-ietf-uri-url-06 section 4", Status: Reserved},
 	{Name: "https", Title: "HTTP over TLS", Section: "RFC 2818", IPBased: true, Status: Modern, HasView: true},
