@@ -22,8 +22,11 @@
 //     Internet scheme syntax of section 3.1 for the schemes that use it
 //     (hostname, hostnumber, port, user and password exactly as the BNF
 //     says; no user or password where a scheme's production has none),
-//     the generic scheme ":" *xchar for other schemes, and an optional
-//     "#" fragment (RFC 1630's fragmentaddress) of xchar.
+//     each scheme's own production of section 5 (ftptype, fsegment,
+//     search, gopher search, addr-spec, group and article, the wais
+//     forms, fileurl, fieldspec), the generic scheme ":" *xchar for other
+//     schemes, and an optional "#" fragment (RFC 1630's fragmentaddress)
+//     of xchar.
 //   - RFC1630 checks RFC 1630's generic URI BNF (xalpha, xpalpha). Its
 //     reserved characters ; : = are accepted in paths and searches where
 //     they serve their reserved purpose (the BNF lists them as reserved but

@@ -14,8 +14,10 @@ func modeFlag(fs *flag.FlagSet) *urlkit.Mode {
 }
 
 const modesHelp = `Modes (--mode):
-  rfc1738  RFC 1738 section 5: the common Internet scheme syntax for its
-           schemes, scheme:*xchar for others, an optional #fragment (default)
+  rfc1738  RFC 1738 section 5: the common Internet scheme syntax and each
+           scheme's own production (ftptype, search, group, addr-spec...)
+           for its schemes, scheme:*xchar for others, an optional
+           #fragment (default)
   rfc1630  RFC 1630's generic URI grammar
   rfc3986  RFC 3986 URI-reference (IPv6 literals, relative references)
   lenient  what real text holds (spaces, raw non-ASCII, national
