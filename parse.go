@@ -24,13 +24,15 @@ func ParseMode(s string, m Mode) (URL, error) { return parse(s, m, m == RFC3986)
 // partial form, RFC 3986's relative-ref) in the given mode.
 func ParseReference(s string, m Mode) (URL, error) { return parse(s, m, true) }
 
-func parse(s string, m Mode, ref bool) (URL, error) {
+func parse(s string, m Mode, ref bool) (u URL, err error) {
 	if m == Lenient {
-		u, _, err := parseLenient(s, ref, "parse")
+		u, _, err = parseLenient(s, ref, "parse")
 		return u, err
 	}
-	p := parser{s: s, mode: m, ref: ref, op: "parse"}
-	var u URL
+	// Fields set one by one and the URL parsed into the result: a
+	// composite literal here would be built in a temporary and copied.
+	var p parser
+	p.s, p.mode, p.ref, p.op = s, m, ref, "parse"
 	p.parse(&u)
 	if p.first != nil {
 		if p.grammar {
