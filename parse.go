@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	cc "github.com/urlkit/urlkit/internal/charclass"
 )
@@ -552,15 +553,13 @@ func (p *parser) charRule(c byte, what string) string {
 	switch {
 	case c == ' ':
 		return "space is unsafe and must be encoded as %20"
-	case c >= 0x80:
-		return "non-ASCII byte 0x" + hexByte(c) + " must be encoded as " + encoded(c)
-	case cls&cc.Control != 0:
-		return "control character 0x" + hexByte(c) + " must be encoded as " + encoded(c)
+	case c >= 0x80 || cls&cc.Control != 0:
+		return ruleTables().control[c]
 	}
 	switch p.mode {
 	case RFC1738:
 		if cls&cc.Unsafe != 0 {
-			return describe(c) + " is unsafe and must be encoded as " + encoded(c)
+			return ruleTables().unsafe1738[c]
 		}
 		return describe(c) + " is reserved and must be encoded as " + encoded(c) + " in the " + what
 	case RFC1630:
@@ -572,8 +571,46 @@ func (p *parser) charRule(c byte, what string) string {
 		}
 		return describe(c) + " is reserved and must be encoded as " + encoded(c) + " in the " + what
 	default:
-		return describe(c) + " is not allowed in the " + what + " (RFC 3986); encode it as " + encoded(c)
+		if t := ruleTables().rfc3986[what]; t != nil {
+			return t[c]
+		}
+		return rule3986(c, what)
 	}
+}
+
+func rule3986(c byte, what string) string {
+	return describe(c) + " is not allowed in the " + what + " (RFC 3986); encode it as " + encoded(c)
+}
+
+// ruleTables holds the messages of the commonest character errors, built
+// on the first error, so that reporting one costs no string building:
+// checking a file of URLs with many invalid lines stays fast.
+var ruleTables = sync.OnceValue(func() *charRules {
+	t := &charRules{rfc3986: make(map[string]*[256]string)}
+	for _, what := range []string{"path", "query", "fragment", "host", "userinfo"} {
+		t.rfc3986[what] = new([256]string)
+	}
+	for i := range 256 {
+		c := byte(i)
+		switch {
+		case c >= 0x80:
+			t.control[c] = "non-ASCII byte 0x" + hexByte(c) + " must be encoded as " + encoded(c)
+		case cc.Is(c, cc.Control):
+			t.control[c] = "control character 0x" + hexByte(c) + " must be encoded as " + encoded(c)
+		case cc.Is(c, cc.Unsafe):
+			t.unsafe1738[c] = describe(c) + " is unsafe and must be encoded as " + encoded(c)
+		}
+		for what, tab := range t.rfc3986 {
+			tab[c] = rule3986(c, what)
+		}
+	}
+	return t
+})
+
+type charRules struct {
+	control    [256]string             // controls and non-ASCII bytes, every mode
+	unsafe1738 [256]string             // RFC 1738 unsafe characters
+	rfc3986    map[string]*[256]string // RFC 3986, by component
 }
 
 // port checks a port: digits (at least one when required) and at most
