@@ -1,0 +1,214 @@
+package fetch
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/urlkit/urlkit/client/gopher"
+)
+
+// Media types of gopher responses that have no other name.
+const (
+	// GopherMenuType is the ContentType of a Gopher menu (types 1 and 7).
+	GopherMenuType = "application/gopher-menu"
+	// GopherAttributesType is the ContentType of the attribute blocks
+	// answering a Gopher+ "!" or "$" request.
+	GopherAttributesType = "application/gopher+-attributes"
+)
+
+// GopherOpener opens gopher: URLs (RFC 1738 section 3.4, RFC 1436, and
+// Gopher+ as draft-ietf-uri-url-06 3.4.1-3.4.9 describes it). Its zero
+// value is ready to use.
+//
+// The request line is the decoded selector, then TAB and the search when
+// the URL has one, then TAB and the Gopher+ string when it has one, and
+// CRLF. For an item that is not a search (type other than 7) with an
+// empty search and a Gopher+ string, the empty search field is left out
+// ("selector TAB +"), as Gopher+ itself and draft-06 3.4.3 specify.
+//
+// The Body is the response as the server sent it, after the Gopher+
+// header if there is one: a menu with its "." line if the server sent one,
+// text still dot-stuffed. Render turns it into text for people.
+//
+// Gopher+ strings: "+" or "+VIEW LANGUAGE" asks for the item's data (in a
+// view); "!" and "$" (optionally followed by attribute names) for the
+// attributes of the item or of every item of a menu, ContentType
+// GopherAttributesType; "?" for an item with an ASK form: its +ASK block
+// is fetched, Fetcher.Prompt asks each question (ErrNeedInput without
+// it), and the answers are submitted. A Gopher+ string that is itself a
+// filled-in form ("+%091%0D%0A+-1%0D%0A...%0D%0A.%0D%0A") is submitted as
+// it is: the one request whose CR LF the URL may encode.
+//
+// A plain Gopher server reports a missing item with a type 3 menu line:
+// a response whose first line is one is ErrNotFound. A Gopher+ error
+// header with code 1 is ErrNotFound too.
+type GopherOpener struct {
+	// Client holds the Gopher client's settings (line limits); its
+	// Trace is replaced by the Fetcher's.
+	Client gopher.Client
+}
+
+// gopherPlan is a gopher: URL decoded into the request.
+type gopherPlan struct {
+	addr     string
+	typ      gopher.ItemType
+	selector string
+	search   *string
+	plus     *string
+}
+
+// Open sends the request.
+func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+	plan, err := planGopher(req.URL)
+	if err != nil {
+		return nil, err
+	}
+	c := o.Client
+	c.Trace = req.Trace
+	resp := &Response{Size: -1, GopherType: plan.typ}
+	search := plan.search
+	if plan.plus != nil && plan.typ != gopher.TypeSearch && search != nil && *search == "" {
+		search = nil
+	}
+	var gr *gopher.Response
+	plus := ""
+	if plan.plus != nil {
+		plus = *plan.plus
+	}
+	switch {
+	case plan.plus != nil && strings.HasPrefix(plus, "?"):
+		values, err := o.askForm(ctx, req, &c, plan)
+		if err != nil {
+			return nil, err
+		}
+		gr, err = c.SubmitAsk(ctx, plan.addr, plan.selector, values)
+		if err != nil {
+			return nil, err
+		}
+	case plan.plus != nil && strings.HasPrefix(plus, askPrefix):
+		values, ok := parseAskSubmission(plus)
+		if !ok {
+			return nil, &Error{Op: "open", Kind: ErrUnsafe, Rule: "malformed Gopher+ ASK submission"}
+		}
+		gr, err = c.SubmitAsk(ctx, plan.addr, plan.selector, values)
+		if err != nil {
+			return nil, err
+		}
+	default:
+		gr, err = c.Fetch(ctx, plan.addr, plan.selector, search, plan.plus)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if gr.Plus {
+		resp.GopherPlus = true
+		resp.Reply = "+" + strconv.FormatInt(gr.Length, 10)
+		if gr.Length >= 0 {
+			resp.Size = gr.Length
+		}
+	}
+	switch {
+	case strings.HasPrefix(plus, "!") || strings.HasPrefix(plus, "$"):
+		resp.ContentType = GopherAttributesType
+	case plan.typ.IsMenu():
+		resp.ContentType = GopherMenuType
+		resp.Listing = true
+	case plan.typ == gopher.TypeHTML:
+		resp.ContentType = "text/html"
+	case plan.typ == gopher.TypeGIF:
+		resp.ContentType = "image/gif"
+	case plan.typ.IsBinary():
+		resp.ContentType = "application/octet-stream"
+	default:
+		resp.ContentType = "text/plain"
+	}
+	br := bufio.NewReaderSize(gr, 32<<10)
+	if !plan.typ.IsBinary() && resp.ContentType != GopherAttributesType {
+		if err := gopherErrorItem(br); err != nil {
+			gr.Close()
+			return nil, err
+		}
+	}
+	resp.Body = &gopherBody{r: br, c: gr}
+	return resp, nil
+}
+
+// gopherErrorItem reports a response whose first line is a type 3 (error)
+// menu item, the way plain Gopher servers say an item does not exist.
+func gopherErrorItem(br *bufio.Reader) error {
+	line, err := br.Peek(1)
+	if err != nil || line[0] != byte(gopher.TypeError) {
+		return nil
+	}
+	// The first line, up to a bounded length.
+	b, _ := br.Peek(min(br.Buffered(), 4096))
+	if i := strings.IndexByte(string(b), '\n'); i >= 0 {
+		b = b[:i]
+	}
+	it, perr := gopher.ParseItem(string(b))
+	if perr != nil || strings.Count(string(b), "\t") < 3 {
+		return nil
+	}
+	return &Error{Op: "open", Kind: ErrNotFound, Err: fmt.Errorf("gopher: server error item: %s", it.Display)}
+}
+
+// askForm fetches the +ASK block of the item and asks its questions.
+func (o *GopherOpener) askForm(ctx context.Context, req *Request, c *gopher.Client, plan *gopherPlan) ([]string, error) {
+	bang := "!+ASK"
+	gr, err := c.Fetch(ctx, plan.addr, plan.selector, nil, &bang)
+	if err != nil {
+		return nil, err
+	}
+	blocks, err := gr.Attributes()
+	gr.Close()
+	if err != nil {
+		return nil, err
+	}
+	var questions []gopher.Question
+	for _, b := range blocks {
+		if b.Name == "ASK" {
+			questions = b.Questions()
+		}
+	}
+	if len(questions) == 0 {
+		return nil, &Error{Op: "open", Kind: ErrStatus, Err: fmt.Errorf("gopher: the item has no +ASK block")}
+	}
+	values := make([]string, 0, len(questions))
+	for _, q := range questions {
+		if q.Kind == "Note" || q.Kind == "Info" {
+			continue // text for the user, no answer
+		}
+		if req.Prompt == nil {
+			return nil, &Error{Op: "open", Kind: ErrNeedInput,
+				Rule: fmt.Sprintf("the item's Gopher+ ASK form asks %q and there is no terminal to ask on", q.Prompt)}
+		}
+		p := Prompt{Text: q.Prompt, Secret: q.Kind == "AskP"}
+		switch q.Kind {
+		case "Choose", "Select", "ChooseF":
+			p.Choices = q.Defaults
+		default:
+			if len(q.Defaults) > 0 {
+				p.Default = q.Defaults[0]
+			}
+		}
+		v, err := req.Prompt(ctx, p)
+		if err != nil {
+			return nil, &Error{Op: "open", Kind: ErrNeedInput, Err: err}
+		}
+		values = append(values, v)
+	}
+	return values, nil
+}
+
+// gopherBody reads the buffered response and closes the connection.
+type gopherBody struct {
+	r io.Reader
+	c io.Closer
+}
+
+func (b *gopherBody) Read(p []byte) (int, error) { return b.r.Read(p) }
+func (b *gopherBody) Close() error               { return b.c.Close() }
