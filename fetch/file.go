@@ -33,7 +33,7 @@ type FileOpener struct {
 func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 	u := req.URL
 	if !o.isLocal(u.Hostname()) {
-		return nil, &Error{Op: "open", Kind: ErrRemoteFile,
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrRemoteFile,
 			Rule: fmt.Sprintf("file URL names host %q, which is not this machine (only \"\", \"localhost\" and this machine's name are)", u.Hostname())}
 	}
 	name, err := filePath(u)
@@ -116,7 +116,7 @@ func filePath(u *urlkit.URL) (string, error) {
 		p = "/"
 	}
 	if !strings.HasPrefix(p, "/") {
-		return "", &Error{Op: "open", Kind: ErrNotFound, Rule: "a file URL needs an absolute path"}
+		return "", &Error{Op: "open", Offset: -1, Kind: ErrNotFound, Rule: "a file URL needs an absolute path"}
 	}
 	_, _, _, pp, _ := parts(u)
 	segs := strings.Split(p[1:], "/")

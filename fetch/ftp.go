@@ -165,7 +165,7 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 		if err != nil {
 			var re *ftp.ReplyError
 			if errors.As(err, &re) && re.Code == 550 && plan.name != "" && c.Cwd(ctx, plan.name) == nil {
-				return nil, &Error{Op: "open", Kind: ErrIsDirectory, Err: err,
+				return nil, &Error{Op: "open", Offset: -1, Kind: ErrIsDirectory, Err: err,
 					Rule: fmt.Sprintf("%q is a directory (RETR: %d %s); add a trailing \"/\" to list it", plan.name, re.Code, re.Msg)}
 			}
 			return nil, err
@@ -189,12 +189,12 @@ func (o *FTPOpener) login(ctx context.Context, req *Request, c *ftp.Conn, plan *
 	}
 	return c.LoginFunc(ctx, plan.user, func(ctx context.Context) (string, error) {
 		if req.Prompt == nil {
-			return "", &Error{Op: "open", Kind: ErrNeedPassword,
+			return "", &Error{Op: "open", Offset: -1, Kind: ErrNeedPassword,
 				Rule: fmt.Sprintf("the server asks for the password of %q, the URL gives none, and there is no terminal to ask on; put it in the URL (user:password@host)", plan.user)}
 		}
 		p, err := req.Prompt(ctx, Prompt{Text: fmt.Sprintf("Password for %q on %s", plan.user, plan.addr), Secret: true})
 		if err != nil {
-			return "", &Error{Op: "open", Kind: ErrNeedPassword, Err: err}
+			return "", &Error{Op: "open", Offset: -1, Kind: ErrNeedPassword, Err: err}
 		}
 		return p, nil
 	})

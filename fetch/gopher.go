@@ -92,7 +92,7 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 	case plan.plus != nil && strings.HasPrefix(plus, askPrefix):
 		values, ok := parseAskSubmission(plus)
 		if !ok {
-			return nil, &Error{Op: "open", Kind: ErrUnsafe, Rule: "malformed Gopher+ ASK submission"}
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsafe, Rule: "malformed Gopher+ ASK submission"}
 		}
 		gr, err = c.SubmitAsk(ctx, plan.addr, plan.selector, values)
 		if err != nil {
@@ -153,7 +153,7 @@ func gopherErrorItem(br *bufio.Reader) error {
 	if perr != nil || strings.Count(string(b), "\t") < 3 {
 		return nil
 	}
-	return &Error{Op: "open", Kind: ErrNotFound, Err: fmt.Errorf("gopher: server error item: %s", it.Display)}
+	return &Error{Op: "open", Offset: -1, Kind: ErrNotFound, Err: fmt.Errorf("gopher: server error item: %s", it.Display)}
 }
 
 // askForm fetches the +ASK block of the item and asks its questions.
@@ -175,7 +175,7 @@ func (o *GopherOpener) askForm(ctx context.Context, req *Request, c *gopher.Clie
 		}
 	}
 	if len(questions) == 0 {
-		return nil, &Error{Op: "open", Kind: ErrStatus, Err: fmt.Errorf("gopher: the item has no +ASK block")}
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrStatus, Err: fmt.Errorf("gopher: the item has no +ASK block")}
 	}
 	values := make([]string, 0, len(questions))
 	for _, q := range questions {
@@ -183,7 +183,7 @@ func (o *GopherOpener) askForm(ctx context.Context, req *Request, c *gopher.Clie
 			continue // text for the user, no answer
 		}
 		if req.Prompt == nil {
-			return nil, &Error{Op: "open", Kind: ErrNeedInput,
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput,
 				Rule: fmt.Sprintf("the item's Gopher+ ASK form asks %q and there is no terminal to ask on", q.Prompt)}
 		}
 		p := Prompt{Text: q.Prompt, Secret: q.Kind == "AskP"}
@@ -197,7 +197,7 @@ func (o *GopherOpener) askForm(ctx context.Context, req *Request, c *gopher.Clie
 		}
 		v, err := req.Prompt(ctx, p)
 		if err != nil {
-			return nil, &Error{Op: "open", Kind: ErrNeedInput, Err: err}
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput, Err: err}
 		}
 		values = append(values, v)
 	}

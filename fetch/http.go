@@ -46,10 +46,14 @@ type HTTPOpener struct {
 // proxyKey is the context key of the proxy function of one fetch.
 type proxyKey struct{}
 
+// maxHeaderBytes bounds a response head (net/http's default is 10 MiB).
+const maxHeaderBytes = 1 << 20
+
 // sharedTransport is http.DefaultTransport's configuration with the
 // proxy chosen per request from the context.
 var sharedTransport = sync.OnceValue(func() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxResponseHeaderBytes = maxHeaderBytes
 	t.Proxy = func(r *http.Request) (*url.URL, error) {
 		if p, ok := r.Context().Value(proxyKey{}).(func(*url.URL) (*url.URL, error)); ok && p != nil {
 			return p(r.URL)
@@ -185,7 +189,11 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, req.errorf("open", classify(ctx, err, false), err)
+		kind := classify(ctx, err, false)
+		if httpProtocolError(err) {
+			kind = ErrProtocol
+		}
+		return nil, req.errorf("open", kind, err)
 	}
 	final := hresp.Request.URL.Redacted()
 	if hresp.StatusCode < 200 || hresp.StatusCode > 299 {
@@ -213,6 +221,14 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		resp.ModTime = t
 	}
 	return resp, nil
+}
+
+// httpProtocolError reports net/http's errors for a response that is
+// not HTTP or has an over-long head. net/http has no types for them, only
+// messages.
+func httpProtocolError(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "malformed HTTP") || strings.Contains(msg, "server response headers exceeded")
 }
 
 // client returns the http.Client for one fetch: o.Client or the shared

@@ -7,5 +7,6 @@ func commandList() []*command {
 		checkCmd,
 		escapeCmd,
 		unescapeCmd,
+		getCmd,
 	}
 }
