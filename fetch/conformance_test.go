@@ -28,6 +28,7 @@ type conformanceCase struct {
 	smallBody string // its exact content
 	sizeKnown bool   // Response.Size must equal len(smallBody)
 	missing   string // URL of a resource that does not exist
+	noMissing string // why there is none: the protocol cannot say
 	dir       string // URL of a directory or menu (Response.Listing)
 	dirHas    string // a substring of the listing
 	// noListing: the protocol cannot tell a directory (HTTP), so
@@ -54,7 +55,7 @@ func runConformance(t *testing.T, c conformanceCase) {
 		if resp.Listing {
 			t.Error("Listing set for a file")
 		}
-		if strings.Contains(resp.URL, "xxxxx") != strings.Contains(c.small, ":"+passwordOf(c.small)+"@") && passwordOf(c.small) != "" {
+		if pw := passwordOf(c.small); pw != "" && (strings.Contains(resp.URL, ":"+pw+"@") || !strings.Contains(resp.URL, ":xxxxx@")) {
 			t.Errorf("Response.URL %q is not redacted", resp.URL)
 		}
 		b, err := io.ReadAll(resp.Body)
@@ -75,6 +76,9 @@ func runConformance(t *testing.T, c conformanceCase) {
 		}
 	})
 	t.Run("Missing", func(t *testing.T) {
+		if c.missing == "" {
+			t.Skip(c.noMissing)
+		}
 		_, err := c.fetcher().Get(testCtx(t), c.missing)
 		var fe *Error
 		if !errors.As(err, &fe) || !errors.Is(err, ErrNotFound) {

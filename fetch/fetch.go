@@ -35,10 +35,11 @@ type Fetcher struct {
 	Gopher GopherOpener
 
 	// Timeout is the idle timeout: the fetch fails with ErrTimeout when
-	// nothing arrives for this long, whether while connecting, logging
-	// in, waiting for the first byte or in the middle of the data (time
-	// spent in Prompt does not count). Zero means DefaultTimeout; a
-	// negative value means no timeout besides ctx's.
+	// nothing arrives for this long, whether while connecting, waiting
+	// for a reply (each FTP step counts: login, each CWD, TYPE), for the
+	// first byte of the data or in the middle of it. Time spent in Prompt
+	// does not count. Zero means DefaultTimeout; a negative value means no
+	// timeout besides ctx's.
 	Timeout time.Duration
 
 	// AllowPorts lists ports to fetch from even though they are on the
@@ -127,7 +128,7 @@ type Response struct {
 	// ModTime is the modification time if the protocol gave one.
 	ModTime time.Time
 	// Listing reports that Body is a directory listing (a file: directory,
-	// an FTP NLST or LIST) or a Gopher menu.
+	// an FTP NLST) or a Gopher menu.
 	Listing bool
 	// GopherType is the item type of a gopher: URL (0 otherwise).
 	GopherType gopher.ItemType
@@ -283,6 +284,14 @@ func (f *Fetcher) dispatch(ctx context.Context, req *Request) (*Response, error)
 		}
 	}
 	return resp, err
+}
+
+// progress tells the idle timeout that the exchange moved on (a reply
+// arrived), so that only a silence of Timeout fails it.
+func (req *Request) progress() {
+	if req.wd != nil {
+		req.wd.kick()
+	}
 }
 
 func (f *Fetcher) timeout() time.Duration {

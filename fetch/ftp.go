@@ -56,8 +56,9 @@ func (n NullCWD) String() string {
 //     ProFTPD 501; a refusal is handled as NullCWD says.
 //  3. With ";type=d", NLST of the name (or of the working directory when
 //     the name is empty): the names, one per line.
-//  4. Otherwise an empty name (the URL ends in "/", or has no path) lists
-//     the directory with LIST, the server's long format.
+//  4. An empty name (the URL ends in "/", or has no path), about which
+//     RFC 1738 says nothing, lists the directory the same way (NLST),
+//     as "urlkit explain" says.
 //  5. Otherwise TYPE A or I, as the URL's type code says or, without
 //     one, guessed from the name: A for names with a text extension
 //     (.txt, .html, .c, ...), I for everything else, so that unknown
@@ -107,6 +108,7 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	req.progress()
 	ok := false
 	defer func() {
 		if !ok {
@@ -116,9 +118,11 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 	if err := o.login(ctx, req, c, plan); err != nil {
 		return nil, err
 	}
+	req.progress()
 	resp := &Response{Size: -1}
 	for i, dir := range plan.cwd {
 		err := c.Cwd(ctx, dir)
+		req.progress()
 		if err == nil {
 			continue
 		}
@@ -135,11 +139,7 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 	}
 	switch {
 	case plan.typ == 'd' || plan.name == "" && plan.typ == 0:
-		list := c.Nlst
-		if plan.typ != 'd' {
-			list = c.List
-		}
-		l, err := list(ctx, plan.name)
+		l, err := c.Nlst(ctx, plan.name)
 		if err != nil {
 			return nil, err
 		}
@@ -156,6 +156,7 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 		if err := c.Type(ctx, string(typ)); err != nil {
 			return nil, err
 		}
+		req.progress()
 		if typ == 'i' {
 			if n, err := c.Size(ctx, plan.name); err == nil {
 				resp.Size = n

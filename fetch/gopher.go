@@ -70,6 +70,28 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 	c := o.Client
 	c.Trace = req.Trace
 	resp := &Response{Size: -1, GopherType: plan.typ}
+	switch plan.typ {
+	case gopher.TypeTelnet, gopher.TypeTN3270:
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme,
+			Rule: fmt.Sprintf("gopher item type %q is an interactive %s session on %s, not a document to fetch (RFC 1436)",
+				string([]byte{byte(plan.typ)}), map[gopher.ItemType]string{'8': "telnet", 'T': "tn3270"}[plan.typ], plan.addr)}
+	case gopher.TypeSearch:
+		if plan.search == nil {
+			// A search server and no search string: ask for one.
+			if req.Prompt == nil {
+				return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput,
+					Rule: "the URL names a Gopher search server (type 7) but no search string (%09 words), and there is no terminal to ask on"}
+			}
+			words, err := req.Prompt(ctx, Prompt{Text: "Search " + plan.addr + " for"})
+			if err != nil {
+				return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput, Err: err}
+			}
+			if strings.ContainsAny(words, "\t\r\n\x00") {
+				return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsafe, Rule: "the search words hold a TAB, CR, LF or NUL"}
+			}
+			plan.search = &words
+		}
+	}
 	search := plan.search
 	if plan.plus != nil && plan.typ != gopher.TypeSearch && search != nil && *search == "" {
 		search = nil
@@ -112,7 +134,8 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 		}
 	}
 	switch {
-	case strings.HasPrefix(plus, "!") || strings.HasPrefix(plus, "$"):
+	case gr.Plus && (strings.HasPrefix(plus, "!") || strings.HasPrefix(plus, "$")):
+		// (A server that ignores the request sends the item instead.)
 		resp.ContentType = GopherAttributesType
 	case plan.typ.IsMenu():
 		resp.ContentType = GopherMenuType
@@ -158,7 +181,9 @@ func gopherErrorItem(br *bufio.Reader) error {
 
 // askForm fetches the +ASK block of the item and asks its questions.
 func (o *GopherOpener) askForm(ctx context.Context, req *Request, c *gopher.Client, plan *gopherPlan) ([]string, error) {
-	bang := "!+ASK"
+	// All the attributes: pygopherd, the one Gopher+ server packaged,
+	// answers "!+ASK" with the item's data instead.
+	bang := "!"
 	gr, err := c.Fetch(ctx, plan.addr, plan.selector, nil, &bang)
 	if err != nil {
 		return nil, err

@@ -33,7 +33,7 @@ Each URL is carried out as its specification says:
            user@host when the URL has no user; a password the URL lacks is
            asked on a terminal), one CWD per path segment (an empty one is a
            CWD with no argument: --null-cwd says what to do when refused),
-           ;type=d lists with NLST, a trailing / with LIST, else TYPE A/I
+           ;type=d or a trailing / lists names with NLST, else TYPE A/I
            (given or guessed from the name) and RETR; passive mode unless
            --active
   gopher:  RFC 1738 3.4: selector, TAB search, TAB Gopher+ string; menus,

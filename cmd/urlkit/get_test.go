@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -8,13 +9,13 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/wiretest"
+	wt "github.com/urlkit/urlkit/internal/wiretest"
 )
 
 // TestNetScripts runs the get scripts that need the real servers
 // (testdata/netscript); they see the servers' environment variables.
 func TestNetScripts(t *testing.T) {
-	wiretest.ServerEnv(t, "FTP_PORT", "GOPHER_PORT", "GOPHERNICUS_PORT", "HTTP_PORT")
+	wt.ServerEnv(t, "FTP_PORT", "GOPHER_PORT", "GOPHERNICUS_PORT", "HTTP_PORT")
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/netscript",
 		RequireExplicitExec: true,
@@ -138,4 +139,50 @@ func mustParse(t *testing.T, s string) *urlkit.URL {
 		t.Fatalf("%q: %v", s, err)
 	}
 	return &u
+}
+
+// A transfer that breaks off leaves no file behind (and no temporary
+// file), whatever the protocol.
+func TestGetNoPartialFile(t *testing.T) {
+	part := strings.Repeat("x", 1000)
+	httpHead := wt.Func(func(s *wt.Session) error {
+		for {
+			line, err := s.ReadLine()
+			if err != nil || line == "" {
+				return err
+			}
+		}
+	})
+	var data wt.Data
+	for _, tc := range []struct {
+		name, url string
+		script    []wt.Step
+	}{
+		{"http reset", "http://%s/f.bin", []wt.Step{httpHead, wt.SendRaw("HTTP/1.1 200 OK\r\nContent-Length: 65536\r\n\r\n" + part), wt.Pause(20 * time.Millisecond), wt.Reset()}},
+		{"gopher reset", "gopher://%s/9/f.bin", []wt.Step{wt.Expect("/f.bin"), wt.SendRaw(part), wt.Pause(20 * time.Millisecond), wt.Reset()}},
+		{"gopher stall", "gopher://%s/9/f.bin", []wt.Step{wt.Expect("/f.bin"), wt.SendRaw(part), wt.Stall()}},
+		{"ftp reset", "ftp://%s/f.bin", []wt.Step{
+			wt.Send("220 fake"), wt.Expect("USER anonymous"), wt.Send("331 pw"), wt.Expect("PASS nobody@example.org"), wt.Send("230 ok"),
+			wt.Expect("TYPE I"), wt.Send("200 ok"), wt.Expect("SIZE f.bin"), wt.Send("213 65536"),
+			wt.Expect("EPSV"), wt.EPSV(&data), wt.Expect("RETR f.bin"), wt.Send("150 Opening (65536 bytes)"),
+			wt.OnData(&data, wt.SendRaw(part), wt.Pause(20*time.Millisecond), wt.Reset()),
+			wt.Send("426 aborted"), wt.Expect("QUIT"), wt.Send("221 bye")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := wt.Start(t, tc.script...)
+			dir := t.TempDir()
+			st, _, errOut := TestStreams("")
+			url := fmt.Sprintf(tc.url, srv.Addr())
+			code := run(t.Context(), []string{"get", "-q", "--timeout", "500ms", "--email", "nobody@example.org", "-o", dir + "/out.bin", url}, st)
+			if code != exitFail {
+				t.Errorf("exit %d, want %d; stderr %q", code, exitFail, errOut)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("left behind: %v", entries)
+			}
+			if !strings.HasPrefix(errOut.String(), `urlkit: "`+url+`": `) {
+				t.Errorf("stderr %q", errOut)
+			}
+		})
+	}
 }
