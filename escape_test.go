@@ -104,7 +104,9 @@ func TestEscapedIsValid(t *testing.T) {
 	}{
 		{SetPath, "http://h/", ""},
 		{SetSegment, "ftp://h/", ""},
-		{SetQuery, "http://h/?", ""},
+		// A generic scheme: http's own search production (RFC 1738
+		// section 5) also wants "/" and "?" encoded, which SetQuery keeps.
+		{SetQuery, "x-generic://h/?", ""},
 		{SetUserinfo, "ftp://", "@h/"},
 		{SetFragment, "http://h/#", ""},
 	} {

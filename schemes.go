@@ -23,7 +23,17 @@ type schemeSyntax struct {
 type grammar uint8
 
 const (
-	grammarGeneric grammar = iota // only the generic rules
+	grammarGeneric  grammar = iota // only the generic rules
+	grammarFTP                     // ftpurl: fsegments, ";type=" ftptype
+	grammarHTTP                    // httpurl: hpath, "?" search
+	grammarGopher                  // gopherurl: gtype selector "%09" search "%09" gopher+_string
+	grammarMailto                  // mailtourl: an RFC 822 addr-spec
+	grammarNews                    // newsurl: "*", group or article
+	grammarNNTP                    // nntpurl: "/" group [ "/" digits ]
+	grammarTelnet                  // telneturl: login [ "/" ]
+	grammarWAIS                    // waisurl: database, database "?" search, database "/" wtype "/" wpath
+	grammarFile                    // fileurl: "/" fpath
+	grammarProspero                // prosperourl: ppath *fieldspec
 )
 
 // schemeTable lists every scheme of the specifications (RFC 1738 section
@@ -31,16 +41,16 @@ const (
 // a default port for. Ports: RFC 1738 3.x; https 443 (RFC 2818);
 // rlogin 513, tn3270 23 (RFC 1630); z39.50r/z39.50s 210 (RFC 2056).
 var schemeTable = [...]schemeSyntax{
-	{name: "ftp", port: 21, ip: true, login: true},
-	{name: "http", port: 80, ip: true},
-	{name: "gopher", port: 70, ip: true},
-	{name: "mailto"},
-	{name: "news"},
-	{name: "nntp", port: 119, ip: true},
-	{name: "telnet", port: 23, ip: true, login: true},
-	{name: "wais", port: 210, ip: true},
-	{name: "file", ip: true, emptyHost: true},
-	{name: "prospero", port: 1525, ip: true},
+	{name: "ftp", port: 21, ip: true, login: true, grammar: grammarFTP},
+	{name: "http", port: 80, ip: true, grammar: grammarHTTP},
+	{name: "gopher", port: 70, ip: true, grammar: grammarGopher},
+	{name: "mailto", grammar: grammarMailto},
+	{name: "news", grammar: grammarNews},
+	{name: "nntp", port: 119, ip: true, grammar: grammarNNTP},
+	{name: "telnet", port: 23, ip: true, login: true, grammar: grammarTelnet},
+	{name: "wais", port: 210, ip: true, grammar: grammarWAIS},
+	{name: "file", ip: true, emptyHost: true, grammar: grammarFile},
+	{name: "prospero", port: 1525, ip: true, grammar: grammarProspero},
 	{name: "rlogin", port: 513},
 	{name: "tn3270", port: 23},
 	{name: "mid"},

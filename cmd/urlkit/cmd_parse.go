@@ -92,19 +92,11 @@ func (r *parsed) json() []byte {
 	o.begin()
 	o.str("input", r.input)
 	o.boolean("valid", r.err == nil)
-	errs := []byte{'['}
+	offs := make([]offsetMessage, len(r.errs))
 	for i, e := range r.errs {
-		if i > 0 {
-			errs = append(errs, ',')
-		}
-		var eo jsonObject
-		eo.begin()
-		eo.optInt("offset", e.Offset, true)
-		eo.str("message", e.Rule)
-		eo.end()
-		errs = append(errs, eo.b...)
+		offs[i] = offsetMessage{e.Offset, e.Rule}
 	}
-	o.raw("errors", append(errs, ']'))
+	o.raw("errors", jsonOffsetMessages(offs))
 	u := &r.u
 	ok := r.err == nil
 	o.optStr("scheme", u.SchemeName(), ok && u.Scheme != "")
@@ -125,25 +117,17 @@ func (r *parsed) json() []byte {
 	o.optStr("query", u.Query, ok && u.HasQuery)
 	o.optStr("fragment", u.Fragment, ok && u.HasFragment)
 	if ok {
-		o.raw("scheme_data", schemeData(u))
+		o.raw("scheme_data", schemeData(u, r.mode))
 	} else {
 		o.raw("scheme_data", []byte("null"))
 	}
 	o.str("mode", r.mode.String())
 	o.optStr("url", u.String(), ok)
-	warns := []byte{'['}
+	offs = make([]offsetMessage, len(r.warnings))
 	for i, w := range r.warnings {
-		if i > 0 {
-			warns = append(warns, ',')
-		}
-		var wo jsonObject
-		wo.begin()
-		wo.optInt("offset", w.Offset, true)
-		wo.str("message", w.Message)
-		wo.end()
-		warns = append(warns, wo.b...)
+		offs[i] = offsetMessage{w.Offset, w.Message}
 	}
-	o.raw("warnings", append(warns, ']'))
+	o.raw("warnings", jsonOffsetMessages(offs))
 	o.end()
 	return o.b
 }
@@ -193,7 +177,7 @@ func (r *parsed) human(w *bufio.Writer) {
 	line("path", show(u.Path, true))
 	line("query", show(u.Query, u.HasQuery))
 	line("fragment", show(u.Fragment, u.HasFragment))
-	if d := schemeData(u); string(d) != "null" {
+	if d := schemeData(u, r.mode); string(d) != "null" {
 		line("scheme_data", strings.TrimSpace(string(d)))
 	}
 }

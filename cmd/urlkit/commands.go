@@ -7,6 +7,7 @@ func commandList() []*command {
 		checkCmd,
 		escapeCmd,
 		unescapeCmd,
+		explainCmd,
 		getCmd,
 	}
 }

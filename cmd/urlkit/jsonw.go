@@ -103,3 +103,26 @@ func jsonStrings(list []string) []byte {
 	}
 	return append(b, ']')
 }
+
+// offsetMessage is an error or a warning at an offset of an input.
+type offsetMessage struct {
+	offset  int
+	message string
+}
+
+// jsonOffsetMessages encodes a list of {"offset": N, "message": "..."}.
+func jsonOffsetMessages(list []offsetMessage) []byte {
+	b := []byte{'['}
+	for i, m := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		o := jsonObject{b: b}
+		o.begin()
+		o.optInt("offset", m.offset, true)
+		o.str("message", m.message)
+		o.end()
+		b = o.b
+	}
+	return append(b, ']')
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+var explainCmd = &command{
+	name:    "explain",
+	args:    "[--mode M] [--proxy HOST:PORT] [--email ADDR] [--news-server HOST] [--show-password] [URL...]",
+	summary: "print the access algorithm a URL stands for, without network access",
+	detail: `Explain prints, without any network access, what a client does to access
+each URL: first "connect HOST:PORT" (or "open PATH" for a local file), then
+one "send" line per protocol line the client would send, in Go's quoted
+form (send "CWD /etc\r\n"), and "#" comment lines for prompts, choices
+(an FTP transfer type guessed from the name, the anonymous FTP login) and
+the security concerns of RFC 1738 section 6: a port other than the
+scheme's default (and what usually listens there), and any decoded CR,
+LF, NUL or TAB that would enter a protocol line.
+
+The exit status is 1 for an invalid URL, a scheme with no access
+algorithm (urn, x-, unknown), and a URL the access layer would refuse
+(a control character in a protocol line; the reason also goes to
+standard error). Several URLs are explained one after the other,
+separated by an empty line.
+
+--proxy explains the access through an HTTP proxy: the whole URL, of
+any retrieval scheme, goes on the request line (RFC 1630). --news-server
+names the reader's news server for news: URLs (default $NNTPSERVER, else
+"news"); --email the address used as the anonymous FTP password and the
+mail sender (default user@example.com).
+
+` + modesHelp + `
+
+Examples:
+  urlkit explain 'ftp://myname@host.dom/%2Fetc/motd'
+  urlkit explain 'gopher://host/1sel%09%09+application/postscript%20Es_ES'
+  urlkit explain --proxy proxy.example:3128 'http://info.cern.ch/a#frag'
+  urlkit explain 'ftp://host:25/a%0D%0AHELO'`,
+	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
+		mode := modeFlag(fs)
+		var opts scheme.ExplainOptions
+		fs.StringVar(&opts.Proxy, "proxy", "", "explain the access through the HTTP proxy at `HOST:PORT`")
+		fs.StringVar(&opts.Email, "email", "", "the user's mail `ADDR`ess: anonymous FTP password, mail sender (default user@example.com)")
+		fs.StringVar(&opts.NewsServer, "news-server", "", "the news server `HOST` for news: URLs (default $NNTPSERVER, else news)")
+		fs.BoolVar(&opts.ShowPassword, "show-password", false, "show a password of the URL instead of xxxxx")
+		return func(ctx context.Context, st *Streams, args []string) int {
+			opts.Mode = *mode
+			if opts.NewsServer == "" {
+				opts.NewsServer = os.Getenv("NNTPSERVER")
+			}
+			if opts.Proxy != "" {
+				p, err := proxyAddr(opts.Proxy)
+				if err != nil {
+					fmt.Fprintf(st.Err, "urlkit explain: --proxy: %v\n", err)
+					return exitUsage
+				}
+				opts.Proxy = p
+			}
+			out := bufio.NewWriter(st.Out)
+			defer out.Flush()
+			first := true
+			return eachInput(ctx, st, out, args, func(s string) int {
+				if !first {
+					out.WriteByte('\n')
+				}
+				first = false
+				return explainOne(st, out, s, opts)
+			})
+		}
+	},
+}
+
+func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.ExplainOptions) int {
+	var u urlkit.URL
+	var err error
+	if opts.Mode == urlkit.Lenient {
+		u, _, err = urlkit.ParseLenient(s)
+	} else {
+		u, err = urlkit.ParseMode(s, opts.Mode)
+	}
+	if err != nil {
+		out.Flush()
+		fmt.Fprintln(st.Err, err)
+		return exitFail
+	}
+	steps, err := scheme.Explain(&u, opts)
+	if err != nil {
+		out.Flush()
+		fmt.Fprintln(st.Err, err)
+		return exitFail
+	}
+	for _, step := range steps {
+		out.WriteString(step.String())
+		out.WriteByte('\n')
+	}
+	if err := scheme.CheckSafe(&u); err != nil {
+		out.Flush()
+		fmt.Fprintln(st.Err, err)
+		return exitFail
+	}
+	return exitOK
+}
+
+// proxyAddr returns the HOST:PORT of a proxy given as HOST[:PORT] or as
+// an http URL; the port defaults to 80.
+func proxyAddr(p string) (string, error) {
+	if strings.Contains(p, "://") {
+		u, err := urlkit.ParseMode(p, urlkit.RFC3986)
+		if err != nil {
+			return "", err
+		}
+		if u.Host == "" {
+			return "", errors.New("the proxy URL has no host")
+		}
+		p = u.Host
+		if u.HasPort {
+			p += ":" + u.Port
+		}
+	}
+	if _, _, err := net.SplitHostPort(p); err != nil {
+		if strings.Count(p, ":") > 1 && !strings.HasPrefix(p, "[") {
+			return "", fmt.Errorf("%q: write an IPv6 address in brackets", p)
+		}
+		p = net.JoinHostPort(strings.Trim(p, "[]"), "80")
+		if _, _, err := net.SplitHostPort(p); err != nil {
+			return "", err
+		}
+	}
+	return p, nil
+}

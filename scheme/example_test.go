@@ -1,0 +1,165 @@
+package scheme_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+func ExampleParseFTP() {
+	// RFC 1738 3.2.2: %2F stays inside its segment.
+	for _, s := range []string{"ftp://myname@host.dom/%2Fetc/motd", "ftp://myname@host.dom//etc/motd"} {
+		u, _ := urlkit.Parse(s)
+		f, err := scheme.ParseFTP(&u)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("user %q CWD %q name %q\n", f.User, f.CWD, f.Name)
+	}
+	// Output:
+	// user "myname" CWD ["/etc"] name "motd"
+	// user "myname" CWD ["" "etc"] name "motd"
+}
+
+func ExampleFTP_URL() {
+	f := &scheme.FTP{Host: "host.dom", CWD: []string{"/etc"}, Name: "a;b", Type: "a"}
+	fmt.Println(f.URL())
+	// Output:
+	// ftp://host.dom/%2Fetc/a%3Bb;type=a
+}
+
+func ExampleGopher_PlusRequest() {
+	u, _ := urlkit.Parse("gopher://host/0a_gopher_selector%09%09+application/postscript%20Es_ES")
+	g, _ := scheme.ParseGopher(&u)
+	p, _ := g.PlusRequest()
+	fmt.Printf("type %c selector %q: %v view %q language %q\n", g.Type, g.Selector, p.Kind, p.View, p.Language)
+	// Output:
+	// type 0 selector "a_gopher_selector": view view "application/postscript" language "Es_ES"
+}
+
+func ExampleParseGopherPlus() {
+	// RFC 1738 3.4: a filled-out ASK form, decoded.
+	p, err := scheme.ParseGopherPlus("+\t1\r\n+-1\r\nask_item1_value\r\nask_item2_value\r\n.\r\n")
+	fmt.Println(p.Kind, p.Form, p.Values, err)
+	// Output:
+	// view true [ask_item1_value ask_item2_value] <nil>
+}
+
+func ExampleParseMailto() {
+	u, _ := urlkit.Parse("mailto:%22John%20Doe%22@example.com")
+	m, _ := scheme.ParseMailto(&u)
+	local, domain := m.Split()
+	fmt.Println(m.Address, "|", local, "|", domain)
+
+	u, _ = urlkit.ParseMode("mailto:john%20doe@example.com", urlkit.RFC3986)
+	_, err := scheme.ParseMailto(&u)
+	fmt.Println(err)
+	// Output:
+	// "John Doe"@example.com | "John Doe" | example.com
+	// urlkit: "mailto:john%20doe@example.com": offset 11: space (written %20) may not appear unquoted in the local-part of an RFC 822 address (RFC 822 6.1, local-part = word *("." word); RFC 1738 3.5)
+}
+
+func ExampleParseNews() {
+	for _, s := range []string{"news:comp.infosystems.www.misc", "news:12345667123asdghfh@info.cern.ch", "news:*"} {
+		u, _ := urlkit.Parse(s)
+		n, _ := scheme.ParseNews(&u)
+		fmt.Printf("%s %q %q\n", n.Kind(), n.Group, n.MessageID)
+	}
+	// Output:
+	// group "comp.infosystems.www.misc" ""
+	// article "" "12345667123asdghfh@info.cern.ch"
+	// all "" ""
+}
+
+func ExampleParseWAIS() {
+	// RFC 1630's wpath fields, in the rfc1630 mode.
+	u, _ := urlkit.ParseMode("wais://quake.think.com/db/TEXT/1=abc;2=x%3By;", urlkit.RFC1630)
+	w, _ := scheme.ParseWAIS(&u)
+	fmt.Printf("%s %s %q %v\n", w.Database, w.WType, w.WPath, w.Fields)
+	// Output:
+	// db TEXT "1=abc;2=x;y;" [{1 abc} {2 x;y}]
+}
+
+func ExampleFileFromVMS() {
+	// RFC 1738 3.10's example (whose text drops a digit of the name).
+	f, _ := scheme.FileFromVMS("vms.host.edu", "DISK$USER:[MY.NOTES]NOTE123456.TXT")
+	fmt.Println(f.URL())
+	spec, _ := f.VMSPath()
+	fmt.Println(spec)
+	// Output:
+	// file://vms.host.edu/disk$user/my/notes/note123456.txt
+	// DISK$USER:[MY.NOTES]NOTE123456.TXT
+}
+
+func ExampleFile_LocalPath() {
+	u, _ := urlkit.Parse("file://localhost/etc/motd")
+	f, _ := scheme.ParseFile(&u)
+	fmt.Println(f.IsLocal(), f.Path)
+	// Output:
+	// true /etc/motd
+}
+
+func ExampleParseProspero() {
+	u, _ := urlkit.Parse("prospero://host.dom//pros/name%0012;OBJECT-VERSION=3")
+	p, _ := scheme.ParseProspero(&u)
+	fmt.Printf("%q version %q fields %v\n", p.HSOName, p.Version, p.Fields)
+	// Output:
+	// "/pros/name" version "12" fields [{OBJECT-VERSION 3}]
+}
+
+func ExampleParse() {
+	u, _ := urlkit.Parse("nntp://news.example/comp.infosystems.www/1234")
+	v, _ := scheme.Parse(&u, urlkit.RFC1738)
+	n := v.(*scheme.NNTP)
+	fmt.Println(v.Scheme(), n.Group, n.Article)
+	// Output:
+	// nntp comp.infosystems.www 1234
+}
+
+func ExampleKnown() {
+	for _, name := range []string{"ftp", "prospero", "afs", "x-mine", "gopher+"} {
+		in, ok := scheme.Known(name)
+		fmt.Println(name, ok, in.Port, in.Status, in.Section)
+	}
+	// Output:
+	// ftp true 21 defined RFC 1738 3.2
+	// prospero true 1525 defined RFC 1738 3.11
+	// afs true 0 historical draft-ietf-uri-url-03 (afsaddress)
+	// x-mine true 0 experimental RFC 1738 section 4
+	// gopher+ false 0 defined
+}
+
+func ExampleExplain() {
+	u, _ := urlkit.Parse("ftp://myname@host.dom/%2Fetc/motd;type=a")
+	steps, _ := scheme.Explain(&u, scheme.ExplainOptions{})
+	for _, s := range steps {
+		fmt.Println(s)
+	}
+	// Output:
+	// connect host.dom:21
+	// send "USER myname\r\n"
+	// # no password in the URL: if the server asks for one (reply 331), the client asks the user and sends PASS with the answer (RFC 1738 3.2.1)
+	// send "CWD /etc\r\n"
+	// send "TYPE A\r\n"
+	// send "PASV\r\n"
+	// # the client opens the data connection to the address of the 227 reply; the file comes over it
+	// send "RETR motd\r\n"
+	// send "QUIT\r\n"
+}
+
+func ExampleCheckSafe() {
+	// RFC 1738 section 6: a gopher URL aimed at an SMTP server.
+	u, _ := urlkit.Parse("gopher://mail.example:25/0HELO%20x%0D%0AQUIT")
+	for _, c := range scheme.Concerns(&u) {
+		fmt.Println(c.Refuse, c)
+	}
+	err := scheme.CheckSafe(&u)
+	fmt.Println(errors.Is(err, scheme.ErrUnsafe))
+	// Output:
+	// false offset 22: port 25 is not the gopher default (70); port 25 usually runs SMTP, which could take the lines below as commands of its own (RFC 1738 section 6)
+	// true offset 34: %0D decodes to CR in the Gopher selector line: CR ends the line, and what follows would be read as a command of its own (RFC 1738 section 6); the access layer refuses this URL
+	// true offset 37: %0A decodes to LF in the Gopher selector line: LF ends the line, and what follows would be read as a command of its own (RFC 1738 section 6); the access layer refuses this URL
+	// true
+}

@@ -1,0 +1,211 @@
+package scheme
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+// File is the view of a file URL (RFC 1738 3.10):
+//
+//	file://<host>/<path>
+//
+// The path is a hierarchical directory path, <directory>/.../<name>. The
+// host "localhost" or "" means the machine interpreting the URL; any
+// other host names a machine whose files are reached by no Internet
+// protocol the URL names.
+type File struct {
+	Host string // as written; "" or "localhost" for this machine
+	Path string // decoded; starts with "/"
+}
+
+// ParseFile returns the view of a file URL. Each segment is decoded after
+// the path is split at its unencoded "/", so a segment holding %2F (a
+// file name with a "/" in it, which no hierarchical file system has) is
+// an error. A URL without an authority (file:/path, which RFC 3986-era
+// software writes) is read as one with an empty host.
+func ParseFile(u *urlkit.URL) (*File, error) {
+	if err := expect(u, "file"); err != nil {
+		return nil, err
+	}
+	p, off := "", layoutOf(u).path
+	if u.HasAuthority {
+		var ok bool
+		switch p, off, ok = urlPath(u); {
+		case ok:
+			p, off = "/"+p, off-1
+		case u.HasQuery:
+			return nil, syntaxError(u, off-1, "a file URL needs '/' and a path after the host (RFC 1738 3.10)")
+		default:
+			p = "/" // file://host: draft-06's fileurl makes the fpath optional
+		}
+	} else {
+		p = u.SchemeSpecificPart()
+		if !strings.HasPrefix(p, "/") {
+			return nil, syntaxError(u, off, "a file URL's path starts with '/' (RFC 1738 3.10)")
+		}
+	}
+	if k := indexEscape(p, '/'); k >= 0 {
+		return nil, syntaxError(u, off+k, "%2F in a file path: a file or directory name cannot hold '/' (RFC 1738 3.10: the path is hierarchical)")
+	}
+	return &File{Host: u.Host, Path: unescape(p)}, nil
+}
+
+// Scheme returns "file".
+func (f *File) Scheme() string { return "file" }
+
+// URL builds "file://", the host and the path, each segment encoded for
+// fsegment (";" becomes %3B).
+func (f *File) URL() *urlkit.URL {
+	u := &urlkit.URL{Scheme: "file", HasAuthority: true, Host: f.Host}
+	segs := strings.Split(strings.TrimPrefix(f.Path, "/"), "/")
+	for i, s := range segs {
+		segs[i] = escape(s, &keepFseg)
+	}
+	setPath(u, "/"+strings.Join(segs, "/"))
+	return u
+}
+
+// IsLocal reports whether the host is "" or "localhost" (in any case):
+// the machine interpreting the URL.
+func (f *File) IsLocal() bool { return f.Host == "" || strings.EqualFold(f.Host, "localhost") }
+
+// LocalPath converts the URL's path to a file name of this operating
+// system: on Windows "/C:/dir/f" becomes `C:\dir\f`; elsewhere the path is
+// the file name. It fails for another host and for names the system
+// cannot hold (NUL; on Windows a "\" inside a name).
+func (f *File) LocalPath() (string, error) { return localPath(runtime.GOOS, f) }
+
+func localPath(goos string, f *File) (string, error) {
+	if !f.IsLocal() {
+		return "", errors.New("scheme: file URL names host " + quote(f.Host) + ", not this machine (RFC 1738 3.10: only \"localhost\" or an empty host is this machine)")
+	}
+	p := f.Path
+	if strings.IndexByte(p, 0) >= 0 {
+		return "", errors.New("scheme: file path holds a NUL byte, which no file name can hold")
+	}
+	if goos != "windows" {
+		return p, nil
+	}
+	if strings.IndexByte(p, '\\') >= 0 {
+		return "", errors.New("scheme: file path holds '\\', which is the separator of Windows file names")
+	}
+	// "/C:/dir" or "/C|/dir" (the old form) names drive C.
+	if len(p) >= 3 && p[0] == '/' && isLetter(p[1]) && (p[2] == ':' || p[2] == '|') && (len(p) == 3 || p[3] == '/') {
+		p = p[1:2] + ":" + p[3:]
+		if len(p) == 2 {
+			p += "/"
+		}
+	}
+	return strings.ReplaceAll(p, "/", `\`), nil
+}
+
+// FileFromPath returns the view of a file URL for an absolute file name
+// of this operating system, with an empty host (this machine). On Windows
+// `C:\dir\f` becomes "/C:/dir/f" and a UNC name `\\server\share\f` the
+// host "server" and the path "/share/f".
+func FileFromPath(name string) (*File, error) { return fileFromPath(runtime.GOOS, name) }
+
+func fileFromPath(goos, name string) (*File, error) {
+	if goos != "windows" {
+		if !strings.HasPrefix(name, "/") {
+			return nil, errors.New("scheme: " + quote(name) + " is not an absolute file name")
+		}
+		return &File{Path: name}, nil
+	}
+	p := strings.ReplaceAll(name, `\`, "/")
+	switch {
+	case strings.HasPrefix(p, "//"):
+		host, rest, _ := strings.Cut(p[2:], "/")
+		if host == "" {
+			return nil, errors.New("scheme: " + quote(name) + " names no server")
+		}
+		return &File{Host: host, Path: "/" + rest}, nil
+	case len(p) >= 3 && isLetter(p[0]) && p[1] == ':' && p[2] == '/':
+		return &File{Path: "/" + p}, nil
+	}
+	return nil, errors.New("scheme: " + quote(name) + " is not an absolute file name (a drive letter or a UNC name)")
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// FileFromVMS maps a VMS file specification onto a file URL the way RFC
+// 1738 3.10's example does:
+//
+//	DISK$USER:[MY.NOTES]NOTE123456.TXT on vms.host.edu
+//	file://vms.host.edu/disk$user/my/notes/note123456.txt
+//
+// The device becomes the first segment, each directory of the bracketed
+// list a segment, and the file name (with its type and any ";version")
+// the last one, all in lower case (VMS names are case-insensitive). The
+// RFC's example URL reads "note12345.txt": its text dropped a digit of the
+// name. "[000000]" (the device's top directory) adds no segment; a
+// relative directory ("[.SUB]") and a node name ("NODE::") are refused.
+func FileFromVMS(host, spec string) (*File, error) {
+	if strings.Contains(spec, "::") {
+		return nil, errors.New("scheme: VMS node names (NODE::) have no file URL form; give the node as the host")
+	}
+	var segs []string
+	rest := spec
+	if dev, after, ok := strings.Cut(rest, ":"); ok {
+		if dev == "" || strings.ContainsAny(dev, "[]<>/") {
+			return nil, errors.New("scheme: invalid VMS device in " + quote(spec))
+		}
+		segs, rest = append(segs, dev), after
+	}
+	if rest != "" && (rest[0] == '[' || rest[0] == '<') {
+		closer := "]"
+		if rest[0] == '<' {
+			closer = ">"
+		}
+		end := strings.Index(rest, closer)
+		if end < 0 {
+			return nil, errors.New("scheme: unclosed VMS directory in " + quote(spec))
+		}
+		dirs := rest[1:end]
+		if strings.HasPrefix(dirs, ".") || strings.HasPrefix(dirs, "-") {
+			return nil, errors.New("scheme: relative VMS directory in " + quote(spec) + " has no file URL form")
+		}
+		if dirs != "000000" && dirs != "" {
+			for _, d := range strings.Split(dirs, ".") {
+				if d == "" {
+					return nil, errors.New("scheme: empty VMS directory name in " + quote(spec))
+				}
+				segs = append(segs, d)
+			}
+		}
+		rest = rest[end+1:]
+	}
+	if rest == "" || strings.ContainsAny(rest, "[]<>:/") {
+		return nil, errors.New("scheme: invalid VMS file name in " + quote(spec))
+	}
+	segs = append(segs, rest)
+	return &File{Host: host, Path: "/" + strings.ToLower(strings.Join(segs, "/"))}, nil
+}
+
+// VMSPath maps the URL's path back to a VMS file specification, the
+// inverse of FileFromVMS: the first segment is the device, the last the
+// file name, the others the directories ("[000000]" when there are none).
+// The result is upper case. It fails for a path of fewer than two
+// segments and for names VMS cannot hold in their place ("." in a
+// directory name, brackets or ":" anywhere).
+func (f *File) VMSPath() (string, error) {
+	segs := strings.Split(strings.TrimPrefix(f.Path, "/"), "/")
+	if len(segs) < 2 {
+		return "", errors.New("scheme: a VMS file URL path is /device/directory.../name")
+	}
+	for i, s := range segs {
+		if s == "" || strings.ContainsAny(s, "[]<>:") || (i > 0 && i < len(segs)-1 && strings.Contains(s, ".")) {
+			return "", errors.New("scheme: " + quote(s) + " cannot be a VMS device, directory or file name in its place")
+		}
+	}
+	dirs := "000000"
+	if len(segs) > 2 {
+		dirs = strings.Join(segs[1:len(segs)-1], ".")
+	}
+	return strings.ToUpper(segs[0] + ":[" + dirs + "]" + segs[len(segs)-1]), nil
+}
+
+func quote(s string) string { return "\"" + s + "\"" }

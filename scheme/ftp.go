@@ -1,0 +1,218 @@
+package scheme
+
+import (
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+// FTP is the view of an ftp URL (RFC 1738 3.2):
+//
+//	ftp://<user>:<password>@<host>:<port>/<cwd1>/<cwd2>/.../<cwdN>/<name>;type=<typecode>
+//
+// The url-path is a series of FTP commands: a CWD for each <cwd>, then a
+// TYPE and a RETR of <name>, or with ;type=d an NLST of <name>. The
+// segments are split at the unencoded "/" and then decoded, so a "%2F"
+// stays inside its segment: ftp://myname@host.dom/%2Fetc/motd is CWD
+// "/etc" then RETR "motd", and ftp://myname@host.dom//etc/motd is a CWD
+// with an empty argument, then CWD "etc".
+type FTP struct {
+	User        string // decoded; see HasUser
+	Password    string // decoded; see HasPassword
+	HasUser     bool   // a user name is given (it may be empty: ftp://@host/)
+	HasPassword bool   // a password is given (it may be empty: ftp://foo:@host/)
+	Host        string // as written
+	Port        string // the digits as written, "" for the default (21)
+
+	// CWD holds the decoded arguments of the CWD commands, in order; nil
+	// when there are none.
+	CWD []string
+	// Name is the decoded file name (RETR) or directory (NLST); "" when
+	// the url-path ends with "/" or is absent.
+	Name string
+	// Type is the type code in lower case: "a" (ASCII), "i" (image), "d"
+	// (directory listing), or "" when the URL gives none. The drafts'
+	// codes that ParseFTPLenient accepts are "a" or "e" followed by a form
+	// code "n", "t" or "c", "e" alone, and "l" followed by a byte size
+	// ("l8"); TypeCommand gives their TYPE argument.
+	Type string
+}
+
+// ParseFTP returns the view of an ftp URL. A ";" in the url-path must
+// start the final ";type=" (matched without regard to case) and the type
+// code must be one of A I D a i d (RFC 1738 section 5, ftptype).
+func ParseFTP(u *urlkit.URL) (*FTP, error) { return parseFTP(u, false) }
+
+// ParseFTPLenient is ParseFTP that also accepts the type codes of the
+// 1993-94 drafts (draft-ietf-uri-url-03 BNF: "A" formcode, "E" formcode,
+// "I", "L" digits, with formcode N, T or C, written without the space of
+// RFC 959's TYPE command).
+func ParseFTPLenient(u *urlkit.URL) (*FTP, error) { return parseFTP(u, true) }
+
+func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
+	if err := expect(u, "ftp"); err != nil {
+		return nil, err
+	}
+	if err := needAuthority(u); err != nil {
+		return nil, err
+	}
+	f := &FTP{Host: u.Host, Port: port(u), HasUser: u.HasUser, HasPassword: u.HasPassword}
+	f.User, _ = u.DecodedUser()
+	f.Password, _ = u.DecodedPassword()
+	p, off, ok := urlPath(u)
+	if !ok {
+		if u.HasQuery {
+			return nil, noSlashBeforeQuery(u)
+		}
+		return f, nil
+	}
+	if k := strings.IndexByte(p, ';'); k >= 0 {
+		rest := p[k:]
+		if strings.IndexByte(rest, '/') >= 0 || len(rest) < 6 || !strings.EqualFold(rest[:6], ";type=") {
+			return nil, syntaxError(u, off+k, "';' is reserved and must be encoded as %3B in an FTP path: only a final \";type=\" may follow the name (RFC 1738 3.2.2)")
+		}
+		code := lowerASCII(rest[6:])
+		if !validFTPType(code, drafts) {
+			rule := "ftptype must be one of A I D a i d (RFC 1738 section 5, ftptype)"
+			if drafts {
+				rule = "the type code must be A, I or D, or one of the drafts' A or E with a form code N, T or C, E, or L with a byte size (draft-ietf-uri-url-03 BNF, ftptype)"
+			} else if validFTPType(code, true) {
+				rule += "; the drafts' E, L and form codes are accepted in the lenient mode"
+			}
+			return nil, syntaxError(u, off+k+6, rule)
+		}
+		f.Type, p = code, p[:k]
+	}
+	segs := strings.Split(p, "/")
+	for _, s := range segs[:len(segs)-1] {
+		f.CWD = append(f.CWD, unescape(s))
+	}
+	f.Name = unescape(segs[len(segs)-1])
+	return f, nil
+}
+
+// validFTPType reports whether code (lower case) is an RFC 1738 type
+// code or, with drafts, one of the drafts' codes.
+func validFTPType(code string, drafts bool) bool {
+	switch code {
+	case "a", "i", "d":
+		return true
+	}
+	if !drafts || code == "" {
+		return false
+	}
+	switch code[0] {
+	case 'a', 'e':
+		return len(code) == 1 || len(code) == 2 && strings.IndexByte("ntc", code[1]) >= 0
+	case 'l':
+		if len(code) == 1 {
+			return false
+		}
+		for i := 1; i < len(code); i++ {
+			if code[i] < '0' || code[i] > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// Scheme returns "ftp".
+func (f *FTP) Scheme() string { return "ftp" }
+
+// URL builds the ftp URL: user and password encoded for RFC 1738's user
+// production, each CWD argument and the name for fsegment (so "/" becomes
+// %2F and ";" %3B), and ";type=" with the type code when there is one.
+func (f *FTP) URL() *urlkit.URL {
+	u := serverURL("ftp", f.Host, f.Port)
+	setLogin(u, f.User, f.Password, f.HasUser, f.HasPassword)
+	var b strings.Builder
+	b.WriteByte('/')
+	for _, c := range f.CWD {
+		b.WriteString(escape(c, &keepFseg))
+		b.WriteByte('/')
+	}
+	b.WriteString(escape(f.Name, &keepFseg))
+	if f.Type != "" {
+		b.WriteString(";type=")
+		b.WriteString(f.Type)
+	}
+	setPath(u, b.String())
+	return u
+}
+
+// IsDir reports whether the URL designates a directory listing: the type
+// code "d", or an empty name (the url-path ends with "/" or is absent;
+// RFC 1738 is silent there, and a listing is what such a URL is used for).
+func (f *FTP) IsDir() bool { return f.Type == "d" || f.Name == "" }
+
+// TypeCommand returns the argument of the FTP TYPE command for the type
+// code ("A", "I", "E N", "L 8"), or "" for "d" and for no type code.
+func (f *FTP) TypeCommand() string {
+	switch t := f.Type; {
+	case t == "" || t == "d":
+		return ""
+	case t[0] == 'l':
+		return "L " + t[1:]
+	case len(t) == 2:
+		return strings.ToUpper(t[:1] + " " + t[1:])
+	default:
+		return strings.ToUpper(t)
+	}
+}
+
+// GuessType returns the type code a client would use for a file name the
+// URL gives no ";type=" for (RFC 1738 3.2.3: "the client program
+// interpreting the URL must guess the appropriate mode"), and why. Names
+// with a suffix of text formats, and a few conventional text file names
+// (README, motd), guess "a"; every other name guesses "i", which
+// transfers every byte unchanged.
+func GuessType(name string) (code, reason string) {
+	lower := lowerASCII(name) // byte for byte: strings.ToLower may change the length
+	if textNames[lower] {
+		return "a", "\"" + name + "\" is conventionally a text file"
+	}
+	dot := strings.LastIndexByte(lower, '.')
+	if dot < 0 || dot == len(lower)-1 {
+		return "i", "\"" + name + "\" has no suffix to tell text from binary; image transfers every byte unchanged"
+	}
+	suffix := lower[dot:]
+	if textSuffixes[suffix] {
+		return "a", "the suffix " + name[dot:] + " names a text format"
+	}
+	if binarySuffixes[suffix] {
+		return "i", "the suffix " + name[dot:] + " names a binary format"
+	}
+	return "i", "the suffix " + name[dot:] + " is not a known text format; image transfers every byte unchanged"
+}
+
+var textNames = set("readme", "install", "copying", "changelog", "changes", "news", "todo", "makefile", "motd", "index", "ls-lr", "00index", "00readme")
+
+var textSuffixes = set(".txt", ".text", ".asc", ".html", ".htm", ".shtml", ".xml", ".sgml", ".css", ".js", ".json", ".csv", ".tsv",
+	".c", ".h", ".cc", ".cpp", ".hpp", ".java", ".go", ".py", ".pl", ".pm", ".sh", ".tcl", ".el", ".lisp", ".f", ".p",
+	".tex", ".latex", ".bib", ".ps", ".eps", ".rtf", ".md", ".rst", ".me", ".ms", ".man", ".diff", ".patch", ".log",
+	".conf", ".cfg", ".ini", ".faq", ".1", ".2", ".3", ".4", ".5", ".6", ".7", ".8")
+
+var binarySuffixes = set(".z", ".gz", ".tgz", ".taz", ".zip", ".zoo", ".arc", ".lzh", ".arj", ".tar", ".bz2", ".xz", ".zst", ".7z",
+	".gif", ".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".xbm", ".pdf", ".dvi", ".mp3", ".au", ".wav", ".mpg", ".mpeg", ".mov", ".avi",
+	".exe", ".com", ".dll", ".bin", ".o", ".a", ".so", ".hqx", ".sit", ".iso", ".img", ".jar", ".class", ".deb", ".rpm")
+
+// lowerASCII lower-cases the ASCII letters of s, leaving other bytes.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+func set(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}

@@ -1,0 +1,173 @@
+package scheme
+
+import (
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+// Mailto is the view of a mailto URL (RFC 1738 3.5):
+//
+//	mailto:<rfc822-addr-spec>
+//
+// There are no reserved characters in a mailto URL: the whole
+// scheme-specific part, decoded, is the address, which must be an RFC 822
+// addr-spec (quoted local parts and domain literals included). A "%" in
+// the address is written %25.
+type Mailto struct {
+	Address string // the addr-spec, decoded
+}
+
+// ParseMailto returns the view of a mailto URL, checking the address.
+func ParseMailto(u *urlkit.URL) (*Mailto, error) {
+	if err := expect(u, "mailto"); err != nil {
+		return nil, err
+	}
+	addr, err := addrSpec(u)
+	if err != nil {
+		return nil, err
+	}
+	return &Mailto{Address: addr}, nil
+}
+
+// Scheme returns "mailto".
+func (m *Mailto) Scheme() string { return "mailto" }
+
+// URL builds "mailto:" and the address, encoded for xchar (so "%"
+// becomes %25 and the unsafe characters of a quoted local part are
+// encoded).
+func (m *Mailto) URL() *urlkit.URL { return opaqueURL("mailto", escape(m.Address, &keepXchar)) }
+
+// Split returns the local-part and the domain of the address: the text
+// before and after the "@" that is outside quoted strings.
+func (m *Mailto) Split() (localPart, domain string) { return splitAddr(m.Address) }
+
+// opaqueURL builds a URL without an authority from a scheme-specific part
+// already encoded.
+func opaqueURL(scheme, ssp string) *urlkit.URL {
+	u := &urlkit.URL{Scheme: scheme}
+	setPath(u, ssp)
+	return u
+}
+
+// addrSpec decodes the scheme-specific part of u and checks it as an RFC
+// 822 addr-spec. The check is urlkit's own (the rfc1738 mode's mailto
+// grammar), run on the address encoded for RFC 1738, so that a URL
+// written in any mode gets the same rules; the offset of an error is
+// mapped back to u.
+func addrSpec(u *urlkit.URL) (string, error) {
+	ssp := u.SchemeSpecificPart()
+	addr, from := unescapeMap(ssp)
+	var b strings.Builder
+	b.WriteString("mailto:")
+	to := make([]int, 0, len(addr)*3+8)
+	for range len("mailto:") {
+		to = append(to, 0)
+	}
+	for i := 0; i < len(addr); i++ {
+		e := escape(addr[i:i+1], &keepXchar)
+		for range len(e) {
+			to = append(to, i)
+		}
+		b.WriteString(e)
+	}
+	errs := urlkit.Check(b.String(), urlkit.RFC1738)
+	if len(errs) == 0 {
+		return addr, nil
+	}
+	e := errs[0]
+	i := len(addr)
+	if e.Offset < len(to) {
+		i = to[e.Offset]
+	}
+	return "", syntaxError(u, layoutOf(u).ssp+from[i], e.Rule)
+}
+
+// splitAddr cuts an addr-spec at the "@" outside quoted strings.
+func splitAddr(a string) (string, string) {
+	quoted := false
+	for i := 0; i < len(a); i++ {
+		switch c := a[i]; {
+		case c == '\\' && quoted:
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == '@' && !quoted:
+			return a[:i], a[i+1:]
+		}
+	}
+	return a, ""
+}
+
+// MID is the view of a mid URL (RFC 1630, Message-Id): the RFC 822
+// Message-Id of a mail message, without its "<" ">" wrapper. It has the
+// form of an addr-spec.
+type MID struct {
+	ID string // decoded
+}
+
+// ParseMID returns the view of a mid URL, checking that the id is an
+// addr-spec.
+func ParseMID(u *urlkit.URL) (*MID, error) {
+	if err := expect(u, "mid"); err != nil {
+		return nil, err
+	}
+	id, err := addrSpec(u)
+	if err != nil {
+		return nil, err
+	}
+	return &MID{ID: id}, nil
+}
+
+// Scheme returns "mid".
+func (m *MID) Scheme() string { return "mid" }
+
+// URL builds "mid:" and the id encoded for xchar.
+func (m *MID) URL() *urlkit.URL { return opaqueURL("mid", escape(m.ID, &keepXchar)) }
+
+// CID is the view of a cid URL (RFC 1630, Content-Id): the Content-ID of
+// a body part of the same MIME message, without its "<" ">" wrapper. It
+// has the form of an addr-spec.
+type CID struct {
+	ID string // decoded
+}
+
+// ParseCID returns the view of a cid URL, checking that the id is an
+// addr-spec.
+func ParseCID(u *urlkit.URL) (*CID, error) {
+	if err := expect(u, "cid"); err != nil {
+		return nil, err
+	}
+	id, err := addrSpec(u)
+	if err != nil {
+		return nil, err
+	}
+	return &CID{ID: id}, nil
+}
+
+// Scheme returns "cid".
+func (c *CID) Scheme() string { return "cid" }
+
+// URL builds "cid:" and the id encoded for xchar.
+func (c *CID) URL() *urlkit.URL { return opaqueURL("cid", escape(c.ID, &keepXchar)) }
+
+// URN is the view of a urn URL. RFC 1630 reserves the scheme for Uniform
+// Resource Names, whose syntax it leaves to a future standard: the view
+// keeps the name opaque, as written.
+type URN struct {
+	Name string // the scheme-specific part as written
+}
+
+// ParseURN returns the view of a urn URL.
+func ParseURN(u *urlkit.URL) (*URN, error) {
+	if err := expect(u, "urn"); err != nil {
+		return nil, err
+	}
+	return &URN{Name: u.SchemeSpecificPart()}, nil
+}
+
+// Scheme returns "urn".
+func (n *URN) Scheme() string { return "urn" }
+
+// URL builds "urn:" and the name as it is.
+func (n *URN) URL() *urlkit.URL { return opaqueURL("urn", n.Name) }

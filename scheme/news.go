@@ -1,0 +1,148 @@
+package scheme
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+// News is the view of a news URL (RFC 1738 3.6):
+//
+//	news:<newsgroup-name>
+//	news:<message-id>
+//	news:*
+//
+// A message-id (without its "<" ">") is told from a group name by its
+// "@"; "*" means all available groups. News URLs name no server: the
+// reader's own news server is used. Exactly one of All, Group and
+// MessageID is set.
+type News struct {
+	All       bool   // news:*
+	Group     string // decoded; a group name holds no "@"
+	MessageID string // decoded, without "<" and ">"; it holds an "@"
+}
+
+// ParseNews returns the view of a news URL.
+func ParseNews(u *urlkit.URL) (*News, error) {
+	if err := expect(u, "news"); err != nil {
+		return nil, err
+	}
+	off := layoutOf(u).ssp
+	ssp := u.SchemeSpecificPart()
+	if u.HasAuthority && strings.IndexByte(ssp, '@') < 0 {
+		// news://server/group is RFC 5538's form; RFC 1738's news URLs
+		// name no server. (With an "@", "//..." is the unique part of a
+		// message-id, as the article production allows.)
+		return nil, syntaxError(u, off, "news URLs name no server (RFC 1738 3.6): news:GROUP, news:MESSAGE-ID or news:*")
+	}
+	switch {
+	case ssp == "":
+		return nil, syntaxError(u, off, "a news URL names a newsgroup, a message-id (unique@host) or '*' (RFC 1738 3.6)")
+	case ssp == "*":
+		return &News{All: true}, nil
+	}
+	v := unescape(ssp)
+	if strings.IndexByte(v, '@') >= 0 {
+		return &News{MessageID: v}, nil
+	}
+	return &News{Group: v}, nil
+}
+
+// Scheme returns "news".
+func (n *News) Scheme() string { return "news" }
+
+// Kind returns "all", "article" or "group".
+func (n *News) Kind() string {
+	switch {
+	case n.All:
+		return "all"
+	case n.MessageID != "":
+		return "article"
+	}
+	return "group"
+}
+
+// URL builds the news URL: "news:*", the group (a group named "*" is
+// written %2A), or the message-id with the "@" before its host left
+// unencoded.
+func (n *News) URL() *urlkit.URL {
+	switch {
+	case n.All:
+		return opaqueURL("news", "*")
+	case n.MessageID != "":
+		unique, host := n.MessageID, ""
+		if at := strings.LastIndexByte(unique, '@'); at >= 0 {
+			unique, host = unique[:at], unique[at+1:]
+		}
+		return opaqueURL("news", escape(unique, &keepArticle)+"@"+escape(host, &keepUchar))
+	case n.Group == "*":
+		return opaqueURL("news", "%2A")
+	}
+	return opaqueURL("news", escape(n.Group, &keepGroup))
+}
+
+// NNTP is the view of an nntp URL (RFC 1738 3.7):
+//
+//	nntp://<host>:<port>/<newsgroup-name>/<article-number>
+type NNTP struct {
+	Host  string // as written
+	Port  string // the digits as written, "" for the default (119)
+	Group string // decoded
+	// Article is the article number's digits as written, "" when the URL
+	// names only the group. (RFC 1738 says only "digits": a number of any
+	// length reads and builds back unchanged; ArticleNumber converts it.)
+	Article string
+}
+
+// ParseNNTP returns the view of an nntp URL.
+func ParseNNTP(u *urlkit.URL) (*NNTP, error) {
+	if err := expect(u, "nntp"); err != nil {
+		return nil, err
+	}
+	if err := needAuthority(u); err != nil {
+		return nil, err
+	}
+	n := &NNTP{Host: u.Host, Port: port(u)}
+	p, off, ok := urlPath(u)
+	if !ok || p == "" {
+		return nil, syntaxError(u, off-1+len(u.Path), "an nntp URL needs '/' and a newsgroup name after the host (RFC 1738 3.7)")
+	}
+	group, num, hasNum := strings.Cut(p, "/")
+	n.Group = unescape(group)
+	if !hasNum {
+		return n, nil
+	}
+	off += len(group) + 1
+	if num == "" {
+		return nil, syntaxError(u, off, "an article number (digits) must follow the '/' after the newsgroup (RFC 1738 3.7)")
+	}
+	for i := 0; i < len(num); i++ {
+		if c := num[i]; c < '0' || c > '9' {
+			return nil, syntaxError(u, off+i, "the article number is digits only (RFC 1738 section 5, nntpurl)")
+		}
+	}
+	n.Article = num
+	return n, nil
+}
+
+// ArticleNumber returns the article number, and false when the URL names
+// none or it does not fit in an int64.
+func (n *NNTP) ArticleNumber() (int64, bool) {
+	a, err := strconv.ParseInt(n.Article, 10, 64)
+	return a, err == nil && n.Article != ""
+}
+
+// Scheme returns "nntp".
+func (n *NNTP) Scheme() string { return "nntp" }
+
+// URL builds the nntp URL, the group encoded for uchar.
+func (n *NNTP) URL() *urlkit.URL {
+	u := serverURL("nntp", n.Host, n.Port)
+	p := "/" + escape(n.Group, &keepUchar)
+	if n.Article != "" {
+		p += "/" + escape(n.Article, &keepUchar)
+	}
+	setPath(u, p)
+	return u
+}

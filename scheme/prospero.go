@@ -1,0 +1,145 @@
+package scheme
+
+import (
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+// Prospero is the view of a prospero URL (RFC 1738 3.11):
+//
+//	prospero://<host>:<port>/<hsoname>;<field>=<value>
+//
+// The hsoname is opaque to the client: a "/" in it has no meaning and a
+// ";" must be encoded. Fields (";name=value") identify the target, such
+// as OBJECT-VERSION. RFC 1630 adds a version number after "%00" (an
+// escaped string terminator), and the October 1993 draft further
+// "%00"-separated attributes (with an empty version when only attributes
+// are given: "%00%00").
+//
+// An hsoname, version or attribute cannot hold a NUL byte: URL writes it
+// as %00, which reads back as a separator.
+type Prospero struct {
+	Host       string // as written
+	Port       string // the digits as written, "" for the default (1525)
+	HSOName    string // decoded
+	Version    string // decoded, after the first %00; see HasVersion
+	HasVersion bool
+	Attributes []string // decoded, after further %00; nil when none (they imply HasVersion)
+	Fields     []Field  // the ";name=value" fields, decoded; nil when none
+}
+
+// Field is one ";name=value" field of a Prospero URL.
+type Field struct {
+	Name, Value string
+}
+
+// ParseProspero returns the view of a prospero URL.
+func ParseProspero(u *urlkit.URL) (*Prospero, error) {
+	if err := expect(u, "prospero"); err != nil {
+		return nil, err
+	}
+	if err := needAuthority(u); err != nil {
+		return nil, err
+	}
+	p, off, ok := urlPath(u)
+	if !ok {
+		return nil, syntaxError(u, off-1, "a prospero URL needs '/' and an hsoname after the host (RFC 1738 3.11)")
+	}
+	v := &Prospero{Host: u.Host, Port: port(u)}
+	ppath, fields, hasFields := strings.Cut(p, ";")
+	parts := splitEscape(ppath, 0)
+	v.HSOName = unescape(parts[0])
+	if len(parts) > 1 {
+		v.HasVersion, v.Version = true, unescape(parts[1])
+	}
+	for _, a := range parts[min(2, len(parts)):] {
+		v.Attributes = append(v.Attributes, unescape(a))
+	}
+	if !hasFields {
+		return v, nil
+	}
+	off += len(ppath) + 1
+	for _, f := range strings.Split(fields, ";") {
+		name, value, ok := strings.Cut(f, "=")
+		if !ok {
+			return nil, syntaxError(u, off+len(f), "a Prospero field is \";\" fieldname \"=\" fieldvalue: the '=' is missing (RFC 1738 3.11)")
+		}
+		v.Fields = append(v.Fields, Field{Name: unescape(name), Value: unescape(value)})
+		off += len(f) + 1
+	}
+	return v, nil
+}
+
+// Scheme returns "prospero".
+func (p *Prospero) Scheme() string { return "prospero" }
+
+// URL builds the prospero URL: the hsoname encoded for psegment with its
+// "/" kept (";" becomes %3B), the version and attributes after %00, and
+// each field's name and value encoded for fieldname and fieldvalue ("="
+// and ";" encoded).
+func (p *Prospero) URL() *urlkit.URL {
+	u := serverURL("prospero", p.Host, p.Port)
+	var b strings.Builder
+	b.WriteByte('/')
+	b.WriteString(escape(p.HSOName, &keepPpath))
+	if p.HasVersion || p.Attributes != nil {
+		b.WriteString("%00")
+		b.WriteString(escape(p.Version, &keepPpath))
+		for _, a := range p.Attributes {
+			b.WriteString("%00")
+			b.WriteString(escape(a, &keepPpath))
+		}
+	}
+	for _, f := range p.Fields {
+		b.WriteByte(';')
+		b.WriteString(escape(f.Name, &keepField))
+		b.WriteByte('=')
+		b.WriteString(escape(f.Value, &keepField))
+	}
+	setPath(u, b.String())
+	return u
+}
+
+// AFS is the view of an afs URL, the Andrew File System global file names
+// of the 1993-94 drafts (draft-ietf-uri-url-03 BNF: afsaddress = "afs://"
+// cellname "/" path). The drafts kept it "as a historical note"; urlkit
+// reads it in the lenient mode only.
+type AFS struct {
+	Cell string // the cell name, as written
+	Path string // decoded, starting with "/"
+}
+
+// ParseAFS returns the view of an afs URL.
+func ParseAFS(u *urlkit.URL) (*AFS, error) {
+	if err := expect(u, "afs"); err != nil {
+		return nil, err
+	}
+	if err := needAuthority(u); err != nil {
+		return nil, err
+	}
+	p, off, ok := urlPath(u)
+	if !ok {
+		return nil, syntaxError(u, off-1, "an afs URL needs '/' and a path after the cell name (draft-ietf-uri-url-03, afsaddress)")
+	}
+	if k := indexEscape(p, '/'); k >= 0 {
+		return nil, syntaxError(u, off+k, "%2F in an AFS path: a file or directory name cannot hold '/'")
+	}
+	return &AFS{Cell: u.Host, Path: "/" + unescape(p)}, nil
+}
+
+// Scheme returns "afs".
+func (a *AFS) Scheme() string { return "afs" }
+
+// URL builds "afs://", the cell and the path, each segment encoded for
+// fsegment.
+func (a *AFS) URL() *urlkit.URL {
+	f := File{Host: a.Cell, Path: a.Path}
+	u := f.URL()
+	u.Scheme = "afs"
+	return u
+}
+
+// GlobalPath returns the file name under which AFS clients mount the
+// cell: /afs/<cell><path>.
+func (a *AFS) GlobalPath() string { return "/afs/" + a.Cell + a.Path }

@@ -1,0 +1,463 @@
+// Package scheme gives each URL scheme of the specifications a typed view
+// with decoded values: ftp, http (and https), gopher with Gopher+,
+// mailto, news, nntp, telnet (and rlogin, tn3270), wais, file, prospero
+// (RFC 1738 section 3), mid and cid (RFC 1630), urn (opaque), and the
+// drafts' afs (lenient mode only). Each view is built from a
+// *urlkit.URL with ParseXXX and turns back into one with its URL method,
+// which encodes exactly what the scheme's production of RFC 1738
+// section 5 says must be encoded; the round trip view -> URL -> view is
+// lossless.
+//
+// Explain writes out the access algorithm a URL stands for (the lines a
+// client would send), and Concerns and CheckSafe report what the security
+// considerations of RFC 1738 section 6 warn about: a non-default port,
+// and decoded CR, LF, NUL or TAB bytes that would enter a protocol line.
+// Nothing here touches the network.
+package scheme
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+	cc "github.com/urlkit/urlkit/internal/charclass"
+)
+
+// View is a typed scheme view: *FTP, *HTTP, *Gopher, *Mailto, *News,
+// *NNTP, *Telnet, *WAIS, *File, *Prospero, *MID, *CID, *URN or *AFS.
+type View interface {
+	// Scheme returns the scheme name in lower case.
+	Scheme() string
+	// URL builds the URL the view stands for.
+	URL() *urlkit.URL
+}
+
+// Parse returns the typed view of u for its scheme, or nil and no error
+// when urlkit has no view for the scheme (x- experimental, reserved and
+// unknown schemes). In the Lenient mode it also accepts what the 1993-94
+// drafts allowed: FTP type codes E and L and the form codes (ParseFTP
+// versus ParseFTPLenient), and the afs scheme.
+func Parse(u *urlkit.URL, m urlkit.Mode) (View, error) {
+	var v View
+	var err error
+	switch u.SchemeName() {
+	case "ftp":
+		if m == urlkit.Lenient {
+			v, err = nilView(ParseFTPLenient(u))
+		} else {
+			v, err = nilView(ParseFTP(u))
+		}
+	case "http", "https":
+		v, err = nilView(ParseHTTP(u))
+	case "gopher":
+		v, err = nilView(ParseGopher(u))
+	case "mailto":
+		v, err = nilView(ParseMailto(u))
+	case "news":
+		v, err = nilView(ParseNews(u))
+	case "nntp":
+		v, err = nilView(ParseNNTP(u))
+	case "telnet", "rlogin", "tn3270":
+		v, err = nilView(ParseTelnet(u))
+	case "wais":
+		v, err = nilView(ParseWAIS(u))
+	case "file":
+		v, err = nilView(ParseFile(u))
+	case "prospero":
+		v, err = nilView(ParseProspero(u))
+	case "mid":
+		v, err = nilView(ParseMID(u))
+	case "cid":
+		v, err = nilView(ParseCID(u))
+	case "urn":
+		v, err = nilView(ParseURN(u))
+	case "afs":
+		if m == urlkit.Lenient {
+			v, err = nilView(ParseAFS(u))
+		}
+	}
+	return v, err
+}
+
+// nilView turns a typed nil pointer into a nil View, so that a failed
+// parse never returns a non-nil interface holding nil.
+func nilView[T View](v T, err error) (View, error) {
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// Status says where a scheme comes from.
+type Status uint8
+
+const (
+	// Defined: RFC 1738 (or, for mid, cid, rlogin and tn3270, RFC 1630)
+	// gives its syntax and meaning.
+	Defined Status = iota
+	// Modern: a later scheme urlkit knows (https).
+	Modern
+	// Reserved: named by the specifications but not defined (urn, nfs,
+	// mailserver, z39.50).
+	Reserved
+	// Historical: defined only by the 1993-94 drafts (afs); urlkit reads
+	// it in the Lenient mode only.
+	Historical
+	// Experimental: an "x-" scheme, reserved for experiments by mutual
+	// agreement (RFC 1738 section 4); accepted as generic.
+	Experimental
+)
+
+var statusNames = [...]string{"defined", "modern", "reserved", "historical", "experimental"}
+
+// String returns the status in lower case ("defined", "reserved", ...).
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "unknown"
+}
+
+// Info describes a scheme of the specifications.
+type Info struct {
+	Name    string // lower case
+	Title   string // what the specification calls it
+	Section string // where it is defined ("RFC 1738 3.2")
+	Port    int    // default port, 0 when there is none
+	IPBased bool   // uses the common Internet scheme syntax "//" login
+	Status  Status
+	HasView bool // Parse returns a view for it
+}
+
+var known = []Info{
+	{Name: "ftp", Title: "File Transfer Protocol", Section: "RFC 1738 3.2", IPBased: true, HasView: true},
+	{Name: "http", Title: "Hypertext Transfer Protocol", Section: "RFC 1738 3.3", IPBased: true, HasView: true},
+	{Name: "gopher", Title: "The Gopher protocol", Section: "RFC 1738 3.4", IPBased: true, HasView: true},
+	{Name: "mailto", Title: "Electronic mail address", Section: "RFC 1738 3.5", HasView: true},
+	{Name: "news", Title: "USENET news", Section: "RFC 1738 3.6", HasView: true},
+	{Name: "nntp", Title: "USENET news using NNTP access", Section: "RFC 1738 3.7", IPBased: true, HasView: true},
+	{Name: "telnet", Title: "Reference to interactive sessions", Section: "RFC 1738 3.8", IPBased: true, HasView: true},
+	{Name: "wais", Title: "Wide Area Information Servers", Section: "RFC 1738 3.9", IPBased: true, HasView: true},
+	{Name: "file", Title: "Host-specific file names", Section: "RFC 1738 3.10", IPBased: true, HasView: true},
+	{Name: "prospero", Title: "Prospero Directory Service", Section: "RFC 1738 3.11", IPBased: true, HasView: true},
+	{Name: "rlogin", Title: "Reference to interactive sessions (rlogin)", Section: "RFC 1630 (Telnet, rlogin, tn3270)", IPBased: true, HasView: true},
+	{Name: "tn3270", Title: "Interactive 3270 emulation sessions", Section: "RFC 1630 (Telnet, rlogin, tn3270)", IPBased: true, HasView: true},
+	{Name: "mid", Title: "Message identifiers for electronic mail", Section: "RFC 1630 (Message-Id)", HasView: true},
+	{Name: "cid", Title: "Content identifiers for MIME body parts", Section: "RFC 1630 (Content-Id)", HasView: true},
+	{Name: "urn", Title: "Uniform Resource Names (reserved, opaque)", Section: "RFC 1630 (URN)", Status: Reserved, HasView: true},
+	{Name: "afs", Title: "Andrew File System global file names", Section: "draft-ietf-uri-url-03 (afsaddress)", IPBased: true, Status: Historical, HasView: true},
+	{Name: "nfs", Title: "Network File System (NFS) file names", Section: "draft-ietf-uri-url-06 section 4", Status: Reserved},
+	{Name: "mailserver", Title: "Access to data available from mail servers", Section: "draft-ietf-uri-url-06 section 4", Status: Reserved},
+	{Name: "z39.50", Title: "Access to ANSI Z39.50 services", Section: "draft-ietf-uri-url-06 section 4", Status: Reserved},
+	{Name: "https", Title: "HTTP over TLS", Section: "RFC 2818", IPBased: true, Status: Modern, HasView: true},
+}
+
+func init() {
+	for i := range known {
+		known[i].Port = urlkit.DefaultPort(known[i].Name)
+	}
+}
+
+// Known returns what urlkit knows of the scheme name (case-insensitive).
+// Every "x-" name is known as Experimental.
+func Known(name string) (Info, bool) {
+	name = strings.ToLower(name)
+	for _, in := range known {
+		if in.Name == name {
+			return in, true
+		}
+	}
+	if len(name) > 2 && strings.HasPrefix(name, "x-") {
+		return Info{Name: name, Title: "experimental scheme", Section: "RFC 1738 section 4", Status: Experimental}, true
+	}
+	return Info{}, false
+}
+
+// List returns every named scheme of the specifications, in the order of
+// RFC 1738 section 3 and then the others.
+func List() []Info { return append([]Info(nil), known...) }
+
+// Errors of this package wrap one of these sentinels in a *urlkit.Error
+// that names the offset in the URL's String form.
+var (
+	// ErrWrongScheme: a ParseXXX function was given a URL of another scheme.
+	ErrWrongScheme = errors.New("wrong scheme for this view")
+	// ErrUnsafe: decoded bytes of the URL would put CR, LF, NUL or TAB
+	// into a protocol line where the protocol does not allow them (RFC
+	// 1738 section 6).
+	ErrUnsafe = errors.New("control character would enter a protocol line")
+	// ErrNoAccess: the scheme has no access algorithm (urn, reserved and
+	// unknown schemes).
+	ErrNoAccess = errors.New("no access algorithm for this scheme")
+)
+
+// newError builds the error of a view: the URL (password redacted), the
+// offset in u.String(), the sentinel and the rule.
+func newError(u *urlkit.URL, off int, cause error, rule string) *urlkit.Error {
+	return &urlkit.Error{Op: "view", Input: u.Redacted(), Offset: off, Err: cause, Rule: rule}
+}
+
+// syntaxError is newError with urlkit.ErrSchemeSyntax.
+func syntaxError(u *urlkit.URL, off int, rule string) *urlkit.Error {
+	return newError(u, off, urlkit.ErrSchemeSyntax, rule)
+}
+
+// expect checks the scheme of u against the names a view accepts.
+func expect(u *urlkit.URL, names ...string) error {
+	s := u.SchemeName()
+	for _, n := range names {
+		if s == n {
+			return nil
+		}
+	}
+	return newError(u, 0, ErrWrongScheme, "the "+names[0]+" view needs a URL of scheme "+strings.Join(names, ", ")+"; this one is "+quoteScheme(s))
+}
+
+func quoteScheme(s string) string {
+	if s == "" {
+		return "a relative reference"
+	}
+	return s
+}
+
+// needAuthority checks that u uses the common Internet scheme syntax.
+func needAuthority(u *urlkit.URL) error {
+	if u.HasAuthority {
+		return nil
+	}
+	off := len(u.Scheme) + 1
+	return syntaxError(u, off, u.SchemeName()+" URLs use the common Internet scheme syntax: \"//\" and a host must follow \""+u.SchemeName()+":\" (RFC 1738 3.1)")
+}
+
+// layout holds the offsets of a URL's components in its String form.
+type layout struct {
+	ssp, user, pass, host, port, path, query, frag int
+}
+
+func layoutOf(u *urlkit.URL) layout {
+	var l layout
+	i := 0
+	if u.Scheme != "" {
+		i = len(u.Scheme) + 1
+	}
+	l.ssp = i
+	if u.HasAuthority {
+		i += 2
+		if u.HasUser {
+			l.user = i
+			i += len(u.User)
+			if u.HasPassword {
+				i++
+				l.pass = i
+				i += len(u.Password)
+			}
+			i++
+		}
+		l.host = i
+		i += len(u.Host)
+		if u.HasPort {
+			i++
+			l.port = i
+			i += len(u.Port)
+		}
+	}
+	l.path = i
+	i += len(u.Path)
+	if u.HasQuery {
+		i++
+		l.query = i
+		i += len(u.Query)
+	}
+	if u.HasFragment {
+		i++
+	}
+	l.frag = i
+	return l
+}
+
+// urlPath returns RFC 1738's url-path as written (the query rejoined: a
+// "?" is data in most schemes' url-paths), its offset in u.String(), and
+// whether there is one.
+func urlPath(u *urlkit.URL) (string, int, bool) {
+	p, ok := u.URLPath()
+	return p, layoutOf(u).path + 1, ok
+}
+
+// noSlashBeforeQuery is the error of a URL whose "?" follows the host
+// with no "/" between: RFC 1738 3.1's url-path starts after a "/", so
+// the view would lose the query.
+func noSlashBeforeQuery(u *urlkit.URL) error {
+	return syntaxError(u, layoutOf(u).query-1, "'/' must separate the host from the url-path before '?' (RFC 1738 3.1)")
+}
+
+// setPath stores a url-path built by a view, splitting it at its first
+// "?" as the parser does.
+func setPath(u *urlkit.URL, p string) {
+	if i := strings.IndexByte(p, '?'); i >= 0 {
+		u.Path, u.Query, u.HasQuery = p[:i], p[i+1:], true
+		return
+	}
+	u.Path = p
+}
+
+// serverURL starts the URL of a view that uses the common Internet scheme
+// syntax.
+func serverURL(scheme, host, port string) *urlkit.URL {
+	u := &urlkit.URL{Scheme: scheme, HasAuthority: true, Host: host}
+	if port != "" {
+		u.HasPort, u.Port = true, port
+	}
+	return u
+}
+
+// setLogin stores a decoded user and password, encoded for RFC 1738's
+// user and password productions. A password implies a user (RFC 1738
+// 3.1: there is no way to give a password without a user name).
+func setLogin(u *urlkit.URL, user, password string, hasUser, hasPassword bool) {
+	if !hasUser && !hasPassword {
+		return
+	}
+	u.HasUser, u.User = true, escape(user, &keepUser)
+	if hasPassword {
+		u.HasPassword, u.Password = true, escape(password, &keepUser)
+	}
+}
+
+// port returns the written port, or "" when the URL has none.
+func port(u *urlkit.URL) string {
+	if u.HasPort {
+		return u.Port
+	}
+	return ""
+}
+
+// Byte sets for escape: the bytes each production lets stay unencoded.
+var (
+	keepUser    = keepOf(cc.User1738, "")           // user, password: uchar ; ? & =
+	keepFseg    = keepOf(cc.Fsegment1738, "")       // fsegment, psegment: uchar ? : @ & =
+	keepPpath   = keepOf(cc.Fsegment1738, "/")      // an hsoname, where "/" has no meaning
+	keepSearch  = keepOf(cc.Hsegment1738, "")       // search: uchar ; : @ & =
+	keepField   = keepOf(cc.Field1738, "")          // Prospero fieldname, fieldvalue: uchar ? : @ &
+	keepUchar   = keepOf(cc.Uchar, "")              // uchar
+	keepXchar   = keepOf(cc.Xchar, "")              // xchar
+	keepArticle = keepWithout(cc.Xchar, "@")        // article's unique part: uchar ; / ? : & =
+	keepGroup   = keepOf(cc.Alpha|cc.Digit, "-.+_") // group
+)
+
+func keepOf(class cc.Class, more string) (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = cc.Is(byte(c), class) || strings.IndexByte(more, byte(c)) >= 0
+	}
+	return t
+}
+
+func keepWithout(class cc.Class, except string) [256]bool {
+	t := keepOf(class, "")
+	for i := 0; i < len(except); i++ {
+		t[except[i]] = false
+	}
+	return t
+}
+
+// escape percent-encodes every byte of s that keep does not list, with
+// upper-case hex digits; it returns s itself when nothing changes.
+func escape(s string, keep *[256]bool) string {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if !keep[s[i]] {
+			n++
+		}
+	}
+	if n == 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2*n)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if keep[c] {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(cc.UpperHex[c>>4])
+		b.WriteByte(cc.UpperHex[c&15])
+	}
+	return b.String()
+}
+
+// unescape decodes the valid %XX escapes of s and keeps anything else as
+// it is (the URL was checked by its parser; a view decodes, it does not
+// validate escapes again).
+func unescape(s string) string {
+	if strings.IndexByte(s, '%') < 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if isEscape(s, i) {
+			b = append(b, cc.Unhex(s[i+1])<<4|cc.Unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
+// unescapeMap is unescape that also returns, for each decoded byte, the
+// offset in s where it was written (and one more entry: len(s)).
+func unescapeMap(s string) (string, []int) {
+	b := make([]byte, 0, len(s))
+	from := make([]int, 0, len(s)+1)
+	for i := 0; i < len(s); i++ {
+		from = append(from, i)
+		if isEscape(s, i) {
+			b = append(b, cc.Unhex(s[i+1])<<4|cc.Unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		b = append(b, s[i])
+	}
+	return string(b), append(from, len(s))
+}
+
+// isEscape reports whether a valid %XX escape starts at s[i].
+func isEscape(s string, i int) bool {
+	return i+2 < len(s) && s[i] == '%' && cc.IsHex(s[i+1]) && cc.IsHex(s[i+2])
+}
+
+// indexEscape returns the offset of the first %XX escape in s that
+// decodes to c, skipping other escapes whole, or -1.
+func indexEscape(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if isEscape(s, i) {
+			if cc.Unhex(s[i+1])<<4|cc.Unhex(s[i+2]) == c {
+				return i
+			}
+			i += 2
+		}
+	}
+	return -1
+}
+
+// cutEscape cuts s around the first escape that decodes to c.
+func cutEscape(s string, c byte) (before, after string, found bool) {
+	if i := indexEscape(s, c); i >= 0 {
+		return s[:i], s[i+3:], true
+	}
+	return s, "", false
+}
+
+// splitEscape splits s around every escape that decodes to c.
+func splitEscape(s string, c byte) []string {
+	var parts []string
+	for {
+		before, after, found := cutEscape(s, c)
+		parts = append(parts, before)
+		if !found {
+			return parts
+		}
+		s = after
+	}
+}

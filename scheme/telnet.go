@@ -1,0 +1,54 @@
+package scheme
+
+import "github.com/urlkit/urlkit"
+
+// Telnet is the view of a telnet URL (RFC 1738 3.8) and of RFC 1630's
+// rlogin and tn3270 URLs:
+//
+//	telnet://<user>:<password>@<host>:<port>/
+//
+// The URL designates an interactive service, not a data object. The user
+// name and password are advisory only: a client tells the user what they
+// suggest. The final "/" may be omitted.
+type Telnet struct {
+	Session     string // the scheme: "telnet", "rlogin" or "tn3270"
+	User        string // decoded; see HasUser
+	Password    string // decoded; see HasPassword
+	HasUser     bool
+	HasPassword bool
+	Host        string // as written
+	Port        string // the digits as written, "" for the default (23; rlogin 513)
+}
+
+// ParseTelnet returns the view of a telnet, rlogin or tn3270 URL.
+func ParseTelnet(u *urlkit.URL) (*Telnet, error) {
+	if err := expect(u, "telnet", "rlogin", "tn3270"); err != nil {
+		return nil, err
+	}
+	if err := needAuthority(u); err != nil {
+		return nil, err
+	}
+	if u.HasQuery || (u.Path != "" && u.Path != "/") {
+		return nil, syntaxError(u, layoutOf(u).path+1, "a "+u.SchemeName()+" URL ends after the host and port, with an optional '/' (RFC 1738 3.8)")
+	}
+	t := &Telnet{Session: u.SchemeName(), Host: u.Host, Port: port(u), HasUser: u.HasUser, HasPassword: u.HasPassword}
+	t.User, _ = u.DecodedUser()
+	t.Password, _ = u.DecodedPassword()
+	return t, nil
+}
+
+// Scheme returns the session's scheme ("telnet" when Session is empty).
+func (t *Telnet) Scheme() string {
+	if t.Session == "" {
+		return "telnet"
+	}
+	return t.Session
+}
+
+// URL builds the URL with its final "/".
+func (t *Telnet) URL() *urlkit.URL {
+	u := serverURL(t.Scheme(), t.Host, t.Port)
+	setLogin(u, t.User, t.Password, t.HasUser, t.HasPassword)
+	u.Path = "/"
+	return u
+}
