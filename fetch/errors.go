@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/ftp"
 	"github.com/urlkit/urlkit/client/gopher"
 	"github.com/urlkit/urlkit/internal/wire"
@@ -20,6 +21,9 @@ import (
 // whose Kind is one of them (or nil for a plain cancellation), matched
 // with errors.Is.
 var (
+	// ErrInvalidURL: the URL breaks its scheme's grammar (package
+	// scheme's view rejects it); Error.Offset names the place.
+	ErrInvalidURL = errors.New("invalid URL")
 	// ErrUnsupportedScheme: no opener is registered for the URL's scheme
 	// (and no gateway is configured for it).
 	ErrUnsupportedScheme = errors.New("unsupported scheme")
@@ -104,7 +108,8 @@ type Error struct {
 	secret string // the URL's decoded password, scrubbed from messages
 }
 
-// Error formats the error as `fetch: "URL": offset N: RULE` or
+// Error formats the error as `fetch: "URL": offset N: RULE` when the
+// offset is known, else `fetch: "URL": KIND: RULE` or
 // `fetch: "URL": KIND: CAUSE`.
 func (e *Error) Error() string {
 	var b strings.Builder
@@ -116,6 +121,10 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(": ")
 	switch {
+	case e.Rule != "" && e.Offset < 0 && e.Kind != nil:
+		b.WriteString(e.Kind.Error())
+		b.WriteString(": ")
+		b.WriteString(e.Rule)
 	case e.Rule != "":
 		b.WriteString(e.Rule)
 	case e.Kind != nil && e.Err != nil:
@@ -164,6 +173,26 @@ func (req *Request) errorf(op string, kind, err error) *Error {
 func (req *Request) secret() string {
 	p, _ := req.URL.DecodedPassword()
 	return p
+}
+
+// invalid turns the *urlkit.Error of a scheme view into an *Error with
+// its offset and rule.
+func invalid(err error) error {
+	var ue *urlkit.Error
+	if errors.As(err, &ue) {
+		return &Error{Op: "check", Offset: ue.Offset, Kind: ErrInvalidURL, Rule: ue.Rule, Err: ue.Err}
+	}
+	return &Error{Op: "check", Offset: -1, Kind: ErrInvalidURL, Err: err}
+}
+
+// hostPort returns the address to dial: the host (without the brackets
+// of an IP literal) and the written port, or def.
+func hostPort(u *urlkit.URL, def string) string {
+	port := def
+	if u.HasPort && u.Port != "" {
+		port = u.Port
+	}
+	return net.JoinHostPort(u.Hostname(), port)
 }
 
 // classify chooses the Kind of a failure from the error of a client or

@@ -163,7 +163,8 @@ func TestFaultFTP(t *testing.T) {
 		{name: "garbage greeting", script: []wt.Step{wt.Send("SSH-2.0-OpenSSH_9.2"), wt.Stall()}, kind: ErrProtocol},
 		{name: "garbage reply", script: []wt.Step{wt.Send("220 fake"), wt.Expect("USER anonymous"), wt.Send("hello?"), wt.Stall()}, kind: ErrProtocol},
 		{name: "endless reply line", script: []wt.Step{wt.SendRaw("220 "), endless(100 << 20)}, kind: ErrProtocol},
-		{name: "login refused", script: []wt.Step{wt.Send("220 fake"), wt.Expect("USER anonymous"), wt.Send("530 no anonymous access"), wt.Expect("QUIT"), wt.Send("221 bye")},
+		{name: "login refused", script: []wt.Step{wt.Send("220 fake"), wt.Expect("USER anonymous"), wt.Send("331 pw"),
+			wt.Expect("PASS fault@example.org"), wt.Send("530 no anonymous access"), wt.Expect("QUIT"), wt.Send("221 bye")},
 			kind: ErrAccessDenied},
 	} {
 		runFaultWith(t, tc, url, func(f *Fetcher) { f.FTP.Email = "fault@example.org" })

@@ -34,7 +34,7 @@ func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	u := req.URL
 	if !o.isLocal(u.Hostname()) {
 		return nil, &Error{Op: "open", Offset: -1, Kind: ErrRemoteFile,
-			Rule: fmt.Sprintf("file URL names host %q, which is not this machine (only \"\", \"localhost\" and this machine's name are)", u.Hostname())}
+			Rule: fmt.Sprintf("host %q is not this machine (a file URL names a local file by the host \"\", \"localhost\" or this machine's name)", u.Hostname())}
 	}
 	name, err := filePath(u)
 	if err != nil {
@@ -118,10 +118,10 @@ func filePath(u *urlkit.URL) (string, error) {
 	if !strings.HasPrefix(p, "/") {
 		return "", &Error{Op: "open", Offset: -1, Kind: ErrNotFound, Rule: "a file URL needs an absolute path"}
 	}
-	_, _, _, pp, _ := parts(u)
+	_, _, pathOff := offsets(u)
 	segs := strings.Split(p[1:], "/")
 	var b strings.Builder
-	off := pp.off + 1
+	off := pathOff + 1
 	for _, s := range segs {
 		d, err := urlkit.Unescape(s)
 		if err != nil {

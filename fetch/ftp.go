@@ -11,7 +11,9 @@ import (
 	"path"
 	"strings"
 
+	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/ftp"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // NullCWD says what an FTPOpener does when the server refuses the
@@ -60,8 +62,8 @@ func (n NullCWD) String() string {
 //     RFC 1738 says nothing, lists the directory the same way (NLST),
 //     as "urlkit explain" says.
 //  5. Otherwise TYPE A or I, as the URL's type code says or, without
-//     one, guessed from the name: A for names with a text extension
-//     (.txt, .html, .c, ...), I for everything else, so that unknown
+//     one, guessed from the name by scheme.GuessType: A for text names
+//     (.txt, .html, README, ...), I for everything else, so that unknown
 //     data arrives byte for byte. In TYPE I a SIZE command gives the
 //     size in advance (servers refuse it in TYPE A). Then RETR of the
 //     name. If RETR fails with 550 and a CWD to the name works, the
@@ -93,7 +95,44 @@ type ftpPlan struct {
 	cwd       []string // decoded directory segments, "" for a null CWD
 	cwdOffset []int    // offset of each segment in the URL
 	name      string   // decoded file name, "" for a directory
-	typ       byte     // 'a', 'i', 'd', or 0 when the URL gives none
+	list      bool     // NLST (";type=d" or an empty name)
+	typ       string   // the TYPE argument ("A", "I"), given or guessed
+}
+
+// planFTP decodes u with package scheme's view (segments split at the
+// unencoded "/", then decoded, so %2F stays inside its segment).
+func planFTP(u *urlkit.URL) (*ftpPlan, error) {
+	v, err := scheme.ParseFTP(u)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	p := &ftpPlan{
+		addr:    hostPort(u, "21"),
+		user:    v.User,
+		pass:    v.Password,
+		hasUser: v.HasUser && v.User != "",
+		hasPass: v.HasPassword,
+		cwd:     v.CWD,
+		name:    v.Name,
+		list:    v.IsDir(),
+		typ:     v.TypeCommand(),
+	}
+	// The offset of each CWD segment, for errors: the raw url-path split
+	// at "/" like the view does.
+	_, _, off := offsets(u)
+	off++ // the "/" before the url-path
+	raw, _ := u.URLPath()
+	for range p.cwd {
+		p.cwdOffset = append(p.cwdOffset, off)
+		i := strings.IndexByte(raw, '/')
+		off += i + 1
+		raw = raw[i+1:]
+	}
+	if !p.list && p.typ == "" {
+		code, _ := scheme.GuessType(p.name)
+		p.typ = strings.ToUpper(code)
+	}
+	return p, nil
 }
 
 // Open runs the algorithm.
@@ -112,7 +151,7 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 	ok := false
 	defer func() {
 		if !ok {
-			c.Close()
+			c.Quit(ctx) // closes the connection, politely if it still works
 		}
 	}()
 	if err := o.login(ctx, req, c, plan); err != nil {
@@ -138,7 +177,7 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 		resp.Warnings = append(resp.Warnings, fmt.Sprintf("offset %d: the server refused the null-argument CWD (%d %s); skipped it", plan.cwdOffset[i], re.Code, re.Msg))
 	}
 	switch {
-	case plan.typ == 'd' || plan.name == "" && plan.typ == 0:
+	case plan.list:
 		l, err := c.Nlst(ctx, plan.name)
 		if err != nil {
 			return nil, err
@@ -147,17 +186,17 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 		resp.Reply = fmt.Sprintf("%d %s", code, firstLine(msg))
 		resp.Listing = true
 		resp.ContentType = "text/plain"
-		resp.Body = &ftpBody{r: &listingReader{l: l}, closeData: l.Close, c: c, ctx: ctx}
+		resp.Body = &ftpBody{r: &listingReader{l: l}, closeData: l.Close, c: c, ctx: ctx, want: -1}
 	default:
-		typ := plan.typ
-		if typ == 0 {
-			typ = guessFTPType(plan.name)
+		if plan.typ != ftp.TypeASCII && plan.typ != ftp.TypeImage {
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme,
+				Rule: fmt.Sprintf("TYPE %s: the FTP client transfers only types A and I", plan.typ)}
 		}
-		if err := c.Type(ctx, string(typ)); err != nil {
+		if err := c.Type(ctx, plan.typ); err != nil {
 			return nil, err
 		}
 		req.progress()
-		if typ == 'i' {
+		if plan.typ == ftp.TypeImage {
 			if n, err := c.Size(ctx, plan.name); err == nil {
 				resp.Size = n
 			}
@@ -224,24 +263,6 @@ func (o *FTPOpener) email(req *Request) string {
 		host = "localhost"
 	}
 	return name + "@" + host
-}
-
-// textExtensions are the name suffixes transferred in TYPE A when the URL
-// gives no type code (RFC 1738 3.2.3: "the data content type of a file
-// can only be guessed from the name").
-var textExtensions = map[string]bool{
-	".txt": true, ".text": true, ".asc": true, ".htm": true, ".html": true, ".md": true,
-	".c": true, ".h": true, ".csv": true, ".tsv": true, ".xml": true, ".json": true,
-	".css": true, ".js": true, ".sh": true, ".py": true, ".go": true, ".ps": true,
-	".tex": true, ".me": true, ".ms": true,
-}
-
-// guessFTPType returns 'a' for text names, 'i' for the rest.
-func guessFTPType(name string) byte {
-	if textExtensions[strings.ToLower(path.Ext(name))] {
-		return 'a'
-	}
-	return 'i'
 }
 
 func firstLine(s string) string {

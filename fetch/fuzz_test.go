@@ -2,7 +2,6 @@ package fetch
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"testing"
 
@@ -55,34 +54,6 @@ func FuzzCheckURL(f *testing.F) {
 					t.Fatalf("CheckURL(%q) accepted a decoded %q", s, d)
 				}
 			}
-		}
-	})
-}
-
-// FuzzAskSubmission: the values of a submission built as Gopher+ says
-// (dot-stuffed lines, CRLF, a final ".") parse back; no input panics.
-func FuzzAskSubmission(f *testing.F) {
-	f.Add("Joe\nred")
-	f.Add(".\n..x\n")
-	f.Add("+\t1\r\n+-1\r\n.\r\n")
-	f.Fuzz(func(t *testing.T, s string) {
-		parseAskSubmission(s) // any input: no panic
-		values := strings.Split(s, "\n")
-		var b strings.Builder
-		b.WriteString(askPrefix)
-		for _, v := range values {
-			if strings.ContainsAny(v, "\r") {
-				return
-			}
-			if strings.HasPrefix(v, ".") {
-				v = "." + v
-			}
-			b.WriteString(v + "\r\n")
-		}
-		b.WriteString(".\r\n")
-		got, ok := parseAskSubmission(b.String())
-		if !ok || !slices.Equal(got, values) {
-			t.Fatalf("parseAskSubmission(%q) = %q, %v; want %q", b.String(), got, ok, values)
 		}
 	})
 }

@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // Media types of gopher responses that have no other name.
@@ -57,8 +59,29 @@ type gopherPlan struct {
 	addr     string
 	typ      gopher.ItemType
 	selector string
-	search   *string
-	plus     *string
+	search   *string           // nil: no search field
+	plus     *string           // nil: no Gopher+ field
+	req      scheme.GopherPlus // the Gopher+ string classified
+	badPlus  bool              // none of the forms: sent as it is
+}
+
+// planGopher decodes u with package scheme's view.
+func planGopher(u *urlkit.URL) (*gopherPlan, error) {
+	v, err := scheme.ParseGopher(u)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	p := &gopherPlan{addr: hostPort(u, "70"), typ: gopher.ItemType(v.Type), selector: v.Selector}
+	if v.HasSearch {
+		p.search = &v.Search
+	}
+	if v.HasPlus && v.Plus != "" {
+		p.plus = &v.Plus
+		if p.req, err = v.PlusRequest(); err != nil {
+			p.badPlus = true
+		}
+	}
+	return p, nil
 }
 
 // Open sends the request.
@@ -93,36 +116,41 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 		}
 	}
 	search := plan.search
-	if plan.plus != nil && plan.typ != gopher.TypeSearch && search != nil && *search == "" {
+	if plan.plus != nil && !plan.badPlus && plan.typ != gopher.TypeSearch && search != nil && *search == "" {
+		// draft-ietf-uri-url-06 3.4.3: "selector TAB gopher+" for an
+		// item that is not a search.
 		search = nil
 	}
-	var gr *gopher.Response
-	plus := ""
-	if plan.plus != nil {
-		plus = *plan.plus
+	if plan.badPlus && search == nil {
+		empty := ""
+		search = &empty
 	}
-	switch {
-	case plan.plus != nil && strings.HasPrefix(plus, "?"):
+	var gr *gopher.Response
+	attributes := false
+	switch plan.req.Kind {
+	case scheme.PlusAsk:
 		values, err := o.askForm(ctx, req, &c, plan)
 		if err != nil {
 			return nil, err
 		}
-		gr, err = c.SubmitAsk(ctx, plan.addr, plan.selector, values)
-		if err != nil {
+		if gr, err = c.SubmitAsk(ctx, plan.addr, plan.selector, values); err != nil {
 			return nil, err
 		}
-	case plan.plus != nil && strings.HasPrefix(plus, askPrefix):
-		values, ok := parseAskSubmission(plus)
-		if !ok {
-			return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsafe, Rule: "malformed Gopher+ ASK submission"}
+	case scheme.PlusView:
+		if !plan.req.Form {
+			break
 		}
-		gr, err = c.SubmitAsk(ctx, plan.addr, plan.selector, values)
-		if err != nil {
+		if plan.req.View != "" {
+			resp.Warnings = append(resp.Warnings, fmt.Sprintf("the form is submitted for the default view, not %q (client/gopher sends \"+\" with a form)", plan.req.View))
+		}
+		if gr, err = c.SubmitAsk(ctx, plan.addr, plan.selector, plan.req.Values); err != nil {
 			return nil, err
 		}
-	default:
-		gr, err = c.Fetch(ctx, plan.addr, plan.selector, search, plan.plus)
-		if err != nil {
+	case scheme.PlusItemAttributes, scheme.PlusDirectoryAttributes:
+		attributes = true
+	}
+	if gr == nil {
+		if gr, err = c.Fetch(ctx, plan.addr, plan.selector, search, plan.plus); err != nil {
 			return nil, err
 		}
 	}
@@ -134,7 +162,7 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 		}
 	}
 	switch {
-	case gr.Plus && (strings.HasPrefix(plus, "!") || strings.HasPrefix(plus, "$")):
+	case gr.Plus && attributes:
 		// (A server that ignores the request sends the item instead.)
 		resp.ContentType = GopherAttributesType
 	case plan.typ.IsMenu():
@@ -161,10 +189,17 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 }
 
 // gopherErrorItem reports a response whose first line is a type 3 (error)
-// menu item, the way plain Gopher servers say an item does not exist.
+// menu item, the way plain Gopher servers say an item does not exist. It
+// waits for the first byte of the response, and returns the error of a
+// response that fails before it.
 func gopherErrorItem(br *bufio.Reader) error {
 	line, err := br.Peek(1)
-	if err != nil || line[0] != byte(gopher.TypeError) {
+	switch {
+	case err == io.EOF:
+		return nil // an empty response
+	case err != nil:
+		return err
+	case line[0] != byte(gopher.TypeError):
 		return nil
 	}
 	// The first line, up to a bounded length.

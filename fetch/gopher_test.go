@@ -58,13 +58,16 @@ func TestRealGopher(t *testing.T) {
 		{name: "binary", path: "/9/bin/data.bin", want: strings.Repeat("\x01", 4096), ctype: "application/octet-stream", gtype: '9'},
 		{name: "gif", path: "/g/bin/pixel.gif", want: "GIF89a\x01\x00\x01\x00\x00\x00\x00;", ctype: "image/gif"},
 		{name: "menu", path: "/1/docs", want: "[text]   readme <" + base + "/0/docs/readme.txt>", rendered: true},
-		{name: "gophermap: info, telnet and URL: items", path: "/1/map", want: "[telnet] Telnet item <telnet://127.0.0.1:2323/>", rendered: true},
+		// (pygopherd gives the telnet item's empty selector as "/map/Telnet item":
+		// the selector of a telnet item is the user name to log in with)
+		{name: "gophermap: telnet item", path: "/1/map", want: "[telnet] Telnet item <telnet://%2Fmap%2FTelnet%20item@127.0.0.1:2323/>", rendered: true},
+		{name: "gophermap: info item", path: "/1/map", want: "         Hand-written menu for tests\n", rendered: true},
 		{name: "gophermap: h URL: link", path: "/1/map", want: "[html]   HTML link <http://127.0.0.1/>", rendered: true},
 		{name: "type 7 search", path: "/7/map/search%09hello%20world", want: "results for: hello world", rendered: true, ctype: GopherMenuType},
 		{name: "Gopher+ data: +N header", path: "/0/hello.txt%09%09+", want: "Hello from gopher.\r\n", plus: true, size: 20},
 		{name: "Gopher+ view", path: "/0/hello.txt%09%09+text/plain", want: "Hello from gopher.\r\n", plus: true, size: 20},
 		{name: "Gopher+ item attributes", path: "/0/hello.txt%09%09!", want: "+ABSTRACT:\n    This is the abstract of hello.txt\n", rendered: true, ctype: GopherAttributesType, plus: true},
-		{name: "Gopher+ menu attributes", path: "/1/docs%09%09$", want: "+INFO: 0readme\t/docs/readme.txt", rendered: true, ctype: GopherAttributesType},
+		{name: "Gopher+ menu attributes", path: "/1/docs%09%09$", want: "+INFO: 0readme\t/docs/readme.txt", rendered: true, ctype: GopherAttributesType, plus: true},
 		{name: "missing: a type 3 error item", path: "/0/nope", kind: ErrNotFound},
 		{name: "missing: a Gopher+ error", path: "/0/nope%09%09+", kind: ErrNotFound},
 	}
@@ -143,17 +146,18 @@ func TestRealGopherAskForm(t *testing.T) {
 	}
 }
 
-// Injection attempts are refused before connecting: the server logs
-// nothing.
+// Injection attempts are refused before connecting: nothing of them
+// reaches the server's log (which other packages' tests write to at the
+// same time: the check looks for the attempts' own mark).
 func TestRealGopherInjection(t *testing.T) {
 	base := realGopher(t)
 	for _, p := range []string{
-		"/0/hello.txt%0D%0A/docs",
-		"/7/map/search%09a%0Ab",
-		"/0/hello.txt%09%09+%0D%0A/x",
-		"/0/hello.txt%00",
-		"/0/form.txt%09%09+%091%0D%0A+-1%0D%0AJoe%0D%0A",           // a submission without its final "."
-		"/0/form.txt%09%09+%091%0D%0A+-1%0D%0AJ%0Aoe%0D%0A.%0D%0A", // a bare LF inside a value
+		"/0/inject1.txt%0D%0A/docs",
+		"/7/inject2%09a%0Ab",
+		"/0/inject3.txt%09%09+%0D%0A/x",
+		"/0/inject4.txt%00",
+		"/0/inject5.txt%09%09+%091%0D%0A+-1%0D%0AJoe%0D%0A",           // a submission without its final "."
+		"/0/inject6.txt%09%09+%091%0D%0A+-1%0D%0AJ%0Aoe%0D%0A.%0D%0A", // a bare LF inside a value
 	} {
 		log := followLog(t, "GOPHER_LOG")
 		_, err := (&Fetcher{Getenv: noEnv()}).Get(testCtx(t), base+p)
@@ -162,7 +166,7 @@ func TestRealGopherInjection(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrUnsafe from the check", p, err)
 		}
 		settle()
-		if lines := log.newLines(t, "", 0); lines != "" {
+		if lines := log.newLines(t, "", 0); strings.Contains(lines, "inject") {
 			t.Errorf("%s: the server saw:\n%s", p, lines)
 		}
 	}
@@ -189,7 +193,7 @@ func TestRealGophernicus(t *testing.T) {
 	if raw := readAll(t, get("/1/")); !strings.HasSuffix(raw, ".\r\n") {
 		t.Errorf("raw menu does not end with the \".\" line: %q", raw)
 	}
-	if got := readAll(t, get("/0/hello.txt")); got != "Hello from gophernicus.\n" {
+	if got := readAll(t, get("/0/hello.txt")); got != "Hello from gophernicus.\r\n" {
 		t.Errorf("text %q", got)
 	}
 	if got := readAll(t, get("/9/bin/data.bin")); got != strings.Repeat("\x01", 4096) {
@@ -199,7 +203,7 @@ func TestRealGophernicus(t *testing.T) {
 		t.Errorf("search:\n%s", got)
 	}
 	resp := get("/0/hello.txt%09%09+")
-	if got := readAll(t, resp); resp.GopherPlus || got != "Hello from gophernicus.\n" {
+	if got := readAll(t, resp); resp.GopherPlus || got != "Hello from gophernicus.\r\n" {
 		t.Errorf("Gopher+ to a plain server: plus %v, %q", resp.GopherPlus, got)
 	}
 }
@@ -238,7 +242,7 @@ func TestConformanceGophernicus(t *testing.T) {
 	runConformance(t, conformanceCase{
 		fetcher:   func() *Fetcher { return &Fetcher{Getenv: noEnv()} },
 		small:     base + "/0/hello.txt",
-		smallBody: "Hello from gophernicus.\n",
+		smallBody: "Hello from gophernicus.\r\n", // the file has LF: Gophernicus sends text with CRLF
 		noMissing: "Gophernicus reports a missing item as plain text, which no client can tell from a document",
 		dir:       base + "/1/docs/",
 		dirHas:    "readme.txt",

@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"net"
 	"strings"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // Render copies resp's Body to w in a form for people, reading it to the
@@ -58,9 +58,8 @@ func renderMenu(w io.Writer, r io.Reader) error {
 }
 
 // ItemURL returns the URL of a Gopher menu item (RFC 1738 section 3.4):
-// gopher://host[:port]/TYPE SELECTOR, the selector escaped (space, "?",
-// "#", "%", TAB and the other unsafe or non-graphic bytes), the port left
-// out when it is 70. An "h" item whose selector is "URL:..." (the common
+// gopher://host[:port]/TYPE SELECTOR, the selector escaped as package
+// scheme's Gopher view escapes it, the port left out when it is 70. An "h" item whose selector is "URL:..." (the common
 // convention for links out of Gopher) gives that URL; telnet items (8, T)
 // give telnet://[selector@]host[:port]/.
 func ItemURL(it gopher.Item) string {
@@ -89,11 +88,11 @@ func ItemURL(it gopher.Item) string {
 		}
 		return s + "/"
 	}
-	s := "gopher://" + host
-	if it.Port != "" && it.Port != "70" {
-		s = "gopher://" + net.JoinHostPort(it.Host, it.Port)
+	v := scheme.Gopher{Host: host, Type: byte(it.Type), Selector: it.Selector}
+	if it.Port != "70" {
+		v.Port = it.Port
 	}
-	return s + "/" + urlkit.Escape(string([]byte{byte(it.Type)}), urlkit.SetPath) + urlkit.Escape(it.Selector, urlkit.SetPath)
+	return v.URL().String()
 }
 
 func renderAttributes(w io.Writer, r io.Reader) error {

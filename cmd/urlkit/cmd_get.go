@@ -291,14 +291,14 @@ func describe(err error) string {
 		switch {
 		case errors.Is(err, fetch.ErrBlockedPort):
 			if u, perr := urlkit.ParseMode(fe.URL, urlkit.RFC3986); perr == nil {
-				msg += " (--allow-port " + u.Port + ")"
+				msg += "; --allow-port " + u.Port + " fetches it anyway"
 			}
 		case errors.Is(err, fetch.ErrNullCWD):
-			msg += " (--null-cwd skip)"
+			msg += "; --null-cwd skip goes on without it"
 		case errors.Is(err, fetch.ErrRemoteFile):
-			msg += " (--file-ftp)"
+			msg += "; --file-ftp fetches it over FTP"
 		case errors.Is(err, fetch.ErrTimeout):
-			msg += " (--timeout)"
+			msg += "; --timeout sets the limit"
 		}
 	}
 	return msg
