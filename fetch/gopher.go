@@ -177,14 +177,16 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 	default:
 		resp.ContentType = "text/plain"
 	}
-	br := bufio.NewReaderSize(gr, 32<<10)
+	var body io.Reader = gr // binary data: read straight from the connection
 	if !plan.typ.IsBinary() && resp.ContentType != GopherAttributesType {
+		br := bufio.NewReaderSize(gr, 32<<10)
 		if err := gopherErrorItem(br); err != nil {
 			gr.Close()
 			return nil, err
 		}
+		body = br
 	}
-	resp.Body = &gopherBody{r: br, c: gr}
+	resp.Body = &gopherBody{r: body, c: gr}
 	return resp, nil
 }
 

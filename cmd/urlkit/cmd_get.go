@@ -186,7 +186,14 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 	for _, w := range resp.Warnings {
 		fmt.Fprintf(st.Err, "urlkit: %q: warning: %s\n", resp.URL, w)
 	}
-	var dst io.Writer = out
+	// The data goes to standard output unbuffered (after what is already
+	// buffered): the copy's own buffer is big enough.
+	if err := out.Flush(); err != nil {
+		resp.Body.Close()
+		fmt.Fprintf(st.Err, "urlkit: writing standard output: %v\n", err)
+		return exitFail
+	}
+	var dst io.Writer = st.Out
 	var file *atomicFile
 	if o.out != "" && o.out != "-" {
 		if file, err = createAtomic(o.out); err != nil {
@@ -215,10 +222,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 	if cerr := resp.Body.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && file == nil {
-		err = out.Flush()
-		werr = err
-	}
+
 	if bar != nil {
 		bar.done()
 	}
