@@ -267,7 +267,11 @@ func outName(o string) string {
 // displayName is the name the progress bar shows: the last path segment,
 // decoded, or the host. Never the userinfo.
 func displayName(u *urlkit.URL) string {
-	p := strings.TrimSuffix(u.Path, "/")
+	p := u.Path
+	if u.SchemeName() == "ftp" {
+		p, _, _ = strings.Cut(p, ";") // ;type=
+	}
+	p = strings.TrimSuffix(p, "/")
 	if i := strings.LastIndexAny(p, "/"); i >= 0 {
 		p = p[i+1:]
 	}

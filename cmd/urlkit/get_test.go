@@ -124,6 +124,7 @@ func TestDisplayName(t *testing.T) {
 		"http://h/dir/":                          "dir",
 		"gopher://h":                             "h",
 		"ftp://h/a%0Ab":                          "a?b",
+		"ftp://h/pub/big.bin;type=i":             "big.bin",
 	} {
 		u := mustParse(t, in)
 		if got := displayName(u); got != want {
