@@ -172,7 +172,7 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 		if o.NullCWD != NullCWDSkip {
 			return nil, &Error{Op: "open", Offset: plan.cwdOffset[i], Kind: ErrNullCWD, Err: err,
 				Rule: fmt.Sprintf("the server refused the CWD with a null argument that the empty path segment here stands for (RFC 1738 section 3.2.2): %d %s; "+
-					"write %%2F for an absolute path, or skip refused null CWDs", re.Code, re.Msg)}
+					"write %%2F for an absolute path", re.Code, re.Msg)}
 		}
 		resp.Warnings = append(resp.Warnings, fmt.Sprintf("offset %d: the server refused the null-argument CWD (%d %s); skipped it", plan.cwdOffset[i], re.Code, re.Msg))
 	}
