@@ -49,6 +49,9 @@ is a port other than the scheme's own that browsers block (25 smtp, 119
 nntp, 6667 irc, ...) unless --allow-port names it. Passwords never appear
 in errors, traces or progress output.
 
+URLs are parsed in the --mode grammar; without --mode, a URL that RFC 1738
+rejects is tried as RFC 3986 (IPv6 literals, a user in an http URL).
+
 Gateways (RFC 1738 section 4, RFC 1630): --gateway SCHEME=URL sends that
 scheme's URLs to an HTTP proxy with the whole URL on the request line; the
 environment variables <scheme>_proxy, no_proxy and CERN's
@@ -67,7 +70,7 @@ Examples:
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		var o getOptions
 		fs.StringVar(&o.out, "o", "", "write to `FILE` (atomically) instead of standard output")
-		fs.Func("gateway", "fetch SCHEME's URLs through the HTTP proxy `SCHEME=URL` (repeatable)", func(s string) error {
+		fs.Func("gateway", "fetch SCHEME's URLs through the HTTP proxy at URL: `SCHEME=URL` (repeatable)", func(s string) error {
 			scheme, gw, err := fetch.ParseGateway(s)
 			if err != nil {
 				return err
@@ -92,7 +95,7 @@ Examples:
 		fs.BoolVar(&o.render, "render", false, "format Gopher menus, attributes and text for people")
 		fs.BoolVar(&o.active, "active", false, "FTP active mode (the server connects back) instead of passive")
 		fs.StringVar(&o.email, "email", "", "the anonymous FTP password `ADDRESS` (default $EMAIL, else user@host)")
-		fs.StringVar(&o.nullCWD, "null-cwd", "fail", "when the FTP server refuses the CWD of an empty path segment: `fail` or skip")
+		fs.StringVar(&o.nullCWD, "null-cwd", "fail", "what to do when the FTP server refuses the CWD of an empty path segment: `POLICY` is fail or skip")
 		fs.BoolVar(&o.fileFTP, "file-ftp", false, "fetch a file: URL naming another host over FTP, as early clients did")
 		fs.BoolVar(&o.trace, "trace", false, "print the protocol exchange on standard error (passwords masked)")
 		fs.BoolVar(&o.quiet, "q", false, "no progress bar")
