@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/rogpeppe/go-internal v1.16.0
 	golang.org/x/net v0.62.0
+	golang.org/x/term v0.47.0
 	mvdan.cc/xurls/v2 v2.6.0
 )
 

@@ -85,6 +85,7 @@ type Conn struct {
 	busy   bool       // a data transfer is open
 	data   net.Conn   // its data connection
 	broken error      // why the connection is unusable
+	last   reply      // the last reply read
 }
 
 // Dial connects to the FTP server at addr ("host:port") with the zero
@@ -188,6 +189,7 @@ func (c *Conn) read(ctx context.Context, op string) (reply, error) {
 	if err != nil {
 		return r, c.fail(ctx, op, err)
 	}
+	c.last = r
 	if r.code == 421 { // service closing the control connection
 		c.broken = fmt.Errorf("%w by the server: 421 %s", ErrClosed, r.msg)
 		c.conn.Close()
@@ -259,7 +261,27 @@ func (c *Conn) LoginAccount(ctx context.Context, user, pass, account string) err
 			pass = "anonymous@"
 		}
 	}
-	for _, a := range [...]struct{ verb, arg string }{{"USER", user}, {"PASS", pass}, {"ACCT", account}} {
+	if err := checkArg("PASS", pass); err != nil {
+		return err
+	}
+	return c.login(ctx, user, func(context.Context) (string, error) { return pass, nil }, account)
+}
+
+// LoginFunc logs in as user, calling password for the password only if
+// the server asks for one (reply 331 to USER), as RFC 1738 section 3.2.1
+// prescribes for a URL that gives a user name but no password ("the
+// program interpreting the FTP URL should request one from the user").
+// An error from password is returned as is, after which the connection is
+// still usable (the server waits for PASS). user must not be empty.
+func (c *Conn) LoginFunc(ctx context.Context, user string, password func(ctx context.Context) (string, error)) error {
+	if user == "" {
+		return opErr("USER", errors.New("empty user name"))
+	}
+	return c.login(ctx, user, password, "")
+}
+
+func (c *Conn) login(ctx context.Context, user string, password func(context.Context) (string, error), account string) error {
+	for _, a := range [...]struct{ verb, arg string }{{"USER", user}, {"ACCT", account}} {
 		if err := checkArg(a.verb, a.arg); err != nil {
 			return err
 		}
@@ -275,6 +297,13 @@ func (c *Conn) LoginAccount(ctx context.Context, user, pass, account string) err
 	}
 	verb := "USER"
 	if r.code == 331 {
+		pass, err := password(ctx)
+		if err != nil {
+			return err
+		}
+		if err := checkArg("PASS", pass); err != nil {
+			return err
+		}
 		verb = "PASS"
 		if r, err = c.cmd(ctx, "PASS", pass); err != nil {
 			return err
@@ -291,6 +320,13 @@ func (c *Conn) LoginAccount(ctx context.Context, user, pass, account string) err
 	}
 	return &ReplyError{Cmd: verb, Code: r.code, Msg: r.msg}
 }
+
+// LastReply returns the code and text of the last reply the server sent
+// on the control connection: after Retr, the preliminary reply ("150
+// Opening BINARY mode data connection for f (65536 bytes)"); after the
+// body is closed, the completion reply ("226 Transfer complete"). It
+// returns 0 and "" before the greeting has been read.
+func (c *Conn) LastReply() (code int, msg string) { return c.last.code, c.last.msg }
 
 // Cwd changes the working directory with exactly "CWD <dir>", or "CWD"
 // alone when dir is empty: the null argument RFC 1738 section 3.2.2

@@ -494,3 +494,57 @@ func TestRealBigFile(t *testing.T) {
 	}
 	t.Logf("%d bytes in %v (%.0f MB/s)", n, d, float64(n)/d.Seconds()/1e6)
 }
+
+// LoginFunc asks for the password only when the server requests one
+// (RFC 1738 3.2.1), and LastReply shows the replies of a transfer.
+func TestRealLoginFuncAndLastReply(t *testing.T) {
+	e := realFTP(t)
+	ctx := testCtx(t)
+	c, err := (&Dialer{}).Dial(ctx, e.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if code, _ := c.LastReply(); code != 220 {
+		t.Errorf("LastReply after Dial: %d, want 220", code)
+	}
+	asked := 0
+	err = c.LoginFunc(ctx, e.user, func(context.Context) (string, error) {
+		asked++
+		return e.pass, nil
+	})
+	if err != nil || asked != 1 {
+		t.Fatalf("LoginFunc: %v, password asked %d times", err, asked)
+	}
+	if err := c.Type(ctx, TypeImage); err != nil {
+		t.Fatal(err)
+	}
+	body, err := c.Retr(ctx, "home.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, msg := c.LastReply(); code != 150 || !strings.Contains(msg, "bytes)") {
+		t.Errorf("LastReply after Retr: %d %q, want the 150 reply with the size", code, msg)
+	}
+	io.Copy(io.Discard, body)
+	if err := body.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := c.LastReply(); code != 226 {
+		t.Errorf("LastReply after Close: %d, want 226", code)
+	}
+
+	// A failing password source: the error comes back, nothing is sent.
+	c2, err := (&Dialer{}).Dial(ctx, e.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	errNoTTY := errors.New("no terminal")
+	if err := c2.LoginFunc(ctx, e.user, func(context.Context) (string, error) { return "", errNoTTY }); !errors.Is(err, errNoTTY) {
+		t.Errorf("LoginFunc with failing prompt: %v", err)
+	}
+	if err := c2.LoginFunc(ctx, e.user, func(context.Context) (string, error) { return "x\r\nDELE y", nil }); !errors.Is(err, ErrUnsafeArg) {
+		t.Errorf("LoginFunc with CR LF in the password: %v, want ErrUnsafeArg", err)
+	}
+}

@@ -13,5 +13,6 @@ func commandList() []*command {
 		unescapeCmd,
 		extractCmd,
 		explainCmd,
+		getCmd,
 	}
 }

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package main
+
+import "os"
+
+// umask is the conventional 022 where there is no umask.
+func umask() os.FileMode { return 0o022 }

@@ -1,0 +1,53 @@
+// Package fetch retrieves the resource a URL names: it is the only bridge
+// between urlkit's URLs and the protocol clients (client/ftp,
+// client/gopher, net/http, the file system). A URL is an access algorithm
+// (RFC 1738 section 1); fetch carries it out exactly as the specifications
+// give it.
+//
+//	var f fetch.Fetcher // zero value: standard openers, 30 s idle timeout
+//	resp, err := f.Get(ctx, "ftp://ftp.example.org/pub/file.txt")
+//	if err != nil { ... }         // an *Error: errors.Is(err, fetch.ErrNotFound), ...
+//	defer resp.Body.Close()
+//	_, err = io.Copy(dst, resp.Body)
+//	if cerr := resp.Body.Close(); err == nil { err = cerr } // the transfer's final check
+//
+// # Openers
+//
+// A Registry maps schemes to Openers, explicitly: nothing registers
+// itself. A Fetcher without a Registry uses its standard openers, one per
+// file: FileOpener (file), HTTPOpener (http, https), FTPOpener (ftp,
+// RFC 1738 3.2) and GopherOpener (gopher and Gopher+, RFC 1738 3.4); their
+// documentation gives each algorithm. Each is a struct whose zero value
+// works and whose fields are the scheme's settings.
+//
+// # Safety
+//
+// Before anything is sent, Fetch checks the URL (CheckURL): a URL whose
+// decoded parts would put CR, LF or NUL into a protocol line (an FTP
+// argument, a Gopher selector or search, a user name or password) fails
+// with ErrUnsafe and the offset of the escape, and a non-default port on
+// the Fetch standard's list of blocked ports (SMTP's 25, NNTP's 119, ...)
+// fails with ErrBlockedPort unless Fetcher.AllowPorts lists it (RFC 1738
+// section 6). Redirects are checked the same way. Passwords never appear
+// in errors (Error.URL is redacted) or in traces.
+//
+// # Gateways
+//
+// A scheme's URLs can be fetched through an HTTP gateway (RFC 1738
+// section 4, RFC 1630), from Fetcher.Gateways or the environment
+// (<scheme>_proxy, no_proxy, WWW_<scheme>_GATEWAY): see Gateway.
+//
+// # Contexts and timeouts
+//
+// The context of Fetch governs the whole transfer, up to the Close of the
+// Body. Fetcher.Timeout is an idle timeout: a fetch fails with ErrTimeout
+// when nothing arrives for that long, however long the whole transfer
+// takes.
+//
+// # Errors
+//
+// Every error is an *Error with the redacted URL, the operation, the
+// offset of the offending part of the URL where there is one, a Kind
+// (ErrNotFound, ErrUnsafe, ErrTimeout, ErrShortTransfer, ...) and the
+// cause from the protocol client.
+package fetch

@@ -1,0 +1,260 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/client/ftp"
+	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/internal/wire"
+)
+
+// Sentinel kinds of failure. Every error a Fetcher returns is an *Error
+// whose Kind is one of them (or nil for a plain cancellation), matched
+// with errors.Is.
+var (
+	// ErrInvalidURL: the URL breaks its scheme's grammar (package
+	// scheme's view rejects it); Error.Offset names the place.
+	ErrInvalidURL = errors.New("invalid URL")
+	// ErrUnsupportedScheme: no opener is registered for the URL's scheme
+	// (and no gateway is configured for it).
+	ErrUnsupportedScheme = errors.New("unsupported scheme")
+	// ErrUnsafe: the URL would put CR, LF or NUL into a protocol line once
+	// decoded (RFC 1738 section 6); nothing was sent. Error.Offset names
+	// the escape.
+	ErrUnsafe = errors.New("unsafe URL")
+	// ErrBlockedPort: the URL names a port other than its scheme's default
+	// that is on the Fetch standard's list of blocked ports (RFC 1738
+	// section 6: a URL aimed at another protocol's server); nothing was
+	// sent. It matches ErrUnsafe too.
+	ErrBlockedPort = fmt.Errorf("%w: blocked port", ErrUnsafe)
+	// ErrNotFound: the server (or file system) says the resource does not
+	// exist: FTP 550/450, HTTP 404/410, a Gopher error item, ENOENT.
+	ErrNotFound = errors.New("not found")
+	// ErrAccessDenied: login refused or access forbidden: FTP 530, HTTP
+	// 401/403/407, EACCES.
+	ErrAccessDenied = errors.New("access denied")
+	// ErrNeedPassword: the server asks for a password the URL does not
+	// give, and there is no way to ask the user (Fetcher.Prompt is nil or
+	// failed).
+	ErrNeedPassword = errors.New("password required")
+	// ErrNeedInput: a Gopher+ ASK form needs answers and there is no way
+	// to ask the user.
+	ErrNeedInput = errors.New("input required")
+	// ErrNullCWD: the FTP server refused the null-argument CWD that an
+	// empty path segment stands for (RFC 1738 section 3.2.2); see
+	// FTPOpener.NullCWD.
+	ErrNullCWD = errors.New("null CWD refused")
+	// ErrIsDirectory: the URL names a directory as a file (FTP RETR of a
+	// directory, or a file: URL with a trailing name that is a directory
+	// when a file was required); add a trailing "/" to list it.
+	ErrIsDirectory = errors.New("is a directory")
+	// ErrRemoteFile: a file: URL names another host (see
+	// Fetcher.FileOverFTP).
+	ErrRemoteFile = errors.New("file URL names another host")
+	// ErrTimeout: nothing arrived for Fetcher.Timeout, or a connection
+	// could not be established in time.
+	ErrTimeout = errors.New("timed out")
+	// ErrConnect: the connection could not be established (refused,
+	// unreachable, unknown host).
+	ErrConnect = errors.New("cannot connect")
+	// ErrShortTransfer: the data ended early or broke off (connection
+	// reset, fewer bytes than announced, a missing completion reply).
+	ErrShortTransfer = errors.New("short transfer")
+	// ErrProtocol: the server sent something its protocol does not allow
+	// (a garbage or over-long reply line, a malformed header).
+	ErrProtocol = errors.New("protocol error")
+	// ErrRedirect: an HTTP redirect was refused (to a scheme other than
+	// http or https, too many of them, or to an unsafe URL).
+	ErrRedirect = errors.New("redirect refused")
+	// ErrStatus: the server answered with an error status not covered by
+	// another kind (HTTP 5xx, an FTP reply the access algorithm cannot go
+	// on after).
+	ErrStatus = errors.New("error status")
+	// ErrGateway: a gateway is misconfigured (not an http or https URL) or
+	// answered with an error.
+	ErrGateway = errors.New("gateway error")
+)
+
+// Error is the error of a fetch: the URL (password redacted), the kind of
+// failure, and the underlying cause. Offset is the byte offset in URL of
+// the part of the URL that caused the failure, or -1.
+type Error struct {
+	// Op is what failed: "check" (before any connection), "open" (setting
+	// up the transfer), "read" or "close" (the transfer).
+	Op string
+	// URL is the URL as written, with its password replaced by "xxxxx".
+	URL string
+	// Offset is the byte offset in URL of the problem (ErrUnsafe,
+	// ErrBlockedPort), or -1.
+	Offset int
+	// Kind is the sentinel (ErrNotFound, ErrUnsafe, ...); nil for a
+	// cancellation, where Err is context.Canceled.
+	Kind error
+	// Rule, if set, explains the problem in place of Kind and Err.
+	Rule string
+	// Err is the underlying error (from the protocol client or the
+	// operating system), or nil.
+	Err error
+
+	secret string // the URL's decoded password, scrubbed from messages
+}
+
+// Error formats the error as `fetch: "URL": offset N: RULE` when the
+// offset is known, else `fetch: "URL": KIND: RULE` or
+// `fetch: "URL": KIND: CAUSE`.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("fetch: ")
+	b.WriteString(strconv.Quote(e.URL))
+	if e.Offset >= 0 {
+		b.WriteString(": offset ")
+		b.WriteString(strconv.Itoa(e.Offset))
+	}
+	b.WriteString(": ")
+	switch {
+	case e.Rule != "" && e.Offset < 0 && e.Kind != nil:
+		b.WriteString(e.Kind.Error())
+		b.WriteString(": ")
+		b.WriteString(e.Rule)
+	case e.Rule != "":
+		b.WriteString(e.Rule)
+	case e.Kind != nil && e.Err != nil:
+		b.WriteString(e.Kind.Error())
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	case e.Kind != nil:
+		b.WriteString(e.Kind.Error())
+	case e.Err != nil:
+		b.WriteString(e.Err.Error())
+	default:
+		b.WriteString("failed")
+	}
+	return scrub(b.String(), e.secret)
+}
+
+// Unwrap returns Kind and Err, for errors.Is and errors.As.
+func (e *Error) Unwrap() []error {
+	var errs []error
+	if e.Kind != nil {
+		errs = append(errs, e.Kind)
+	}
+	if e.Err != nil {
+		errs = append(errs, e.Err)
+	}
+	return errs
+}
+
+// scrub replaces a password that some lower layer might have quoted in
+// its message. It is a second line of defence (no client puts arguments
+// in its errors); passwords shorter than 4 bytes are not scrubbed, as
+// replacing every "a" of a message would garble it.
+func scrub(msg, secret string) string {
+	if len(secret) < 4 || !strings.Contains(msg, secret) {
+		return msg
+	}
+	return strings.ReplaceAll(msg, secret, "xxxxx")
+}
+
+// errorf builds an *Error for req's URL.
+func (req *Request) errorf(op string, kind, err error) *Error {
+	return &Error{Op: op, URL: req.URL.Redacted(), Offset: -1, Kind: kind, Err: err, secret: req.secret()}
+}
+
+// secret returns the decoded password of the URL, for scrubbing.
+func (req *Request) secret() string {
+	p, _ := req.URL.DecodedPassword()
+	return p
+}
+
+// invalid turns the *urlkit.Error of a scheme view into an *Error with
+// its offset and rule.
+func invalid(err error) error {
+	var ue *urlkit.Error
+	if errors.As(err, &ue) {
+		return &Error{Op: "check", Offset: ue.Offset, Kind: ErrInvalidURL, Rule: ue.Rule, Err: ue.Err}
+	}
+	return &Error{Op: "check", Offset: -1, Kind: ErrInvalidURL, Err: err}
+}
+
+// hostPort returns the address to dial: the host (without the brackets
+// of an IP literal) and the written port, or def.
+func hostPort(u *urlkit.URL, def string) string {
+	port := def
+	if u.HasPort && u.Port != "" {
+		port = u.Port
+	}
+	return net.JoinHostPort(u.Hostname(), port)
+}
+
+// classify chooses the Kind of a failure from the error of a client or
+// the operating system. body tells whether the data was being read: then
+// a broken connection is a short transfer rather than a failed connect.
+func classify(ctx context.Context, err error, body bool) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(context.Cause(ctx), errIdle) {
+		return ErrTimeout
+	}
+	var re *ftp.ReplyError
+	var pe *gopher.PlusError
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.Canceled):
+		return nil // Err carries context.Canceled
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
+		return ErrTimeout
+	case errors.Is(err, ErrUnsafe), errors.Is(err, wire.ErrUnsafeArg):
+		return ErrUnsafe
+	case errors.As(err, &re):
+		return ftpKind(re)
+	case errors.As(err, &pe):
+		if pe.Code == 1 {
+			return ErrNotFound
+		}
+		return ErrStatus
+	case errors.Is(err, ftp.ErrShortTransfer), errors.Is(err, gopher.ErrShortTransfer), errors.Is(err, io.ErrUnexpectedEOF):
+		return ErrShortTransfer
+	case errors.Is(err, ftp.ErrMalformedReply), errors.Is(err, ftp.ErrReplyTooLong), errors.Is(err, wire.ErrLineTooLong),
+		errors.Is(err, gopher.ErrMalformedAttributes), errors.Is(err, gopher.ErrMalformedItem):
+		return ErrProtocol
+	case errors.Is(err, os.ErrNotExist):
+		return ErrNotFound
+	case errors.Is(err, os.ErrPermission):
+		return ErrAccessDenied
+	case errors.As(err, &ne) && ne.Timeout():
+		return ErrTimeout
+	}
+	if body {
+		return ErrShortTransfer
+	}
+	var oe *net.OpError
+	var de *net.DNSError
+	if errors.As(err, &oe) && oe.Op == "dial" || errors.As(err, &de) || errors.Is(err, syscall.ECONNREFUSED) {
+		return ErrConnect
+	}
+	if errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, ftp.ErrClosed) {
+		return ErrShortTransfer
+	}
+	return ErrStatus
+}
+
+// ftpKind maps an FTP reply to a kind.
+func ftpKind(re *ftp.ReplyError) error {
+	switch {
+	case re.Code == 530 || re.Code == 332 || re.Code == 532:
+		return ErrAccessDenied
+	case re.Code == 550 || re.Code == 450 && (re.Cmd == "NLST" || re.Cmd == "LIST") || re.Code == 553:
+		return ErrNotFound
+	}
+	return ErrStatus
+}

@@ -1,0 +1,105 @@
+package fetch_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/fetch"
+)
+
+func ExampleFetcher_Get() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("Hello, file.\n"), 0o644)
+
+	var f fetch.Fetcher
+	resp, err := f.Get(context.Background(), "file://localhost"+filepath.ToSlash(dir)+"/hello.txt")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer resp.Body.Close()
+	io.Copy(os.Stdout, resp.Body)
+	fmt.Println(resp.Size, "bytes")
+
+	_, err = f.Get(context.Background(), "file://localhost"+filepath.ToSlash(dir)+"/missing")
+	fmt.Println(errors.Is(err, fetch.ErrNotFound))
+	// Output:
+	// Hello, file.
+	// 13 bytes
+	// true
+}
+
+func ExampleCheckURL() {
+	for _, s := range []string{
+		"ftp://host/pub/file.txt",
+		"ftp://host/pub/file%0D%0ADELE%20x",                             // CR LF would start a second FTP command
+		"gopher://host:25/0HELO%20evil.example",                         // the gopher-to-SMTP attack of RFC 1738 section 6
+		"http://host/a%0D%0Ab",                                          // sent escaped: harmless
+		"gopher://host/0form%09%09+%091%0D%0A+-1%0D%0AJoe%0D%0A.%0D%0A", // an ASK submission
+	} {
+		u, _ := urlkit.Parse(s)
+		err := fetch.CheckURL(&u, nil)
+		var fe *fetch.Error
+		if errors.As(err, &fe) {
+			fmt.Printf("offset %d: %v\n", fe.Offset, fe.Kind)
+		} else {
+			fmt.Println("ok")
+		}
+	}
+	// Output:
+	// ok
+	// offset 19: unsafe URL
+	// offset 14: unsafe URL: blocked port
+	// ok
+	// ok
+}
+
+func ExampleBlockedPort() {
+	for _, p := range []int{25, 70, 119, 6667, 8080} {
+		if service, blocked := fetch.BlockedPort(p); blocked {
+			fmt.Println(p, "blocked:", service)
+		} else {
+			fmt.Println(p, "allowed")
+		}
+	}
+	// Output:
+	// 25 blocked: smtp
+	// 70 allowed
+	// 119 blocked: nntp
+	// 6667 blocked: ircu
+	// 8080 allowed
+}
+
+func ExampleParseGateway() {
+	scheme, gw, err := fetch.ParseGateway("ftp=http://proxy.example:3128")
+	fmt.Println(scheme, gw.URL, gw.Mode, err)
+	f := fetch.Fetcher{Gateways: map[string]fetch.Gateway{scheme: gw}}
+	_ = f // f fetches ftp: URLs with "GET ftp://... HTTP/1.1" to proxy.example:3128
+	// Output:
+	// ftp http://proxy.example:3128 proxy <nil>
+}
+
+func ExampleRender() {
+	menu := "iWelcome\tfake\t(NULL)\t0\r\n" +
+		"0About this server\t/about.txt\tgopher.example\t70\r\n" +
+		"1Sub dir\t/sub dir\tgopher.example\t7070\r\n" +
+		"7Search\t/search\tgopher.example\t70\r\n" +
+		"hHome page\tURL:http://www.example/\tgopher.example\t70\r\n" +
+		".\r\n"
+	resp := &fetch.Response{Body: io.NopCloser(strings.NewReader(menu)), ContentType: fetch.GopherMenuType, GopherType: gopher.TypeMenu}
+	fetch.Render(os.Stdout, resp)
+	// Output:
+	//          Welcome
+	// [text]   About this server <gopher://gopher.example/0/about.txt>
+	// [menu]   Sub dir <gopher://gopher.example:7070/1/sub%20dir>
+	// [search] Search <gopher://gopher.example/7/search>
+	// [html]   Home page <http://www.example/>
+}

@@ -1,0 +1,157 @@
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"mime"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/urlkit/urlkit"
+)
+
+// FileOpener opens file: URLs (RFC 1738 section 3.10) on this machine:
+// the host must be empty, "localhost" or this machine's host name (or its
+// first label), compared without regard to case. Its zero value is ready
+// to use.
+//
+// The path is decoded segment by segment; a segment holding an encoded
+// "/" (%2F) is refused, since no file name can contain one. A directory
+// gives a listing: one entry per line, sorted, directories with a
+// trailing "/".
+type FileOpener struct {
+	// Hostname returns this machine's name; nil means os.Hostname.
+	Hostname func() (string, error)
+}
+
+// Open opens the file or directory.
+func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+	u := req.URL
+	if !o.isLocal(u.Hostname()) {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrRemoteFile,
+			Rule: fmt.Sprintf("host %q is not this machine (a file URL names a local file by the host \"\", \"localhost\" or this machine's name)", u.Hostname())}
+	}
+	name, err := filePath(u)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	resp := &Response{Size: -1, ModTime: fi.ModTime(), Reply: fi.Mode().String()}
+	if !fi.IsDir() {
+		if !fi.Mode().IsRegular() {
+			resp.Size = -1
+		} else {
+			resp.Size = fi.Size()
+		}
+		resp.ContentType = mime.TypeByExtension(path.Ext(name))
+		resp.Body = &ctxReader{ctx: ctx, r: f, c: f}
+		return resp, nil
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() {
+			n += "/"
+		}
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var b bytes.Buffer
+	for _, n := range names {
+		b.WriteString(n)
+		b.WriteByte('\n')
+	}
+	resp.Listing = true
+	resp.ContentType = "text/plain; charset=utf-8"
+	resp.Size = int64(b.Len())
+	resp.Body = &ctxReader{ctx: ctx, r: &b, c: io.NopCloser(nil)}
+	return resp, nil
+}
+
+// isLocal reports whether a file: URL's host means this machine.
+func (o *FileOpener) isLocal(host string) bool {
+	if host == "" || strings.EqualFold(host, "localhost") {
+		return true
+	}
+	hostname := o.Hostname
+	if hostname == nil {
+		hostname = osHostname
+	}
+	me, err := hostname()
+	if err != nil || me == "" {
+		return false
+	}
+	short, _, _ := strings.Cut(me, ".")
+	return strings.EqualFold(host, me) || strings.EqualFold(host, short)
+}
+
+// osHostname is os.Hostname, asked once.
+var osHostname = sync.OnceValues(os.Hostname)
+
+// filePath decodes the path of a file: URL into an operating-system path.
+func filePath(u *urlkit.URL) (string, error) {
+	p := u.Path
+	if p == "" {
+		p = "/"
+	}
+	if !strings.HasPrefix(p, "/") {
+		return "", &Error{Op: "open", Offset: -1, Kind: ErrNotFound, Rule: "a file URL needs an absolute path"}
+	}
+	_, _, pathOff := offsets(u)
+	segs := strings.Split(p[1:], "/")
+	var b strings.Builder
+	off := pathOff + 1
+	for _, s := range segs {
+		d, err := urlkit.Unescape(s)
+		if err != nil {
+			return "", err
+		}
+		if i := strings.IndexByte(d, '/'); i >= 0 {
+			j := strings.Index(strings.ToUpper(s), "%2F")
+			return "", &Error{Op: "open", Offset: off + j, Kind: ErrNotFound,
+				Rule: "%2F in a file URL's path segment decodes to \"/\", which no file name can contain"}
+		}
+		b.WriteByte('/')
+		b.WriteString(d)
+		off += len(s) + 1
+	}
+	return b.String(), nil
+}
+
+// ctxReader reads r until ctx is done, then fails with ctx's error. It
+// serves local sources, which no connection deadline can interrupt.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+	c   io.Closer
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+func (c *ctxReader) Close() error { return c.c.Close() }

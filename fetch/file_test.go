@@ -1,0 +1,110 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/urlkit/urlkit"
+)
+
+// fileURL returns a file: URL for the local path p.
+func fileURL(host, p string) string {
+	return "file://" + host + urlkit.Escape(filepath.ToSlash(p), urlkit.SetPath)
+}
+
+func readAll(t *testing.T, resp *Response) string {
+	t.Helper()
+	b, err := io.ReadAll(resp.Body)
+	if cerr := resp.Body.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatalf("reading %s: %v", resp.URL, err)
+	}
+	return string(b)
+}
+
+func TestFile(t *testing.T) {
+	dir := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("hello\n"), 0o644))
+	must(os.Mkdir(filepath.Join(dir, "sub dir"), 0o755))
+	must(os.WriteFile(filepath.Join(dir, "sub dir", "100%;x"), []byte("odd name"), 0o644))
+	f := &Fetcher{File: FileOpener{Hostname: func() (string, error) { return "myhost.example.org", nil }}}
+	ctx := t.Context()
+
+	tests := []struct {
+		url     string
+		want    string
+		listing bool
+		kind    error
+	}{
+		{url: fileURL("", filepath.Join(dir, "hello.txt")), want: "hello\n"},
+		{url: fileURL("localhost", filepath.Join(dir, "hello.txt")), want: "hello\n"},
+		{url: fileURL("LOCALHOST", filepath.Join(dir, "hello.txt")), want: "hello\n"},
+		{url: fileURL("myhost.example.org", filepath.Join(dir, "hello.txt")), want: "hello\n"},
+		{url: fileURL("MyHost", filepath.Join(dir, "hello.txt")), want: "hello\n"},
+		{url: fileURL("", filepath.Join(dir, "sub dir", "100%;x")), want: "odd name"},
+		{url: fileURL("", dir) + "/", want: "hello.txt\nsub dir/\n", listing: true},
+		{url: fileURL("", dir), want: "hello.txt\nsub dir/\n", listing: true},
+		{url: fileURL("", filepath.Join(dir, "missing")), kind: ErrNotFound},
+		{url: fileURL("otherhost", filepath.Join(dir, "hello.txt")), kind: ErrRemoteFile},
+		{url: "file://" + urlkit.Escape(filepath.ToSlash(dir), urlkit.SetPath) + "/sub%2Fdir", kind: ErrNotFound},
+	}
+	for _, tt := range tests {
+		resp, err := f.Get(ctx, tt.url)
+		if tt.kind != nil {
+			if !errors.Is(err, tt.kind) {
+				t.Errorf("Get(%q) = %v, want %v", tt.url, err, tt.kind)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Get(%q): %v", tt.url, err)
+			continue
+		}
+		if got := readAll(t, resp); got != tt.want || resp.Listing != tt.listing {
+			t.Errorf("Get(%q) = %q (listing %v), want %q (listing %v)", tt.url, got, resp.Listing, tt.want, tt.listing)
+		}
+		if resp.Size != int64(len(tt.want)) {
+			t.Errorf("Get(%q): Size %d, want %d", tt.url, resp.Size, len(tt.want))
+		}
+	}
+}
+
+func TestFileEncodedSlash(t *testing.T) {
+	var f Fetcher
+	_, err := f.Get(t.Context(), "file:///tmp/a%2Fb")
+	var fe *Error
+	if !errors.As(err, &fe) || fe.Offset != 13 || !strings.Contains(err.Error(), "%2F") {
+		t.Errorf("err = %v, want an error at offset 13 about %%2F", err)
+	}
+}
+
+func TestFileCancelled(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, []byte(strings.Repeat("x", 1<<16)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	var f Fetcher
+	resp, err := f.Get(ctx, fileURL("", p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	cancel()
+	if _, err := io.ReadAll(resp.Body); !errors.Is(err, context.Canceled) {
+		t.Errorf("read after cancel: %v, want context.Canceled", err)
+	}
+}

@@ -1,0 +1,276 @@
+package fetch
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+// Media types of gopher responses that have no other name.
+const (
+	// GopherMenuType is the ContentType of a Gopher menu (types 1 and 7).
+	GopherMenuType = "application/gopher-menu"
+	// GopherAttributesType is the ContentType of the attribute blocks
+	// answering a Gopher+ "!" or "$" request.
+	GopherAttributesType = "application/gopher+-attributes"
+)
+
+// GopherOpener opens gopher: URLs (RFC 1738 section 3.4, RFC 1436, and
+// Gopher+ as draft-ietf-uri-url-06 3.4.1-3.4.9 describes it). Its zero
+// value is ready to use.
+//
+// The request line is the decoded selector, then TAB and the search when
+// the URL has one, then TAB and the Gopher+ string when it has one, and
+// CRLF. For an item that is not a search (type other than 7) with an
+// empty search and a Gopher+ string, the empty search field is left out
+// ("selector TAB +"), as Gopher+ itself and draft-06 3.4.3 specify.
+//
+// The Body is the response as the server sent it, after the Gopher+
+// header if there is one: a menu with its "." line if the server sent one,
+// text still dot-stuffed. Render turns it into text for people.
+//
+// Gopher+ strings: "+" or "+VIEW LANGUAGE" asks for the item's data (in a
+// view); "!" and "$" (optionally followed by attribute names) for the
+// attributes of the item or of every item of a menu, ContentType
+// GopherAttributesType; "?" for an item with an ASK form: its +ASK block
+// is fetched, Fetcher.Prompt asks each question (ErrNeedInput without
+// it), and the answers are submitted. A Gopher+ string that is itself a
+// filled-in form ("+%091%0D%0A+-1%0D%0A...%0D%0A.%0D%0A") is submitted as
+// it is: the one request whose CR LF the URL may encode.
+//
+// A plain Gopher server reports a missing item with a type 3 menu line:
+// a response whose first line is one is ErrNotFound. A Gopher+ error
+// header with code 1 is ErrNotFound too.
+type GopherOpener struct {
+	// Client holds the Gopher client's settings (line limits); its
+	// Trace is replaced by the Fetcher's.
+	Client gopher.Client
+}
+
+// gopherPlan is a gopher: URL decoded into the request.
+type gopherPlan struct {
+	addr     string
+	typ      gopher.ItemType
+	selector string
+	search   *string           // nil: no search field
+	plus     *string           // nil: no Gopher+ field
+	req      scheme.GopherPlus // the Gopher+ string classified
+	badPlus  bool              // none of the forms: sent as it is
+}
+
+// planGopher decodes u with package scheme's view.
+func planGopher(u *urlkit.URL) (*gopherPlan, error) {
+	v, err := scheme.ParseGopher(u)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	p := &gopherPlan{addr: hostPort(u, "70"), typ: gopher.ItemType(v.Type), selector: v.Selector}
+	if v.HasSearch {
+		p.search = &v.Search
+	}
+	if v.HasPlus && v.Plus != "" {
+		p.plus = &v.Plus
+		if p.req, err = v.PlusRequest(); err != nil {
+			p.badPlus = true
+		}
+	}
+	return p, nil
+}
+
+// Open sends the request.
+func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+	plan, err := planGopher(req.URL)
+	if err != nil {
+		return nil, err
+	}
+	c := o.Client
+	c.Trace = req.Trace
+	resp := &Response{Size: -1, GopherType: plan.typ}
+	switch plan.typ {
+	case gopher.TypeTelnet, gopher.TypeTN3270:
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme,
+			Rule: fmt.Sprintf("gopher item type %q is an interactive %s session on %s, not a document to fetch (RFC 1436)",
+				string([]byte{byte(plan.typ)}), map[gopher.ItemType]string{'8': "telnet", 'T': "tn3270"}[plan.typ], plan.addr)}
+	case gopher.TypeSearch:
+		if plan.search == nil {
+			// A search server and no search string: ask for one.
+			if req.Prompt == nil {
+				return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput,
+					Rule: "the URL names a Gopher search server (type 7) but no search string (%09 words), and there is no terminal to ask on"}
+			}
+			words, err := req.Prompt(ctx, Prompt{Text: "Search " + plan.addr + " for"})
+			if err != nil {
+				return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput, Err: err}
+			}
+			if strings.ContainsAny(words, "\t\r\n\x00") {
+				return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsafe, Rule: "the search words hold a TAB, CR, LF or NUL"}
+			}
+			plan.search = &words
+		}
+	}
+	search := plan.search
+	if plan.plus != nil && !plan.badPlus && plan.typ != gopher.TypeSearch && search != nil && *search == "" {
+		// draft-ietf-uri-url-06 3.4.3: "selector TAB gopher+" for an
+		// item that is not a search.
+		search = nil
+	}
+	if plan.badPlus && search == nil {
+		empty := ""
+		search = &empty
+	}
+	var gr *gopher.Response
+	attributes := false
+	switch plan.req.Kind {
+	case scheme.PlusAsk:
+		values, err := o.askForm(ctx, req, &c, plan)
+		if err != nil {
+			return nil, err
+		}
+		if gr, err = c.SubmitAsk(ctx, plan.addr, plan.selector, values); err != nil {
+			return nil, err
+		}
+	case scheme.PlusView:
+		if !plan.req.Form {
+			break
+		}
+		if plan.req.View != "" {
+			resp.Warnings = append(resp.Warnings, fmt.Sprintf("the form is submitted for the default view, not %q (client/gopher sends \"+\" with a form)", plan.req.View))
+		}
+		if gr, err = c.SubmitAsk(ctx, plan.addr, plan.selector, plan.req.Values); err != nil {
+			return nil, err
+		}
+	case scheme.PlusItemAttributes, scheme.PlusDirectoryAttributes:
+		attributes = true
+	}
+	if gr == nil {
+		if gr, err = c.Fetch(ctx, plan.addr, plan.selector, search, plan.plus); err != nil {
+			return nil, err
+		}
+	}
+	if gr.Plus {
+		resp.GopherPlus = true
+		resp.Reply = "+" + strconv.FormatInt(gr.Length, 10)
+		if gr.Length >= 0 {
+			resp.Size = gr.Length
+		}
+	}
+	switch {
+	case gr.Plus && attributes:
+		// (A server that ignores the request sends the item instead.)
+		resp.ContentType = GopherAttributesType
+	case plan.typ.IsMenu():
+		resp.ContentType = GopherMenuType
+		resp.Listing = true
+	case plan.typ == gopher.TypeHTML:
+		resp.ContentType = "text/html"
+	case plan.typ == gopher.TypeGIF:
+		resp.ContentType = "image/gif"
+	case plan.typ.IsBinary():
+		resp.ContentType = "application/octet-stream"
+	default:
+		resp.ContentType = "text/plain"
+	}
+	var body io.Reader = gr // binary data: read straight from the connection
+	if !plan.typ.IsBinary() && resp.ContentType != GopherAttributesType {
+		br := bufio.NewReaderSize(gr, 32<<10)
+		if err := gopherErrorItem(br); err != nil {
+			gr.Close()
+			return nil, err
+		}
+		body = br
+	}
+	resp.Body = &gopherBody{r: body, c: gr}
+	return resp, nil
+}
+
+// gopherErrorItem reports a response whose first line is a type 3 (error)
+// menu item, the way plain Gopher servers say an item does not exist. It
+// waits for the first byte of the response, and returns the error of a
+// response that fails before it.
+func gopherErrorItem(br *bufio.Reader) error {
+	line, err := br.Peek(1)
+	switch {
+	case err == io.EOF:
+		return nil // an empty response
+	case err != nil:
+		return err
+	case line[0] != byte(gopher.TypeError):
+		return nil
+	}
+	// The first line, up to a bounded length.
+	b, _ := br.Peek(min(br.Buffered(), 4096))
+	if i := strings.IndexByte(string(b), '\n'); i >= 0 {
+		b = b[:i]
+	}
+	it, perr := gopher.ParseItem(string(b))
+	if perr != nil || strings.Count(string(b), "\t") < 3 {
+		return nil
+	}
+	return &Error{Op: "open", Offset: -1, Kind: ErrNotFound, Err: fmt.Errorf("gopher: server error item: %s", it.Display)}
+}
+
+// askForm fetches the +ASK block of the item and asks its questions.
+func (o *GopherOpener) askForm(ctx context.Context, req *Request, c *gopher.Client, plan *gopherPlan) ([]string, error) {
+	// All the attributes: pygopherd, the one Gopher+ server packaged,
+	// answers "!+ASK" with the item's data instead.
+	bang := "!"
+	gr, err := c.Fetch(ctx, plan.addr, plan.selector, nil, &bang)
+	if err != nil {
+		return nil, err
+	}
+	blocks, err := gr.Attributes()
+	gr.Close()
+	if err != nil {
+		return nil, err
+	}
+	var questions []gopher.Question
+	for _, b := range blocks {
+		if b.Name == "ASK" {
+			questions = b.Questions()
+		}
+	}
+	if len(questions) == 0 {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrStatus, Err: fmt.Errorf("gopher: the item has no +ASK block")}
+	}
+	values := make([]string, 0, len(questions))
+	for _, q := range questions {
+		if q.Kind == "Note" || q.Kind == "Info" {
+			continue // text for the user, no answer
+		}
+		if req.Prompt == nil {
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput,
+				Rule: fmt.Sprintf("the item's Gopher+ ASK form asks %q and there is no terminal to ask on", q.Prompt)}
+		}
+		p := Prompt{Text: q.Prompt, Secret: q.Kind == "AskP"}
+		switch q.Kind {
+		case "Choose", "Select", "ChooseF":
+			p.Choices = q.Defaults
+		default:
+			if len(q.Defaults) > 0 {
+				p.Default = q.Defaults[0]
+			}
+		}
+		v, err := req.Prompt(ctx, p)
+		if err != nil {
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput, Err: err}
+		}
+		values = append(values, v)
+	}
+	return values, nil
+}
+
+// gopherBody reads the buffered response and closes the connection.
+type gopherBody struct {
+	r io.Reader
+	c io.Closer
+}
+
+func (b *gopherBody) Read(p []byte) (int, error) { return b.r.Read(p) }
+func (b *gopherBody) Close() error               { return b.c.Close() }

@@ -1,0 +1,329 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/urlkit/urlkit"
+)
+
+// DefaultMaxRedirects is the number of HTTP redirects followed when
+// HTTPOpener.MaxRedirects is zero.
+const DefaultMaxRedirects = 10
+
+// HTTPOpener opens http: and https: URLs with net/http, and fetches URLs
+// of any scheme through gateways. Its zero value is ready to use.
+//
+// The request carries the path and search as written; the fragment is
+// never sent (RFC 1630). A user and password in the URL (which RFC 1738
+// does not allow in http URLs, RFC 3986 does) are sent as Basic
+// authorization. Redirects are followed only to http and https URLs, each
+// checked like the original (CheckURL: safety, blocked ports), and at most
+// MaxRedirects of them. A status other than 2xx is an error: 404 and 410
+// ErrNotFound, 401, 403 and 407 ErrAccessDenied, the rest ErrStatus.
+type HTTPOpener struct {
+	// Client sends the requests. Nil means a client on a transport shared
+	// by every HTTPOpener, with net/http's default settings except that
+	// gateways come from the Fetcher (Fetcher.Gateways, the environment),
+	// not from net/http's own reading of the environment. With a Client
+	// of your own, its transport decides about proxies for http and https
+	// URLs. Its CheckRedirect is replaced.
+	Client *http.Client
+	// MaxRedirects is the number of redirects followed (default
+	// DefaultMaxRedirects); a negative value follows none.
+	MaxRedirects int
+	// UserAgent is the User-Agent header; "" means "urlkit".
+	UserAgent string
+}
+
+// proxyKey is the context key of the proxy function of one fetch.
+type proxyKey struct{}
+
+// maxHeaderBytes bounds a response head (net/http's default is 10 MiB).
+const maxHeaderBytes = 1 << 20
+
+// sharedTransport is http.DefaultTransport's configuration with the
+// proxy chosen per request from the context.
+var sharedTransport = sync.OnceValue(func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxResponseHeaderBytes = maxHeaderBytes
+	t.Proxy = func(r *http.Request) (*url.URL, error) {
+		if p, ok := r.Context().Value(proxyKey{}).(func(*url.URL) (*url.URL, error)); ok && p != nil {
+			return p(r.URL)
+		}
+		return nil, nil
+	}
+	return t
+})
+
+// Open fetches an http or https URL, through the proxy configured for
+// it, if any.
+func (o *HTTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+	nu := req.URL.NetURL()
+	nu.Fragment, nu.RawFragment = "", ""
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, nu.String(), nil)
+	if err != nil {
+		return nil, req.errorf("open", ErrUnsupportedScheme, err)
+	}
+	return o.do(ctx, req, hreq, req.proxyFunc())
+}
+
+// proxyFunc returns the function choosing the proxy of an http or https
+// URL (the original and each redirect) from the Fetcher's gateways.
+func (req *Request) proxyFunc() func(*url.URL) (*url.URL, error) {
+	if req.f == nil {
+		return nil
+	}
+	return func(t *url.URL) (*url.URL, error) {
+		v, err := urlkit.FromNetURL(t)
+		if err != nil {
+			return nil, nil
+		}
+		gw, ok := req.f.gatewayFor(&v)
+		if !ok || gw.Mode != GatewayProxy {
+			return nil, nil
+		}
+		return gw.parse()
+	}
+}
+
+// openVia fetches req.URL through gw.
+func (o *HTTPOpener) openVia(ctx context.Context, req *Request, gw Gateway) (*Response, error) {
+	gu, err := gw.parse()
+	if err != nil {
+		return nil, req.errorf("open", ErrGateway, err)
+	}
+	u := req.URL
+	var hreq *http.Request
+	proxy := func(*url.URL) (*url.URL, error) { return nil, nil }
+	switch scheme := u.SchemeName(); {
+	case gw.Mode == GatewayPath:
+		target := gatewayPathURL(gu, u)
+		if hreq, err = http.NewRequestWithContext(ctx, http.MethodGet, target, nil); err != nil {
+			return nil, req.errorf("open", ErrGateway, err)
+		}
+		if gu.User != nil {
+			p, _ := gu.User.Password()
+			hreq.SetBasicAuth(gu.User.Username(), p)
+		}
+	case scheme == "http" || scheme == "https":
+		// net/http puts the absolute URL on the request line (or opens a
+		// CONNECT tunnel for https).
+		nu := u.NetURL()
+		nu.Fragment, nu.RawFragment = "", ""
+		if hreq, err = http.NewRequestWithContext(ctx, http.MethodGet, nu.String(), nil); err != nil {
+			return nil, req.errorf("open", ErrUnsupportedScheme, err)
+		}
+		proxy = func(*url.URL) (*url.URL, error) { return gu, nil }
+	default:
+		// Any other scheme: "the entire URI ... is passed on the HTTP
+		// command line" (RFC 1630), fragment excluded. net/http writes
+		// an opaque URL on the request line as it is.
+		v := *u
+		v.HasFragment, v.Fragment = false, ""
+		hreq, err = http.NewRequestWithContext(ctx, http.MethodGet, gu.Scheme+"://"+gu.Host+"/", nil)
+		if err != nil {
+			return nil, req.errorf("open", ErrGateway, err)
+		}
+		hreq.URL.Path = ""
+		hreq.URL.Opaque = v.String()
+		hreq.Host = u.Host
+		if u.HasPort {
+			hreq.Host += ":" + u.Port
+		}
+		if gu.User != nil {
+			p, _ := gu.User.Password()
+			hreq.Header.Set("Proxy-Authorization", basicAuth(gu.User.Username(), p))
+		}
+	}
+	resp, err := o.do(ctx, req, hreq, proxy)
+	if scheme := u.SchemeName(); gw.Mode == GatewayPath || scheme != "http" && scheme != "https" {
+		// The gateway's own URL is an implementation detail: errors and
+		// the Response name the URL asked for.
+		var fe *Error
+		if errors.As(err, &fe) {
+			fe.URL = u.Redacted()
+		}
+		if resp != nil {
+			resp.URL = u.Redacted()
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	resp.Via = gu.Redacted()
+	return resp, nil
+}
+
+func basicAuth(user, pass string) string {
+	r, _ := http.NewRequest(http.MethodGet, "http://x/", nil)
+	r.SetBasicAuth(user, pass)
+	return r.Header.Get("Authorization")
+}
+
+// do sends hreq and turns the answer into a Response.
+func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, proxy func(*url.URL) (*url.URL, error)) (*Response, error) {
+	hreq = hreq.WithContext(context.WithValue(hreq.Context(), proxyKey{}, proxy))
+	ua := o.UserAgent
+	if ua == "" {
+		ua = "urlkit"
+	}
+	hreq.Header.Set("User-Agent", ua)
+	client := o.client(req)
+	hresp, err := client.Do(hreq)
+	if err != nil {
+		var fe *Error
+		if errors.As(err, &fe) {
+			return nil, fe
+		}
+		// The *url.Error of net/http quotes the URL with the password
+		// redacted; keep only its cause, the Error names the URL.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		kind := classify(ctx, err, false)
+		if httpProtocolError(err) {
+			kind = ErrProtocol
+		}
+		return nil, req.errorf("open", kind, err)
+	}
+	final := hresp.Request.URL.Redacted()
+	if hresp.StatusCode < 200 || hresp.StatusCode > 299 {
+		io.Copy(io.Discard, io.LimitReader(hresp.Body, 64<<10))
+		hresp.Body.Close()
+		kind := ErrStatus
+		switch hresp.StatusCode {
+		case http.StatusNotFound, http.StatusGone:
+			kind = ErrNotFound
+		case http.StatusUnauthorized, http.StatusForbidden, http.StatusProxyAuthRequired:
+			kind = ErrAccessDenied
+		}
+		e := req.errorf("open", kind, fmt.Errorf("HTTP %s", hresp.Status))
+		e.URL = final
+		return nil, e
+	}
+	resp := &Response{
+		Body:        hresp.Body,
+		URL:         final,
+		ContentType: hresp.Header.Get("Content-Type"),
+		Size:        hresp.ContentLength,
+		Reply:       hresp.Status,
+	}
+	if t, err := http.ParseTime(hresp.Header.Get("Last-Modified")); err == nil {
+		resp.ModTime = t
+	}
+	return resp, nil
+}
+
+// httpProtocolError reports net/http's errors for a response that is
+// not HTTP or has an over-long head. net/http has no types for them, only
+// messages.
+func httpProtocolError(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "malformed HTTP") || strings.Contains(msg, "server response headers exceeded")
+}
+
+// client returns the http.Client for one fetch: o.Client or the shared
+// one, with the redirect policy and, if tracing, a tracing transport.
+func (o *HTTPOpener) client(req *Request) *http.Client {
+	var c http.Client
+	if o.Client != nil {
+		c = *o.Client
+	}
+	if c.Transport == nil {
+		c.Transport = sharedTransport()
+	}
+	if req.Trace != nil {
+		c.Transport = &traceTransport{rt: c.Transport, w: req.Trace}
+	}
+	max := o.MaxRedirects
+	if max == 0 {
+		max = DefaultMaxRedirects
+	}
+	var allow []int
+	if req.f != nil {
+		allow = req.f.AllowPorts
+	}
+	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {
+		target := r.URL.Redacted()
+		if len(via) > max || max < 0 {
+			return &Error{Op: "open", URL: target, Offset: -1, Kind: ErrRedirect,
+				Rule: fmt.Sprintf("redirect refused: more than %d redirects", max)}
+		}
+		if r.URL.Scheme != "http" && r.URL.Scheme != "https" {
+			return &Error{Op: "open", URL: target, Offset: -1, Kind: ErrRedirect,
+				Rule: fmt.Sprintf("redirect refused: %s: is not http or https", r.URL.Scheme)}
+		}
+		v, err := urlkit.FromNetURL(r.URL)
+		if err != nil {
+			return &Error{Op: "open", URL: target, Offset: -1, Kind: ErrRedirect, Err: err}
+		}
+		if err := CheckURL(&v, allow); err != nil {
+			return &Error{Op: "open", URL: target, Offset: -1, Kind: ErrRedirect, Err: err}
+		}
+		return nil
+	}
+	return &c
+}
+
+// traceTransport writes each request and response head to w, with
+// credentials masked.
+type traceTransport struct {
+	rt http.RoundTripper
+	w  io.Writer
+	mu sync.Mutex
+}
+
+func (t *traceTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	var b strings.Builder
+	target := r.URL.Redacted()
+	if r.URL.Opaque != "" {
+		if v, err := urlkit.ParseMode(r.URL.Opaque, urlkit.RFC3986); err == nil {
+			target = v.Redacted() + " (via " + r.URL.Scheme + "://" + r.URL.Host + ")"
+		} else {
+			target = "(opaque URL) via " + r.URL.Host
+		}
+	}
+	fmt.Fprintf(&b, "> %s %s\n", r.Method, target)
+	writeHeader(&b, "> ", r.Header)
+	t.write(b.String())
+	resp, err := t.rt.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	b.Reset()
+	fmt.Fprintf(&b, "< %s %s\n", resp.Proto, resp.Status)
+	writeHeader(&b, "< ", resp.Header)
+	t.write(b.String())
+	return resp, nil
+}
+
+func (t *traceTransport) write(s string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	io.WriteString(t.w, s)
+}
+
+func writeHeader(b *strings.Builder, prefix string, h http.Header) {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range h[k] {
+			if k == "Authorization" || k == "Proxy-Authorization" {
+				v = "****"
+			}
+			fmt.Fprintf(b, "%s%s: %s\n", prefix, k, v)
+		}
+	}
+}

@@ -1,0 +1,115 @@
+package fetch
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+// Render copies resp's Body to w in a form for people, reading it to the
+// end (the caller still closes it):
+//
+//   - a Gopher menu becomes one line per item: informational lines as
+//     indented text, the others as "[type] name <URL>" where URL is the
+//     gopher: URL of the item (the URL itself for "h" items whose
+//     selector is "URL:...", a telnet: URL for types 8 and T);
+//   - Gopher+ attribute blocks become "+NAME: value" lines with the
+//     block's lines indented below;
+//   - Gopher text loses its dot-stuffing and its final "." line, and its
+//     line ends become LF;
+//   - anything else is copied unchanged.
+func Render(w io.Writer, resp *Response) error {
+	switch {
+	case resp.ContentType == GopherMenuType:
+		return renderMenu(w, resp.Body)
+	case resp.ContentType == GopherAttributesType:
+		return renderAttributes(w, resp.Body)
+	case resp.GopherType != 0 && !resp.GopherType.IsBinary():
+		_, err := io.Copy(w, gopher.NewTextReader(resp.Body))
+		return err
+	}
+	_, err := io.Copy(w, resp.Body)
+	return err
+}
+
+func renderMenu(w io.Writer, r io.Reader) error {
+	bw := bufio.NewWriter(w)
+	m := gopher.NewMenuReader(r, 0)
+	for m.Next() {
+		it := m.Item()
+		switch it.Type {
+		case gopher.TypeInfo:
+			fmt.Fprintf(bw, "         %s\n", it.Display)
+		case gopher.TypeError:
+			fmt.Fprintf(bw, "[error]  %s\n", it.Display)
+		default:
+			fmt.Fprintf(bw, "%-8s %s <%s>\n", "["+it.Type.String()+"]", it.Display, ItemURL(it))
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return m.Err()
+}
+
+// ItemURL returns the URL of a Gopher menu item (RFC 1738 section 3.4):
+// gopher://host[:port]/TYPE SELECTOR, the selector escaped as package
+// scheme's Gopher view escapes it, the port left out when it is 70. An "h" item whose selector is "URL:..." (the common
+// convention for links out of Gopher) gives that URL; telnet items (8, T)
+// give telnet://[selector@]host[:port]/.
+func ItemURL(it gopher.Item) string {
+	host := it.Host
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if it.Type == gopher.TypeHTML {
+		if u, ok := strings.CutPrefix(it.Selector, "URL:"); ok {
+			return u
+		}
+	}
+	switch it.Type {
+	case gopher.TypeTelnet, gopher.TypeTN3270:
+		scheme := "telnet"
+		if it.Type == gopher.TypeTN3270 {
+			scheme = "tn3270"
+		}
+		s := scheme + "://"
+		if it.Selector != "" {
+			s += urlkit.Escape(it.Selector, urlkit.SetUserinfo) + "@"
+		}
+		s += host
+		if it.Port != "" && it.Port != "23" {
+			s += ":" + it.Port
+		}
+		return s + "/"
+	}
+	v := scheme.Gopher{Host: host, Type: byte(it.Type), Selector: it.Selector}
+	if it.Port != "70" {
+		v.Port = it.Port
+	}
+	return v.URL().String()
+}
+
+func renderAttributes(w io.Writer, r io.Reader) error {
+	blocks, err := gopher.ParseAttributes(r)
+	bw := bufio.NewWriter(w)
+	for _, b := range blocks {
+		if b.Value != "" {
+			fmt.Fprintf(bw, "+%s: %s\n", b.Name, b.Value)
+		} else {
+			fmt.Fprintf(bw, "+%s:\n", b.Name)
+		}
+		for _, l := range b.Lines {
+			fmt.Fprintf(bw, "    %s\n", l)
+		}
+	}
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}

@@ -1,0 +1,139 @@
+package fetch
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/urlkit/urlkit"
+)
+
+func mustParse(t testing.TB, s string) *urlkit.URL {
+	t.Helper()
+	u, err := urlkit.Parse(s)
+	if err != nil {
+		if u, err = urlkit.ParseMode(s, urlkit.RFC3986); err != nil {
+			t.Fatalf("parse %q: %v", s, err)
+		}
+	}
+	return &u
+}
+
+func TestCheckURL(t *testing.T) {
+	tests := []struct {
+		url    string
+		allow  []int
+		kind   error // nil: accepted
+		offset int
+		rule   string // substring of the message
+	}{
+		// RFC 1738 section 6: encoded delimiters must not be decoded into
+		// a protocol line.
+		{url: "ftp://h/pub/a%0D%0ADELE%20x", kind: ErrUnsafe, offset: 13, rule: "%0D decodes to CR in the FTP RETR or NLST command"},
+		{url: "ftp://h/pub%0A/x", kind: ErrUnsafe, offset: 11, rule: "LF"},
+		{url: "ftp://h/a%00b", kind: ErrUnsafe, offset: 9, rule: "NUL"},
+		{url: "ftp://h/a%0d", kind: ErrUnsafe, offset: 9}, // lower-case hex
+		{url: "ftp://us%0Der:pw@h/", kind: ErrUnsafe, offset: 8, rule: "FTP USER command"},
+		{url: "ftp://user:p%0A@h/", kind: ErrUnsafe, offset: 12, rule: "FTP PASS command"},
+		{url: "ftp://h/file;type=a%0D"},    // not a type code: the view refuses it (TestInvalidFTPType)
+		{url: "ftp://h/a%09b/c"},           // TAB is an ordinary FTP byte
+		{url: "ftp://h/100%25.txt"},        // an escaped %
+		{url: "ftp://h/a%2Fb/%2Fetc/motd"}, // %2F is fine
+		{url: "gopher://h/0/sel%0D%0Ax", kind: ErrUnsafe, offset: 16, rule: "Gopher selector line"},
+		{url: "gopher://h/7/search%09a%0Ab", kind: ErrUnsafe, offset: 23},
+		{url: "gopher://h/0/sel%09%09!%0A", kind: ErrUnsafe, offset: 23},
+		{url: "gopher://h/7/s%09word"},          // a search
+		{url: "gopher://h/0/s%09%09+"},          // Gopher+
+		{url: "gopher://h/1/s%09%09$+ABSTRACT"}, // attributes
+		// The ASK submission of RFC 1738 3.4: its CR LF are structure.
+		{url: "gopher://h/0/form%09%09+%091%0D%0A+-1%0D%0AJoe%0D%0Ared%0D%0A.%0D%0A"},
+		{url: "gopher://h/0/form%09%09+%091%0D%0A+-1%0D%0A.%0D%0A"},
+		// ... but only in that exact form, and never with NUL.
+		{url: "gopher://h/0/form%09%09+%091%0D%0A+-1%0D%0AJoe%0D%0A", kind: ErrUnsafe, offset: 24},
+		{url: "gopher://h/0/form%09%09+%091%0D%0A+-1%0D%0AJ%00e%0D%0A.%0D%0A", kind: ErrUnsafe, offset: 44},
+		{url: "gopher://h/0/fo%0Arm%09%09+%091%0D%0A+-1%0D%0AJoe%0D%0A.%0D%0A", kind: ErrUnsafe, offset: 15},
+		{url: "gopher://h/0/form%09%09+%091%0D%0A+-1%0D%0AJ%0Ae%0D%0A.%0D%0A", kind: ErrUnsafe, offset: 24},
+		// HTTP sends the path as written: an escaped CR LF stays escaped.
+		{url: "http://h/a%0D%0AX-Injected:%201"},
+		{url: "http://u%0D:p@h/"}, // Basic authorization is base64: no line to break
+		// file: CR and LF are legal in file names, NUL is not.
+		{url: "file:///tmp/a%0Ab"},
+		{url: "file:///tmp/a%00b", kind: ErrUnsafe, offset: 13},
+		// Other schemes: everything counts.
+		{url: "news:a%0D%0Ab@c", kind: ErrUnsafe, offset: 6},
+		// Blocked ports (Fetch standard), unless default or allowed.
+		{url: "gopher://h:25/", kind: ErrBlockedPort, offset: 11, rule: "port 25 (smtp)"},
+		{url: "http://h:6667/", kind: ErrBlockedPort, offset: 9, rule: "ircu"},
+		{url: "ftp://u:pw@h:119/", kind: ErrBlockedPort, offset: 13},
+		{url: "gopher://h:25/", allow: []int{25}},
+		{url: "ftp://h:21/"},    // ftp's own port
+		{url: "http://h:8080/"}, // not on the list
+		{url: "gopher://h:70/"}, // default
+		{url: "http://h:21/", kind: ErrBlockedPort, offset: 9},
+		{url: "gopher://h:10080/", kind: ErrBlockedPort, offset: 11, rule: "amanda"},
+		{url: "gopher://h:4190/", kind: ErrBlockedPort},
+		{url: "gopher://h:6679/", kind: ErrBlockedPort},
+	}
+	for _, tt := range tests {
+		u := mustParse(t, tt.url)
+		err := CheckURL(u, tt.allow)
+		if tt.kind == nil {
+			if err != nil {
+				t.Errorf("CheckURL(%q) = %v, want nil", tt.url, err)
+			}
+			continue
+		}
+		var fe *Error
+		if !errors.As(err, &fe) || !errors.Is(err, tt.kind) {
+			t.Errorf("CheckURL(%q) = %v, want %v", tt.url, err, tt.kind)
+			continue
+		}
+		if !errors.Is(err, ErrUnsafe) {
+			t.Errorf("CheckURL(%q): not ErrUnsafe", tt.url)
+		}
+		if tt.offset != 0 && fe.Offset != tt.offset {
+			t.Errorf("CheckURL(%q): offset %d, want %d (%v)", tt.url, fe.Offset, tt.offset, err)
+		}
+		if !strings.Contains(err.Error(), tt.rule) {
+			t.Errorf("CheckURL(%q) = %q, want it to mention %q", tt.url, err, tt.rule)
+		}
+	}
+}
+
+// The password never appears in a check error, even when it is the
+// offending part.
+func TestCheckURLRedacts(t *testing.T) {
+	u := mustParse(t, "ftp://user:s3cret%0A@h/")
+	err := CheckURL(u, nil)
+	if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "xxxxx") {
+		t.Errorf("error %q leaks the password or is missing", err)
+	}
+}
+
+// A type code that is none of A I D: refused by the ftp view before
+// anything is sent.
+func TestInvalidFTPType(t *testing.T) {
+	l := countingListener(t)
+	u := "ftp://" + l.addr + "/file;type=a%0D"
+	_, err := (&Fetcher{Getenv: noEnv()}).Get(testCtx(t), u)
+	var fe *Error
+	if want := strings.Index(u, "type=") + 5; !errors.As(err, &fe) || !errors.Is(err, ErrInvalidURL) || fe.Offset != want {
+		t.Errorf("err = %v, want ErrInvalidURL at offset %d", err, want)
+	}
+	if n := l.accepted(); n != 0 {
+		t.Errorf("%d connections", n)
+	}
+}
+
+func TestBlockedPort(t *testing.T) {
+	for _, p := range []int{1, 25, 119, 6665, 6669, 10080} {
+		if _, ok := BlockedPort(p); !ok {
+			t.Errorf("BlockedPort(%d) = false", p)
+		}
+	}
+	for _, p := range []int{0, 70, 80, 443, 2121, 6670, 8080} {
+		if _, ok := BlockedPort(p); ok {
+			t.Errorf("BlockedPort(%d) = true", p)
+		}
+	}
+}
