@@ -143,8 +143,8 @@ func ExampleExplain() {
 	// # no password in the URL: if the server asks for one (reply 331), the client asks the user and sends PASS with the answer (RFC 1738 3.2.1)
 	// send "CWD /etc\r\n"
 	// send "TYPE A\r\n"
-	// send "PASV\r\n"
-	// # the client opens the data connection to the address of the 227 reply; the file comes over it
+	// send "EPSV\r\n"
+	// # the client opens the data connection to the port of the 229 reply (if EPSV is refused: PASV, and the port of the 227 reply, on the control connection's address); the file comes over it
 	// send "RETR motd\r\n"
 	// send "QUIT\r\n"
 }

@@ -271,15 +271,15 @@ func (e *explainer) httpRequest(h *HTTP) {
 func (e *explainer) ftp(f *FTP) {
 	e.connect(addr(f.Host, f.Port, "ftp"))
 	switch {
-	case !f.HasUser:
+	case !f.HasUser || f.User == "" && !f.HasPassword:
+		if f.HasUser {
+			e.comment("the URL gives an empty user name (RFC 1738 3.1), which USER cannot carry (RFC 959 wants at least one character): the client logs in as if there were none")
+		}
 		e.comment("no user name in the URL: the anonymous FTP convention (RFC 1738 3.2.1): user \"anonymous\", password the user's e-mail address")
 		e.send("USER anonymous\r\n")
 		e.comment("if the server asks for a password (reply 331):")
 		e.send("PASS " + e.opts.Email + "\r\n")
 	case !f.HasPassword:
-		if f.User == "" {
-			e.comment("the URL gives an empty user name (RFC 1738 3.1)")
-		}
 		e.send("USER " + f.User + "\r\n")
 		e.comment("no password in the URL: if the server asks for one (reply 331), the client asks the user and sends PASS with the answer (RFC 1738 3.2.1)")
 	default:
@@ -302,8 +302,7 @@ func (e *explainer) ftp(f *FTP) {
 		default:
 			e.comment("the name is empty (the url-path ends with \"/\"): RFC 1738 does not say what that means; urlkit lists the directory, with NLST")
 		}
-		e.send("PASV\r\n")
-		e.comment("the client opens the data connection to the address of the 227 reply; the listing comes over it")
+		e.passive("the listing")
 		if f.Name == "" {
 			e.send("NLST\r\n")
 		} else {
@@ -318,11 +317,17 @@ func (e *explainer) ftp(f *FTP) {
 			e.comment("no ;type= in the URL, so the client guesses (RFC 1738 3.2.3): TYPE %s, since %s", t, why)
 		}
 		e.send("TYPE " + t + "\r\n")
-		e.send("PASV\r\n")
-		e.comment("the client opens the data connection to the address of the 227 reply; the file comes over it")
+		e.passive("the file")
 		e.send("RETR " + f.Name + "\r\n")
 	}
 	e.send("QUIT\r\n")
+}
+
+// passive explains passive mode as the access layer does it: EPSV (RFC
+// 2428) first, PASV if the server refuses it.
+func (e *explainer) passive(what string) {
+	e.send("EPSV\r\n")
+	e.comment("the client opens the data connection to the port of the 229 reply (if EPSV is refused: PASV, and the port of the 227 reply, on the control connection's address); %s comes over it", what)
 }
 
 func (e *explainer) gopher(g *Gopher) {
@@ -376,8 +381,8 @@ func (e *explainer) gopher(g *Gopher) {
 			head = v.String() + "\t1"
 		}
 	case PlusAsk:
-		e.comment("Gopher+: the item has an ASK form: the client fetches its +ASK attribute, asks the user to fill it out, and sends the answers in an ASK submission (draft-ietf-uri-url-06 3.4.5)")
-		head = "!+ASK"
+		e.comment("Gopher+: the item has an ASK form: the client fetches the item's attributes and reads its +ASK block, asks the user to fill it out, and sends the answers in an ASK submission (draft-ietf-uri-url-06 3.4.5); it asks for all attributes (\"!\"), since servers such as pygopherd answer \"!+ASK\" with the document itself")
+		head = "!"
 	case PlusItemAttributes, PlusDirectoryAttributes:
 		of := "the item"
 		if req.Kind == PlusDirectoryAttributes {
