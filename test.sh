@@ -3,7 +3,8 @@
 # and a short run of every fuzz target. It installs what the tests need.
 #
 #   ./test.sh               everything
-#   FUZZTIME=60s ./test.sh  longer fuzzing (default 10s per target)
+#   FUZZTIME=60s ./test.sh  longer fuzzing (default 10s per target, 20s for
+#                           the parser modes: FUZZTIME_PARSER)
 #   FUZZTIME=0 ./test.sh    no fuzzing
 #   SERVERS=0 ./test.sh     no real servers (their tests skip)
 #
@@ -34,13 +35,22 @@ else
     FTP_BIG=1 scripts/with-servers.sh "${servers[@]}" -- env URLKIT_REQUIRE_SERVERS=1 go test -race -count=1 ./...
 fi
 
+# Every fuzz target of every package, found with go test -list. The four
+# parser modes get FUZZTIME_PARSER (20s), the others FUZZTIME (10s).
 fuzztime=${FUZZTIME:-10s}
+parsertime=${FUZZTIME_PARSER:-20s}
+[ "$fuzztime" = "0" ] && parsertime=0
 if [ "$fuzztime" != "0" ]; then
-    step "fuzz ($fuzztime per target)"
+    step "fuzz ($parsertime per parser mode, $fuzztime per other target)"
+    root=$(go list .)
     for pkg in $(go list ./...); do
         for target in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true); do
-            echo "-- $pkg $target"
-            if ! out=$(go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg" 2>&1); then
+            t=$fuzztime
+            case "$pkg $target" in
+                "$root FuzzParseRFC1738"|"$root FuzzParseRFC1630"|"$root FuzzParseRFC3986"|"$root FuzzParseLenient") t=$parsertime ;;
+            esac
+            echo "-- $pkg $target ($t)"
+            if ! out=$(go test -run '^$' -fuzz "^${target}\$" -fuzztime "$t" "$pkg" 2>&1); then
                 echo "$out"; exit 1
             fi
         done
