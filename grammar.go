@@ -94,6 +94,9 @@ func (p *parser) reported(i, end int) bool {
 // what names the search with its article ("an HTTP search (...)").
 func (p *parser) search(i, end int, what string) {
 	s := p.s
+	if i >= end || strings.IndexByte(s[i:end], '/') < 0 && strings.IndexByte(s[i:end], '?') < 0 {
+		return // the common case, with two vectorized scans
+	}
 	for ; i < end; i++ {
 		if c := s[i]; c == '/' || c == '?' {
 			p.fail(i, ErrInvalidChar, describe(c)+" is reserved and must be encoded as "+encoded(c)+" in "+what)
