@@ -34,13 +34,46 @@ type Step struct {
 func (s Step) String() string {
 	switch s.Kind {
 	case Connect:
-		return "connect " + s.Text
+		return "connect " + escapeControls(s.Text)
 	case Open:
 		return "open " + printable(s.Text)
 	case Send:
 		return "send " + strconv.Quote(s.Text)
 	}
-	return "# " + s.Text
+	// A comment may quote decoded parts of the URL: its control bytes are
+	// escaped so that it stays one line and cannot pass for a step.
+	return "# " + escapeControls(s.Text)
+}
+
+// escapeControls writes the control bytes of s as Go escapes (\r, \n,
+// \t, \xNN), leaving everything else as it is.
+func escapeControls(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 func printable(s string) string {

@@ -154,3 +154,36 @@ func TestStepString(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainLinesStayLines: decoded CR and LF in a URL never break an
+// explain line, so no comment can pass for a connect or send step (found in
+// review: mid:, prospero fields and FTP names were quoted raw).
+func TestExplainLinesStayLines(t *testing.T) {
+	for _, s := range []string{
+		"mid:%22a%0Aconnect%20evil:25%22@c",
+		"cid:%22a%0D%0Asend%20x%22@c",
+		"ftp://host/a%0D%0ADELE%20x",
+		"prospero://h/a;x%0Ay=z",
+		"file:///tmp/a%0Aconnect%20x",
+		"gopher://h/0a%0D%0Ab",
+	} {
+		u, err := urlkit.ParseMode(s, urlkit.RFC3986)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps, _ := Explain(&u, ExplainOptions{Mode: urlkit.RFC3986})
+		for _, st := range steps {
+			line := st.String()
+			if strings.ContainsAny(line, "\r\n") {
+				t.Errorf("%s: step %q spans lines", s, line)
+			}
+			ok := false
+			for _, p := range []string{"# ", "send ", "connect ", "open "} {
+				ok = ok || strings.HasPrefix(line, p)
+			}
+			if !ok {
+				t.Errorf("%s: step %q has no kind", s, line)
+			}
+		}
+	}
+}
