@@ -295,3 +295,55 @@ func lowerASCII(s string) string {
 	}
 	return s
 }
+
+// Offsets are the byte offsets of a URL's components in its String form:
+// where each one starts (after its delimiter). A field is meaningful only
+// when its component is present, except Path, which always is; an absent
+// Fragment's offset is the end of the URL.
+type Offsets struct {
+	SchemeSpecificPart int // after "scheme:"
+	User, Password     int
+	Host, Port         int
+	Path               int
+	Query, Fragment    int
+}
+
+// Offsets returns where each component starts in u.String(), so that
+// errors about a decoded part can name the offset of its text.
+func (u *URL) Offsets() Offsets {
+	var o Offsets
+	i := 0
+	if u.Scheme != "" {
+		i = len(u.Scheme) + 1
+	}
+	o.SchemeSpecificPart = i
+	if u.HasAuthority {
+		i += 2
+		if u.HasUser {
+			o.User = i
+			i += len(u.User)
+			if u.HasPassword {
+				o.Password = i + 1
+				i += 1 + len(u.Password)
+			}
+			i++ // "@"
+		}
+		o.Host = i
+		i += len(u.Host)
+		if u.HasPort {
+			o.Port = i + 1
+			i += 1 + len(u.Port)
+		}
+	}
+	o.Path = i
+	i += len(u.Path)
+	if u.HasQuery {
+		o.Query = i + 1
+		i += 1 + len(u.Query)
+	}
+	if u.HasFragment {
+		i++
+	}
+	o.Fragment = i
+	return o
+}

@@ -3,6 +3,7 @@ package urlkit
 import (
 	"encoding/json"
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -76,5 +77,32 @@ func TestNetURL(t *testing.T) {
 	v, err := FromNetURL(n)
 	if err != nil || v.Path != "/a%20b" {
 		t.Errorf("FromNetURL(%v) = %+v, %v", n, v, err)
+	}
+}
+
+func TestOffsets(t *testing.T) {
+	s := "ftp://us:pw@host:21/a/b?q#f"
+	u, err := ParseMode(s, RFC3986)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := u.Offsets()
+	for _, c := range []struct {
+		name string
+		at   int
+		want string
+	}{
+		{"ssp", o.SchemeSpecificPart, "//us"},
+		{"user", o.User, "us:"},
+		{"password", o.Password, "pw@"},
+		{"host", o.Host, "host:"},
+		{"port", o.Port, "21/"},
+		{"path", o.Path, "/a/b"},
+		{"query", o.Query, "q#"},
+		{"fragment", o.Fragment, "f"},
+	} {
+		if !strings.HasPrefix(s[c.at:], c.want) {
+			t.Errorf("%s offset %d points at %q, want %q", c.name, c.at, s[c.at:], c.want)
+		}
 	}
 }

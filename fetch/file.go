@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // FileOpener opens file: URLs (RFC 1738 section 3.10) on this machine:
@@ -20,8 +20,9 @@ import (
 // first label), compared without regard to case. Its zero value is ready
 // to use.
 //
-// The path is decoded segment by segment; a segment holding an encoded
-// "/" (%2F) is refused, since no file name can contain one. A directory
+// The path is decoded by package scheme's file view, so get opens the file
+// explain names; a segment holding an encoded "/" (%2F) is refused, since
+// no file name can contain one. A directory
 // gives a listing: one entry per line, sorted, directories with a
 // trailing "/".
 type FileOpener struct {
@@ -32,13 +33,20 @@ type FileOpener struct {
 // Open opens the file or directory.
 func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 	u := req.URL
-	if !o.isLocal(u.Hostname()) {
-		return nil, &Error{Op: "open", Offset: -1, Kind: ErrRemoteFile,
-			Rule: fmt.Sprintf("host %q is not this machine (a file URL names a local file by the host \"\", \"localhost\" or this machine's name)", u.Hostname())}
-	}
-	name, err := filePath(u)
+	fv, err := scheme.ParseFile(u)
 	if err != nil {
-		return nil, err
+		return nil, invalid(err)
+	}
+	if !o.isLocal(fv.Host) {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrRemoteFile,
+			Rule: fmt.Sprintf("host %q is not this machine (a file URL names a local file by the host \"\", \"localhost\" or this machine's name)", fv.Host)}
+	}
+	// The view decoded the whole url-path, "?" included (RFC 1738's
+	// fsegment allows it): the name is the one explain prints.
+	local := scheme.File{Path: fv.Path}
+	name, err := local.LocalPath()
+	if err != nil {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrNotFound, Rule: strings.TrimPrefix(err.Error(), "scheme: ")}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -108,36 +116,6 @@ func (o *FileOpener) isLocal(host string) bool {
 
 // osHostname is os.Hostname, asked once.
 var osHostname = sync.OnceValues(os.Hostname)
-
-// filePath decodes the path of a file: URL into an operating-system path.
-func filePath(u *urlkit.URL) (string, error) {
-	p := u.Path
-	if p == "" {
-		p = "/"
-	}
-	if !strings.HasPrefix(p, "/") {
-		return "", &Error{Op: "open", Offset: -1, Kind: ErrNotFound, Rule: "a file URL needs an absolute path"}
-	}
-	_, _, pathOff := offsets(u)
-	segs := strings.Split(p[1:], "/")
-	var b strings.Builder
-	off := pathOff + 1
-	for _, s := range segs {
-		d, err := urlkit.Unescape(s)
-		if err != nil {
-			return "", err
-		}
-		if i := strings.IndexByte(d, '/'); i >= 0 {
-			j := strings.Index(strings.ToUpper(s), "%2F")
-			return "", &Error{Op: "open", Offset: off + j, Kind: ErrNotFound,
-				Rule: "%2F in a file URL's path segment decodes to \"/\", which no file name can contain"}
-		}
-		b.WriteByte('/')
-		b.WriteString(d)
-		off += len(s) + 1
-	}
-	return b.String(), nil
-}
 
 // ctxReader reads r until ctx is done, then fails with ctx's error. It
 // serves local sources, which no connection deadline can interrupt.

@@ -59,7 +59,7 @@ func TestFile(t *testing.T) {
 		{url: fileURL("", dir), want: "hello.txt\nsub dir/\n", listing: true},
 		{url: fileURL("", filepath.Join(dir, "missing")), kind: ErrNotFound},
 		{url: fileURL("otherhost", filepath.Join(dir, "hello.txt")), kind: ErrRemoteFile},
-		{url: "file://" + urlkit.Escape(filepath.ToSlash(dir), urlkit.SetPath) + "/sub%2Fdir", kind: ErrNotFound},
+		{url: "file://" + urlkit.Escape(filepath.ToSlash(dir), urlkit.SetPath) + "/sub%2Fdir", kind: ErrInvalidURL},
 	}
 	for _, tt := range tests {
 		resp, err := f.Get(ctx, tt.url)
@@ -79,6 +79,26 @@ func TestFile(t *testing.T) {
 		if resp.Size != int64(len(tt.want)) {
 			t.Errorf("Get(%q): Size %d, want %d", tt.url, resp.Size, len(tt.want))
 		}
+	}
+}
+
+// TestFileQuestionMark: RFC 1738's fsegment allows "?", so it is part of
+// the file name, as explain says (found in review: the query was dropped
+// and the file "a" was opened for "a?b").
+func TestFileQuestionMark(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"a": "just a\n", "a?b": "a, question mark, b\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var f Fetcher
+	resp, err := f.Get(t.Context(), "file://"+filepath.ToSlash(dir)+"/a?b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, resp); got != "a, question mark, b\n" {
+		t.Errorf("got %q, want the file named a?b", got)
 	}
 }
 

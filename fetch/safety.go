@@ -8,30 +8,11 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// offsets returns the offsets, in u.String() (which is the input for
-// every URL Parse accepted), of the host, of the port's digits and of the
-// path.
+// offsets returns the offsets, in u.String(), of the host, the port and
+// the path.
 func offsets(u *urlkit.URL) (host, port, path int) {
-	off := 0
-	if u.Scheme != "" {
-		off += len(u.Scheme) + 1
-	}
-	if u.HasAuthority {
-		off += 2
-		if u.HasUser {
-			off += len(u.User) + 1 // "@"
-			if u.HasPassword {
-				off += 1 + len(u.Password)
-			}
-		}
-		host = off
-		off += len(u.Host)
-		if u.HasPort {
-			port = off + 1
-			off += 1 + len(u.Port)
-		}
-	}
-	return host, port, off
+	o := u.Offsets()
+	return o.Host, o.Port, o.Path
 }
 
 // CheckURL reports, before anything is sent, whether fetching u would

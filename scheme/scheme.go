@@ -235,44 +235,9 @@ type layout struct {
 }
 
 func layoutOf(u *urlkit.URL) layout {
-	var l layout
-	i := 0
-	if u.Scheme != "" {
-		i = len(u.Scheme) + 1
-	}
-	l.ssp = i
-	if u.HasAuthority {
-		i += 2
-		if u.HasUser {
-			l.user = i
-			i += len(u.User)
-			if u.HasPassword {
-				i++
-				l.pass = i
-				i += len(u.Password)
-			}
-			i++
-		}
-		l.host = i
-		i += len(u.Host)
-		if u.HasPort {
-			i++
-			l.port = i
-			i += len(u.Port)
-		}
-	}
-	l.path = i
-	i += len(u.Path)
-	if u.HasQuery {
-		i++
-		l.query = i
-		i += len(u.Query)
-	}
-	if u.HasFragment {
-		i++
-	}
-	l.frag = i
-	return l
+	o := u.Offsets()
+	return layout{ssp: o.SchemeSpecificPart, user: o.User, pass: o.Password, host: o.Host,
+		port: o.Port, path: o.Path, query: o.Query, frag: o.Fragment}
 }
 
 // urlPath returns RFC 1738's url-path as written (the query rejoined: a
