@@ -82,51 +82,63 @@ Examples:
 			}
 			status := exitOK
 			for _, name := range args {
-				var r io.Reader = st.In
-				if name != "-" {
-					f, err := os.Open(name)
-					if err != nil {
-						out.Flush()
-						fmt.Fprintf(st.Err, "urlkit extract: %v\n", err)
-						status = exitFail
-						continue
-					}
-					r = f
-					defer f.Close()
-				}
-				cfg := &extract.Config{WrappedOnly: *wrappedOnly, MaxLength: *maxLength}
-				if !*quiet {
-					cfg.Problem = func(p extract.Problem) {
-						out.Flush()
-						fmt.Fprintf(st.Err, "urlkit: %s:%d:%d: %s: offset %d: %s\n",
-							name, p.Line, p.Column, strconv.Quote(p.Text), p.Offset, p.Rule())
-					}
-				}
-				s := cfg.NewScanner(flushReader{r, out})
-				for s.Next() {
-					if ctx.Err() != nil {
-						return exitInterrupted
-					}
-					if *asJSON {
-						out.Write(itemJSON(name, s.Item()))
-						out.WriteByte('\n')
-					} else {
-						out.WriteString(s.URL())
-						out.WriteByte('\n')
-					}
-				}
-				if err := s.Err(); err != nil {
-					out.Flush()
-					fmt.Fprintf(st.Err, "urlkit extract: reading %s: %v\n", name, err)
-					status = exitFail
-				}
-				if ctx.Err() != nil {
-					return exitInterrupted
+				if code, ok := extractOne(ctx, st, out, name, *asJSON, *wrappedOnly, *quiet, *maxLength); !ok {
+					return code
+				} else if code > status {
+					status = code
 				}
 			}
 			return status
 		}
 	},
+}
+
+// extractOne scans one input ("-" for standard input) and closes it before
+// returning, so that any number of files can be scanned. ok is false when
+// the command must stop (interrupted).
+func extractOne(ctx context.Context, st *Streams, out *bufio.Writer, name string, asJSON, wrappedOnly, quiet bool, maxLength int) (code int, ok bool) {
+	status := exitOK
+	var r io.Reader = st.In
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			out.Flush()
+			fmt.Fprintf(st.Err, "urlkit extract: %v\n", err)
+			return exitFail, true
+		}
+		r = f
+		defer f.Close()
+	}
+	cfg := &extract.Config{WrappedOnly: wrappedOnly, MaxLength: maxLength}
+	if !quiet {
+		cfg.Problem = func(p extract.Problem) {
+			out.Flush()
+			fmt.Fprintf(st.Err, "urlkit: %s:%d:%d: %s: offset %d: %s\n",
+				name, p.Line, p.Column, strconv.Quote(p.Text), p.Offset, p.Rule())
+		}
+	}
+	s := cfg.NewScanner(flushReader{r, out})
+	for s.Next() {
+		if ctx.Err() != nil {
+			return exitInterrupted, false
+		}
+		if asJSON {
+			out.Write(itemJSON(name, s.Item()))
+			out.WriteByte('\n')
+		} else {
+			out.WriteString(s.URL())
+			out.WriteByte('\n')
+		}
+	}
+	if err := s.Err(); err != nil {
+		out.Flush()
+		fmt.Fprintf(st.Err, "urlkit extract: reading %s: %v\n", name, err)
+		status = exitFail
+	}
+	if ctx.Err() != nil {
+		return exitInterrupted, false
+	}
+	return status, true
 }
 
 // itemJSON encodes one extracted URL: the contract's keys first (url,

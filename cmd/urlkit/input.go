@@ -73,9 +73,8 @@ func readLine(r *bufio.Reader) (string, error) {
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = r.ReadSlice('\n')
 			}
-			if err == io.EOF {
-				return "", io.EOF
-			}
+			// Reported even when the line is the last one, without "\n":
+			// the next call returns io.EOF.
 			return "", errLineTooLong
 		}
 		buf = append(buf, chunk...)
@@ -85,9 +84,9 @@ func readLine(r *bufio.Reader) (string, error) {
 		n := len(buf)
 		if n > 0 && buf[n-1] == '\n' {
 			n--
-			if n > 0 && buf[n-1] == '\r' {
-				n--
-			}
+		}
+		if n > 0 && buf[n-1] == '\r' {
+			n-- // also on a last line without "\n"
 		}
 		return string(buf[:n]), err
 	}

@@ -7,10 +7,13 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM and SIGHUP too: get -o removes its temporary file when the
+	// context ends, whichever way the command is stopped.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	code := run(ctx, os.Args[1:], SystemStreams())
 	if ctx.Err() != nil && code != exitOK {
 		code = exitInterrupted

@@ -45,6 +45,25 @@ func TestReadLineBounded(t *testing.T) {
 	}
 }
 
+// TestReadLineLast: an over-long last line without "\n" is still
+// reported, and a last line's "\r" is removed (found in review).
+func TestReadLineLast(t *testing.T) {
+	r := bufio.NewReaderSize(strings.NewReader("http://ok/\n"+strings.Repeat("a", maxLine+5)), 64<<10)
+	if line, err := readLine(r); line != "http://ok/" || err != nil {
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	if _, err := readLine(r); !errors.Is(err, errLineTooLong) {
+		t.Fatalf("over-long last line: %v, want errLineTooLong", err)
+	}
+	if _, err := readLine(r); err != io.EOF {
+		t.Fatalf("after it: %v, want EOF", err)
+	}
+	r = bufio.NewReaderSize(strings.NewReader("http://ok/\r"), 64<<10)
+	if line, _ := readLine(r); line != "http://ok/" {
+		t.Errorf("last line with CR = %q", line)
+	}
+}
+
 func TestRunStreams(t *testing.T) {
 	st, out, errOut := TestStreams("ftp://host/\n\nftp://a b/\r\nhttp://ok/\n")
 	code := run(context.Background(), []string{"check", "-v"}, st)
