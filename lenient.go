@@ -132,6 +132,21 @@ var repairClass = func() (t [256]uint8) {
 	return t
 }()
 
+// squeeze returns the start of s (up to 64 bytes of it) without the
+// whitespace the repairs drop: all of it inside a wrapper, line breaks and
+// tabs elsewhere.
+func squeeze(s string, wrapped bool) string {
+	var b []byte
+	for i := 0; i < len(s) && len(b) < 64; i++ {
+		c := s[i]
+		if c == '\t' || c == '\n' || c == '\r' || wrapped && isSpace(c) {
+			continue
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
 // startsWithScheme reports whether s starts with "scheme:": only then is a
 // leading "URL:" the appendix's prefix rather than a scheme named URL (so
 // that the canonical form of "<URL:URL:x>", "URL:x", reads back the same).
@@ -199,7 +214,11 @@ func (r *repairer) run() (string, error) {
 		lo, hi, wrapped = lo+1, hi-1, true
 		trim()
 	}
-	if hasPrefixFold(s[lo:hi], "URL:") && startsWithScheme(strings.TrimLeft(s[lo+4:hi], " \t\r\n")) {
+	// Every "URL:" prefix that stands before a scheme goes (the canonical
+	// form of "URL:URL:news:x" is "news:x", which reads back the same);
+	// the scheme is looked for as the repairs will leave it, without the
+	// whitespace of a line break.
+	for hasPrefixFold(s[lo:hi], "URL:") && startsWithScheme(squeeze(strings.TrimLeft(s[lo+4:hi], " \t\r\n"), wrapped)) {
 		r.warn(lo, "\"URL:\" prefix removed (RFC 1738 appendix)")
 		lo += 4
 		trim()

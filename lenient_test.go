@@ -110,3 +110,24 @@ func TestLenientURLPrefixIdempotent(t *testing.T) {
 		t.Errorf("ParseLenient(%q) = %q, %v, %v", u.String(), v.String(), warns, err)
 	}
 }
+
+// TestLenientURLPrefixCases: whitespace of a line break inside the scheme,
+// and repeated prefixes (found in review).
+func TestLenientURLPrefixCases(t *testing.T) {
+	for in, want := range map[string]string{
+		"<URL:ht\n     tp://h/x>": "http://h/x",
+		"URL:URL:news:x":          "news:x",
+		"<URL:URL:0>":             "URL:0",
+		"URL: http://h/":          "http://h/",
+	} {
+		u, _, err := ParseLenient(in)
+		if err != nil || u.String() != want {
+			t.Errorf("ParseLenient(%q) = %q, %v; want %q", in, u.String(), err, want)
+			continue
+		}
+		v, warns, err := ParseLenient(want)
+		if err != nil || len(warns) != 0 || v != u {
+			t.Errorf("ParseLenient(%q) again = %q, %v, %v", want, v.String(), warns, err)
+		}
+	}
+}
