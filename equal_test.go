@@ -34,6 +34,7 @@ var equalCases = []equalCase{
 	{"RFC 1738 3.4 gopher", "gopher://h:70/", "gopher://h/1", true, ""},
 	{"RFC 1738 3.4 gopher type", "gopher://h/", "gopher://h/0", false, "path"},
 	{"RFC 1738 3.2.2 ftp type", "ftp://h/pub/f;type=I", "ftp://h/pub/f;type=i", true, ""},
+	{"RFC 1738 section 5 ;type= in any case", "ftp://h/pub/f;Type=I", "ftp://h/pub/f;type=i", true, ""},
 	{"RFC 1738 3.2.2 ftp type", "ftp://h/pub/f;type=a", "ftp://h/pub/f;type=i", false, "path"},
 	{"RFC 1738 3.2 ftp default port", "ftp://h:21", "ftp://h/", true, ""},
 	{"RFC 1738 3.8 telnet", "telnet://h:23", "telnet://h/", true, ""},

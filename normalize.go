@@ -106,12 +106,18 @@ func normalize(u *URL, t *trace) URL {
 		}
 	}
 	if name == "ftp" {
-		if i := strings.LastIndex(v.Path, ";type="); i >= 0 && i+7 == len(v.Path) {
-			if c := v.Path[i+6]; 'A' <= c && c <= 'Z' {
+		// ";type=" is matched without regard to case, as the parser and the
+		// FTP view do (RFC 1738 section 5 uses RFC 822's notation).
+		if i := strings.LastIndexByte(v.Path, ';'); i >= 0 && i+7 == len(v.Path) && equalFoldASCII(";type=", v.Path[i:i+6]) {
+			lit, c := v.Path[i:i+6], v.Path[i+6]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if lit != ";type=" || c != v.Path[i+6] {
 				if t != nil {
-					t.add("RFC 1738 3.2.2", "the type code %q lower-cased (type codes compare case-insensitively)", string(c))
+					t.add("RFC 1738 3.2.2", "%q written \";type=%c\" (the literal and the type code compare case-insensitively)", v.Path[i:], c)
 				}
-				v.Path = v.Path[:i+6] + string(c+'a'-'A')
+				v.Path = v.Path[:i] + ";type=" + string(c)
 			}
 		}
 	}

@@ -41,6 +41,7 @@ var normalizeCases = []normalizeCase{
 	{"RFC 1738 3.4 empty gopher path", "gopher://h/", "gopher://h/1"},
 	{"RFC 1738 3.4 gopher type 1", "gopher://h/1", "gopher://h/1"},
 	{"RFC 1738 3.2.2 type code", "ftp://h/a/b;type=A", "ftp://h/a/b;type=a"},
+	{"RFC 1738 section 5 literal, any case", "ftp://h/a/b;TYPE=I", "ftp://h/a/b;type=i"},
 	{"RFC 1738 3.2.2 type code", "ftp://h/a/b;type=%49", "ftp://h/a/b;type=i"},
 	{"RFC 1738 3.2.2 type code (not at the end)", "ftp://h/a;type=D/b", "ftp://h/a;type=D/b"},
 	{"RFC 1738 3.10 localhost", "file://localhost/etc/motd", "file:///etc/motd"},
