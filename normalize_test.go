@@ -199,5 +199,5 @@ func ExampleExplainNormalize() {
 	// RFC 1738 3.1: the host "Ftp.Example" lower-cased: "ftp.example" (host names are case-insensitive)
 	// RFC 1738 3.1: the port 21 dropped: it is the default port of ftp
 	// RFC 1738 2.2: in the path, decoded %66 as "f": characters that need no escaping
-	// RFC 1738 3.2.2: the type code "I" lower-cased (type codes compare case-insensitively)
+	// RFC 1738 3.2.2: ";type=I" written ";type=i" (the literal and the type code compare case-insensitively)
 }
