@@ -106,12 +106,13 @@ func planFTP(u *urlkit.URL) (*ftpPlan, error) {
 	if err != nil {
 		return nil, invalid(err)
 	}
+	login := v.Login() // the login explain prints
 	p := &ftpPlan{
 		addr:    hostPort(u, "21"),
-		user:    v.User,
-		pass:    v.Password,
-		hasUser: v.HasUser && v.User != "",
-		hasPass: v.HasPassword,
+		user:    login.User,
+		pass:    login.Password,
+		hasUser: !login.Anonymous,
+		hasPass: login.HasPassword,
 		cwd:     v.CWD,
 		name:    v.Name,
 		list:    v.IsDir(),

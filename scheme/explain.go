@@ -303,8 +303,8 @@ func (e *explainer) httpRequest(h *HTTP) {
 
 func (e *explainer) ftp(f *FTP) {
 	e.connect(addr(f.Host, f.Port, "ftp"))
-	switch {
-	case !f.HasUser || f.User == "" && !f.HasPassword:
+	switch l := f.Login(); {
+	case l.Anonymous:
 		if f.HasUser {
 			e.comment("the URL gives an empty user name (RFC 1738 3.1), which USER cannot carry (RFC 959 wants at least one character): the client logs in as if there were none")
 		}
@@ -312,15 +312,19 @@ func (e *explainer) ftp(f *FTP) {
 		e.send("USER anonymous\r\n")
 		e.comment("if the server asks for a password (reply 331):")
 		e.send("PASS " + e.opts.Email + "\r\n")
-	case !f.HasPassword:
-		e.send("USER " + f.User + "\r\n")
+	case !l.HasPassword:
+		e.send("USER " + l.User + "\r\n")
 		e.comment("no password in the URL: if the server asks for one (reply 331), the client asks the user and sends PASS with the answer (RFC 1738 3.2.1)")
+	case l.Password == "":
+		e.send("USER " + l.User + "\r\n")
+		e.comment("the URL gives an empty password (RFC 1738 3.1): if the server asks for one, PASS has no argument")
+		e.send("PASS \r\n")
 	default:
-		e.send("USER " + f.User + "\r\n")
+		e.send("USER " + l.User + "\r\n")
 		if !e.opts.ShowPassword {
 			e.comment("the password of the URL, shown as xxxxx:")
 		}
-		e.send("PASS " + e.password(f.Password) + "\r\n")
+		e.send("PASS " + e.password(l.Password) + "\r\n")
 	}
 	for _, c := range f.CWD {
 		if c == "" {

@@ -187,3 +187,32 @@ func TestExplainLinesStayLines(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainFTPLogin: explain prints the login FTP.Login gives, which is
+// the one the access layer performs (found in review: an empty user name
+// with a password, and an empty password, were shown otherwise).
+func TestExplainFTPLogin(t *testing.T) {
+	for s, want := range map[string][]string{
+		"ftp://:pw@h/x.txt":  {`send "USER anonymous\r\n"`, `send "PASS user@example.com\r\n"`},
+		"ftp://foo:@h/x.txt": {`send "USER foo\r\n"`, `send "PASS \r\n"`},
+		"ftp://foo:b@h/x":    {`send "USER foo\r\n"`, `send "PASS xxxxx\r\n"`},
+	} {
+		u, err := urlkit.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps, err := Explain(&u, ExplainOptions{Email: "user@example.com"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sends []string
+		for _, st := range steps {
+			if st.Kind == Send {
+				sends = append(sends, st.String())
+			}
+		}
+		if len(sends) < 2 || sends[0] != want[0] || sends[1] != want[1] {
+			t.Errorf("%s: sends %q, want %q first", s, sends, want)
+		}
+	}
+}

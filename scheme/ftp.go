@@ -142,6 +142,27 @@ func (f *FTP) URL() *urlkit.URL {
 	return u
 }
 
+// FTPLogin is the login an FTP URL asks for (RFC 1738 3.2.1).
+type FTPLogin struct {
+	// Anonymous: the URL gives no user name (or an empty one, which USER
+	// cannot carry: RFC 959 wants at least one character), so the client
+	// follows the anonymous convention: user "anonymous", the user's mail
+	// address as the password.
+	Anonymous   bool
+	User        string // the user name to send (decoded)
+	Password    string // the password to send (decoded), when HasPassword
+	HasPassword bool   // the URL gives a password, possibly empty; else the client asks for one if the server wants it
+}
+
+// Login returns the login the URL asks for. Explain prints it and the
+// access layer performs it, so the two always agree.
+func (f *FTP) Login() FTPLogin {
+	if !f.HasUser || f.User == "" {
+		return FTPLogin{Anonymous: true, User: "anonymous"}
+	}
+	return FTPLogin{User: f.User, Password: f.Password, HasPassword: f.HasPassword}
+}
+
 // IsDir reports whether the URL designates a directory listing: the type
 // code "d", or an empty name (the url-path ends with "/" or is absent;
 // RFC 1738 is silent there, and a listing is what such a URL is used for).
