@@ -401,3 +401,18 @@ func TestRelativeReferences(t *testing.T) {
 		t.Error("ParseReference accepted a space")
 	}
 }
+
+// TestParseDoesNotAllocate pins the promise of the package documentation:
+// parsing a valid URL allocates nothing, in every strict mode.
+func TestParseDoesNotAllocate(t *testing.T) {
+	for _, tc := range specExamples {
+		for _, m := range tc.modes {
+			if m == Lenient {
+				continue
+			}
+			if n := testing.AllocsPerRun(20, func() { _, _ = ParseMode(tc.in, m) }); n != 0 {
+				t.Errorf("ParseMode(%q, %v) allocates %v times", tc.in, m, n)
+			}
+		}
+	}
+}

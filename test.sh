@@ -26,6 +26,15 @@ fi
 step "go vet"
 go vet ./...
 
+# The benchmark data sets of ../shared/bench/urls feed the round-trip and
+# net/url differential tests; when they are there, those tests must read
+# them (they skip only where the folder is absent).
+if [ -d ../shared/bench/urls ]; then
+    export URLKIT_REQUIRE_DATA=1
+else
+    echo "note: ../shared/bench/urls is absent: the tests over the benchmark data sets skip"
+fi
+
 servers=(ftp gopher gophernicus http)
 if [ "${SERVERS:-1}" = 0 ]; then
     step "go test -race (no servers: protocol tests skip)"

@@ -235,6 +235,9 @@ func TestRealFTPBigFile(t *testing.T) {
 	e := realFTP(t)
 	path, sizeStr := os.Getenv("FTP_BIG_PATH"), os.Getenv("FTP_BIG_SIZE")
 	if path == "" {
+		if os.Getenv("URLKIT_REQUIRE_SERVERS") == "1" {
+			t.Fatal("FTP_BIG_PATH not set: start the servers with FTP_BIG=1") // test.sh starts the servers with FTP_BIG=1
+		}
 		t.Skip("FTP_BIG_PATH not set: start the servers with FTP_BIG=1")
 	}
 	size, _ := strconv.ParseInt(sizeStr, 10, 64)

@@ -470,6 +470,9 @@ func TestRealBigFile(t *testing.T) {
 	env := wiretest.ServerEnv(t, "FTP_PORT")
 	path, size := os.Getenv("FTP_BIG_PATH"), os.Getenv("FTP_BIG_SIZE")
 	if path == "" {
+		if os.Getenv("URLKIT_REQUIRE_SERVERS") == "1" {
+			t.Fatal("FTP_BIG_PATH not set (start the FTP server with FTP_BIG=1)") // test.sh starts the servers with FTP_BIG=1
+		}
 		t.Skip("FTP_BIG_PATH not set (start the FTP server with FTP_BIG=1)")
 	}
 	e := ftpEnv{addr: "127.0.0.1:" + env["FTP_PORT"]}
