@@ -218,6 +218,7 @@ var invalidCases = []struct {
 	{"RFC 3986 4.2", "a:b/c", RFC3986, -1, nil, ""}, // valid: a scheme
 	{"RFC 3986 4.2", "1a:b/c", RFC3986, 0, ErrBadScheme, "must start with a letter"},
 	{"RFC 3986 3.5", "http://host/#a#b", RFC3986, 14, ErrInvalidChar, "'#' is not allowed in the fragment"},
+	{"RFC 1630 midaddress = mid: addr-spec", "mid:foo", RFC1738, 7, ErrSchemeSyntax, "addr-spec"},
 }
 
 func TestInvalid(t *testing.T) {

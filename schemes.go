@@ -53,8 +53,11 @@ var schemeTable = [...]schemeSyntax{
 	{name: "prospero", port: 1525, ip: true, grammar: grammarProspero},
 	{name: "rlogin", port: 513},
 	{name: "tn3270", port: 23},
-	{name: "mid"},
-	{name: "cid"},
+	// RFC 1630: midaddress = "mid:" addr-spec, and a Content-ID has the
+	// same form; the mailto production checks it (review: the check
+	// accepted "mid:foo", which the mid view rejects).
+	{name: "mid", grammar: grammarMailto},
+	{name: "cid", grammar: grammarMailto},
 	{name: "urn"},
 	{name: "afs", lenientOnly: true},
 	{name: "https", port: 443},
