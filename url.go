@@ -236,10 +236,12 @@ func (u *URL) UnmarshalText(text []byte) error {
 
 // NetURL converts the URL to a *net/url.URL. Escaped forms are carried in
 // RawPath and RawFragment so that net/url re-encodes nothing it need not.
+// net/url cannot tell an empty fragment from none: "http://h/a#" comes
+// back as "http://h/a".
 // A URL without an authority whose path does not start with "/" (mailto:,
 // news:) becomes an opaque net/url URL.
 func (u *URL) NetURL() *url.URL {
-	n := &url.URL{Scheme: u.Scheme, RawQuery: u.Query, ForceQuery: u.HasQuery && u.Query == ""}
+	n := &url.URL{Scheme: u.Scheme, RawQuery: u.Query, ForceQuery: u.HasQuery && u.Query == "", OmitHost: !u.HasAuthority}
 	if u.HasUser {
 		user, _ := u.DecodedUser()
 		if u.HasPassword {

@@ -51,6 +51,8 @@ func TestNetURL(t *testing.T) {
 		{"mailto:timbl@info.cern.ch", "", "timbl@info.cern.ch"},
 		{"file:///etc/motd", "/etc/motd", ""},
 		{"ftp://@host.com/", "/", ""},
+		{"x:/a", "/a", ""},                      // no authority: none added (review)
+		{"file:/etc/passwd", "/etc/passwd", ""}, // RFC 1738's file:/// is not the same text
 	} {
 		u, err := ParseMode(tc.in, RFC3986)
 		if err != nil {
