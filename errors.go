@@ -115,6 +115,9 @@ func redactInput(s string) string {
 }
 
 // passwordSpan returns the byte range of the password in s, or -1, -1.
+// It errs on the side of hiding: a password written with an unencoded "/",
+// "?" or "#" (invalid, so it is in an error message) is still found, by
+// looking for the last "@" before any whitespace.
 func passwordSpan(s string) (int, int) {
 	i := strings.Index(s, "://")
 	if i < 0 {
@@ -128,6 +131,29 @@ func passwordSpan(s string) (int, int) {
 	if j := strings.IndexAny(s[start:], "/#"); j >= 0 {
 		end = start + j
 	}
+	if lo, hi := spanIn(s, start, end); lo >= 0 {
+		return lo, hi
+	}
+	// No password in the authority as the grammar delimits it: look up to
+	// the last "@" before whitespace, unless what follows the ":" is a
+	// port and a path ("h:8080/a@b").
+	end = len(s)
+	if j := strings.IndexAny(s[start:], " \t\r\n"); j >= 0 {
+		end = start + j
+	}
+	lo, hi := spanIn(s, start, end)
+	if lo < 0 {
+		return -1, -1
+	}
+	if k := strings.IndexAny(s[lo:hi], "/?#"); k >= 0 && k > 0 && strings.Trim(s[lo:lo+k], "0123456789") == "" {
+		return -1, -1
+	}
+	return lo, hi
+}
+
+// spanIn finds "user:password@" in s[start:end]: the password runs from
+// the first ":" to the last "@".
+func spanIn(s string, start, end int) (int, int) {
 	at := strings.LastIndexByte(s[start:end], '@')
 	if at < 0 {
 		return -1, -1

@@ -417,3 +417,21 @@ func TestParseDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactInput: passwords are hidden even when written with characters
+// that end the authority (found in review), and ports are left alone.
+func TestRedactInput(t *testing.T) {
+	for in, want := range map[string]string{
+		"ftp://user:pa#ss@host/x":  "ftp://user:xxxxx@host/x",
+		"ftp://user:pa/ss@host/x":  "ftp://user:xxxxx@host/x",
+		"ftp://user:pa?ss@host/x":  "ftp://user:xxxxx@host/x",
+		"ftp://user:secret@host/x": "ftp://user:xxxxx@host/x",
+		"https://h:8080/@user/p":   "https://h:8080/@user/p",
+		"https://medium.com/@user": "https://medium.com/@user",
+		"news:a:b@c":               "news:a:b@c",
+	} {
+		if got := redactInput(in); got != want {
+			t.Errorf("redactInput(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
