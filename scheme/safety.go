@@ -162,10 +162,16 @@ func (c *concernList) port() {
 		return
 	}
 	msg := "port " + strconv.Itoa(n) + " is not the " + name + " default (" + strconv.Itoa(def) + ")"
-	if svc, ok := PortService(n); ok {
-		msg += "; port " + strconv.Itoa(n) + " usually runs " + svc + ", which could take the lines below as commands of its own"
+	svc, blocked := BlockedPort(n)
+	if known, ok := PortService(n); ok {
+		msg += "; port " + strconv.Itoa(n) + " usually runs " + known + ", which could take the lines below as commands of its own"
+	} else if blocked {
+		msg += "; port " + strconv.Itoa(n) + " usually runs " + svc
 	} else if n < 1024 {
 		msg += "; it is a well-known port (below 1024), reserved for some other protocol"
+	}
+	if blocked {
+		msg += "; it is on the list of ports browsers block: the access layer refuses it unless told to allow it (get --allow-port " + strconv.Itoa(n) + ")"
 	}
 	c.add(c.l.port, false, msg+" (RFC 1738 section 6)")
 }
