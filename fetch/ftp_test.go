@@ -122,8 +122,12 @@ func TestRealFTPNullCWD(t *testing.T) {
 	if want := strings.Index(u, "//home") + 1; fe.Offset != want {
 		t.Errorf("offset %d, want %d (%v)", fe.Offset, want, err)
 	}
-	if lines := log.newLines(t, `"CWD" 501`, 1); !strings.Contains(lines, `"CWD" 501`) || strings.Contains(lines, "RETR") {
-		t.Errorf("server log, want the null CWD refused and no RETR:\n%s", lines)
+	// Only what follows the refused CWD counts: ProFTPD may log the end of
+	// an earlier session (its RETR) after this one has begun.
+	lines := log.newLines(t, `"CWD" 501`, 1)
+	i := strings.Index(lines, `"CWD" 501`)
+	if i < 0 || strings.Contains(lines[i:], "RETR") {
+		t.Errorf("server log, want the null CWD refused and no RETR after it:\n%s", lines)
 	}
 
 	f := &Fetcher{Getenv: noEnv()}
