@@ -40,7 +40,7 @@ func parse(s string, m Mode, ref bool) (u URL, err error) {
 			// A scheme grammar may have been cut short by an error after
 			// one it would have found earlier: report the error Check
 			// lists first, the one at the lowest offset.
-			return URL{}, check(s, m, ref, "parse")[0]
+			return URL{}, lowestError(s, m, ref)
 		}
 		return URL{}, p.first
 	}
@@ -55,6 +55,17 @@ func Check(s string, m Mode) ErrorList { return check(s, m, m == RFC3986, "check
 
 // CheckReference is Check for URLs and relative references.
 func CheckReference(s string, m Mode) ErrorList { return check(s, m, true, "check") }
+
+// lowestError parses s again, looking at every problem but keeping only
+// the one at the lowest offset (the one Check lists first), without
+// building the whole list.
+func lowestError(s string, m Mode, ref bool) *Error {
+	var p parser
+	p.s, p.mode, p.ref, p.op, p.collect, p.lowestOnly = s, m, ref, "parse", true, true
+	var u URL
+	p.parse(&u)
+	return p.first
+}
 
 func check(s string, m Mode, ref bool, op string) ErrorList {
 	if m == Lenient {
@@ -87,9 +98,14 @@ type parser struct {
 	mode    Mode
 	ref     bool // relative references allowed
 	collect bool // keep going after an error (Check)
-	op      string
-	errs    ErrorList // every error, when collecting
-	first   *Error    // the first error found
+	// lowestOnly, with collect, keeps only the error at the lowest offset
+	lowestOnly bool
+	op         string
+	errs       ErrorList // every error, when collecting
+	// redacted is s with its password hidden, computed on the first error
+	redacted    string
+	redactedSet bool
+	first       *Error // the first error found
 	// offsets of the components in s, valid when the component is present
 	userAt, passAt, hostAt, portAt, pathAt, queryAt, fragAt int
 	schemeEnd                                               int           // offset of the ':' after the scheme, or -1
@@ -105,11 +121,17 @@ func (p *parser) stop() bool { return p.first != nil && !p.collect }
 // fail records an error at offset off. The input is redacted here, on the
 // error path, so valid input never pays for it.
 func (p *parser) fail(off int, cause error, rule string) {
-	e := &Error{Op: p.op, Input: redactInput(p.s), Offset: off, Err: cause, Rule: rule}
-	if p.first == nil {
+	if p.lowestOnly && p.first != nil && off >= p.first.Offset {
+		return // a later problem: lowestError does not need it
+	}
+	if !p.redactedSet {
+		p.redacted, p.redactedSet = redactInput(p.s), true // once, however many errors
+	}
+	e := &Error{Op: p.op, Input: p.redacted, Offset: off, Err: cause, Rule: rule}
+	if p.first == nil || p.lowestOnly {
 		p.first = e
 	}
-	if p.collect {
+	if p.collect && !p.lowestOnly {
 		p.errs = append(p.errs, e)
 	}
 }
