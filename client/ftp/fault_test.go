@@ -370,3 +370,34 @@ func TestFaultLoginVariants(t *testing.T) {
 		wantReply(t, err, 421)
 	})
 }
+
+// A passive port the server could not bind: "425 ... Address already in
+// use" is transient (RFC 959 4.2), and the next EPSV gets another port
+// (seen once with ProFTPD under load).
+func TestFaultTransientEPSV(t *testing.T) {
+	var data wt.Data
+	srv := wt.Start(t, script(anonLogin(), steps(
+		wt.Expect("TYPE I"), wt.Send("200 ok"),
+		wt.Expect("EPSV"), wt.Send("425 EPSV: Address already in use"),
+		wt.Expect("EPSV"), wt.EPSV(&data),
+		wt.Expect("RETR f.bin"), wt.Send("150 Opening BINARY mode data connection for f.bin (3 bytes)"),
+		wt.OnData(&data, wt.SendRaw("abc"), wt.Close()),
+		wt.Send("226 done"),
+	))...)
+	c := dialFake(t, srv, nil)
+	ctx := testCtx(t)
+	if err := c.Type(ctx, TypeImage); err != nil {
+		t.Fatal(err)
+	}
+	body, err := c.Retr(ctx, "f.bin")
+	if err != nil {
+		t.Fatalf("Retr after a transient 425: %v", err)
+	}
+	b, err := io.ReadAll(body)
+	if err != nil || string(b) != "abc" {
+		t.Fatalf("ReadAll = %q, %v", b, err)
+	}
+	if err := body.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

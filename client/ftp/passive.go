@@ -96,12 +96,26 @@ func isInternal(a netip.Addr) bool {
 	return a.IsPrivate() || a.IsLoopback() || a.IsLinkLocalUnicast() || a.IsUnspecified() || cgnat.Contains(a)
 }
 
+// passiveCmd sends EPSV or PASV, again (up to three times in all) while
+// the server answers with a transient 4xx reply: a server whose passive
+// port was still in use answers "425 ... Address already in use" and
+// picks another port on the next try (RFC 959 4.2: 4yz is a transient
+// negative completion).
+func (c *Conn) passiveCmd(ctx context.Context, verb string) (reply, error) {
+	for attempt := 1; ; attempt++ {
+		r, err := c.cmd(ctx, verb, "")
+		if err != nil || r.class() != 4 || attempt == 3 {
+			return r, err
+		}
+	}
+}
+
 // passiveDial asks for a passive data connection, EPSV first, and
 // connects to it.
 func (c *Conn) passiveDial(ctx context.Context) (net.Conn, error) {
 	var addr netip.AddrPort
 	if !c.d.DisableEPSV && !c.noEPSV {
-		r, err := c.cmd(ctx, "EPSV", "")
+		r, err := c.passiveCmd(ctx, "EPSV")
 		if err != nil {
 			return nil, err
 		}
@@ -122,7 +136,7 @@ func (c *Conn) passiveDial(ctx context.Context) (net.Conn, error) {
 		if !c.peer.Is4() {
 			return nil, fmt.Errorf("ftp: EPSV refused and PASV is IPv4-only (peer %v)", c.peer)
 		}
-		r, err := c.cmd(ctx, "PASV", "")
+		r, err := c.passiveCmd(ctx, "PASV")
 		if err != nil {
 			return nil, err
 		}
