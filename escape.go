@@ -62,25 +62,39 @@ func ParseSetName(name string) (Set, error) {
 	return 0, fmt.Errorf("urlkit: unknown character set %q (want one of %s)", name, strings.Join(setNames[:], ", "))
 }
 
-// keep[c] has bit 1<<set when c may stay unencoded in set.
-var keep = func() (t [256]uint8) {
+// A ByteSet lists the bytes that may stay unencoded in some component;
+// every other byte is percent-encoded. The named Sets are ByteSets, and a
+// caller with a production of its own (package scheme's views) builds one
+// with NewByteSet.
+type ByteSet [256]bool
+
+// NewByteSet returns the set of the bytes for which keep returns true.
+func NewByteSet(keep func(c byte) bool) *ByteSet {
+	var t ByteSet
 	for c := 0; c < 256; c++ {
-		b := byte(c)
-		un := cc.Is(b, cc.Unreserved)
-		in := func(set string) bool { return strings.IndexByte(set, b) >= 0 }
-		mark := func(s Set, ok bool) {
-			if ok {
-				t[c] |= 1 << s
-			}
-		}
-		mark(SetPath, un || in("/;:@&="))
-		mark(SetSegment, un || in(":@&="))
-		mark(SetQuery, (un && b != '+') || in("/;:@&=?"))
-		mark(SetUserinfo, un || in(";&="))
-		mark(SetFragment, cc.Is(b, cc.Xchar))
-		mark(SetUnsafe, !cc.Is(b, cc.Unsafe|cc.Control))
-		mark(SetAll, un)
+		t[c] = keep(byte(c))
 	}
+	return &t
+}
+
+// Escape percent-encodes every byte of s outside the set, with upper-case
+// hex digits. It returns s itself when nothing needs encoding.
+func (t *ByteSet) Escape(s string) string { return escapeSet(s, t, false) }
+
+// namedSets holds the ByteSet of each Set.
+var namedSets = func() (t [numSets]*ByteSet) {
+	in := func(set string) func(byte) bool {
+		return func(b byte) bool { return strings.IndexByte(set, b) >= 0 }
+	}
+	un := func(b byte) bool { return cc.Is(b, cc.Unreserved) }
+	or := func(f, g func(byte) bool) func(byte) bool { return func(b byte) bool { return f(b) || g(b) } }
+	t[SetPath] = NewByteSet(or(un, in("/;:@&=")))
+	t[SetSegment] = NewByteSet(or(un, in(":@&=")))
+	t[SetQuery] = NewByteSet(func(b byte) bool { return un(b) && b != '+' || in("/;:@&=?")(b) })
+	t[SetUserinfo] = NewByteSet(or(un, in(";&=")))
+	t[SetFragment] = NewByteSet(func(b byte) bool { return cc.Is(b, cc.Xchar) })
+	t[SetUnsafe] = NewByteSet(func(b byte) bool { return !cc.Is(b, cc.Unsafe|cc.Control) })
+	t[SetAll] = NewByteSet(un)
 	return t
 }()
 
@@ -105,11 +119,15 @@ func EscapeWith(s string, set Set, flags EscapeFlags) string {
 	if set >= numSets {
 		set = SetAll
 	}
-	bit := uint8(1) << set
-	plus := flags&PlusAsSpace != 0
+	return escapeSet(s, namedSets[set], flags&PlusAsSpace != 0)
+}
+
+// escapeSet is the one percent-encoder: every byte outside keep becomes
+// %XX; with plus, a space becomes "+" and a "+" %2B (RFC 1630).
+func escapeSet(s string, keep *ByteSet, plus bool) string {
 	n := 0 // bytes that change
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; keep[c]&bit == 0 || plus && (c == ' ' || c == '+') {
+		if c := s[i]; !keep[c] || plus && (c == ' ' || c == '+') {
 			n++
 		}
 	}
@@ -123,7 +141,7 @@ func EscapeWith(s string, set Set, flags EscapeFlags) string {
 		switch {
 		case plus && c == ' ':
 			b.WriteByte('+')
-		case keep[c]&bit == 0 || plus && c == '+':
+		case !keep[c] || plus && c == '+':
 			b.WriteByte('%')
 			b.WriteByte(cc.UpperHex[c>>4])
 			b.WriteByte(cc.UpperHex[c&15])

@@ -309,65 +309,24 @@ var (
 	keepGroup   = keepOf(cc.Alpha|cc.Digit, "-.+_") // group
 )
 
-func keepOf(class cc.Class, more string) (t [256]bool) {
-	for c := 0; c < 256; c++ {
-		t[c] = cc.Is(byte(c), class) || strings.IndexByte(more, byte(c)) >= 0
-	}
-	return t
+func keepOf(class cc.Class, more string) urlkit.ByteSet {
+	return *urlkit.NewByteSet(func(c byte) bool { return cc.Is(c, class) || strings.IndexByte(more, c) >= 0 })
 }
 
-func keepWithout(class cc.Class, except string) [256]bool {
-	t := keepOf(class, "")
-	for i := 0; i < len(except); i++ {
-		t[except[i]] = false
-	}
-	return t
+func keepWithout(class cc.Class, except string) urlkit.ByteSet {
+	return *urlkit.NewByteSet(func(c byte) bool { return cc.Is(c, class) && strings.IndexByte(except, c) < 0 })
 }
 
-// escape percent-encodes every byte of s that keep does not list, with
-// upper-case hex digits; it returns s itself when nothing changes.
-func escape(s string, keep *[256]bool) string {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if !keep[s[i]] {
-			n++
-		}
-	}
-	if n == 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 2*n)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if keep[c] {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(cc.UpperHex[c>>4])
-		b.WriteByte(cc.UpperHex[c&15])
-	}
-	return b.String()
-}
+// escape percent-encodes every byte of s that keep does not list (the
+// root's one encoder); it returns s itself when nothing changes.
+func escape(s string, keep *urlkit.ByteSet) string { return keep.Escape(s) }
 
 // unescape decodes the valid %XX escapes of s and keeps anything else as
 // it is (the URL was checked by its parser; a view decodes, it does not
 // validate escapes again).
 func unescape(s string) string {
-	if strings.IndexByte(s, '%') < 0 {
-		return s
-	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if isEscape(s, i) {
-			b = append(b, cc.Unhex(s[i+1])<<4|cc.Unhex(s[i+2]))
-			i += 2
-			continue
-		}
-		b = append(b, s[i])
-	}
-	return string(b)
+	v, _ := urlkit.UnescapeWith(s, urlkit.AllowBadEscapes) // cannot fail with AllowBadEscapes
+	return v
 }
 
 // unescapeMap is unescape that also returns, for each decoded byte, the
