@@ -73,6 +73,37 @@ func (p *parser) needPath(u *URL, rule string) {
 	p.fail(p.pathAt, ErrSchemeSyntax, rule)
 }
 
+// requirePath returns the offset of the url-path of a production that
+// requires one, or reports rule and returns false.
+func (p *parser) requirePath(u *URL, rule string) (int, bool) {
+	i := p.urlPathAt(u)
+	if i < 0 {
+		p.needPath(u, rule)
+		return 0, false
+	}
+	return i, true
+}
+
+// encodedSemicolons reports each unencoded ";" of s[i:end] with rule; a
+// ";" for which allowed returns true ends the check instead.
+func (p *parser) encodedSemicolons(i, end int, rule string, allowed func(at int) bool) {
+	s := p.s
+	for ; i < end; i++ {
+		k := strings.IndexByte(s[i:end], ';')
+		if k < 0 {
+			return
+		}
+		i += k
+		if allowed != nil && allowed(i) {
+			return
+		}
+		p.fail(i, ErrInvalidChar, rule)
+		if p.stop() {
+			return
+		}
+	}
+}
+
 // escapeAt reports whether a valid %XX escape starts at i (before end).
 func (p *parser) escapeAt(i, end int) bool {
 	s := p.s
@@ -116,21 +147,14 @@ func (p *parser) ftpURL(u *URL) {
 	if i < 0 {
 		return
 	}
-	for ; i < end; i++ {
-		k := strings.IndexByte(s[i:end], ';')
-		if k < 0 {
-			return
-		}
-		i += k
-		if end-i >= 6 && equalFoldASCII(";type=", s[i:i+6]) && strings.IndexByte(s[i:end], '/') < 0 {
-			p.ftpType(i+6, end)
-			return
-		}
-		p.fail(i, ErrInvalidChar, "';' is reserved and must be encoded as %3B in an FTP path: only a final \";type=\" may follow the name (RFC 1738 3.2.2; section 5, fsegment)")
-		if p.stop() {
-			return
-		}
-	}
+	p.encodedSemicolons(i, end, "';' is reserved and must be encoded as %3B in an FTP path: only a final \";type=\" may follow the name (RFC 1738 3.2.2; section 5, fsegment)",
+		func(at int) bool {
+			if end-at >= 6 && equalFoldASCII(";type=", s[at:at+6]) && strings.IndexByte(s[at:end], '/') < 0 {
+				p.ftpType(at+6, end)
+				return true
+			}
+			return false
+		})
 }
 
 // ftpType checks the ftptype at t, which must be the last byte of the url-path.
@@ -262,9 +286,8 @@ func (p *parser) group(a, end int, scheme string) {
 // nntpURL checks nntpurl = "nntp://" hostport "/" group [ "/" digits ].
 func (p *parser) nntpURL(u *URL) {
 	s, end := p.s, p.urlEnd(u)
-	i := p.urlPathAt(u)
-	if i < 0 {
-		p.needPath(u, "an nntp URL needs '/' and a newsgroup name after the host (RFC 1738 3.7; section 5, nntpurl)")
+	i, ok := p.requirePath(u, "an nntp URL needs '/' and a newsgroup name after the host (RFC 1738 3.7; section 5, nntpurl)")
+	if !ok {
 		return
 	}
 	slash := strings.IndexByte(s[i:end], '/')
@@ -309,9 +332,8 @@ func (p *parser) telnetURL(u *URL) {
 // with database, wtype and wpath *uchar (no reserved character unencoded).
 func (p *parser) waisURL(u *URL) {
 	s, end := p.s, p.urlEnd(u)
-	i := p.urlPathAt(u)
-	if i < 0 {
-		p.needPath(u, "a wais URL needs '/' and a database name after the host (RFC 1738 3.9; section 5, waisurl)")
+	i, ok := p.requirePath(u, "a wais URL needs '/' and a database name after the host (RFC 1738 3.9; section 5, waisurl)")
+	if !ok {
 		return
 	}
 	pathEnd := end
@@ -361,23 +383,12 @@ func (p *parser) waisURL(u *URL) {
 // fileURL checks fileurl = "file://" [ host | "localhost" ] "/" fpath:
 // the "/" is required and a ";" must be encoded (fsegment).
 func (p *parser) fileURL(u *URL) {
-	s, end := p.s, p.urlEnd(u)
-	i := p.urlPathAt(u)
-	if i < 0 {
-		p.needPath(u, "a file URL needs '/' and a path after the host (RFC 1738 3.10; section 5, fileurl)")
+	end := p.urlEnd(u)
+	i, ok := p.requirePath(u, "a file URL needs '/' and a path after the host (RFC 1738 3.10; section 5, fileurl)")
+	if !ok {
 		return
 	}
-	for ; i < end; i++ {
-		k := strings.IndexByte(s[i:end], ';')
-		if k < 0 {
-			return
-		}
-		i += k
-		p.fail(i, ErrInvalidChar, "';' is reserved and must be encoded as %3B in a file path (RFC 1738 section 5, fsegment)")
-		if p.stop() {
-			return
-		}
-	}
+	p.encodedSemicolons(i, end, "';' is reserved and must be encoded as %3B in a file path (RFC 1738 section 5, fsegment)", nil)
 }
 
 // prosperoURL checks prosperourl = "prospero://" hostport "/" ppath
@@ -385,9 +396,8 @@ func (p *parser) fileURL(u *URL) {
 // ppath has no ";" and field names and values have no "/", ";" or "=".
 func (p *parser) prosperoURL(u *URL) {
 	s, end := p.s, p.urlEnd(u)
-	i := p.urlPathAt(u)
-	if i < 0 {
-		p.needPath(u, "a prospero URL needs '/' and an hsoname after the host (RFC 1738 3.11; section 5, prosperourl)")
+	i, ok := p.requirePath(u, "a prospero URL needs '/' and an hsoname after the host (RFC 1738 3.11; section 5, prosperourl)")
+	if !ok {
 		return
 	}
 	semi := strings.IndexByte(s[i:end], ';')
