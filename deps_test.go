@@ -19,13 +19,16 @@ var allowedImports = map[string][]string{
 	"internal/wiretest":  {},
 	"scheme":             {"", "internal/charclass"},
 	"extract":            {"", "scheme", "internal/charclass"},
-	"fetch":              {"", "scheme", "internal/wire", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet"},
+	"fetch":              {"", "scheme", "internal/wire", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/rlogin", "client/tn3270"},
 	"client/ftp":         {"internal/wire"},
 	"client/gopher":      {"internal/wire"},
 	"client/nntp":        {"internal/wire"},
 	"client/smtp":        {"internal/wire"},
 	"client/telnet":      {"internal/wire"},
-	"cmd/urlkit":         {"*"},
+	"client/rlogin":      {"internal/wire"},
+	// TN3270 is telnet with three options (RFC 1576): it reuses the NVT.
+	"client/tn3270": {"internal/wire", "client/telnet"},
+	"cmd/urlkit":    {"*"},
 }
 
 // networkFree lists packages that must not reach network code, even

@@ -1,7 +1,8 @@
 #!/bin/bash
 # with-servers.sh NAME... -- CMD [ARG...]
 #
-# Start the named test servers (NAME is ftp, gopher, gophernicus or http: the
+# Start the named test servers (NAME is ftp, gopher, gophernicus, http, telnet,
+# rlogin or tn3270: the
 # scripts/servers/start-NAME.sh scripts), each in a fresh mktemp work dir, export the
 # KEY=VALUE lines they print (FTP_PORT=..., GOPHER_PORT=..., ...), run CMD, then stop
 # every server that was started (always: EXIT/INT/TERM trap, by recorded PID only)
@@ -19,7 +20,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 SERVERS="$HERE/servers"
 SCRIPT_NAME=with-servers.sh
 
-usage() { echo "usage: $0 NAME... -- CMD [ARG...]   (NAME: ftp gopher gophernicus http)" >&2; exit 2; }
+usage() { echo "usage: $0 NAME... -- CMD [ARG...]   (NAME: ftp gopher gophernicus http telnet rlogin tn3270)" >&2; exit 2; }
 
 names=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do names+=("$1"); shift; done
@@ -29,7 +30,7 @@ shift
 [ ${#names[@]} -gt 0 ] || usage
 for n in "${names[@]}"; do
     case "$n" in
-        ftp|gopher|gophernicus|http) ;;
+        ftp|gopher|gophernicus|http|telnet|rlogin|tn3270) ;;
         *) echo "$SCRIPT_NAME: unknown server '$n'" >&2; usage ;;
     esac
 done
