@@ -35,7 +35,7 @@ else
     echo "note: ../shared/bench/urls is absent: the tests over the benchmark data sets skip"
 fi
 
-servers=(ftp gopher gophernicus http telnet tn3270)
+servers=(ftp gopher gophernicus http telnet tn3270 rlogin)
 if [ "${SERVERS:-1}" = 0 ]; then
     step "go test -race (no servers: protocol tests skip)"
     go test -race -count=1 ./...

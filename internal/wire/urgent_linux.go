@@ -117,3 +117,50 @@ func SendUrgent(c net.Conn, b []byte) error {
 	}
 	return serr
 }
+
+// AtMark reports whether the next byte to read from c is the urgent mark
+// (SIOCATMARK): all data sent before the urgent byte has been read.
+func AtMark(c net.Conn) (bool, error) {
+	rc, err := rawConn(c)
+	if err != nil {
+		return false, err
+	}
+	var v int
+	var ierr error
+	if err := rc.Control(func(fd uintptr) {
+		v, ierr = unix.IoctlGetInt(int(fd), unix.SIOCATMARK)
+	}); err != nil {
+		return false, err
+	}
+	return v != 0, ierr
+}
+
+// WaitReadable waits up to d for c to have data, urgent data, an end of
+// file or an error to report. A reader that must not read past an unread
+// urgent byte (on Linux a read past it discards it) waits here, fetches
+// the urgent byte when urgent is set, and reads only when it is not.
+func WaitReadable(c net.Conn, d time.Duration) (readable, urgent bool, err error) {
+	rc, err := rawConn(c)
+	if err != nil {
+		return false, false, err
+	}
+	var perr error
+	if err := rc.Control(func(fd uintptr) {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN | unix.POLLPRI}}
+		for {
+			n, err := unix.Poll(fds, int(d/time.Millisecond))
+			if errors.Is(err, unix.EINTR) {
+				continue
+			}
+			perr = err
+			if n > 0 {
+				urgent = fds[0].Revents&unix.POLLPRI != 0
+				readable = fds[0].Revents&^unix.POLLPRI != 0
+			}
+			return
+		}
+	}); err != nil {
+		return false, false, err
+	}
+	return readable, urgent, perr
+}

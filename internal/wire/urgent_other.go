@@ -22,3 +22,13 @@ func ReadUrgent(c net.Conn) (byte, bool, error) { return 0, false, ErrUrgentUnsu
 // SendUrgent is only implemented on Linux; elsewhere it returns
 // ErrUrgentUnsupported.
 func SendUrgent(c net.Conn, b []byte) error { return ErrUrgentUnsupported }
+
+// AtMark is only implemented on Linux; elsewhere it returns
+// ErrUrgentUnsupported.
+func AtMark(c net.Conn) (bool, error) { return false, ErrUrgentUnsupported }
+
+// WaitReadable is only implemented on Linux; elsewhere it returns
+// ErrUrgentUnsupported.
+func WaitReadable(c net.Conn, d time.Duration) (readable, urgent bool, err error) {
+	return false, false, ErrUrgentUnsupported
+}
