@@ -44,7 +44,9 @@ printf 'Test telnet server (fake login)\n'
 printf 'login: '; IFS= read -r u || exit 1
 u=\${u%\$'\r'}
 log "user \$u"
-printf 'Password: '; stty -echo 2>/dev/null; IFS= read -r p; stty echo 2>/dev/null; printf '\n'
+# echo off before the prompt, as login(1) does: a password typed ahead
+# right after the prompt must not be echoed
+stty -echo 2>/dev/null; printf 'Password: '; IFS= read -r p; stty echo 2>/dev/null; printf '\n'
 p=\${p%\$'\r'}
 if [ "\$u" != '$TUSER' ] || [ "\$p" != '$TPASS' ]; then log "login failed \$u"; printf 'Login incorrect\n'; sleep 1; exit 1; fi
 log "login ok \$u"
