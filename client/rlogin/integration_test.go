@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlkit/urlkit/client/telnet"
 	"github.com/urlkit/urlkit/internal/wiretest"
 )
 
@@ -165,5 +166,35 @@ func TestUnprivilegedRefused(t *testing.T) {
 	var he *HandshakeError
 	if !errors.As(err, &he) || !errors.Is(err, ErrRefused) || he.Privileged || !strings.Contains(err.Error(), "is not privileged") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// The CLI drives rlogin with telnet.Session (a Remote): pipe mode, the
+// one-time login responder answering PAM's password prompt, the end when
+// the server closes. (A test-only import of the telnet client.)
+func TestSessionPipeMode(t *testing.T) {
+	srv := server(t)
+	needRoot(t)
+	var trace syncBuffer
+	d := Dialer{Trace: &trace}
+	c, err := d.Dial(testCtx(t), srv.addr, "stranger", srv.user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuffer
+	s := telnet.Session{Conn: c, In: strings.NewReader("echo via session; whoami\nexit\n"), Out: &out,
+		Login: &telnet.Login{Password: srv.pass}, Linger: 10 * time.Second}
+	if s.Supports(telnet.CmdBreak) || !s.Supports(telnet.CmdQuit) {
+		t.Error("rlogin has no telnet commands")
+	}
+	if err := s.Run(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if !strings.Contains(got, "via session\r\n"+srv.user+"\r\n") || strings.Contains(got, srv.pass) {
+		t.Errorf("output:\n%q", got)
+	}
+	if tr := trace.String(); strings.Contains(tr, srv.pass) || !strings.Contains(tr, "***\\r") {
+		t.Errorf("trace:\n%s", tr)
 	}
 }

@@ -111,6 +111,9 @@ type Conn struct {
 	closed   sync.Once
 
 	readDeadline atomic.Value // time.Time
+
+	smu     sync.Mutex // guards secrets (the tracer's mask runs inside writes)
+	secrets []string
 }
 
 // Handshake returns the bytes of the RFC 1282 handshake:
@@ -171,7 +174,7 @@ func (d *Dialer) Dial(ctx context.Context, addr, localUser, remoteUser string) (
 		// One lock for the tracer's lines and our urgent-byte notes.
 		tw := &lockedWriter{w: d.Trace}
 		c.trace = tw
-		c.conn = (&wire.Tracer{W: tw}).Conn(raw)
+		c.conn = (&wire.Tracer{W: tw, Mask: c.mask}).Conn(raw)
 	}
 	c.r = bufio.NewReader(c.conn)
 	release := wire.Bind(ctx, raw)
@@ -369,6 +372,31 @@ func (c *Conn) isFlushing() bool {
 	c.umu.Lock()
 	defer c.umu.Unlock()
 	return c.flushing
+}
+
+// SendSecret writes s and a carriage return (what the Return key sends;
+// rlogind's own password prompt reads up to it) and masks s in the trace
+// from now on. s may not hold CR, LF or NUL.
+func (c *Conn) SendSecret(s string) error {
+	if err := wire.CheckArg(s, false); err != nil {
+		return fmt.Errorf("rlogin: password: %w", err)
+	}
+	c.smu.Lock()
+	c.secrets = append(c.secrets, s)
+	c.smu.Unlock()
+	_, err := c.Write([]byte(s + "\r"))
+	return err
+}
+
+func (c *Conn) mask(line string) string {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	for _, s := range c.secrets {
+		if s != "" {
+			line = strings.ReplaceAll(line, s, "***")
+		}
+	}
+	return line
 }
 
 // Write sends input to the server, unchanged.

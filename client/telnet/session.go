@@ -93,11 +93,25 @@ type Login struct {
 	Wait time.Duration
 }
 
-// Session pipes a Conn to the user's streams: In to the server, the
+// Remote is the connection a Session drives: a *Conn, or another remote
+// login byte stream (an rlogin connection). The telnet commands of the
+// prompt need a SendCommand(cmd byte) error method (Session.Supports);
+// a SendSecret(string) error method, if present, sends the password of
+// Login (a *Conn masks it in its trace); without it the password is
+// written with a line feed.
+type Remote interface {
+	io.ReadWriteCloser
+}
+
+type commandSender interface{ SendCommand(cmd byte) error }
+
+type secretSender interface{ SendSecret(s string) error }
+
+// Session pipes a Remote to the user's streams: In to the server, the
 // server's data to Out. It ends when the server closes the connection,
 // when In ends (after Linger), at the Quit command, or when ctx ends.
 type Session struct {
-	Conn *Conn
+	Conn Remote
 	In   io.Reader
 	Out  io.Writer
 	// Escape, when not zero and Prompt is set, is the byte of In that
@@ -276,19 +290,35 @@ func (s *Session) send(b []byte) error {
 	return nil
 }
 
+// Supports reports whether the session can carry out cmd: the commands
+// that send telnet commands need a Remote that has SendCommand. A prompt
+// should refuse the others; Run ignores them.
+func (s *Session) Supports(cmd Command) bool {
+	switch cmd {
+	case CmdBreak, CmdInterrupt, CmdAbortOutput, CmdAreYouThere:
+		_, ok := s.Conn.(commandSender)
+		return ok
+	}
+	return true
+}
+
 func (s *Session) do(cmd Command) error {
+	if !s.Supports(cmd) {
+		return nil
+	}
+	cs, _ := s.Conn.(commandSender)
 	switch cmd {
 	case CmdQuit:
 		s.Conn.Close()
 		return errQuit
 	case CmdBreak:
-		return s.Conn.SendCommand(BRK)
+		return cs.SendCommand(BRK)
 	case CmdInterrupt:
-		return s.Conn.SendCommand(IP)
+		return cs.SendCommand(IP)
 	case CmdAbortOutput:
-		return s.Conn.SendCommand(AO)
+		return cs.SendCommand(AO)
 	case CmdAreYouThere:
-		return s.Conn.SendCommand(AYT)
+		return cs.SendCommand(AYT)
 	case CmdSendEscape:
 		_, err := s.Conn.Write([]byte{s.Escape})
 		return err
@@ -299,7 +329,7 @@ func (s *Session) do(cmd Command) error {
 // loginWatcher looks for the login prompts in the server's output.
 type loginWatcher struct {
 	login    *Login
-	conn     *Conn
+	conn     Remote
 	done     chan struct{}
 	once     sync.Once
 	tail     []byte // the end of the output so far, lower-cased
@@ -329,7 +359,12 @@ func (w *loginWatcher) see(b []byte) error {
 	case bytes.HasSuffix(end, []byte("password:")):
 		w.passSent = true
 		w.tail = nil
-		err := w.conn.SendSecret(w.login.Password)
+		var err error
+		if ss, ok := w.conn.(secretSender); ok {
+			err = ss.SendSecret(w.login.Password)
+		} else {
+			_, err = w.conn.Write([]byte(w.login.Password + "\n"))
+		}
 		w.finish()
 		return err
 	}
