@@ -17,18 +17,18 @@ import (
 // the terminal type, prompts for a login, and prints what it gets.
 func ExampleSession() {
 	client, server := net.Pipe()
+	var got []string // what the server read
 	go func() {
 		defer server.Close()
 		// IAC DO TERMINAL-TYPE, IAC SB TERMINAL-TYPE SEND IAC SE
-		server.Write([]byte("\xff\xfd\x18\xff\xfa\x18\x01\xff\xf0login: "))
+		server.Write([]byte("\xff\xfd\x18\xff\xfa\x18\x01\xff\xf0login:"))
 		buf := make([]byte, 64)
-		n, _ := server.Read(buf) // IAC WILL TERMINAL-TYPE
-		fmt.Printf("server got %q\n", buf[:n])
-		n, _ = server.Read(buf) // IAC SB TERMINAL-TYPE IS "VT100" IAC SE
-		fmt.Printf("server got %q\n", buf[:n])
-		n, _ = server.Read(buf) // the login answer
-		fmt.Printf("server got %q\n", buf[:n])
-		server.Write([]byte("hello, " + strings.TrimSpace(string(buf[:n])) + "\r\n"))
+		var n int
+		for range 3 { // WILL TERMINAL-TYPE; the terminal type; the login
+			n, _ = server.Read(buf)
+			got = append(got, fmt.Sprintf("%q", buf[:n]))
+		}
+		server.Write([]byte("\nhello, " + strings.TrimSpace(string(buf[:n])) + "\n")) // bare LF: the output is compared as text
 	}()
 	d := telnet.Dialer{TermTypes: []string{"VT100"}}
 	c, err := d.NewConn(client)
@@ -40,11 +40,13 @@ func ExampleSession() {
 	if err := s.Run(context.Background()); err != nil {
 		log.Fatal(err)
 	}
+	fmt.Println(strings.Join(got, "\n"))
 	// Output:
-	// server got "\xff\xfb\x18"
-	// server got "\xff\xfa\x18\x00VT100\xff\xf0"
-	// login: server got "guest\r\n"
+	// login:
 	// hello, guest
+	// "\xff\xfb\x18"
+	// "\xff\xfa\x18\x00VT100\xff\xf0"
+	// "guest\r\n"
 }
 
 // The bytes a client puts on the wire, for a plan to show.

@@ -178,3 +178,45 @@ func waitFor(t *testing.T, out *syncBuffer, s string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// The escape prompt's commands reach telnetd as IAC commands; telnetd
+// answers AO and IP with a Synch (urgent IAC DM), which the client takes
+// out of the stream without losing the data that follows. IP interrupts
+// the fake login's shell loop, which ends the session.
+func TestEscapeCommandsSynch(t *testing.T) {
+	srv := server(t)
+	var trace syncBuffer
+	d := Dialer{Trace: &trace}
+	c, err := d.Dial(testCtx(t), srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	var out syncBuffer
+	cmds := make(chan Command, 4)
+	s := Session{Conn: c, In: pr, Out: &out, Escape: DefaultEscape, Login: &Login{User: srv.user, Password: srv.pass},
+		Prompt: func() (Command, error) { return <-cmds, nil }, Linger: 5 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- s.Run(testCtx(t)) }()
+	waitFor(t, &out, "$ ")
+	cmds <- CmdAbortOutput
+	pw.Write([]byte{DefaultEscape})
+	// telnetd puts AO's VDISCARD character (^O) into the pty's line:
+	// end that line before the command.
+	pw.Write([]byte("\nwhoami\n"))
+	waitFor(t, &out, "$ "+srv.user+"\r\n")
+	cmds <- CmdInterrupt
+	pw.Write([]byte{DefaultEscape})
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // the IP write may be traced just after the close
+	if got := out.String(); strings.ContainsRune(got, 0xFFFD) || strings.Contains(got, "\xff") {
+		t.Errorf("output:\n%q", got)
+	}
+	tr := trace.String()
+	if !strings.Contains(tr, `> \xff\xf5`) || !strings.Contains(tr, `> \xff\xf4`) || strings.Count(tr, `\xff\xf2`) != 2 {
+		t.Errorf("want AO and IP sent and two DMs received:\n%s", tr)
+	}
+}

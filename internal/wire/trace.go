@@ -49,6 +49,7 @@ type traceDir struct {
 	pending []byte
 	n       int64 // bytes seen
 	cut     bool  // Limit reached, note written
+	closed  bool  // the conn was closed: partial lines are written at once
 }
 
 type traceConn struct {
@@ -110,6 +111,12 @@ func (t *Tracer) feed(d *traceDir, p []byte) {
 		}
 		t.emit(d, line)
 	}
+	if d.closed && len(d.pending) > 0 {
+		// A write that finished as the conn was closed (the peer
+		// answered and a reader closed it first) is fed late.
+		t.emit(d, d.pending)
+		d.pending = d.pending[:0]
+	}
 	if cut {
 		if len(d.pending) > 0 {
 			t.emit(d, d.pending)
@@ -123,6 +130,7 @@ func (t *Tracer) feed(d *traceDir, p []byte) {
 func (t *Tracer) flush(d *traceDir) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.closed = true
 	if len(d.pending) > 0 && !d.cut {
 		t.emit(d, d.pending)
 		d.pending = nil
