@@ -382,6 +382,15 @@ func (c *Conn) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
+// WriteRecord sends rec as data followed by IAC EOR (RFC 885), in one
+// write: the record framing TN3270 uses.
+func (c *Conn) WriteRecord(rec []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.wbuf = AppendCommand(AppendData(c.wbuf[:0], rec, c.local[OptBinary].enabled()), EOR)
+	return c.flushLocked()
+}
+
 // SendSecret writes s followed by an end of line, like Write, and masks
 // s in the trace from now on. It is for passwords typed on the user's
 // behalf; s may not hold CR, LF or NUL.

@@ -157,12 +157,9 @@ func (c *Conn) SendAID(ctx context.Context, aid AID) error {
 
 // sendRecord writes rec framed as a telnet record (AppendRecord).
 func (c *Conn) sendRecord(rec []byte) error {
-	// In BINARY mode Write only doubles IAC: the record goes out as
+	// In BINARY mode (checked by negotiated) the record goes out as
 	// AppendRecord shows it.
-	if _, err := c.tc.Write(rec); err != nil {
-		return err
-	}
-	return c.tc.SendCommand(telnet.EOR)
+	return c.tc.WriteRecord(rec)
 }
 
 // AppendRecord appends rec as it goes on the wire: IAC doubled, then

@@ -266,3 +266,31 @@ func TestEBCDIC(t *testing.T) {
 		t.Errorf("CP037 encode $: %X", b)
 	}
 }
+
+// The SNA command codes are the same commands; EWA erases like EW; MF
+// changes a field attribute in place.
+func TestApplyCommandCodes(t *testing.T) {
+	for _, code := range []byte{0x05, 0x0D, 0x7E} {
+		s := NewScreen()
+		s.Apply(rec(cmdEW, 0, "OLD"))
+		if _, err := s.Apply(rec(code, wccRestore, orderSBA, addr(81), "NEW")); err != nil {
+			t.Fatal(err)
+		}
+		if lines := strings.Split(s.Text(), "\n"); lines[0] != "" || lines[1] != " NEW" {
+			t.Errorf("command 0x%02X: %q %q", code, lines[0], lines[1])
+		}
+	}
+	s := NewScreen()
+	s.Apply(rec(0x01, 0, "ABC")) // SNA Write: at the cursor (0), no erase
+	s.Apply(rec(0x01, 0, orderSBA, addr(1), "x"))
+	if !strings.HasPrefix(s.Text(), "AxC") {
+		t.Errorf("write: %q", s.Text()[:5])
+	}
+	s.Apply(rec(cmdEW, 0, orderSF, AttrProtected, "SECRET", orderSBA, addr(0), orderMF, 1, xa3270, AttrProtected|AttrHidden))
+	if strings.Contains(s.Text(), "SECRET") || !s.Fields()[0].Hidden() {
+		t.Errorf("MF: %q %+v", s.Text()[:10], s.Fields())
+	}
+	if _, err := s.Apply([]byte{0x11, 0x00, 0x04, 0x03, 0x00}); err != nil || strings.TrimSpace(s.Text()) != "" {
+		t.Errorf("WSF Erase/Reset (SNA code): %v", err)
+	}
+}
