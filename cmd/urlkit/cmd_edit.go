@@ -134,24 +134,23 @@ type editConfig struct {
 func setupEdit(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 	c := &editConfig{}
 	both := func(short, long string, v flag.Value, usage string) {
-		if short != "" {
-			fs.Var(v, short, "short for --"+long)
-		}
+		arg, _ := flag.UnquoteUsage(&flag.Flag{Usage: usage, Value: v})
+		fs.Var(v, short, "short for --"+long+" `"+arg+"`")
 		fs.Var(v, long, usage)
 	}
 	fs.Var(listFlag{list: &c.urls}, "url", "a `URL` to work on (as an argument is)")
 	both("f", "url-file", onceFlag{&c.urlFile, &c.hasFile}, "read URLs from `FILE`, one per line (- for standard input); arguments are then ignored")
-	both("a", "append", listFlag{list: &c.appends, valid: validAppend}, "append a path segment (path=SEGMENT) or a query pair (query=KEY=VALUE), encoded")
+	both("a", "append", listFlag{list: &c.appends, valid: validAppend}, "append a path segment (`path=SEGMENT`) or a query pair (query=KEY=VALUE), encoded")
 	both("s", "set", listFlag{list: &c.sets}, "set a component: `COMPONENT=VALUE` (encoded), COMPONENT:=VALUE (as is), COMPONENT?=VALUE (if unset)")
 	both("g", "get", onceFlag{&c.format, &c.hasFormat}, "write `TEMPLATE` with {component}s instead of the URL")
 	fs.Var(listFlag{list: &c.iterates}, "iterate", "one output per value: `COMPONENT=V1 V2 ...` (combinations with several)")
 	fs.Var(onceFlag{&c.redirect, &c.hasRedirect}, "redirect", "resolve `REF` against each URL (RFC 3986 5.2)")
 	fs.Var(onceFlag{&c.qsep, &c.hasQsep}, "query-separator", "the one `CHAR` between query pairs (default &)")
-	fs.Var(listFlag{list: &c.trims, valid: validTrim}, "trim", "query=PATTERN: as --qtrim (trurl's older spelling)")
+	fs.Var(listFlag{list: &c.trims, valid: validTrim}, "trim", "as --qtrim PATTERN (trurl's older spelling of `query=PATTERN`)")
 	fs.Var(listFlag{list: &c.trims}, "qtrim", "remove the query pairs whose key is `PATTERN` (KEY, or PREFIX*; \\* for a literal *), ignoring case")
 	fs.Var(listFlag{list: &c.replaces}, "replace", "give the pairs with `KEY=VALUE`'s key its value (the first in place, others removed)")
-	fs.Var(appendingReplace{c}, "replace-append", "as --replace, and append the pair where the key is missing (then for every --replace)")
-	fs.Var(appendingReplace{c}, "force-replace", "the first name of --replace-append")
+	fs.Var(appendingReplace{c}, "replace-append", "as --replace `KEY=VALUE`, and append the pair where the key is missing (then for every --replace)")
+	fs.Var(appendingReplace{c}, "force-replace", "the first name of --replace-append `KEY=VALUE`")
 	fs.BoolVar(&c.json, "json", false, "write each URL as trurl's JSON object, in an array")
 	fs.BoolVar(&c.verify, "verify", false, "stop at the first URL that cannot be read (exit status 1)")
 	fs.BoolVar(&c.parse.acceptSpace, "accept-space", false, "accept spaces in URLs, and encode them")
@@ -499,7 +498,7 @@ func (r *editRun) edit(u editURL, has bool, combo []int) int {
 	if q.modified {
 		u.query = q.text()
 	}
-	if !has || r.c.hasRedirect || len(r.sets) > 0 || len(r.appendP) > 0 {
+	if !has || r.c.hasRedirect || len(r.sets) > 0 || len(r.iters) > 0 || len(r.appendP) > 0 {
 		if u.scheme == "" || u.host == "" && u.scheme != "file" {
 			return r.bad("not enough input for a URL")
 		}
