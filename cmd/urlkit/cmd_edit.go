@@ -66,7 +66,8 @@ read and was skipped with a note, as trurl does; 1 with --verify, for a
 URL that cannot be built, a --url-file that cannot be read, or a strict:
 or must: --get failure; 2 for every usage mistake, where trurl has codes
 2 to 12); --replace compares whole keys, where trurl compares the first
-len(KEY) bytes of each pair.`,
+len(KEY) bytes of each pair; --sort-query puts a pair before the pairs
+it is a prefix of ("a=1" before "a=10"), which trurl leaves to its sort.`,
 	rewriteArgs: attachedShortValues,
 	setup:       setupEdit,
 }

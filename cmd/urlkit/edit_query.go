@@ -145,26 +145,40 @@ func (q *editQuery) replace(kv string, appendMissing bool) {
 
 // sortPairs orders the normalized pairs and, apart, the decoded ones, by
 // their text compared byte by byte with bit 0x20 set (ASCII case folded),
-// a pair that is a prefix of another comparing equal (trurl's order).
+// as trurl does. trurl calls a pair that is a prefix of another equal to
+// it, which is no ordering (its result then depends on the sort
+// algorithm); here the shorter comes first. Removed pairs stay out.
 func (q *editQuery) sortPairs() {
-	less := func(a, b string) int {
+	cmp := func(a, b string) int {
 		n := min(len(a), len(b))
 		for i := 0; i < n; i++ {
 			if x, y := a[i]|0x20, b[i]|0x20; x != y {
 				return int(x) - int(y)
 			}
 		}
-		return 0
+		return len(a) - len(b)
 	}
-	enc := make([]string, len(q.pairs))
-	dec := make([]string, len(q.pairs))
-	for i, p := range q.pairs {
-		enc[i], dec[i] = p.enc, p.dec
+	var enc, dec []string
+	for _, p := range q.pairs {
+		if p.enc != "" {
+			enc = append(enc, p.enc)
+		}
+		if p.dec != "" {
+			dec = append(dec, p.dec)
+		}
 	}
-	slices.SortStableFunc(enc, less)
-	slices.SortStableFunc(dec, less)
-	for i := range q.pairs {
-		q.pairs[i] = editPair{enc: enc[i], dec: dec[i]}
+	slices.SortStableFunc(enc, cmp)
+	slices.SortStableFunc(dec, cmp)
+	q.pairs = q.pairs[:0]
+	for i := range max(len(enc), len(dec)) {
+		var p editPair
+		if i < len(enc) {
+			p.enc = enc[i]
+		}
+		if i < len(dec) {
+			p.dec = dec[i]
+		}
+		q.pairs = append(q.pairs, p)
 	}
 	q.modified = true
 }
