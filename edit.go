@@ -146,8 +146,16 @@ func (u *URL) SetRawPath(path string) error {
 	return u.commit(&v, "path")
 }
 
-// SetQuery sets the query to q's text (see Query.Encode).
-func (u *URL) SetQuery(q Query) error { return u.SetRawQuery(q.Encode()) }
+// SetQuery sets the query to q's text (see Query.Encode); a Query without
+// pairs removes the query.
+func (u *URL) SetQuery(q Query) error {
+	if q.Len() == 0 {
+		v := *u
+		v.Query, v.HasQuery = "", false
+		return u.commit(&v, "query")
+	}
+	return u.SetRawQuery(q.Encode())
+}
 
 // SetRawQuery sets the query (without "?") from its encoded text, which
 // must be valid in an RFC 3986 query.

@@ -237,8 +237,12 @@ func (q Query) String() string { return q.Encode() }
 
 func (q *Query) escape(s string) string {
 	set := queryComponent
-	if q.syntax.sep() != '&' && queryComponent[q.syntax.sep()] {
-		set = NewByteSet(func(c byte) bool { return queryComponent[c] && c != q.syntax.sep() })
+	if sep := q.syntax.sep(); queryComponent[sep] {
+		// A separator that the set keeps ("/", ":", "@", "?" or an
+		// unreserved character) must be encoded in keys and values.
+		set = new(ByteSet)
+		*set = *queryComponent
+		set[sep] = false
 	}
 	return escapeSet(s, set, q.syntax.PlusAsSpace)
 }

@@ -68,23 +68,43 @@ or must: --get failure; 2 for every usage mistake, where trurl has codes
 2 to 12); --replace compares whole keys, where trurl compares the first
 len(KEY) bytes of each pair; --sort-query puts a pair before the pairs
 it is a prefix of ("a=1" before "a=10"), which trurl leaves to its sort.`,
-	rewriteArgs: attachedShortValues,
+	rewriteArgs: trurlArgs,
 	setup:       setupEdit,
 }
 
-// attachedShortValues splits trurl's attached short forms ("-shost=x",
-// "-gFORMAT") into the flag and its value, which the flag package wants.
-func attachedShortValues(args []string) []string {
+// editValueFlags are the options of edit that take a value.
+var editValueFlags = map[string]bool{
+	"a": true, "s": true, "g": true, "f": true, "url": true, "url-file": true, "append": true, "set": true,
+	"get": true, "iterate": true, "redirect": true, "query-separator": true, "trim": true, "qtrim": true,
+	"replace": true, "replace-append": true, "force-replace": true,
+}
+
+// trurlArgs rewrites trurl's command line for the flag package: an
+// attached short value ("-shost=x", "-g{host}") is split from its flag,
+// and every URL argument becomes "--url URL", so that the URLs keep their
+// order among --url options, as in trurl.
+func trurlArgs(args []string) []string {
 	var out []string
-	for i, a := range args {
-		if a == "--" {
-			return append(out, args[i:]...)
-		}
-		if len(a) > 2 && a[0] == '-' && strings.IndexByte("asgf", a[1]) >= 0 {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			for _, u := range args[i+1:] {
+				out = append(out, "--url", u)
+			}
+			return out
+		case len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.IndexByte("asgf", a[1]) >= 0:
 			out = append(out, a[:2], a[2:])
-			continue
+		case len(a) > 1 && a[0] == '-':
+			out = append(out, a)
+			name := strings.TrimLeft(a, "-")
+			if editValueFlags[name] && i+1 < len(args) {
+				out = append(out, args[i+1])
+				i++
+			}
+		default:
+			out = append(out, "--url", a)
 		}
-		out = append(out, a)
 	}
 	return out
 }
@@ -347,7 +367,7 @@ func (r *editRun) inputs(ctx context.Context, args []string) int {
 		}
 		return r.fileURLs(ctx, in)
 	}
-	urls := append(append([]string(nil), args...), r.c.urls...)
+	urls := append(r.c.urls, args...) // args is empty: trurlArgs made them --url
 	if len(urls) == 0 {
 		r.c.verify = true // trurl: building from --set alone must succeed
 		return r.one("", false)

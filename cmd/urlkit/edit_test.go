@@ -51,9 +51,9 @@ func TestParseTemplate(t *testing.T) {
 	}
 }
 
-func TestAttachedShortValues(t *testing.T) {
-	got := attachedShortValues([]string{"-shost=a", "-s", "x", "--set=y", "-g{host}", "--", "-sURL"})
-	want := []string{"-s", "host=a", "-s", "x", "--set=y", "-g", "{host}", "--", "-sURL"}
+func TestTrurlArgs(t *testing.T) {
+	got := trurlArgs([]string{"-shost=a", "b.example", "-s", "x", "--set=y", "-g{host}", "--url", "c", "--json", "d", "--", "-sURL"})
+	want := []string{"-s", "host=a", "--url", "b.example", "-s", "x", "--set=y", "-g", "{host}", "--url", "c", "--json", "--url", "d", "--url", "-sURL"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%q", got)
 	}
