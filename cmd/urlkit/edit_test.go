@@ -11,13 +11,13 @@ func TestNormalizeIPv4(t *testing.T) {
 	for in, want := range map[string]string{
 		"646464646": "38.136.68.134", "246.646": "246.0.2.134", "246.46.646": "246.46.2.134",
 		"0x14.0xb3022": "20.11.48.34", "127.1": "127.0.0.1", "010.0.0.1": "8.0.0.1", "1.2.3.4": "1.2.3.4",
-		"0x": "0.0.0.0", "4294967295": "255.255.255.255",
+		"0x0": "0.0.0.0", "4294967295": "255.255.255.255",
 	} {
 		if got, ok := normalizeIPv4(in); !ok || got != want {
 			t.Errorf("normalizeIPv4(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
-	for _, name := range []string{"1.2.3.256", "4294967296", "1.2.3.4.5", "a.b", "1..2", "08", "1.2.3.", "", "256.1"} {
+	for _, name := range []string{"1.2.3.256", "4294967296", "1.2.3.4.5", "a.b", "1..2", "08", "1.2.3.", "", "256.1", "0x"} {
 		if got, ok := normalizeIPv4(name); ok {
 			t.Errorf("normalizeIPv4(%q) = %q: a name, not a number", name, got)
 		}
@@ -107,6 +107,35 @@ func FuzzEditURL(f *testing.F) {
 		r := newEditQuery(text, '&', false)
 		if r.modified || r.text() != text {
 			t.Fatalf("query %q normalizes to %q, which is not normal", u.query, text)
+		}
+	})
+}
+
+// FuzzEditCommand runs whole edit command lines: any URL, template and
+// --set value gives an exit status of the contract and never a panic, and
+// the URL written is one that edit reads back unchanged.
+func FuzzEditCommand(f *testing.F) {
+	f.Add("https://u:p@ex.com:8080/a/../b?x=1&y=%20#f", "{url} {:query:x} [path] {default:port}", "path=/c d")
+	f.Add("example.com", "\\{{must:query}\\n", "query:=a=b&c")
+	f.Add("[::1]", "{puny:idn:host}", "host=[fe80::1%25eth0]")
+	f.Fuzz(func(t *testing.T, url, tmpl, set string) {
+		for i, args := range [][]string{
+			{"edit", "-g", tmpl, "-s", set, "--", url},
+			{"edit", "--json", "--sort-query", "--qtrim", tmpl, "--", url},
+			{"edit", "-s", set, "--", url},
+		} {
+			st, out, _ := TestStreams("")
+			code := run(t.Context(), args, st)
+			if code != exitOK && code != exitFail && code != exitUsage {
+				t.Fatalf("%q: exit %d", args, code)
+			}
+			if i == 2 && code == exitOK && out.Len() > 0 {
+				written := strings.TrimSuffix(out.String(), "\n")
+				st2, out2, _ := TestStreams("")
+				if run(t.Context(), []string{"edit", "--", written}, st2) != exitOK || strings.TrimSuffix(out2.String(), "\n") != written {
+					t.Fatalf("%q wrote %q, which edit writes as %q", args, written, out2.String())
+				}
+			}
 		}
 	})
 }

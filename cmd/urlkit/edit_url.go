@@ -104,7 +104,6 @@ func parseEditURL(s string, o editOptions) (editURL, error) {
 		return u, editErr("bad scheme: no scheme and --no-guess-scheme")
 	} else {
 		u.guessed = true
-		rest = strings.TrimPrefix(rest, "//")
 	}
 	end := strings.IndexAny(rest, "/?#")
 	if end < 0 {
@@ -351,10 +350,7 @@ func normalizeIPv4(h string) (string, bool) {
 			base, digits = 8, p[1:]
 		}
 		if digits == "" {
-			if base != 16 {
-				return "", false
-			}
-			digits = "0" // curl reads "0x" as 0
+			return "", false // "0x" is a name to curl
 		}
 		n, err := strconv.ParseUint(digits, base, 32)
 		if err != nil {
