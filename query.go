@@ -2,6 +2,7 @@ package urlkit
 
 import (
 	"cmp"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -85,22 +86,12 @@ func decodePair(part string, plus bool) QueryPair {
 // (as url.Values.Encode writes them) and each key's values in order.
 func QueryFromValues(v url.Values, syntax QuerySyntax) Query {
 	q := Query{syntax: syntax}
-	for _, k := range slices.Sorted(mapKeys(v)) {
+	for _, k := range slices.Sorted(maps.Keys(v)) {
 		for _, val := range v[k] {
 			q.Add(k, val)
 		}
 	}
 	return q
-}
-
-func mapKeys(v url.Values) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range v {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // Values returns the pairs as a url.Values (a pair without "=" has the

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 )
 
@@ -452,11 +453,11 @@ func (r *editRun) one(input string, has bool) int {
 	if has {
 		u, err := parseEditURL(input, r.c.parse)
 		if err != nil {
-			return r.bad("%v [%s]", err, redactLogin(input))
+			return r.bad("%v [%s]", err, shown(redactLogin(input)))
 		}
 		if r.c.hasRedirect {
 			if u, err = redirect(u, r.c.redirect, r.c.parse); err != nil {
-				return r.bad("invalid redirection: %v [%s]", err, r.c.redirect)
+				return r.bad("invalid redirection: %v [%s]", err, shown(r.c.redirect))
 			}
 		}
 		base = u
@@ -526,7 +527,7 @@ func (r *editRun) edit(u editURL, has bool, combo []int) int {
 		text, _ := u.format(urlOut{keepPort: true})
 		v, err := parseEditURL(text, r.c.parse)
 		if err != nil {
-			return r.bad("%v [%s]", err, redactLogin(text))
+			return r.bad("%v [%s]", err, shown(redactLogin(text)))
 		}
 		v.guessed = u.guessed
 		u = v
@@ -581,6 +582,17 @@ func redactLogin(s string) string {
 		return s
 	}
 	return s[:start+colon+1] + "xxxxx" + s[at:]
+}
+
+// shown is s for a note on a terminal: quoted when it holds a control
+// character, which could drive the terminal.
+func shown(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] == 0x7f {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 // buildVersion is the module version and VCS revision from the build
