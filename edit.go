@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"golang.org/x/net/idna"
 )
 
 // The setters below change one component of a URL. Each takes the
@@ -17,9 +18,12 @@ import (
 //
 // After a successful call the URL is a valid RFC 3986 URI reference whose
 // String parses back, in the RFC3986 mode, into the same fields. The
-// encodings use only characters that RFC 1738 allows too, but RFC 1738's
-// per-scheme grammar is stricter (no user name in an http URL, for
-// instance): Check(u.String(), RFC1738) says whether the result meets it.
+// encodings use only characters that RFC 1738 allows too, so a URL that
+// Parse (the RFC1738 mode) accepted stays accepted, unless its scheme has
+// a production of its own in RFC 1738 section 5 (no user name in an http
+// URL, a newsgroup name without escapes, a hostname of letters, digits and
+// "-") or the host set is an IPv6 literal, which RFC 1738 cannot write:
+// Check(u.String(), RFC1738) then says what breaks it.
 //
 // To remove a component, clear its Has flag (u.HasQuery = false).
 
@@ -55,9 +59,9 @@ func (u *URL) SetPassword(password string) error {
 
 // SetHost sets the host: a registered name, an IPv4 address, or an IPv6
 // address (with or without its brackets; it is written with them). A name
-// may hold non-ASCII text, which is written percent-encoded as UTF-8 (RFC
-// 3986 3.2.2; convert it to an IDNA A-label first where the reader
-// expects one). Characters that delimit other components or are not
+// with non-ASCII text is converted to its IDNA A-labels ("bücher.example"
+// is "xn--bcher-kva.example"), as the lenient mode does; a name IDNA
+// refuses is refused. Characters that delimit other components or are not
 // allowed in a host at all (space, control characters, "/", "?", "#",
 // "@", ":", "[", "]", "%", "\" ...) are refused, not encoded: a host that
 // holds them is not a host.
@@ -93,17 +97,22 @@ func hostText(host string) (string, error) {
 			return "", setError("host", host, i, ErrBadHost, describe(c)+" is not allowed in a host name (RFC 3986 3.2.2, reg-name)")
 		}
 	}
-	if !utf8.ValidString(host) {
-		return "", setError("host", host, 0, ErrBadHost, "a host name must be ASCII or UTF-8 text")
+	ascii := true
+	for i := 0; i < len(host); i++ {
+		ascii = ascii && host[i] < utf8.RuneSelf
 	}
-	return escapeSet(host, hostKeep, false), nil
+	if !ascii {
+		if !utf8.ValidString(host) {
+			return "", setError("host", host, 0, ErrBadHost, "a host name must be ASCII or UTF-8 text")
+		}
+		a, err := idna.Lookup.ToASCII(host)
+		if err != nil {
+			return "", setError("host", host, 0, ErrBadHost, "internationalized host name is not valid IDNA: "+err.Error())
+		}
+		host = a
+	}
+	return Escape(host, SetUnsafe), nil // "~" is %7E, as RFC 1738 2.2 has it
 }
-
-// hostKeep is the ASCII of a reg-name (RFC 3986 3.2.2); octets 80-FF are
-// percent-encoded.
-var hostKeep = NewByteSet(func(c byte) bool {
-	return c < utf8.RuneSelf && (cc.Is(c, cc.Unreserved) || strings.IndexByte("!$&'()*+,;=", c) >= 0)
-})
 
 // SetPort sets the port (0 to 65535). The URL must have a host.
 func (u *URL) SetPort(port int) error {

@@ -200,8 +200,8 @@ func (q *Query) SortFunc(cmp func(a, b QueryPair) int) {
 
 // Encode returns the query text (without "?"). Pairs that were parsed
 // and not changed are written as they were; new and changed ones are
-// percent-encoded: everything but RFC 1738's unreserved characters and
-// "/", ":", "@", "?" is escaped (with PlusAsSpace, a space is "+" and a
+// percent-encoded: everything but RFC 1738's unreserved characters, ":"
+// and "@" is escaped (with PlusAsSpace, a space is "+" and a
 // "+" is %2B; without it, "+" is escaped too, so that no reader takes it
 // for a space).
 func (q *Query) Encode() string {
@@ -229,8 +229,8 @@ func (q Query) String() string { return q.Encode() }
 func (q *Query) escape(s string) string {
 	set := queryComponent
 	if sep := q.syntax.sep(); queryComponent[sep] {
-		// A separator that the set keeps ("/", ":", "@", "?" or an
-		// unreserved character) must be encoded in keys and values.
+		// A separator that the set keeps (":", "@" or an unreserved
+		// character) must be encoded in keys and values.
 		set = new(ByteSet)
 		*set = *queryComponent
 		set[sep] = false
@@ -239,10 +239,10 @@ func (q *Query) escape(s string) string {
 }
 
 // queryComponent is what stays unencoded in a key or a value: RFC 1738's
-// unreserved characters except "+", and "/", ":", "@", "?" (RFC 3986 3.4
-// allows them in a query; none separates pairs).
+// unreserved characters except "+", and ":" and "@" (RFC 1738's search
+// allows them; it reserves "/" and "?", which are encoded).
 var queryComponent = NewByteSet(func(c byte) bool {
-	return c != '+' && namedSets[SetAll][c] || strings.IndexByte("/:@?", c) >= 0
+	return c != '+' && namedSets[SetAll][c] || c == ':' || c == '@'
 })
 
 // QueryOf parses u's query with the syntax. A URL without a query gives an
