@@ -238,18 +238,12 @@ func parseSet(s string) (editSet, error) {
 	}
 	set := editSet{value: s[eq+1:]}
 	name := s[:eq]
-	for len(name) > 1 {
-		switch name[len(name)-1] {
-		case ':':
-			set.raw = true
-		case '?':
-			set.conditional = true
-		default:
-			goto done
-		}
+	// "NAME:=", "NAME?=", "NAME?:=" and "NAME:?=".
+	for len(name) > 1 && strings.IndexByte(":?", name[len(name)-1]) >= 0 {
+		set.raw = set.raw || name[len(name)-1] == ':'
+		set.conditional = set.conditional || name[len(name)-1] == '?'
 		name = name[:len(name)-1]
 	}
-done:
 	if name != "url" && !isEditComponent(name) {
 		return editSet{}, fmt.Errorf("unknown component %q in --set", name)
 	}

@@ -122,18 +122,7 @@ func parseEditURL(s string, o editOptions) (editURL, error) {
 	}
 	u.path = encodeRaw(rest[:pathEnd], "%20")
 	rest = rest[pathEnd:]
-	if strings.HasPrefix(rest, "?") {
-		q, r, _ := strings.Cut(rest[1:], "#")
-		u.query = encodeRaw(q, "+")
-		if strings.Contains(rest[1:], "#") {
-			rest = "#" + r
-		} else {
-			rest = ""
-		}
-	}
-	if strings.HasPrefix(rest, "#") {
-		u.fragment = encodeRaw(rest[1:], "%20")
-	}
+	u.query, u.fragment = splitTail(rest)
 	u.path = dedot(u.path)
 	if u.scheme != "file" && u.host == "" {
 		return u, editErr("no host part in the URL")
@@ -191,19 +180,24 @@ func parseFileURL(u editURL, after string) (editURL, error) {
 		pathEnd = len(after)
 	}
 	u.path = dedot(encodeRaw(after[:pathEnd], "%20"))
-	after = after[pathEnd:]
-	if strings.HasPrefix(after, "?") {
-		q, r, found := strings.Cut(after[1:], "#")
-		u.query = encodeRaw(q, "+")
-		after = ""
-		if found {
-			after = "#" + r
+	u.query, u.fragment = splitTail(after[pathEnd:])
+	return u, nil
+}
+
+// splitTail splits "?query#fragment" (either part optional) and encodes
+// each as curl does.
+func splitTail(s string) (query, fragment string) {
+	if q, ok := strings.CutPrefix(s, "?"); ok {
+		q, f, hasFragment := strings.Cut(q, "#")
+		query, s = encodeRaw(q, "+"), ""
+		if hasFragment {
+			s = "#" + f
 		}
 	}
-	if strings.HasPrefix(after, "#") {
-		u.fragment = encodeRaw(after[1:], "%20")
+	if f, ok := strings.CutPrefix(s, "#"); ok {
+		fragment = encodeRaw(f, "%20")
 	}
-	return u, nil
+	return query, fragment
 }
 
 // encodeRaw percent-encodes what curl encodes in a URL it is given
