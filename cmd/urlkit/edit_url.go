@@ -210,8 +210,10 @@ func encodeRaw(s, space string) string {
 		case c == ' ':
 			b.WriteString(space)
 		case c >= 0x80:
+			const hex = "0123456789abcdef"
 			b.WriteByte('%')
-			b.WriteString(strings.ToLower(strconv.FormatUint(uint64(c)>>4, 16) + strconv.FormatUint(uint64(c)&15, 16)))
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
 		default:
 			b.WriteByte(c)
 		}
