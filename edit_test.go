@@ -145,6 +145,9 @@ func TestDefaultPortToday(t *testing.T) {
 			t.Errorf("DefaultPort(%q) = %d, want %d", s, got, p)
 		}
 	}
+	if n := testing.AllocsPerRun(100, func() { DefaultPort("WSS") }); n != 0 {
+		t.Errorf("DefaultPort allocates %v times", n)
+	}
 	u, _ := ParseMode("wss://h:443/chat", RFC3986)
 	if n := Normalize(&u); n.String() != "wss://h/chat" {
 		t.Errorf("normalized %s", n.String())

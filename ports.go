@@ -31,13 +31,19 @@ var currentPorts = map[string]int{
 }
 
 // currentPort returns the default port of a scheme of currentPorts
-// (case-insensitive), or 0.
+// (case-insensitive), or 0, without allocating: the lower-cased name is
+// built in an array, and m[string(b)] does not copy b.
 func currentPort(scheme string) int {
-	if p, ok := currentPorts[scheme]; ok {
-		return p
-	}
-	if len(scheme) > 8 {
+	var b [8]byte
+	if len(scheme) > len(b) {
 		return 0
 	}
-	return currentPorts[lowerASCII(scheme)]
+	for i := 0; i < len(scheme); i++ {
+		c := scheme[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return currentPorts[string(b[:len(scheme)])]
 }
