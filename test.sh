@@ -35,6 +35,19 @@ else
     echo "note: ../shared/bench/urls is absent: the tests over the benchmark data sets skip"
 fi
 
+# edit's differential test against libcurl's URL API builds a small C
+# helper (cmd/urlkit/testdata/libcurl): it needs a C compiler and libcurl's
+# headers, installed here when missing; once they are there, the test must
+# run (it skips only where they are absent).
+if ! echo '#include <curl/curl.h>' | cc -E - >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get install -y -q libcurl4-openssl-dev >/dev/null
+fi
+if echo '#include <curl/curl.h>' | cc -E - >/dev/null 2>&1; then
+    export URLKIT_REQUIRE_LIBCURL=1
+else
+    echo "note: no C compiler or libcurl headers: the edit/libcurl differential test skips"
+fi
+
 servers=(ftp gopher gophernicus http)
 if [ "${SERVERS:-1}" = 0 ]; then
     step "go test -race (no servers: protocol tests skip)"

@@ -184,8 +184,9 @@ func parseFileURL(u editURL, after string) (editURL, error) {
 	return u, nil
 }
 
-// splitTail splits "?query#fragment" (either part optional) and encodes
-// each as curl does.
+// splitTail splits "?query#fragment" (either part optional). The query is
+// encoded as curl does; the fragment curl keeps as it is (normalizeParts
+// encodes it).
 func splitTail(s string) (query, fragment string) {
 	if q, ok := strings.CutPrefix(s, "?"); ok {
 		q, f, hasFragment := strings.Cut(q, "#")
@@ -194,9 +195,7 @@ func splitTail(s string) (query, fragment string) {
 			s = "#" + f
 		}
 	}
-	if f, ok := strings.CutPrefix(s, "#"); ok {
-		fragment = encodeRaw(f, "%20")
-	}
+	fragment, _ = strings.CutPrefix(s, "#")
 	return query, fragment
 }
 
