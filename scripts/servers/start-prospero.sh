@@ -40,7 +40,7 @@ TOP=$(build_cached prospero "$SRC/prospero-alpha5.2a-min-src.tar.gz" "$SRC/prosp
 DIR=$(make_dir "${1:-}")
 PORT=$(pick_udp_port PROSPERO_PORT 1525) || exit 1
 udp_busy "$PORT" && die "udp 127.0.0.1:$PORT is already in use (set PROSPERO_PORT)"
-MANY=${PROSPERO_MANY:-120}
+MANY=${PROSPERO_MANY:-300}
 HOSTPORT="127.0.0.1($PORT)"
 RUN=$DIR/run
 rm -rf "$RUN"
