@@ -78,6 +78,9 @@ func appendOptional(b []byte, tag uint64, s string) []byte {
 // in a search: the search then also looks for documents like it.
 type DocRef struct {
 	DocID []byte
+	// Type is the document type from its Hit ("TEXT"); freeWAIS needs it
+	// (its server process for the connection crashes without one).
+	Type string
 	// Start and End delimit the bytes [Start, End) used; both zero means
 	// the whole document.
 	Start, End int64
@@ -108,14 +111,21 @@ func (r *SearchRequest) Marshal() ([]byte, error) {
 	var u []byte
 	u = appendStringField(u, tagSeedWords, r.SeedWords)
 	for _, d := range r.Documents {
-		if d.Start == 0 && d.End == 0 {
-			u = appendField(u, tagDocumentID, d.DocID)
-			continue
-		}
-		if d.Start < 0 || d.End <= d.Start {
+		whole := d.Start == 0 && d.End == 0
+		if !whole && (d.Start < 0 || d.End <= d.Start) {
 			return nil, fmt.Errorf("wais: relevance-feedback range [%d, %d) is empty or negative", d.Start, d.End)
 		}
-		u = appendField(u, tagDocumentIDChunk, d.DocID)
+		if whole {
+			u = appendField(u, tagDocumentID, d.DocID)
+		} else {
+			u = appendField(u, tagDocumentIDChunk, d.DocID)
+		}
+		if d.Type != "" {
+			u = appendStringField(u, tagType, d.Type)
+		}
+		if whole {
+			continue
+		}
 		u = appendNumber(u, tagChunkCode, chunkByte)
 		u = appendNumber(u, tagChunkStartID, uint64(d.Start))
 		u = appendNumber(u, tagChunkEndID, uint64(d.End))
