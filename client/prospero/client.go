@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"net"
 	"os"
 	"slices"
@@ -165,16 +166,25 @@ func (c *Client) Exchange(ctx context.Context, addr string, request []byte) ([]b
 	return reply, nil
 }
 
-// newConnID returns a random non-zero connection id: with the server's
-// address it is what tells a reply from spoofed datagrams.
+// newConnID returns a random connection id: with the server's address it
+// is what tells a reply from spoofed datagrams. Its two bytes differ (so
+// neither it nor its byte swap, see ourConn, is 0 or the other).
 func newConnID() uint16 {
 	var b [2]byte
 	for {
 		rand.Read(b[:])
-		if id := binary.BigEndian.Uint16(b[:]); id != 0 {
-			return id
+		if b[0] != b[1] {
+			return binary.BigEndian.Uint16(b[:])
 		}
 	}
+}
+
+// ourConn reports whether a reply's connection id is the one sent. The
+// Prospero server (Alpha.5.2a, on 64-bit Linux) sends every packet after
+// its first window of a multi-packet reply with the two bytes of the
+// connection id swapped; that form is accepted too.
+func ourConn(got, sent uint16) bool {
+	return got == sent || got == bits.ReverseBytes16(sent)
 }
 
 func (c *Client) exchange(ctx context.Context, nc net.Conn, request []byte) ([]byte, error) {
@@ -246,7 +256,7 @@ func (c *Client) exchange(ctx context.Context, nc net.Conn, request []byte) ([]b
 			return nil, fmt.Errorf("prospero: reading reply: %w", err)
 		}
 		h, data, err := ParseHeader(buf[:n])
-		if err != nil || h.ConnID != cid {
+		if err != nil || !ourConn(h.ConnID, cid) {
 			ignored++
 			continue
 		}
