@@ -91,9 +91,13 @@ func ours(links []Link) []string {
 	return lines
 }
 
+// Not /pub/many: its reply is longer than dirsrv's 16-packet window, and
+// vls times out on it ("Timed out (ardp)"): after the first window dirsrv
+// swaps the bytes of the connection id, which vls does not accept.
+// TestIntegrationMultiPacket covers that listing.
 func TestIntegrationListMatchesVls(t *testing.T) {
 	srv := prosperoServer(t)
-	for _, dir := range []string{"/pub", "/links", "/pub/sub", "/pub/many"} {
+	for _, dir := range []string{"/pub", "/links", "/pub/sub"} {
 		var c Client
 		links, err := c.List(testCtx(t), srv.addr, "AFTP"+dir, nil, nil)
 		if err != nil {
