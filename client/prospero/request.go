@@ -1,6 +1,7 @@
 package prospero
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -12,6 +13,23 @@ import (
 // line-feeds"). The empty string becomes ”.
 func Quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+// MaxName is the longest hsoname or component sent, in bytes: the
+// MAXPATHLEN of Prospero's protocol header (pprot.h). dirsrv Alpha.5.2a
+// crashes on a component of 3000 bytes.
+const MaxName = 1024
+
+// ErrNameTooLong reports an hsoname or component longer than MaxName;
+// nothing was sent.
+var ErrNameTooLong = errors.New("prospero: name too long")
+
+// checkName is checkArg plus the length limit.
+func checkName(what, s string) error {
+	if len(s) > MaxName {
+		return fmt.Errorf("%w: %s of %d bytes (limit %d)", ErrNameTooLong, what, len(s), MaxName)
+	}
+	return checkArg(what, s)
 }
 
 // checkArg refuses CR, LF and NUL: a request is a sequence of lines, and
@@ -70,7 +88,7 @@ func (c *Client) ListRequest(hsoname string, components []string, attrs []string
 	if err != nil {
 		return nil, err
 	}
-	if err := checkArg("hsoname", hsoname); err != nil {
+	if err := checkName("hsoname", hsoname); err != nil {
 		return nil, err
 	}
 	var b strings.Builder
@@ -90,7 +108,7 @@ func (c *Client) ListRequest(hsoname string, components []string, attrs []string
 	}
 	b.WriteString("LIST " + opts + " COMPONENTS")
 	for _, comp := range components {
-		if err := checkArg("component", comp); err != nil {
+		if err := checkName("component", comp); err != nil {
 			return nil, err
 		}
 		b.WriteString(" " + Quote(comp))
@@ -112,7 +130,7 @@ func (c *Client) ObjectInfoRequest(hsoname string, attrs ...string) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	if err := checkArg("hsoname", hsoname); err != nil {
+	if err := checkName("hsoname", hsoname); err != nil {
 		return nil, err
 	}
 	if len(attrs) == 0 {
