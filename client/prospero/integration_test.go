@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -263,5 +265,104 @@ func TestIntegrationUnsafeHsoname(t *testing.T) {
 	after, _ := os.ReadFile(srv.log)
 	if !bytes.Equal(before, after) || trace.Len() != 0 {
 		t.Errorf("something was sent: log grew by %q, trace %q", after[len(before):], trace.String())
+	}
+}
+
+// lossyProxy relays datagrams between one client and the real server,
+// and plays tricks on the server's reply packets: fate(n, pkt) is called
+// for the n-th reply datagram (from 1) and returns the datagrams to pass
+// on in its place (none: lost; two: duplicated).
+func lossyProxy(t *testing.T, server string, fate func(n int, pkt []byte) [][]byte) string {
+	t.Helper()
+	front, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	saddr, err := net.ResolveUDPAddr("udp", server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := net.DialUDP("udp", nil, saddr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { front.Close(); back.Close() })
+	var client atomic.Pointer[net.UDPAddr]
+	go func() { // client -> server
+		buf := make([]byte, maxDatagram)
+		for {
+			n, from, err := front.ReadFromUDP(buf)
+			if err != nil {
+				return
+			}
+			client.Store(from)
+			back.Write(buf[:n])
+		}
+	}()
+	go func() { // server -> client, through fate
+		buf := make([]byte, maxDatagram)
+		for i := 1; ; i++ {
+			n, err := back.Read(buf)
+			if err != nil {
+				return
+			}
+			for _, p := range fate(i, slices.Clone(buf[:n])) {
+				front.WriteToUDP(p, client.Load())
+			}
+		}
+	}()
+	return front.LocalAddr().String()
+}
+
+// Lost, duplicated and reordered reply packets between the client and
+// the real dirsrv: the listing still arrives whole, through the client's
+// acknowledgements and retransmissions and the server's own.
+func TestIntegrationLossyNetwork(t *testing.T) {
+	srv := prosperoServer(t)
+	var held []byte
+	addr := lossyProxy(t, srv.addr, func(n int, p []byte) [][]byte {
+		switch n {
+		case 3, 20, 21: // lost (the 16th packet asks for an acknowledgement)
+			return nil
+		case 5: // duplicated
+			return [][]byte{p, p}
+		case 7: // held back, sent after the 8th
+			held = p
+			return nil
+		case 8:
+			return [][]byte{p, held}
+		}
+		return [][]byte{p}
+	})
+	var trace bytes.Buffer
+	c := Client{RetryTimeout: 200 * time.Millisecond, Trace: &trace}
+	links, err := c.List(testCtx(t), addr, "AFTP/pub/many", nil, []string{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, grepNotes(trace.String()))
+	}
+	if len(links) != srv.many {
+		t.Fatalf("%d links, want %d", len(links), srv.many)
+	}
+	t.Logf("notes:\n%s", grepNotes(trace.String()))
+}
+
+// The whole (one-packet) reply lost: the client sends the request again,
+// the server answers again.
+func TestIntegrationLostReply(t *testing.T) {
+	srv := prosperoServer(t)
+	addr := lossyProxy(t, srv.addr, func(n int, p []byte) [][]byte {
+		if n == 1 {
+			return nil
+		}
+		return [][]byte{p}
+	})
+	var trace bytes.Buffer
+	c := Client{RetryTimeout: 200 * time.Millisecond, Trace: &trace}
+	links, err := c.List(testCtx(t), addr, "AFTP/pub/sub", nil, nil)
+	if err != nil || len(links) != 1 || links[0].Name != "inner.txt" {
+		t.Fatalf("%+v, %v", links, err)
+	}
+	if !strings.Contains(trace.String(), "# no reply: sending the request again") {
+		t.Errorf("no retransmission in the trace:\n%s", trace.String())
 	}
 }
