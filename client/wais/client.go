@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -428,17 +427,4 @@ func parseSource(text string) *Source {
 		i = k
 	}
 	return s
-}
-
-// String renders a Hit's DocID fields for debugging: "1=host:port;2=...".
-func docIDString(id []byte) string {
-	fs, err := ParseDocID(id)
-	if err != nil {
-		return strconv.Quote(string(id))
-	}
-	var b strings.Builder
-	for _, f := range fs {
-		fmt.Fprintf(&b, "%d=%s;", f.Type, printable(string(f.Value)))
-	}
-	return b.String()
 }
