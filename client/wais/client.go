@@ -177,6 +177,9 @@ func (c *Conn) readMessage() ([]byte, error) {
 		if n > 0 || err == io.ErrUnexpectedEOF {
 			return nil, fmt.Errorf("%w: WAIS header: %d of %d bytes", ErrTruncated, n, HeaderLen)
 		}
+		if err == io.EOF {
+			return nil, fmt.Errorf("wais: the server closed the connection without a response: %w", err)
+		}
 		return nil, fmt.Errorf("wais: reading response: %w", err)
 	}
 	n, err := ParseHeader(h[:], c.d.MaxMessage)

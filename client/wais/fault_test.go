@@ -169,3 +169,15 @@ func TestFaultShortDocument(t *testing.T) {
 		t.Errorf("%q, %v; want the 10 bytes and ErrShortDocument", got, err)
 	}
 }
+
+func TestFaultClosedWithoutResponse(t *testing.T) {
+	srv := wt.Start(t, expectRequest(), wt.Close())
+	_, err := search(t, srv.Addr())
+	if !errors.Is(err, io.EOF) || errors.Is(err, ErrTruncated) {
+		t.Fatalf("err = %v, want io.EOF (no response at all)", err)
+	}
+	srv = wt.Start(t, expectRequest(), wt.Reset())
+	if _, err := search(t, srv.Addr()); err == nil {
+		t.Fatal("reset connection: no error")
+	}
+}
