@@ -55,6 +55,7 @@ type HeaderError struct {
 	Msg string
 }
 
+// Error describes the problem.
 func (e *HeaderError) Error() string { return "prospero: bad ARDP header: " + e.Msg }
 
 // ParseHeader decodes the ARDP header at the start of a datagram and

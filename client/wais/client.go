@@ -295,6 +295,7 @@ type docReader struct {
 	err    error
 }
 
+// Read returns document bytes, fetching the next chunk when needed.
 func (r *docReader) Read(p []byte) (int, error) {
 	for len(r.buf) == 0 {
 		if r.err != nil {
@@ -341,6 +342,7 @@ func (r *docReader) fetch() {
 	}
 }
 
+// Close ends the reader; the Conn stays open.
 func (r *docReader) Close() error {
 	if r.err == nil {
 		r.err = errors.New("wais: read after Close")
