@@ -207,6 +207,7 @@ func (c *Client) exchange(ctx context.Context, nc net.Conn, request []byte) ([]b
 		thru     uint16 // packets 1..thru received
 		attempts int
 		ignored  int
+		lastWait uint16
 	)
 	send := func() error {
 		pkts, err := Packets(cid, request, thru)
@@ -265,7 +266,10 @@ func (c *Client) exchange(ctx context.Context, nc net.Conn, request []byte) ([]b
 		}
 		if h.HasWait && h.Wait > 0 && (h.Seq == 0 || h.Flags&FlagSeqControl != 0) {
 			w := min(time.Duration(h.Wait)*time.Second, maxWait)
-			c.tracef("# the server asks to wait %ds\n", h.Wait)
+			if h.Wait != lastWait { // one note per value, not per packet
+				c.tracef("# the server asks to wait %ds\n", h.Wait)
+				lastWait = h.Wait
+			}
 			retryAt = now.Add(w)
 		}
 		if h.Seq == 0 { // unsequenced control packet
@@ -310,6 +314,9 @@ func (c *Client) exchange(ctx context.Context, nc net.Conn, request []byte) ([]b
 			reply := make([]byte, 0, size)
 			for i := uint16(1); i <= total; i++ {
 				reply = append(reply, parts[i]...)
+			}
+			if ignored > 0 {
+				c.tracef("# %d datagrams ignored (malformed, or another connection id)\n", ignored)
 			}
 			c.traceLines("< ", reply)
 			return reply, nil
