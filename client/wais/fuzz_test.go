@@ -3,6 +3,7 @@ package wais
 import (
 	"bytes"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -87,6 +88,24 @@ func FuzzDocID(f *testing.F) {
 		fs2, err := ParseDocID(again)
 		if err != nil || !reflect.DeepEqual(fs, fs2) {
 			t.Fatalf("%q -> %+v -> %q -> %+v, %v", id, fs, again, fs2, err)
+		}
+	})
+}
+
+// FuzzParseSource: the source-record reader never panics and finds the
+// fields of a record it is given.
+func FuzzParseSource(f *testing.F) {
+	f.Add("(:source :version 3 :database-name \"/db/test\" :maintainer \"root@vm\" :description \"a \\\"b\\\" : c\")", "x")
+	f.Add(":description", "")
+	f.Add("\"", ":")
+	f.Fuzz(func(t *testing.T, text, desc string) {
+		parseSource(text)
+		if strings.ContainsAny(desc, "\"\\") {
+			return
+		}
+		s := parseSource("(:source :version 3 :description \"" + desc + "\" :maintainer \"m\")")
+		if s.Description != desc || s.Maintainer != "m" {
+			t.Fatalf("description %q -> %+v", desc, s)
 		}
 	})
 }
