@@ -24,7 +24,11 @@
 // components and attributes, GET-OBJECT-INFO), so a plan can print what
 // Exchange sends; Client.Trace shows the same lines. Hsonames and
 // components are always quoted (Quote: a quote is doubled); CR, LF and
-// NUL are refused before anything is sent (*ArgError, ErrUnsafeArg).
+// NUL are refused before anything is sent (*ArgError, ErrUnsafeArg), and
+// so are names longer than MaxName (1024, Prospero's MAXPATHLEN;
+// ErrNameTooLong): dirsrv crashes on longer ones. LIST components form a
+// multiple-component name relative to the directory, the last of which
+// may hold wildcards ("sub", "*").
 //
 // # Replies
 //

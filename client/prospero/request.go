@@ -79,7 +79,10 @@ func (c *Client) header() (string, error) {
 //	DIRECTORY ASCII 'hsoname'
 //	LIST ATTRIBUTES(attr+...) COMPONENTS 'component' ...
 //
-// With no components every link is listed ("*" is implied); with attrs
+// The components are a multiple-component name relative to the directory
+// (each quoted, so a '/' inside one is part of the name), the last of
+// which may hold the wildcards * and ?; with no components every link is
+// listed ("*" is implied). With attrs
 // nil no attributes are asked for (LIST ”), with attrs empty but not
 // nil the server's interesting ones (ATTRIBUTES). Nothing holding CR, LF
 // or NUL is accepted.

@@ -41,6 +41,19 @@
 // can print exactly what will be sent; ParseRequest and ParseResponse
 // decode both directions.
 //
+// # freeWAIS-sf's answers
+//
+// What the tests against freeWAIS-sf 2.2.10 rely on: a search that finds
+// nothing returns one hit, the database's catalog (score 0, headline
+// "Search produced no result. Here's the Catalog for database: NAME");
+// an unknown database gives diagnostic "S1" with no hit; a byte range
+// past the end of a document gives diagnostic "SF" (Open treats it as the
+// end when the length is unknown); DocIDs hold the server's host name,
+// port and local paths, so they are taken from search responses; and a
+// relevance-feedback DocRef needs its Type (the server process for the
+// connection crashes without one). Seed words are required: a search with
+// only documents returns the catalog.
+//
 // The Z39.50-1995 servers of today (Zebra, YAZ) speak a different
 // protocol: BER-encoded ASN.1 without the WAIS header, other PDUs and
 // query forms. It shares nothing with this encoding beyond the idea of
