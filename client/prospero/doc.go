@@ -20,7 +20,7 @@
 // # Requests
 //
 // ListRequest and ObjectInfoRequest build the exact request messages
-// (VERSION, AUTHENTICATE ” UNAUTHENTICATED, DIRECTORY, LIST with
+// (VERSION, AUTHENTICATE with UNAUTHENTICATED, DIRECTORY, LIST with
 // components and attributes, GET-OBJECT-INFO), so a plan can print what
 // Exchange sends; Client.Trace shows the same lines. Hsonames and
 // components are always quoted (Quote: a quote is doubled); CR, LF and
@@ -34,7 +34,8 @@
 //
 // ParseReply reads LINK, ATTRIBUTE (with > nesting), FAILURE, WARNING,
 // ERROR, NONE-FOUND and UNRESOLVED lines. Tokens follow the protocol's
-// quoting (Tokens): a quote may start inside a token (AFTP'/pub/x'), ”
+// quoting (Tokens): a quote may start inside a token (AFTP'/pub/x'), a
+// doubled quote
 // inside quotes is a quote, and a quoted token may span lines. A FAILURE
 // is returned as a *Failure, an ERROR as a *ProtocolError; a reply that
 // breaks the grammar gives a *ParseError (ErrMalformed) with its line and

@@ -29,7 +29,8 @@ func (e *ParseError) Is(target error) bool { return target == ErrMalformed }
 // Tokens splits a line into tokens (Prospero protocol version 5, "Spaces,
 // quoting, and line-feeds"): tokens are separated by unquoted spaces and
 // tabs; a quote may start anywhere in a token (AFTP'/pub/x y' is one
-// token, "AFTP/pub/x y"), and inside quotes ” stands for one quote. An
+// token, "AFTP/pub/x y"), and inside quotes a doubled quote stands for
+// one quote. An
 // unterminated quote fails with the offset of the quote that opened it.
 func Tokens(line string) ([]string, error) {
 	var toks []string
@@ -186,7 +187,7 @@ func ParseReply(msg []byte) (*Reply, error) {
 }
 
 // lineEnd returns the index of the first unquoted LF in s, or len(s).
-// Every quote toggles the quoted state, which also handles ” inside
+// Every quote toggles the quoted state, which also handles a doubled quote inside
 // quotes (closed and opened again).
 func lineEnd(s string) int {
 	quoted := false

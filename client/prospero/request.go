@@ -10,7 +10,7 @@ import (
 
 // Quote returns s as one Prospero token: in single quotes, with each
 // quote doubled (Prospero protocol version 5, "Spaces, quoting, and
-// line-feeds"). The empty string becomes ”.
+// line-feeds"). The empty string becomes two quotes.
 func Quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
@@ -83,7 +83,7 @@ func (c *Client) header() (string, error) {
 // (each quoted, so a '/' inside one is part of the name), the last of
 // which may hold the wildcards * and ?; with no components every link is
 // listed ("*" is implied). With attrs
-// nil no attributes are asked for (LIST ”), with attrs empty but not
+// nil no attributes are asked for (an empty option list), with attrs empty but not
 // nil the server's interesting ones (ATTRIBUTES). Nothing holding CR, LF
 // or NUL is accepted.
 func (c *Client) ListRequest(hsoname string, components []string, attrs []string) ([]byte, error) {
