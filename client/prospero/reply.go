@@ -30,8 +30,8 @@ func (e *ParseError) Is(target error) bool { return target == ErrMalformed }
 // quoting, and line-feeds"): tokens are separated by unquoted spaces and
 // tabs; a quote may start anywhere in a token (AFTP'/pub/x y' is one
 // token, "AFTP/pub/x y"), and inside quotes a doubled quote stands for
-// one quote. An
-// unterminated quote fails with the offset of the quote that opened it.
+// one quote. An unterminated quote fails with the offset of the quote
+// that opened it.
 func Tokens(line string) ([]string, error) {
 	var toks []string
 	var b strings.Builder

@@ -82,10 +82,10 @@ func (c *Client) header() (string, error) {
 // The components are a multiple-component name relative to the directory
 // (each quoted, so a '/' inside one is part of the name), the last of
 // which may hold the wildcards * and ?; with no components every link is
-// listed ("*" is implied). With attrs
-// nil no attributes are asked for (an empty option list), with attrs empty but not
-// nil the server's interesting ones (ATTRIBUTES). Nothing holding CR, LF
-// or NUL is accepted.
+// listed ("*" is implied). With attrs nil no attributes are asked for
+// (an empty option list), with attrs empty but not nil the server's
+// interesting ones (ATTRIBUTES). Nothing holding CR, LF or NUL is
+// accepted.
 func (c *Client) ListRequest(hsoname string, components []string, attrs []string) ([]byte, error) {
 	head, err := c.header()
 	if err != nil {
