@@ -36,10 +36,9 @@
 // ERROR, NONE-FOUND and UNRESOLVED lines. Tokens follow the protocol's
 // quoting (Tokens): a quote may start inside a token (AFTP'/pub/x'), a
 // doubled quote inside quotes is a quote, and a quoted token may span
-// lines. A FAILURE
-// is returned as a *Failure, an ERROR as a *ProtocolError; a reply that
-// breaks the grammar gives a *ParseError (ErrMalformed) with its line and
-// byte offset.
+// lines. A FAILURE is returned as a *Failure, an ERROR as a
+// *ProtocolError; a reply that breaks the grammar gives a *ParseError
+// (ErrMalformed) with its line and byte offset.
 //
 // # ARDP
 //
