@@ -62,16 +62,28 @@ func (e *HeaderError) Error() string { return "prospero: bad ARDP header: " + e.
 // returns it with the data that follows. Version bits other than 0, a
 // header length below 1 or beyond the datagram fail.
 func ParseHeader(p []byte) (Header, []byte, error) {
-	var h Header
-	if len(p) == 0 {
-		return h, nil, &HeaderError{"empty datagram"}
+	h, data, ok := decodeHeader(p)
+	if ok {
+		return h, data, nil
 	}
-	if v := p[0] >> 6; v != 0 {
-		return h, nil, &HeaderError{fmt.Sprintf("ARDP version %d, want 0", v)}
+	switch {
+	case len(p) == 0:
+		return h, nil, &HeaderError{"empty datagram"}
+	case p[0]>>6 != 0:
+		return h, nil, &HeaderError{fmt.Sprintf("ARDP version %d, want 0", p[0]>>6)}
+	}
+	return h, nil, &HeaderError{fmt.Sprintf("header length %d in a datagram of %d bytes", p[0]&0x3f, len(p))}
+}
+
+// decodeHeader is ParseHeader without an error value: the receive loop
+// drops bad datagrams, and must not allocate for each one of a flood.
+func decodeHeader(p []byte) (h Header, data []byte, ok bool) {
+	if len(p) == 0 || p[0]>>6 != 0 {
+		return h, nil, false
 	}
 	h.Len = int(p[0] & 0x3f)
 	if h.Len < 1 || h.Len > len(p) {
-		return h, nil, &HeaderError{fmt.Sprintf("header length %d in a datagram of %d bytes", h.Len, len(p))}
+		return h, nil, false
 	}
 	hp := p[:h.Len]
 	field := func(at int) (uint16, bool) {
@@ -95,7 +107,7 @@ func ParseHeader(p []byte) (Header, []byte, error) {
 	if len(hp) > 12 {
 		h.Option = hp[12]
 	}
-	return h, p[h.Len:], nil
+	return h, p[h.Len:], true
 }
 
 // AppendHeader appends the 9-byte header this client sends: connection

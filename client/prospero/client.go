@@ -256,8 +256,8 @@ func (c *Client) exchange(ctx context.Context, nc net.Conn, request []byte) ([]b
 			}
 			return nil, fmt.Errorf("prospero: reading reply: %w", err)
 		}
-		h, data, err := ParseHeader(buf[:n])
-		if err != nil || !ourConn(h.ConnID, cid) {
+		h, data, ok := decodeHeader(buf[:n])
+		if !ok || !ourConn(h.ConnID, cid) {
 			ignored++
 			continue
 		}
