@@ -180,11 +180,12 @@ func newConnID() uint16 {
 }
 
 // ourConn reports whether a reply's connection id is the one sent. The
-// Prospero server (Alpha.5.2a, on 64-bit Linux) sends every packet after
-// its first window of a multi-packet reply with the two bytes of the
-// connection id swapped; that form is accepted too.
-func ourConn(got, sent uint16) bool {
-	return got == sent || got == bits.ReverseBytes16(sent)
+// Prospero server (Alpha.5.2a, on 64-bit Linux) sends the packets it
+// sends in answer to an acknowledgement or a retransmitted request (after
+// the first window of a multi-packet reply) with the two bytes of the
+// connection id swapped; with swapped set, that form is accepted too.
+func ourConn(got, sent uint16, swapped bool) bool {
+	return got == sent || (swapped && got == bits.ReverseBytes16(sent))
 }
 
 func (c *Client) exchange(ctx context.Context, nc net.Conn, request []byte) ([]byte, error) {
@@ -208,6 +209,7 @@ func (c *Client) exchange(ctx context.Context, nc net.Conn, request []byte) ([]b
 		attempts int
 		ignored  int
 		lastWait uint16
+		resent   bool // an acknowledgement or a retransmission went out
 	)
 	send := func() error {
 		pkts, err := Packets(cid, request, thru)
@@ -248,6 +250,7 @@ func (c *Client) exchange(ctx context.Context, nc net.Conn, request []byte) ([]b
 				if err := send(); err != nil {
 					return nil, err
 				}
+				resent = true
 				retryAt = now.Add(timeout)
 				continue
 			}
@@ -257,7 +260,7 @@ func (c *Client) exchange(ctx context.Context, nc net.Conn, request []byte) ([]b
 			return nil, fmt.Errorf("prospero: reading reply: %w", err)
 		}
 		h, data, ok := decodeHeader(buf[:n])
-		if !ok || !ourConn(h.ConnID, cid) {
+		if !ok || !ourConn(h.ConnID, cid, resent) {
 			ignored++
 			continue
 		}
@@ -309,6 +312,7 @@ func (c *Client) exchange(ctx context.Context, nc net.Conn, request []byte) ([]b
 			if _, err := nc.Write(ack); err != nil && !done {
 				return nil, fmt.Errorf("prospero: sending acknowledgement: %w", err)
 			}
+			resent = true
 		}
 		if done {
 			reply := make([]byte, 0, size)

@@ -58,8 +58,9 @@
 // address, so the kernel drops datagrams from any other address, and a
 // fresh random connection id: datagrams with another id or a malformed
 // header are dropped without effect on timers. (One exception to "the
-// id sent": Prospero's own server swaps the id's two bytes in the packets
-// after the first window of a long reply, so that form is accepted too.) A flood of bogus
+// id sent": Prospero's own server swaps the id's two bytes in what it
+// sends after an acknowledgement or a retransmitted request, so once one
+// of those went out, that form is accepted too.) A flood of bogus
 // datagrams thus neither stalls an exchange beyond its retry schedule
 // nor grows memory: one fixed receive buffer, and reassembly bounded by
 // MaxReply bytes and MaxPackets packets. Server text in errors is made

@@ -184,6 +184,7 @@ func TestARDPWrongConnectionID(t *testing.T) {
 			return
 		}
 		f.send(single(f.cid+1, "FAKE 1\n"))
+		f.send(single(f.cid>>8|f.cid<<8, "SWAPPED before any acknowledgement\n"))
 		f.send(single(0, "FAKE 2\n"))
 		f.send([]byte{0xc3, 1, 2, 'x'}) // ARDP version 3
 		f.send([]byte{40, 1})           // header longer than the datagram
@@ -222,7 +223,7 @@ func TestARDPFlood(t *testing.T) {
 		}
 		junk := make([]byte, 1400)
 		bogus := f.cid ^ 0x5555
-		if ourConn(bogus, f.cid) {
+		if ourConn(bogus, f.cid, true) {
 			bogus ^= 1
 		}
 		for i := range 5000 {

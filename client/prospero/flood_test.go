@@ -23,7 +23,7 @@ func (c *floodConn) Write(p []byte) (int, error) {
 	if h, _, err := ParseHeader(p); err == nil && h.Seq != 0 {
 		c.cid = h.ConnID
 		other := c.cid ^ 0x5555
-		if ourConn(other, c.cid) {
+		if ourConn(other, c.cid, true) {
 			other ^= 1
 		}
 		c.bogus[0] = binary.BigEndian.AppendUint16([]byte{3}, other)
