@@ -366,3 +366,33 @@ func TestIntegrationLostReply(t *testing.T) {
 		t.Errorf("no retransmission in the trace:\n%s", trace.String())
 	}
 }
+
+// A request longer than one packet (1250 bytes) goes out in several; the
+// server reassembles it: its log shows the whole LIST line.
+func TestIntegrationMultiPacketRequest(t *testing.T) {
+	srv := prosperoServer(t)
+	comps := make([]string, 0, 101)
+	for i := range 100 {
+		comps = append(comps, fmt.Sprintf("missing-component-%03d", i))
+	}
+	comps = append(comps, "last-component")
+	var c Client
+	req, err := c.ListRequest("AFTP/pub", comps, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(req) <= maxPacketData*2 {
+		t.Fatalf("request of %d bytes fits in two packets", len(req))
+	}
+	links, err := c.List(testCtx(t), srv.addr, "AFTP/pub", comps, nil)
+	if err != nil || len(links) != 0 {
+		t.Fatalf("%+v, %v", links, err)
+	}
+	log, err := os.ReadFile(srv.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "'missing-component-000' 'missing-component-001'") || !strings.Contains(string(log), "'missing-component-099' 'last-component'") {
+		t.Errorf("the server did not log the whole request:\n%s", log[max(0, len(log)-2000):])
+	}
+}
