@@ -149,11 +149,27 @@ func (c *Conn) passiveDial(ctx context.Context) (net.Conn, error) {
 		}
 		addr = netip.AddrPortFrom(pasvHost(ip, c.peer, c.d.TrustPASVAddr), port)
 	}
+	if err := c.checkDataPort(int(addr.Port())); err != nil {
+		return nil, err
+	}
 	dc, err := wire.Dial(ctx, &net.Dialer{Timeout: c.d.Timeout}, "tcp", addr.String())
 	if err != nil {
 		return nil, fmt.Errorf("ftp: data connection to %v: %w", addr, err)
 	}
 	return dc, nil
+}
+
+// checkDataPort applies Dialer.CheckDataPort (or RefuseWellKnownPort) to
+// the port a passive reply named.
+func (c *Conn) checkDataPort(port int) error {
+	check := c.d.CheckDataPort
+	if check == nil {
+		check = RefuseWellKnownPort
+	}
+	if err := check(port); err != nil {
+		return fmt.Errorf("%w %d from the passive reply: %w", ErrDataPort, port, err)
+	}
+	return nil
 }
 
 // activeListen opens a listener on the control connection's local address
