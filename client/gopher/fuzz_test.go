@@ -101,3 +101,27 @@ func FuzzMenuAndText(f *testing.F) {
 		parsePlusError(input)
 	})
 }
+
+// FuzzLineTail: the "." line detector, fed the input in chunks of any
+// size, agrees with a check of the whole string.
+func FuzzLineTail(f *testing.F) {
+	f.Add("a\r\n.\r\n", uint8(2))
+	f.Add(".", uint8(0))
+	f.Add("x\n..\n", uint8(1))
+	f.Fuzz(func(t *testing.T, s string, chunk uint8) {
+		var lt lineTail
+		step := int(chunk%7) + 1
+		for i := 0; i < len(s); i += step {
+			lt.add([]byte(s[i:min(i+step, len(s))]))
+		}
+		want := false
+		for _, end := range []string{".", ".\n", ".\r\n"} {
+			if s == end || strings.HasSuffix(s, "\n"+end) {
+				want = true
+			}
+		}
+		if got := lt.terminated(); got != want || lt.n != int64(len(s)) {
+			t.Fatalf("%q in chunks of %d: terminated = %v (n %d), want %v", s, step, got, lt.n, want)
+		}
+	})
+}
