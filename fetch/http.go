@@ -228,7 +228,8 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 // messages.
 func httpProtocolError(err error) bool {
 	msg := err.Error()
-	return strings.Contains(msg, "malformed HTTP") || strings.Contains(msg, "server response headers exceeded")
+	return strings.Contains(msg, "malformed HTTP") || strings.Contains(msg, "malformed MIME header") ||
+		strings.Contains(msg, "server response headers exceeded")
 }
 
 // client returns the http.Client for one fetch: o.Client or the shared
