@@ -171,7 +171,7 @@ func TestIACProFTPD(t *testing.T) {
 	dir := wt.ServerEnv(t, "FTP_DIR")["FTP_DIR"]
 	odd := "iac-a\xff\xf4\xff\xf2b"
 	for _, d := range []string{odd, "iac-ab"} {
-		p := filepath.Join(dir, "pub", d)
+		p := filepath.Join(dir, "anon", "pub", d) // the anonymous area (start-ftp.sh)
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			t.Skipf("cannot create a test directory on the server: %v", err)
 		}
