@@ -203,7 +203,7 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 			}
 			resp.Warnings = append(resp.Warnings, fmt.Sprintf(
 				"the server closed the connection after %d bytes without the \".\" line that ends a Gopher %s (RFC 1436): "+
-					"the data may be cut short, and nothing tells (pygopherd and Gophernicus never send the \".\" after a file)",
+					"if the data was cut short, nothing shows it (pygopherd never sends the \".\", Gophernicus not after files and CGI output)",
 				gr.BytesRead(), what))
 		}
 	}
