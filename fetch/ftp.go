@@ -82,7 +82,8 @@ func (n NullCWD) String() string {
 type FTPOpener struct {
 	// Dialer holds the FTP client's settings: Active for active mode,
 	// DisableEPSV, TrustPASVAddr, line limits. Its Trace is replaced by
-	// the Fetcher's.
+	// the Fetcher's, and a nil CheckDataPort by the check described
+	// above (blocked list, below 1024, Fetcher.AllowPorts).
 	Dialer ftp.Dialer
 	// Email is the password of anonymous logins (RFC 1738 section 3.2.1:
 	// "the Internet e-mail address of the end user"). Empty means $EMAIL,
@@ -240,10 +241,10 @@ func (req *Request) checkDataPort(port int) error {
 		return nil
 	}
 	if service, blocked := BlockedPort(port); blocked {
-		return fmt.Errorf("port %d (%s) is on the list of blocked ports; allow it with --allow-port %d (Fetcher.AllowPorts)", port, service, port)
+		return fmt.Errorf("port %d (%s) is on the list of blocked ports: the server may be aiming the data connection at another service; --allow-port %d allows it", port, service, port)
 	}
 	if port < 1024 {
-		return fmt.Errorf("port %d is a well-known port (below 1024), where no FTP server puts a data connection; allow it with --allow-port %d (Fetcher.AllowPorts)", port, port)
+		return fmt.Errorf("port %d is a well-known port (below 1024), where no FTP server puts a data connection; --allow-port %d allows it", port, port)
 	}
 	return nil
 }

@@ -139,6 +139,7 @@ func runGetRow(t *testing.T, row faultRow) {
 		t.Errorf("took %v", d)
 	}
 	stderr := errOut.String()
+	t.Logf("exit %d, stderr: %s", code, stderr)
 	if !strings.Contains(stderr, row.stderr) {
 		t.Errorf("stderr %q, want %q", stderr, row.stderr)
 	}
@@ -278,10 +279,10 @@ func ftpFaults() []faultRow {
 					wt.OnData(&d, wt.SendRaw(part), wt.Close()),
 					wt.Send("226 Transfer complete"), wt.Expect("QUIT"), wt.Send("221 bye"))
 			})},
-		{proto: "ftp", fault: "no completion reply", kind: fetch.ErrShortTransfer, stderr: "short transfer",
-			serve: url("/f.bin", func() []wt.Step {
+		{proto: "ftp", fault: "no completion reply", kind: fetch.ErrShortTransfer, stderr: "control connection closed by server",
+			serve: url("/f.txt", func() []wt.Step {
 				var d wt.Data
-				return ftpRetr(&d, "I", "f.bin", "150 Opening BINARY mode data connection for f.bin (1000 bytes)",
+				return ftpRetr(&d, "A", "f.txt", "150 Opening ASCII mode data connection for f.txt (1000 bytes)",
 					wt.OnData(&d, wt.SendRaw(part), wt.Close()), wt.Close())
 			})},
 		{proto: "ftp", fault: "EPSV names port 25", kind: fetch.ErrBlockedPort, stderr: "--allow-port 25",
@@ -372,9 +373,9 @@ func httpFaults() []faultRow {
 			serve: url(wt.SendRaw("HTTP/1.1 200 OK\r\nX-Long: "), endlessBytes(100<<20))},
 		{proto: "http", fault: "endless multi-line reply (header lines)", kind: fetch.ErrProtocol, stderr: "protocol error",
 			serve: url(wt.SendRaw("HTTP/1.1 200 OK\r\n"), endlessLines("X-More: and more", 100<<20))},
-		{proto: "http", fault: "short transfer (chunked, no last chunk)", kind: fetch.ErrShortTransfer, stderr: "short transfer",
+		{proto: "http", fault: "short transfer (chunked, no last chunk)", kind: fetch.ErrShortTransfer, stderr: "ended after 1000 bytes, without its last chunk",
 			serve: url(wt.SendRaw("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3e8\r\n"+part+"\r\n"), wt.Close())},
-		{proto: "http", fault: "lying size (Content-Length 65536, 1000 bytes)", kind: fetch.ErrShortTransfer, stderr: "short transfer",
+		{proto: "http", fault: "lying size (Content-Length 65536, 1000 bytes)", kind: fetch.ErrShortTransfer, stderr: "1000 of the 65536 bytes of its Content-Length",
 			serve: url(wt.SendRaw(head+part), wt.Close())},
 	}
 }
