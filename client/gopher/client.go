@@ -207,6 +207,7 @@ type Response struct {
 	br      *bufio.Reader
 	body    io.Reader
 	tail    lineTail // the end of the body read so far
+	dotSeen bool     // the "." line of a "+-1" body was read: the end
 	closed  bool
 }
 
@@ -311,15 +312,30 @@ func (c *Client) maxLines() int {
 // server sent it (after the Gopher+ header, if any). With a Gopher+ byte
 // count, Read stops after that many bytes, and fails with an error
 // matching ErrShortTransfer if the connection ends before; with a "+-1"
-// header, the data must end with a line holding only "." (which Read
-// returns too), or Read fails with ErrShortTransfer at the end. Use Text
-// or Menu to interpret the bytes.
+// header, Read stops after the line holding only "." (which it returns
+// too), and fails with ErrShortTransfer if the connection ends before it.
+// Use Text or Menu to interpret the bytes.
 func (r *Response) Read(p []byte) (int, error) {
 	if r.closed {
 		return 0, errors.New("gopher: read after Close")
 	}
+	if r.dotSeen {
+		return 0, io.EOF
+	}
 	n, err := r.body.Read(p)
-	r.tail.add(p[:n])
+	if r.Plus && r.Length == LengthDot {
+		// The data ends at the "." line, whether or not the server then
+		// closes the connection.
+		for i, b := range p[:n] {
+			r.tail.add(p[i : i+1])
+			if b == '\n' && r.tail.terminated() {
+				r.dotSeen = true
+				return i + 1, nil
+			}
+		}
+	} else {
+		r.tail.add(p[:n])
+	}
 	if err == io.EOF && r.Plus && r.Length == LengthDot && !r.tail.terminated() {
 		return n, fmt.Errorf("%w: the connection closed after %d bytes, before the \".\" line that ends a Gopher+ +-1 response", ErrShortTransfer, r.tail.n)
 	}

@@ -203,3 +203,21 @@ func TestTerminator(t *testing.T) {
 		})
 	}
 }
+
+// A "+-1" body ends at its "." line even if the server keeps the
+// connection open (and sends more).
+func TestDotEndsPlusBody(t *testing.T) {
+	srv := wt.Start(t, wt.Expect("/x\t+"), wt.SendRaw("+-1\r\nline\r\n.\r\nafter the end\r\n"), wt.Stall())
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	var c Client
+	r, err := c.Fetch(ctx, srv.Addr(), "/x", nil, str("+"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	if err != nil || string(b) != "line\r\n.\r\n" || !r.Terminated() {
+		t.Fatalf("%q, %v, Terminated %v; want the data up to the \".\" line", b, err, r.Terminated())
+	}
+}
