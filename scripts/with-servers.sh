@@ -4,9 +4,8 @@
 # Start the named test servers (NAME is ftp, gopher, gophernicus, http, wais or
 # prospero: the scripts/servers/start-NAME.sh scripts), each in a fresh mktemp
 # work dir, export the KEY=VALUE lines they print (FTP_PORT=..., GOPHER_PORT=...,
-# ...), run CMD, then stop
-# every server that was started (always: EXIT/INT/TERM trap, by recorded PID only)
-# and exit with CMD's status. If a server fails to start, the ones already started
+# ...), run CMD, then stop every server that was started (always: EXIT/INT/TERM
+# trap, by recorded PID only) and exit with CMD's status. If a server fails to start, the ones already started
 # are stopped and the exit status is 1 without running CMD.
 #
 #   scripts/with-servers.sh ftp gopher gophernicus -- \
