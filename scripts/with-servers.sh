@@ -5,8 +5,9 @@
 # prospero: the scripts/servers/start-NAME.sh scripts), each in a fresh mktemp
 # work dir, export the KEY=VALUE lines they print (FTP_PORT=..., GOPHER_PORT=...,
 # ...), run CMD, then stop every server that was started (always: EXIT/INT/TERM
-# trap, by recorded PID only) and exit with CMD's status. If a server fails to start, the ones already started
-# are stopped and the exit status is 1 without running CMD.
+# trap, by recorded PID only) and exit with CMD's status. If a server fails to
+# start, the ones already started are stopped and the exit status is 1 without
+# running CMD.
 #
 #   scripts/with-servers.sh ftp gopher gophernicus -- \
 #       env URLKIT_REQUIRE_SERVERS=1 go test -race ./internal/... ./client/...
