@@ -25,6 +25,8 @@ var allowedImports = map[string][]string{
 	"client/nntp":        {"internal/wire"},
 	"client/smtp":        {"internal/wire"},
 	"client/telnet":      {"internal/wire"},
+	"client/wais":        {"internal/wire"},
+	"client/prospero":    {"internal/wire"},
 	"cmd/urlkit":         {"*"},
 }
 
