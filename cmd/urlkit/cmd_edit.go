@@ -516,6 +516,9 @@ func (r *editRun) edit(u editURL, has bool, combo []int) int {
 	}
 	if !has || r.c.hasRedirect || len(r.sets) > 0 || len(r.iters) > 0 || len(r.appendP) > 0 {
 		if u.scheme == "" || u.host == "" && u.scheme != "file" {
+			if !has && len(r.sets) == 0 {
+				return r.bad("not enough input for a URL: give URLs as arguments, --url, or -f FILE (-f - for standard input)")
+			}
 			return r.bad("not enough input for a URL")
 		}
 		text, _ := u.format(urlOut{keepPort: true})
