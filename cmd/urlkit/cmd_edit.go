@@ -512,7 +512,7 @@ func (r *editRun) edit(u editURL, has bool, combo []int) int {
 		q.sortPairs()
 	}
 	if q.modified {
-		u.query = q.text()
+		u.query, u.emptyQuery = q.text(), false
 	}
 	if !has || r.c.hasRedirect || len(r.sets) > 0 || len(r.iters) > 0 || len(r.appendP) > 0 {
 		if u.scheme == "" || u.host == "" && u.scheme != "file" {
@@ -526,7 +526,7 @@ func (r *editRun) edit(u editURL, has bool, combo []int) int {
 		if err != nil {
 			return r.bad("%v [%s]", err, shown(redactLogin(text)))
 		}
-		v.guessed = u.guessed
+		v.guessed, v.emptyQuery, v.emptyFragment = u.guessed, u.emptyQuery, u.emptyFragment
 		u = v
 	}
 	switch {

@@ -160,7 +160,7 @@ func (r *editRun) writeGet(u *editURL, q *editQuery) int {
 		default:
 			v, ok := u.part(p.name, o)
 			if !ok {
-				if p.must {
+				if p.must && !(p.name == "query" && u.emptyQuery || p.name == "fragment" && u.emptyFragment) {
 					r.out.Flush()
 					fmt.Fprintf(r.st.Err, "urlkit edit: missing must:%s\n", p.name)
 					return exitFail

@@ -31,6 +31,10 @@ type editURL struct {
 	port                          string // decimal, no leading zeros; "" for none
 	path                          string // starts with "/"
 	query, fragment               string // "" for none (curl drops empty ones)
+	// emptyQuery and emptyFragment record a "?" or "#" with nothing after
+	// it: not written out, but present for {must:query} (curl's
+	// CURLU_GET_EMPTY).
+	emptyQuery, emptyFragment bool
 }
 
 // editOptions are the parsing choices of the command line.
@@ -123,6 +127,8 @@ func parseEditURL(s string, o editOptions) (editURL, error) {
 	u.path = encodeRaw(rest[:pathEnd], "%20")
 	rest = rest[pathEnd:]
 	u.query, u.fragment = splitTail(rest)
+	u.emptyQuery = u.query == "" && strings.HasPrefix(rest, "?")
+	u.emptyFragment = u.fragment == "" && strings.HasSuffix(rest, "#")
 	u.path = dedot(u.path)
 	if u.scheme != "file" && u.host == "" {
 		return u, editErr("no host part in the URL")
@@ -672,9 +678,9 @@ func (u *editURL) set(name, value string, raw bool, o editOptions) error {
 		}
 		u.path = p
 	case "query":
-		u.query = enc(false, true)
+		u.query, u.emptyQuery = enc(false, true), false
 	case "fragment":
-		u.fragment = enc(false, false)
+		u.fragment, u.emptyFragment = enc(false, false), false
 	case "zoneid":
 		if !strings.HasPrefix(u.host, "[") {
 			return editErr("a zone id needs an IPv6 address")
@@ -708,9 +714,9 @@ func (u *editURL) clear(name string) error {
 	case "path":
 		u.path = "/"
 	case "query":
-		u.query = ""
+		u.query, u.emptyQuery = "", false
 	case "fragment":
-		u.fragment = ""
+		u.fragment, u.emptyFragment = "", false
 	case "zoneid":
 		u.zone = ""
 	default:
