@@ -1,8 +1,8 @@
 #!/bin/bash
 # with-servers.sh NAME... -- CMD [ARG...]
 #
-# Start the named test servers (NAME is ftp, gopher, gophernicus or http: the
-# scripts/servers/start-NAME.sh scripts), each in a fresh mktemp work dir, export the
+# Start the named test servers (NAME is ftp, gopher, gophernicus, http, nntp, smtp or
+# smtp-exim: the scripts/servers/start-NAME.sh scripts), each in a fresh mktemp work dir, export the
 # KEY=VALUE lines they print (FTP_PORT=..., GOPHER_PORT=..., ...), run CMD, then stop
 # every server that was started (always: EXIT/INT/TERM trap, by recorded PID only)
 # and exit with CMD's status. If a server fails to start, the ones already started
@@ -19,7 +19,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 SERVERS="$HERE/servers"
 SCRIPT_NAME=with-servers.sh
 
-usage() { echo "usage: $0 NAME... -- CMD [ARG...]   (NAME: ftp gopher gophernicus http)" >&2; exit 2; }
+usage() { echo "usage: $0 NAME... -- CMD [ARG...]   (NAME: ftp gopher gophernicus http nntp smtp smtp-exim)" >&2; exit 2; }
 
 names=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do names+=("$1"); shift; done
@@ -29,7 +29,7 @@ shift
 [ ${#names[@]} -gt 0 ] || usage
 for n in "${names[@]}"; do
     case "$n" in
-        ftp|gopher|gophernicus|http) ;;
+        ftp|gopher|gophernicus|http|nntp|smtp|smtp-exim) ;;
         *) echo "$SCRIPT_NAME: unknown server '$n'" >&2; usage ;;
     esac
 done
