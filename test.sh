@@ -9,7 +9,7 @@
 #   SERVERS=0 ./test.sh     no real servers (their tests skip)
 #
 # The protocol tests talk to real servers from Debian's packages (ProFTPD,
-# pygopherd, Gophernicus, nginx), which scripts/with-servers.sh installs
+# pygopherd, Gophernicus, nginx, INN, aiosmtpd, Exim), which scripts/with-servers.sh installs
 # with apt-get on first use, starts on 127.0.0.1 and stops afterwards. That
 # needs root, as CI has.
 set -euo pipefail
@@ -35,7 +35,7 @@ else
     echo "note: ../shared/bench/urls is absent: the tests over the benchmark data sets skip"
 fi
 
-servers=(ftp gopher gophernicus http)
+servers=(ftp gopher gophernicus http nntp smtp smtp-exim)
 if [ "${SERVERS:-1}" = 0 ]; then
     step "go test -race (no servers: protocol tests skip)"
     go test -race -count=1 ./...
