@@ -113,6 +113,9 @@ maxconnections:     50
 # nnrpd greets "400 load at N, try later" above a load average of 16 by
 # default: a busy CI machine (or parallel go test) gets there
 nnrpdloadlimit:     0
+# innd syncs the (mmapped) active file to disk every icdsynccount articles;
+# the default 10 makes a 100,000-article feed (NNTP_BIG) 2-3 times slower
+icdsynccount:       100000
 nicekids:           0
 initialtimeout:     10
 clienttimeout:      600
