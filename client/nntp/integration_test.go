@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -335,16 +336,32 @@ func TestRealListActiveAndNewGroups(t *testing.T) {
 	if all.Err() != nil || n < len(groups)+3 {
 		t.Errorf("LIST ACTIVE: %d groups, %v", n, all.Err())
 	}
-	// NEWGROUPS: INN's active.times starts empty, so nothing is new.
-	ng, err := c.NewGroups(ctx, time.Now().Add(-24*time.Hour))
-	if err != nil {
-		t.Fatal(err)
+	// NEWGROUPS: a group created now with INN's ctlinnd is new; the
+	// groups of the start script (no creation time) are not.
+	name := fmt.Sprintf("local.new%d", time.Now().UnixNano())
+	cmd := exec.Command(e.bin+"/ctlinnd", "newgroup", name, "y", "tester@test.invalid")
+	cmd.Env = append(os.Environ(), "INNCONF="+e.innconf)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("ctlinnd newgroup: %v %s", err, out)
 	}
-	for ng.Next() {
-		t.Logf("new group %+v", ng.Group())
-	}
-	if err := ng.Err(); err != nil {
-		t.Error(err)
+	for _, tt := range []struct {
+		since time.Time
+		want  bool
+	}{{time.Now().Add(-time.Minute), true}, {time.Now().Add(time.Hour), false}} {
+		ng, err := c.NewGroups(ctx, tt.since)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for ng.Next() {
+			got = append(got, ng.Group().Name)
+		}
+		if err := ng.Err(); err != nil {
+			t.Error(err)
+		}
+		if slices.Contains(got, name) != tt.want || slices.Contains(got, "local.test") {
+			t.Errorf("NEWGROUPS since %v: %q", tt.since, got)
+		}
 	}
 	if _, err := c.ListActive(ctx, "local.* x"); !errors.Is(err, ErrUnsafeArg) {
 		t.Errorf("wildmat with a space: %v", err)
