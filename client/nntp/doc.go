@@ -11,7 +11,7 @@
 //	g, err := c.Group(ctx, "comp.infosystems.www")
 //	s := c.Overview(ctx, g.Low, g.High) // OVER in batches, constant memory
 //	for s.Next() {
-//		o := s.Overview() // o.Number, o.Subject, o.From, o.Date, o.MessageID
+//		o := s.Item() // o.Number, o.Subject, o.From, o.Date, o.MessageID
 //	}
 //	if err := s.Err(); err != nil { ... }
 //	a, err := c.Article(ctx, "<id@example.org>")

@@ -67,7 +67,7 @@ func ExampleConn_Overview() {
 	}
 	s := c.Overview(ctx, g.Low, g.High)
 	for s.Next() {
-		o := s.Overview()
+		o := s.Item()
 		fmt.Printf("%d %s %q %s\n", o.Number, o.MessageID, o.Subject, o.From)
 	}
 	if err := s.Err(); err != nil {

@@ -101,7 +101,7 @@ func TestFaultOldServer(t *testing.T) {
 	s := c.Overview(ctx, g.Low, g.High)
 	var got []Overview
 	for s.Next() {
-		got = append(got, s.Overview())
+		got = append(got, s.Item())
 	}
 	if s.Err() != nil || len(got) != 1 || got[0].Subject != "one" || got[0].Number != 10 || got[0].Extra[0] != "Xref: x misc.test:10" {
 		t.Fatalf("got %+v, %v", got, s.Err())

@@ -257,7 +257,7 @@ func TestRealOverviewMethods(t *testing.T) {
 			var got []Overview
 			s := c.Overview(ctx, g.Low, g.High+5) // past the end: missing articles are skipped
 			for s.Next() {
-				got = append(got, s.Overview())
+				got = append(got, s.Item())
 			}
 			if err := s.Err(); err != nil {
 				t.Fatal(err)
@@ -311,7 +311,7 @@ func TestRealListActiveAndNewGroups(t *testing.T) {
 	}
 	groups := map[string]ActiveGroup{}
 	for s.Next() {
-		groups[s.Group().Name] = s.Group()
+		groups[s.Item().Name] = s.Item()
 	}
 	if err := s.Err(); err != nil {
 		t.Fatal(err)
@@ -354,7 +354,7 @@ func TestRealListActiveAndNewGroups(t *testing.T) {
 		}
 		var got []string
 		for ng.Next() {
-			got = append(got, ng.Group().Name)
+			got = append(got, ng.Item().Name)
 		}
 		if err := ng.Err(); err != nil {
 			t.Error(err)
@@ -549,7 +549,7 @@ func TestRealOverviewBigGroup(t *testing.T) {
 	var n, last int64
 	s := c.Overview(ctx, g.Low, g.High)
 	for s.Next() {
-		o := s.Overview()
+		o := s.Item()
 		if o.Number <= last {
 			t.Fatalf("number %d after %d", o.Number, last)
 		}

@@ -74,8 +74,8 @@ func (s *GroupScanner) Next() bool {
 	return false
 }
 
-// Group returns the current group.
-func (s *GroupScanner) Group() ActiveGroup { return s.item }
+// Item returns the current group.
+func (s *GroupScanner) Item() ActiveGroup { return s.item }
 
 // Err returns the error that ended the scan, or nil.
 func (s *GroupScanner) Err() error { return s.err }

@@ -92,7 +92,7 @@ const (
 //
 //	s := c.Overview(ctx, g.Low, g.High)
 //	for s.Next() {
-//		o := s.Overview()
+//		o := s.Item()
 //	}
 //	if err := s.Err(); err != nil { ... }
 //
@@ -319,8 +319,8 @@ func readHeader(d *dotLines, max int) (textproto.MIMEHeader, error) {
 	}
 }
 
-// Overview returns the current article's overview.
-func (s *OverviewScanner) Overview() Overview { return s.item }
+// Item returns the current article's overview.
+func (s *OverviewScanner) Item() Overview { return s.item }
 
 // Err returns the error that ended the scan, or nil.
 func (s *OverviewScanner) Err() error { return s.err }
