@@ -332,3 +332,34 @@ func TestFaultPostReaderError(t *testing.T) {
 type iotestErrReader struct{}
 
 func (iotestErrReader) Read([]byte) (int, error) { return 0, errors.New("disk on fire") }
+
+// The capability list itself broken: over-long, unterminated, endless.
+func TestFaultCapabilities(t *testing.T) {
+	for name, tt := range map[string]struct {
+		reply wt.Step
+		want  error
+	}{
+		"over-long line": {wt.SendRaw("101 caps\r\n" + strings.Repeat("X", 5000) + "\r\n.\r\n"), ErrLineTooLong},
+		"unterminated":   {wt.Func(func(s *wt.Session) error { wt.Send("101 caps", "READER")(s); return wt.Close()(s) }), io.ErrUnexpectedEOF},
+		"endless":        {wt.SendRaw("101 caps\r\n" + strings.Repeat("X\r\n", 2000)), ErrMalformedReply},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := wt.Start(t, wt.Send("200 hi"), wt.Expect("CAPABILITIES"), tt.reply)
+			_, err := (&Dialer{MaxLine: 4096}).Dial(testCtx(t), srv.Addr())
+			if !errors.Is(err, tt.want) {
+				t.Errorf("err = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+// QUIT answered with something other than 205 is reported; the
+// connection is closed either way.
+func TestFaultQuit(t *testing.T) {
+	srv := wt.Start(t, script(opening(), steps(wt.Expect("QUIT"), wt.Send("500 what?")))...)
+	c := dialFake(t, srv, nil)
+	wantCode(t, c.Quit(testCtx(t)), 500)
+	if _, err := c.Group(testCtx(t), "a.b"); !errors.Is(err, ErrClosed) {
+		t.Errorf("after Quit: %v", err)
+	}
+}

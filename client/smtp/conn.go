@@ -2,7 +2,6 @@ package smtp
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/base64"
@@ -476,7 +475,7 @@ func (c *Conn) Send(ctx context.Context, from string, to []string, msg []byte) e
 			return opErr("RCPT", err)
 		}
 	}
-	size := int64(len(msg) + bytes.Count(msg, []byte("\n")) - bytes.Count(msg, []byte("\r\n")))
+	size := wireSize(msg)
 	if ok, v := c.Extension("SIZE"); ok {
 		if limit, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil && limit > 0 && size > limit {
 			return fmt.Errorf("%w: %d > %d octets", ErrTooLarge, size, limit)
@@ -517,6 +516,24 @@ func (c *Conn) Send(ctx context.Context, from string, to []string, msg []byte) e
 		return &RecipientsError{Failed: failed, Delivered: true}
 	}
 	return nil
+}
+
+// wireSize is the size of msg as the DATA writer sends it, before
+// dot-stuffing (RFC 1870 section 3): every line ended with CRLF.
+func wireSize(msg []byte) int64 {
+	n := int64(len(msg))
+	for i, b := range msg {
+		switch {
+		case b == '\n' && (i == 0 || msg[i-1] != '\r'):
+			n++ // LF -> CRLF
+		case b == '\r' && (i+1 == len(msg) || msg[i+1] != '\n'):
+			n++ // bare CR -> CRLF
+		}
+	}
+	if len(msg) > 0 && msg[len(msg)-1] != '\n' && msg[len(msg)-1] != '\r' {
+		n += 2 // the last line gets its CRLF
+	}
+	return n
 }
 
 // Quit sends QUIT and closes the connection (closed even on error).

@@ -203,3 +203,28 @@ func TestFaultLocalRefusals(t *testing.T) {
 		t.Errorf("LocalName: %v", err)
 	}
 }
+
+// EHLO's reply broken, and DATA refused or cut: typed errors.
+func TestFaultEHLOAndData(t *testing.T) {
+	srv := wt.Start(t, wt.Send("220 x"), wt.Expect("EHLO localhost"), wt.Send("250-x", "hello"))
+	if _, err := Dial(testCtx(t), srv.Addr()); !errors.Is(err, ErrMalformedReply) {
+		t.Errorf("garbage in EHLO: %v", err)
+	}
+	srv = wt.Start(t, wt.Send("220 x"), wt.Expect("EHLO localhost"), wt.Send("502 no"), wt.Expect("HELO localhost"), wt.Send("501 no"))
+	_, err := Dial(testCtx(t), srv.Addr())
+	wantCode(t, err, 501)
+
+	srv = wt.Start(t, script(opening(), steps(
+		wt.Expect("MAIL FROM:<a@b.c> SIZE=3"), wt.Send("250 ok"), // "x" goes as "x\r\n"
+		wt.Expect("RCPT TO:<d@e.f>"), wt.Send("250 ok"),
+		wt.Expect("DATA"), wt.Send("354 go"), wt.Expect("x"), wt.Expect("."), wt.Reset(),
+	))...)
+	c := dialFake(t, srv, nil)
+	err = c.Send(testCtx(t), "a@b.c", []string{"d@e.f"}, []byte("x"))
+	if !errors.Is(err, syscall.ECONNRESET) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("reset after the data: %v", err)
+	}
+	if err := c.Noop(testCtx(t)); !errors.Is(err, ErrClosed) {
+		t.Errorf("after the reset: %v", err)
+	}
+}

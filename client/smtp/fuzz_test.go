@@ -45,6 +45,9 @@ func FuzzDataWriter(f *testing.F) {
 		if strings.ContainsAny(body, "\r\n") {
 			t.Fatalf("%q: bare CR or LF on the wire: %q", s, out)
 		}
+		if dotless := strings.TrimSuffix(out, ".\r\n"); int64(len(dotless)-strings.Count("\r\n"+dotless, "\r\n.")) != wireSize([]byte(s)) {
+			t.Fatalf("%q: wireSize %d, sent %q", s, wireSize([]byte(s)), out)
+		}
 		back, err := io.ReadAll(textproto.NewReader(bufio.NewReader(strings.NewReader(out))).DotReader())
 		if err != nil {
 			t.Fatal(err)
