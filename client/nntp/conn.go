@@ -22,6 +22,9 @@ const (
 	// DefaultOverviewBatch is the number of articles asked for per OVER
 	// (or XOVER, LISTGROUP) command while scanning a range.
 	DefaultOverviewBatch = 1000
+	// MaxOverviewBatch caps Dialer.OverviewBatch: the HEAD fallback
+	// holds one batch of article numbers.
+	MaxOverviewBatch = 100000
 	// DefaultMaxHeaderBytes bounds the header block read by the HEAD
 	// fallback of Overview.
 	DefaultMaxHeaderBytes = 256 << 10
@@ -45,7 +48,7 @@ type Dialer struct {
 	MaxLine int
 
 	// OverviewBatch is the number of articles requested per command by
-	// Overview (default DefaultOverviewBatch).
+	// Overview (default DefaultOverviewBatch, at most MaxOverviewBatch).
 	OverviewBatch int
 
 	// NoModeReader skips the MODE READER command that Dial otherwise
@@ -103,6 +106,7 @@ func (d *Dialer) Dial(ctx context.Context, addr string) (*Conn, error) {
 	if c.d.OverviewBatch <= 0 {
 		c.d.OverviewBatch = DefaultOverviewBatch
 	}
+	c.d.OverviewBatch = min(c.d.OverviewBatch, MaxOverviewBatch)
 	c.conn = (&wire.Tracer{W: d.Trace, Mask: maskSecrets}).Conn(nc)
 	c.lr = wire.NewLineReader(c.conn, c.d.MaxLine)
 	c.w = bufio.NewWriter(c.conn)
