@@ -1,16 +1,3 @@
-// Package mailbox finds messages in local mailboxes by Message-ID, and
-// MIME body parts by Content-ID: the lookups behind RFC 2392's mid: and
-// cid: (and RFC 1630's mid:). It knows nothing of URLs: it takes paths,
-// message-ids and content-ids as plain strings, with or without their
-// angle brackets.
-//
-// Two mailbox formats are read: Maildir directories (one file per
-// message in cur/ and new/) and mbox files (messages after "From "
-// separator lines, with mboxrd ">From " quoting). Both are scanned
-// streaming: only a message's header is held, and only up to
-// MaxHeaderBytes, so a mailbox of any size needs constant memory. Body
-// parts are found with net/mail and mime/multipart and returned with
-// their Content-Transfer-Encoding (base64, quoted-printable) decoded.
 package mailbox
 
 import (
