@@ -27,6 +27,6 @@
 //     the file or after an empty line; mboxrd quoting (">From ",
 //     ">>From ", ...) is undone by Message.Open. Maildir++ subfolders
 //     (.Folder) are not searched: give each as a path.
-//   - Quoted-printable text decodes with CRLF line breaks, as MIME's
-//     canonical form has them.
+//   - A decoded part keeps the line breaks of the stored message (CRLF
+//     in canonical MIME, LF in most mailbox files): nothing is converted.
 package mailbox
