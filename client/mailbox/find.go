@@ -225,12 +225,11 @@ func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 // headerScan follows header lines and keeps the Message-ID value,
 // unfolded, within MaxHeaderBytes.
 type headerScan struct {
-	n      int
-	inID   bool
-	id     string
-	done   bool
-	gotID  bool
-	header bool
+	n     int
+	inID  bool
+	id    string
+	done  bool
+	gotID bool
 }
 
 func (h *headerScan) line(line []byte) {
@@ -290,9 +289,6 @@ func findMbox(ctx context.Context, path, want string) (*Message, error) {
 				}
 				match.Length = end - match.Offset
 				return match, nil
-			}
-			if start < 0 && lines > 0 {
-				return nil, fmt.Errorf(`%w: %s has no "From " line`, ErrBadMailbox, path)
 			}
 			return nil, nil
 		}
