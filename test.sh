@@ -10,12 +10,12 @@
 #   SERVERS=0 ./test.sh     no real servers (their tests skip)
 #
 # The protocol tests talk to real servers from Debian's packages (ProFTPD,
-# pygopherd, Gophernicus, nginx), which scripts/with-servers.sh installs
-# with apt-get on first use, starts on 127.0.0.1 and stops afterwards, and
-# to two servers Debian lacks (freeWAIS-sf, Prospero), which their start
-# scripts build once from ../shared/servers/src (gcc; cached under
-# ~/.cache/urlkit-test-servers, about a minute the first time). That needs
-# root, as CI has.
+# pygopherd, Gophernicus, nginx, INN, aiosmtpd, Exim), which
+# scripts/with-servers.sh installs with apt-get on first use, starts on
+# 127.0.0.1 and stops afterwards, and to two servers Debian lacks
+# (freeWAIS-sf, Prospero), which their start scripts build once from
+# ../shared/servers/src (gcc; cached under ~/.cache/urlkit-test-servers,
+# about a minute the first time). That needs root, as CI has.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -30,15 +30,6 @@ fi
 step "go vet"
 go vet ./...
 
-# The benchmark data sets of ../shared/bench/urls feed the round-trip and
-# net/url differential tests; when they are there, those tests must read
-# them (they skip only where the folder is absent).
-if [ -d ../shared/bench/urls ]; then
-    export URLKIT_REQUIRE_DATA=1
-else
-    echo "note: ../shared/bench/urls is absent: the tests over the benchmark data sets skip"
-fi
-
 # edit's differential test against libcurl's URL API builds a small C
 # helper (cmd/urlkit/testdata/libcurl): it needs a C compiler and libcurl's
 # headers, installed here when missing; once they are there, the test must
@@ -52,7 +43,16 @@ else
     echo "note: no C compiler or libcurl headers: the edit/libcurl differential test skips"
 fi
 
-servers=(ftp gopher gophernicus http wais prospero)
+# The benchmark data sets of ../shared/bench/urls feed the round-trip and
+# net/url differential tests; when they are there, those tests must read
+# them (they skip only where the folder is absent).
+if [ -d ../shared/bench/urls ]; then
+    export URLKIT_REQUIRE_DATA=1
+else
+    echo "note: ../shared/bench/urls is absent: the tests over the benchmark data sets skip"
+fi
+
+servers=(ftp gopher gophernicus http nntp smtp smtp-exim wais prospero)
 if [ "${SERVERS:-1}" = 0 ]; then
     step "go test -race (no servers: protocol tests skip)"
     go test -race -count=1 ./...
