@@ -19,7 +19,8 @@ import (
 // After a successful call the URL is a valid RFC 3986 URI reference whose
 // String parses back, in the RFC3986 mode, into the same fields. The
 // encodings use only characters that RFC 1738 allows too, so a URL that
-// Parse (the RFC1738 mode) accepted stays accepted, unless its scheme has
+// Parse (the RFC1738 mode) accepted stays accepted after a setter that
+// encodes (the Raw forms take any text RFC 3986 allows), unless its scheme has
 // a production of its own in RFC 1738 section 5 (no user name in an http
 // URL, a newsgroup name without escapes, a hostname of letters, digits and
 // "-") or the host set is an IPv6 literal, which RFC 1738 cannot write:
