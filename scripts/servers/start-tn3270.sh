@@ -1,14 +1,17 @@
 #!/bin/bash
 # start-tn3270.sh [DIR] : a real TN3270 server: the Hercules S/370 emulator
-# (Debian package hercules) with three 3270 console devices (0010-0012) and
+# (Debian package hercules) with 32 3270 console devices (0010-002F) and
 # its TN3270 console port on 127.0.0.1:$TN3270_PORT (default 3270 or the next free).
-# No operating system is loaded: a TN3270 client that connects is shown
+# Without an operating system Hercules never notices that a client went away:
+# each connection keeps its device until the server stops, so 32 devices allow
+# 32 sessions per start (the 33rd is shown "Connection rejected, no available
+# 3270 device"). No operating system is loaded: a TN3270 client that connects is shown
 # Hercules' logo screen (the "Hercules Version ..." banner and a big HHH logo,
 # in EBCDIC, model 2 24x80), which is what a test can read.
 #
 # Port: $TN3270_PORT if set (must be free), else the first free port from 3270 up.
 # Server-side log: DIR/hercules.log (TN3270_LOG): Hercules' messages, one
-# HHCTE... line per terminal connection and disconnection.
+# HHCTE009I line per terminal connection (none for a disconnection).
 #
 # stdout: TN3270_PID= TN3270_PORT= TN3270_DIR= TN3270_LOG=; also DIR/env.
 # stop:   ./stop.sh DIR
@@ -29,9 +32,7 @@ CNSLPORT 127.0.0.1:$PORT
 NUMCPU 1
 ARCHMODE S/370
 PANRATE SLOW
-0010 3270
-0011 3270
-0012 3270
+0010.32 3270
 EOT
 cd "$DIR"
 # -d: daemon mode (no panel); logs to DIR/hercules.log
