@@ -38,7 +38,8 @@
 // such connections outright (a close without a message).
 //
 // rsh-redone's in.rlogind, the test server, sends the window request
-// twice in a row; a client that fetches the first urgent byte late sees
-// it as a data byte 0x80 (Linux turns a superseded urgent byte into
-// data). Read's poll-first design fetches it in time.
+// twice in a row. Read fetches an urgent byte as soon as poll reports it,
+// but if the second arrives before the first was fetched (a busy
+// machine), Linux turns the first into a data byte: a stray 0x80 then
+// appears in the output once. Nothing in the stream tells it from data.
 package rlogin

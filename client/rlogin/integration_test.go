@@ -111,7 +111,10 @@ func TestTrustedLogin(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := out.String()
-	if strings.Contains(got, "\x80") || strings.Contains(got, "\x00") {
+	// rsh-redone sends its window request twice in a row; if the second
+	// arrives before the first was fetched, Linux makes the first data:
+	// one stray 0x80 is the server's doing (see the package doc).
+	if strings.Count(got, "\x80") > 1 || strings.Contains(got, "\x00") {
 		t.Errorf("a control byte leaked into the output: %q", got)
 	}
 	for _, want := range []string{"\r\n" + srv.user + "\r\n", "TERM=xterm\r\n", "\r\n40 100\r\n", "\r\n50 132\r\n"} {
