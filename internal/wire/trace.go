@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -153,13 +153,35 @@ func (t *Tracer) write(s string) {
 }
 
 // printable returns s with non-printable bytes Go-escaped, or s itself
-// when there is nothing to escape.
+// when there is nothing to escape. It escapes byte by byte (\xNN above
+// 0x7e, never \uNNNN for a UTF-8 sequence), so a transcript of a binary
+// protocol (telnet negotiation, 3270 records) shows every byte as sent;
+// ASCII is escaped as strconv.Quote does.
 func printable(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f {
-			q := strconv.QuoteToASCII(s)
-			return q[1 : len(q)-1]
+			return escapeBytes(s)
 		}
 	}
 	return s
+}
+
+func escapeBytes(s string) string {
+	const hex = "0123456789abcdef"
+	b := make([]byte, 0, len(s)+16)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' || c == '"':
+			b = append(b, '\\', c)
+		case c >= 0x20 && c < 0x7f:
+			b = append(b, c)
+		default:
+			if j := strings.IndexByte("\a\b\f\n\r\t\v", c); j >= 0 {
+				b = append(b, '\\', "abfnrtv"[j])
+			} else {
+				b = append(b, '\\', 'x', hex[c>>4], hex[c&15])
+			}
+		}
+	}
+	return string(b)
 }

@@ -74,3 +74,20 @@ func TestTracerNil(t *testing.T) {
 		t.Error("Tracer without W wrapped the conn")
 	}
 }
+
+// Bytes are escaped one by one, the same way for every sequence above
+// 0x7e (valid UTF-8 or not), so a transcript shows the bytes sent; ASCII
+// escapes match strconv.Quote.
+func TestPrintableBytes(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                    "plain",
+		"tab\there \"q\" \\":       `tab\there \"q\" \\`,
+		"\xc8\x85\x99":             `\xc8\x85\x99`, // "ȅ" in UTF-8, EBCDIC "He" in a 3270 record
+		"\xff\xfd\x18\x00\x7f\x1b": `\xff\xfd\x18\x00\x7f\x1b`,
+		"\a\b\f\r\v":               `\a\b\f\r\v`,
+	} {
+		if got := printable(in); got != want {
+			t.Errorf("printable(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
