@@ -174,7 +174,7 @@ func (d *Dialer) Dial(ctx context.Context, addr, localUser, remoteUser string) (
 		// One lock for the tracer's lines and our urgent-byte notes.
 		tw := &lockedWriter{w: d.Trace}
 		c.trace = tw
-		c.conn = (&wire.Tracer{W: tw, Mask: c.mask}).Conn(raw)
+		c.conn = (&wire.Tracer{W: tw, Mask: c.mask, MaskReceived: true}).Conn(raw)
 	}
 	c.r = bufio.NewReader(c.conn)
 	release := wire.Bind(ctx, raw)

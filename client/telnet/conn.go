@@ -161,7 +161,7 @@ func (d *Dialer) newConn(c net.Conn) *Conn {
 	tc.urgent = wire.SetOOBInline(c) == nil
 	tc.conn = c
 	if d.Trace != nil {
-		tr := &wire.Tracer{W: d.Trace, Mask: tc.mask}
+		tr := &wire.Tracer{W: d.Trace, Mask: tc.mask, MaskReceived: true}
 		tc.conn = tr.Conn(c)
 	}
 	return tc

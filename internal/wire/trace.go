@@ -22,6 +22,9 @@ type Tracer struct {
 	// Clients use it to hide secrets: the FTP client masks "PASS xxx".
 	// It is applied to partial lines too (see Limit).
 	Mask func(line string) string
+	// MaskReceived applies Mask to received lines too: a peer may echo a
+	// secret back (a telnet server's pty echoing a password typed ahead).
+	MaskReceived bool
 	// Limit caps the bytes traced per direction and connection; zero means
 	// no cap. When the cap is reached a note is written and the rest of
 	// that direction is skipped (bodies of big transfers, binary data).
@@ -36,7 +39,11 @@ func (t *Tracer) Conn(c net.Conn) net.Conn {
 	if t == nil || t.W == nil {
 		return c
 	}
-	return &traceConn{Conn: c, t: t, in: traceDir{prefix: "< "}, out: traceDir{prefix: "> ", mask: t.Mask}}
+	in := traceDir{prefix: "< "}
+	if t.MaskReceived {
+		in.mask = t.Mask
+	}
+	return &traceConn{Conn: c, t: t, in: in, out: traceDir{prefix: "> ", mask: t.Mask}}
 }
 
 // maxPending bounds the partial line a direction keeps before flushing it.

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"io"
 	"net"
 	"strings"
@@ -89,5 +90,25 @@ func TestPrintableBytes(t *testing.T) {
 		if got := printable(in); got != want {
 			t.Errorf("printable(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+func TestTraceMaskReceived(t *testing.T) {
+	a, b := net.Pipe()
+	defer b.Close()
+	var out bytes.Buffer
+	tr := &Tracer{W: &out, Mask: func(l string) string { return strings.ReplaceAll(l, "secret", "***") }, MaskReceived: true}
+	c := tr.Conn(a)
+	go func() {
+		buf := make([]byte, 64)
+		n, _ := b.Read(buf)
+		b.Write(buf[:n]) // echo
+	}()
+	c.Write([]byte("secret\n"))
+	buf := make([]byte, 64)
+	c.Read(buf)
+	c.Close()
+	if got := out.String(); got != "> ***\n< ***\n" {
+		t.Errorf("trace %q", got)
 	}
 }
