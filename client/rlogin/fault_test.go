@@ -9,7 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -129,5 +132,38 @@ func TestHandshakeBytes(t *testing.T) {
 	}
 	if got := AppendWindowSize(nil, 0x1234, 70000); !bytes.Equal(got, []byte("\xff\xffss\xff\xff\x12\x34\x00\x00\x00\x00")) {
 		t.Errorf("%q", got)
+	}
+}
+
+// Mid-session: a reset is reported; a deadline ends a read that waits.
+func TestFaultSessionResetAndDeadline(t *testing.T) {
+	c, _, err := dialScript(t, Dialer{}, wt.SendRaw("\x00partial"), wt.Pause(50*time.Millisecond), wt.Reset())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(c)
+	if string(b) != "partial" || !errors.Is(err, syscall.ECONNRESET) {
+		t.Fatalf("%q, %v", b, err)
+	}
+	c2, _, err := dialScript(t, Dialer{}, wt.SendRaw("\x00"), wt.Stall())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2.SetDeadline(time.Now().Add(200 * time.Millisecond))
+	start := time.Now()
+	if _, err := c2.Read(make([]byte, 10)); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("err = %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
+	}
+	// Close from another goroutine ends a waiting Read.
+	c3, _, err := dialScript(t, Dialer{}, wt.SendRaw("\x00"), wt.Stall())
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(100*time.Millisecond, func() { c3.Close() })
+	if _, err := c3.Read(make([]byte, 10)); !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("read after close: %v", err)
 	}
 }

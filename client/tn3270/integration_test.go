@@ -43,7 +43,8 @@ func TestHerculesLogoScreen(t *testing.T) {
 	}
 	c.Close() // flushes the trace
 	// The negotiation of RFC 1576, in the order Hercules asks.
-	for _, want := range []string{`> \xff\xfb\x18`, `\xff\xfa\x18\x00IBM-3278-2\xff\xf0`, `\xff\xfb\x19`, `\xff\xfd\x19`, `\xff\xfb\x00`, `\xff\xfd\x00`} {
+	// Byte for byte: the Erase/Write (F5) and its WCC follow WILL BINARY.
+	for _, want := range []string{`\xff\xfb\x00\xf5`, `> \xff\xfb\x18`, `\xff\xfa\x18\x00IBM-3278-2\xff\xf0`, `\xff\xfb\x19`, `\xff\xfd\x19`, `\xff\xfb\x00`, `\xff\xfd\x00`} {
 		if !strings.Contains(trace.String(), want) {
 			t.Errorf("trace lacks %s:\n%s", want, trace.String())
 		}
