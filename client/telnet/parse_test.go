@@ -183,3 +183,19 @@ func TestParserAllocs(t *testing.T) {
 }
 
 func quote(b []byte) string { return fmt.Sprintf("%q", b) }
+
+func BenchmarkParse(b *testing.B) {
+	// A screenful of text with the odd command, as telnetd sends it.
+	in := bytes.Repeat([]byte("some output line of text\r\n\xff\xf9"), 64)
+	buf := make([]byte, len(in))
+	p := newParser(0)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(buf, in)
+		for rest := buf; len(rest) > 0; {
+			_, _, n, _ := p.parse(rest)
+			rest = rest[n:]
+		}
+	}
+}

@@ -3,6 +3,7 @@ package tn3270
 import (
 	"bytes"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -292,5 +293,43 @@ func TestApplyCommandCodes(t *testing.T) {
 	}
 	if _, err := s.Apply([]byte{0x11, 0x00, 0x04, 0x03, 0x00}); err != nil || strings.TrimSpace(s.Text()) != "" {
 		t.Errorf("WSF Erase/Reset (SNA code): %v", err)
+	}
+}
+
+// A record captured from Hercules 3.13 (start-tn3270.sh): the logo
+// screen, rendered to testdata/hercules-logo.txt.
+func TestApplyHerculesRecord(t *testing.T) {
+	rec, err := os.ReadFile("testdata/hercules-logo.rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("testdata/hercules-logo.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewScreen()
+	res, err := s.Apply(rec)
+	if err != nil || !res.Wrote {
+		t.Fatal(err)
+	}
+	if got := s.Text(); got != string(want) {
+		t.Errorf("screen:\n%s\nwant:\n%s", got, want)
+	}
+	allocs := testing.AllocsPerRun(50, func() { s.Apply(rec) })
+	if allocs != 0 {
+		t.Errorf("Apply: %v allocations", allocs)
+	}
+}
+
+func BenchmarkApply(b *testing.B) {
+	rec, err := os.ReadFile("testdata/hercules-logo.rec")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := NewScreen()
+	b.SetBytes(int64(len(rec)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Apply(rec)
 	}
 }

@@ -1,6 +1,7 @@
 package tn3270
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -14,6 +15,9 @@ func FuzzApply(f *testing.F) {
 	f.Add([]byte{cmdWSF, 0x00, 0x05, 0x01, 0xFF, 0x02})
 	f.Add([]byte{cmdEW, 0x00, orderSFE, 0x02, xa3270, 0x0C, xaColor, 0xF2, orderEUA, 0x40, 0x40, orderPT, orderIC})
 	f.Add([]byte{0x05, 0x00, orderMF})
+	if rec, err := os.ReadFile("testdata/hercules-logo.rec"); err == nil {
+		f.Add(rec) // a real screen
+	}
 	f.Fuzz(func(t *testing.T, rec []byte) {
 		s := NewScreen()
 		s.Apply(rec)
