@@ -170,3 +170,30 @@ func AppendRecord(dst, rec []byte) []byte {
 
 // Close closes the connection.
 func (c *Conn) Close() error { return c.tc.Close() }
+
+// Play runs a key script (ParseKeys) on the session: local keys change
+// the screen, each attention key sends it and reads the host's answer,
+// after which screen is called (with c.Screen) so a caller can print
+// each resulting screen. It stops at the first error.
+func (c *Conn) Play(ctx context.Context, keys []Key, screen func(*Screen) error) error {
+	for i, k := range keys {
+		if k.Kind != KeyAID {
+			if err := c.Screen.Press(k); err != nil {
+				return fmt.Errorf("key %d (%v): %w", i+1, k, err)
+			}
+			continue
+		}
+		if err := c.SendAID(ctx, k.AID); err != nil {
+			return fmt.Errorf("key %d (%v): %w", i+1, k, err)
+		}
+		if err := c.ReadScreen(ctx); err != nil {
+			return fmt.Errorf("key %d (%v): waiting for the host: %w", i+1, k, err)
+		}
+		if screen != nil {
+			if err := screen(c.Screen); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -8,13 +8,10 @@
 //	err = c.ReadScreen(ctx)          // negotiation, then the first screen
 //	fmt.Print(c.Screen.Text())       // 24 lines of 80 columns
 //	keys, err := tn3270.ParseKeys("logon ibmuser<enter>")
-//	for _, k := range keys {
-//		if k.Kind == tn3270.KeyAID {
-//			err = c.SendAID(ctx, k.AID) // then c.ReadScreen(ctx)
-//		} else {
-//			err = c.Screen.Press(k)
-//		}
-//	}
+//	err = c.Play(ctx, keys, func(s *tn3270.Screen) error {
+//		fmt.Print(s.Text()) // each screen the host answers with
+//		return nil
+//	})
 //
 // The telnet layer is package telnet (TN3270 is a use of its options).
 // Screen.Apply interprets a record: the commands Write, Erase/Write,

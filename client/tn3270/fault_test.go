@@ -69,17 +69,9 @@ func TestScriptedLogon(t *testing.T) {
 		t.Fatalf("screen %q cursor %d", c.Screen.Text()[:20], c.Screen.Cursor)
 	}
 	keys, _ := ParseKeys("ALICE<enter>")
-	if err := c.Screen.Press(keys[0]); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SendAID(testCtx(t), keys[1].AID); err != nil {
-		t.Fatal(err)
-	}
-	if !c.Screen.Locked {
-		t.Error("keyboard not locked after Enter")
-	}
-	if err := c.ReadScreen(testCtx(t)); err != nil {
-		t.Fatal(err)
+	screens := 0
+	if err := c.Play(testCtx(t), keys, func(*Screen) error { screens++; return nil }); err != nil || screens != 1 {
+		t.Fatalf("Play: %v, %d screens", err, screens)
 	}
 	if line := strings.Split(c.Screen.Text(), "\n")[1]; line != "WELCOME" || c.Screen.Locked {
 		t.Errorf("second screen row 2 = %q, locked %v", line, c.Screen.Locked)
@@ -131,5 +123,21 @@ func TestFaultStallAndClose(t *testing.T) {
 	err := dial(t, srv2.Addr()).ReadScreen(testCtx(t))
 	if !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "connection closed by the host") {
 		t.Fatalf("close in a record: %v", err)
+	}
+}
+
+// Play stops at a key that cannot be applied, naming it.
+func TestPlayErrors(t *testing.T) {
+	srv := wt.Start(t, wt.SendRaw(negotiation), expectBytes([]byte(answer)),
+		sendRecord(rec(cmdEW, 0xC3, orderSF, AttrProtected, "READ ONLY")), wt.Stall())
+	c := dial(t, srv.Addr())
+	if err := c.ReadScreen(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := ParseKeys("<tab>x")
+	err := c.Play(testCtx(t), keys, nil)
+	var pe *ErrProtectedField
+	if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "key 2 (x): tn3270: cursor at row 1 column 1") {
+		t.Fatalf("err = %v", err)
 	}
 }
