@@ -37,6 +37,8 @@ type HandshakeError struct {
 	Privileged bool   // whether SourcePort was in 512-1023
 }
 
+// Error gives the server's message and, for an unprivileged source port,
+// the likely reason.
 func (e *HandshakeError) Error() string {
 	s := "rlogin: the server refused the login"
 	if e.Msg != "" {

@@ -15,6 +15,7 @@ type ProtocolError struct {
 	Rule   string // what was wrong, with the RFC that says so
 }
 
+// Error names the offset and the rule.
 func (e *ProtocolError) Error() string {
 	return fmt.Sprintf("telnet: byte %d: %s", e.Offset, e.Rule)
 }

@@ -15,6 +15,7 @@ type DataStreamError struct {
 	Rule   string
 }
 
+// Error names the record offset and what was wrong.
 func (e *DataStreamError) Error() string {
 	return fmt.Sprintf("tn3270: record byte %d: %s", e.Offset, e.Rule)
 }

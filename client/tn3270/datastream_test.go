@@ -112,7 +112,7 @@ func TestTypeAndInput(t *testing.T) {
 		t.Errorf("PA1 = % X", got)
 	}
 	s.Cursor = 0
-	var pe *ErrProtectedField
+	var pe *ProtectedFieldError
 	if err := s.Type("x"); !errors.As(err, &pe) || pe.Row != 1 || pe.Col != 1 {
 		t.Errorf("typing on an attribute: %v", err)
 	}

@@ -136,7 +136,7 @@ func TestPlayErrors(t *testing.T) {
 	}
 	keys, _ := ParseKeys("<tab>x")
 	err := c.Play(testCtx(t), keys, nil)
-	var pe *ErrProtectedField
+	var pe *ProtectedFieldError
 	if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "key 2 (x): tn3270: cursor at row 1 column 1") {
 		t.Fatalf("err = %v", err)
 	}

@@ -25,6 +25,7 @@ type Key struct {
 	AID  AID    // KeyAID
 }
 
+// String gives the key in ParseKeys' syntax.
 func (k Key) String() string {
 	switch k.Kind {
 	case KeyText:
@@ -131,7 +132,7 @@ func (s *Screen) Press(k Key) error {
 		fa := s.fieldAt(s.Cursor)
 		if s.Cells[s.Cursor].Field || (fa >= 0 && s.Cells[fa].Attr&AttrProtected != 0) {
 			row, col := s.RowCol(s.Cursor)
-			return &ErrProtectedField{row, col}
+			return &ProtectedFieldError{row, col}
 		}
 		for a := s.Cursor; !s.Cells[a].Field; a = s.next(a) {
 			s.Cells[a] = Cell{}

@@ -173,10 +173,12 @@ func (s *Screen) Text() string {
 // RowCol returns the row and column (from 1) of buffer address a.
 func (s *Screen) RowCol(a int) (row, col int) { return a/s.Cols + 1, a%s.Cols + 1 }
 
-// ErrProtectedField reports typing where the keyboard may not write.
-type ErrProtectedField struct{ Row, Col int }
+// ProtectedFieldError reports typing where the keyboard may not write:
+// a protected field or an attribute position, at Row and Col (from 1).
+type ProtectedFieldError struct{ Row, Col int }
 
-func (e *ErrProtectedField) Error() string {
+// Error names the position.
+func (e *ProtectedFieldError) Error() string {
 	return fmt.Sprintf("tn3270: cursor at row %d column %d is in a protected field or on an attribute", e.Row, e.Col)
 }
 
@@ -197,7 +199,7 @@ func (s *Screen) Type(text string) error {
 		fa := s.fieldAt(s.Cursor)
 		if s.Cells[s.Cursor].Field || (fa >= 0 && s.Cells[fa].Attr&AttrProtected != 0) {
 			row, col := s.RowCol(s.Cursor)
-			return &ErrProtectedField{row, col}
+			return &ProtectedFieldError{row, col}
 		}
 		if fa >= 0 && s.Cells[fa].Attr&AttrNumeric != 0 && !strings.ContainsRune("0123456789.-", r) {
 			row, col := s.RowCol(s.Cursor)
