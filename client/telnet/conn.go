@@ -267,12 +267,15 @@ func (c *Conn) step() error {
 			return err
 		}
 		c.start, c.end = 0, n
-		if c.urgent && !c.p.synch {
-			// RFC 854 Synch: urgent data announced means the data up to
-			// the DM is to be dropped (commands are still obeyed).
-			if pending, _ := wire.WaitUrgent(c.raw, 0); pending {
-				c.p.synch = true
-			}
+		if c.urgent {
+			// RFC 854 Synch: while urgent data is announced and not yet
+			// read, the data up to the DM is dropped (commands are still
+			// obeyed). A read stops at the urgent mark and the DM is the
+			// urgent byte, so the chunk that reads it has no urgent data
+			// pending: dropping ends there even if a broken server sent
+			// urgent data without a DM.
+			pending, _ := wire.WaitUrgent(c.raw, 0)
+			c.p.synch = pending
 		}
 	}
 	data, ev, n, err := c.p.parse(c.in[c.start:c.end])

@@ -185,3 +185,16 @@ func TestUnsafeArgs(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Urgent data without a DM (a broken server): dropping stops once the
+// urgent byte has been read, so the session goes on.
+func TestFaultUrgentWithoutDM(t *testing.T) {
+	srv := wt.Start(t, wt.SendRaw("keep1 "), wt.Pause(200*time.Millisecond),
+		wt.Func(func(s *wt.Session) error { return wire.SendUrgent(s.Conn, []byte("junk!")) }),
+		wt.Pause(200*time.Millisecond), wt.SendRaw("after"), wt.Close())
+	var d Dialer
+	b, err := io.ReadAll(dial(t, &d, srv.Addr()))
+	if err != nil || !strings.HasPrefix(string(b), "keep1 ") || !strings.HasSuffix(string(b), "after") {
+		t.Fatalf("%q, %v", b, err)
+	}
+}
