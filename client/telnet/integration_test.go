@@ -220,3 +220,40 @@ func TestEscapeCommandsSynch(t *testing.T) {
 		t.Errorf("want AO and IP sent and two DMs received:\n%s", tr)
 	}
 }
+
+// No size at first: NAWS is refused; a size given later is offered with
+// WILL NAWS, which telnetd accepts, and reaches the pty.
+func TestWindowSizeLate(t *testing.T) {
+	srv := server(t)
+	var d Dialer
+	c, err := d.Dial(testCtx(t), srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	var out syncBuffer
+	s := Session{Conn: c, In: pr, Out: &out, Login: &Login{User: srv.user, Password: srv.pass}, Linger: 5 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- s.Run(testCtx(t)) }()
+	waitFor(t, &out, "$ ")
+	if c.LocalEnabled(OptNAWS) {
+		t.Fatal("NAWS enabled without a size")
+	}
+	if err := c.SetWindowSize(90, 30); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !c.LocalEnabled(OptNAWS) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // telnetd applies the size to the pty
+	pw.Write([]byte("size\nexit\n"))
+	pw.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "size 30 90") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
