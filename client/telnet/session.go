@@ -134,8 +134,8 @@ type Session struct {
 
 // Run runs the session until it ends and returns nil for a normal end
 // (the server closed, the input ended, or the Quit command). Run closes
-// the Conn. A blocked read of In is not interrupted; its goroutine ends
-// at its next read.
+// the Conn and writes nothing to Out after it returns. A blocked read of
+// In is not interrupted; its goroutine ends at its next read.
 func (s *Session) Run(ctx context.Context) error {
 	defer s.Conn.Close()
 	if s.Login != nil {
@@ -160,15 +160,30 @@ func (s *Session) Run(ctx context.Context) error {
 	go func() { outDone <- s.copyOut(loginDone, &lastOutput) }()
 	go func() { inDone <- s.copyIn(ctx, loginDone) }()
 
+	// Every end closes the connection and waits for the output copy, so
+	// nothing is written to Out after Run returns (unless Out itself is
+	// stuck in a write: then Run gives up waiting after outWait).
+	outFinished := false
+	finish := func(err error) error {
+		s.Conn.Close()
+		if !outFinished {
+			select {
+			case <-outDone:
+			case <-time.After(outWait):
+			}
+		}
+		return err
+	}
 	select {
 	case err := <-outDone:
-		return s.ended(ctx, err)
+		outFinished = true
+		return finish(s.ended(ctx, err))
 	case err := <-inDone:
 		if err != nil || s.Linger <= 0 {
-			return s.ended(ctx, err)
+			return finish(s.ended(ctx, err))
 		}
 	case <-ctx.Done():
-		return ctx.Err()
+		return finish(ctx.Err())
 	}
 	// Input ended: copy output while it keeps coming.
 	t := time.NewTimer(s.Linger)
@@ -176,18 +191,22 @@ func (s *Session) Run(ctx context.Context) error {
 	for {
 		select {
 		case err := <-outDone:
-			return s.ended(ctx, err)
+			outFinished = true
+			return finish(s.ended(ctx, err))
 		case <-ctx.Done():
-			return ctx.Err()
+			return finish(ctx.Err())
 		case <-t.C:
 			idle := time.Since(time.Unix(0, lastOutput.Load()))
 			if idle >= s.Linger {
-				return nil
+				return finish(nil)
 			}
 			t.Reset(s.Linger - idle)
 		}
 	}
 }
+
+// outWait bounds how long Run waits for the output copy to stop.
+const outWait = 2 * time.Second
 
 // errQuit ends copyIn at the Quit command.
 var errQuit = errors.New("quit")
