@@ -275,13 +275,14 @@ func (c *Conn) RawMode() bool {
 	return c.rawMode
 }
 
-// checkUrgent fetches and obeys a pending urgent control byte.
-func (c *Conn) checkUrgent() {
+// checkUrgent fetches and obeys a pending urgent control byte and
+// reports whether there was one.
+func (c *Conn) checkUrgent() bool {
 	c.umu.Lock()
 	defer c.umu.Unlock()
 	b, ok, err := wire.ReadUrgent(c.raw)
 	if err != nil || !ok {
-		return
+		return false
 	}
 	if c.trace != nil {
 		fmt.Fprintf(c.trace, "< [urgent 0x%02x]\n", b)
@@ -303,6 +304,7 @@ func (c *Conn) checkUrgent() {
 		}
 		c.wmu.Unlock()
 	}
+	return true
 }
 
 // pollInterval bounds each wait of Read, so Close and deadlines are
@@ -348,7 +350,10 @@ func (c *Conn) Read(p []byte) (int, error) {
 			return 0, err
 		}
 		if urgent {
-			c.checkUrgent()
+			if !c.checkUrgent() {
+				// Reported but not fetchable (yet): do not spin.
+				time.Sleep(time.Millisecond)
+			}
 			continue
 		}
 		if !readable {
