@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // ebc encodes ASCII text as CP037.
@@ -331,5 +332,21 @@ func BenchmarkApply(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		s.Apply(rec)
+	}
+}
+
+// Orders that scan the buffer stay linear: a record full of EUA and PT
+// orders is applied quickly.
+func TestApplyManyScans(t *testing.T) {
+	r := rec(cmdEW, 0, orderSF, 0, orderSBA, addr(100), orderSF, AttrProtected)
+	for len(r) < DefaultMaxRecord-4 {
+		r = append(r, orderEUA, addr(50)[0], addr(50)[1], orderPT)
+	}
+	start := time.Now()
+	if _, err := NewScreen().Apply(r); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
 	}
 }

@@ -237,24 +237,19 @@ func (s *Screen) nextUnprotected(addr int) int {
 }
 
 // eraseUnprotected nulls the unprotected positions in [from, to) (to ==
-// from: the whole buffer) and resets their fields' MDT.
+// from: the whole buffer) and resets their fields' MDT. One pass: a
+// record may hold thousands of EUA orders.
 func (s *Screen) eraseUnprotected(from, to int) {
-	if s.fieldAt(0) < 0 {
-		for a := from; ; {
-			s.Cells[a] = Cell{}
-			if a = s.next(a); a == to {
-				break
-			}
-		}
-		return
-	}
+	fa := s.fieldAt(from)
+	protected := fa >= 0 && s.Cells[fa].Attr&AttrProtected != 0
 	for a := from; ; {
 		c := &s.Cells[a]
 		if c.Field {
-			if c.Attr&AttrProtected == 0 {
+			protected = c.Attr&AttrProtected != 0
+			if !protected {
 				c.Attr &^= AttrMDT
 			}
-		} else if fa := s.fieldAt(a); s.Cells[fa].Attr&AttrProtected == 0 {
+		} else if !protected {
 			*c = Cell{}
 		}
 		if a = s.next(a); a == to {
