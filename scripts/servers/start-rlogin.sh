@@ -29,12 +29,14 @@ RPASS=${RLOGIN_PASS:-secret}
 RTRUST=${RLOGIN_TRUSTED:-rtrusted}
 
 need_pkg rsh-redone-server socat
-# The package registers in.rlogind with inetd (port 513, every interface);
-# the tests want it on loopback only, under socat: keep the inetd entry off
-# in case an inetd is (or gets) installed.
-if command -v update-inetd >/dev/null 2>&1 && grep -q '^login[[:space:]]' /etc/inetd.conf 2>/dev/null; then
-    update-inetd --disable login >&2 2>/dev/null || log "could not disable the inetd entry for login"
-fi
+# The package registers in.rlogind and in.rshd with inetd (ports 513 and
+# 514, every interface); the tests want rlogind on loopback only, under
+# socat: keep those inetd entries off in case an inetd is (or gets) installed.
+for svc in login shell; do
+    if command -v update-inetd >/dev/null 2>&1 && grep -q "^$svc[[:space:]]" /etc/inetd.conf 2>/dev/null; then
+        update-inetd --disable "$svc" >&2 2>/dev/null || log "could not disable the inetd entry for $svc"
+    fi
+done
 DIR=$(make_dir "${1:-}")
 PORT=$(pick_port RLOGIN_PORT 5130) || exit 1
 port_busy "$PORT" && die "127.0.0.1:$PORT is already in use (set RLOGIN_PORT)"
