@@ -62,6 +62,11 @@ type Dialer struct {
 	// MaxSubneg bounds subnegotiation parameters (default
 	// DefaultMaxSubneg); a longer one is a *ProtocolError.
 	MaxSubneg int
+	// OnOption, if set, is called when an option is turned on or off on
+	// either side (remote: the server's side), from the goroutine that
+	// reads the Conn: a terminal client switches its local echo and line
+	// mode when the server starts or stops echoing (ECHO, SGA).
+	OnOption func(opt byte, remote, enabled bool)
 }
 
 // Conn is a telnet connection: Read returns the server's data with the
@@ -81,6 +86,7 @@ type Conn struct {
 	allowRem   [256]bool
 	termTypes  []string
 	ttIndex    int
+	notify     func(opt byte, remote, enabled bool)
 	width      int
 	height     int
 	smu        sync.Mutex // guards secrets: the tracer's mask runs inside writes
@@ -138,7 +144,7 @@ func (d *Dialer) check() error {
 
 func (d *Dialer) newConn(c net.Conn) *Conn {
 	tc := &Conn{raw: c, p: newParser(d.MaxSubneg), in: make([]byte, 4096),
-		termTypes: d.TermTypes, width: d.Width, height: d.Height}
+		termTypes: d.TermTypes, width: d.Width, height: d.Height, notify: d.OnOption}
 	if len(tc.termTypes) == 0 {
 		tc.termTypes = []string{"DUMB"}
 	}
@@ -294,38 +300,37 @@ func (c *Conn) step() error {
 			c.eor = true
 		}
 	case evOption:
-		err = c.negotiate(ev.cmd, ev.opt)
+		c.negotiate(ev.cmd, ev.opt)
 	case evSubneg:
-		err = c.subneg(ev.opt, ev.data)
+		c.subneg(ev.opt, ev.data)
 	}
-	if err != nil {
-		c.rerr = err
-	}
-	return err
+	// A failed answer (the server closed or reset its side) is not an
+	// error of the read: the data already received stays readable and
+	// the read side reports the end of the connection itself.
+	return nil
 }
 
 // negotiate answers WILL/WONT/DO/DONT per RFC 1143.
 func (c *Conn) negotiate(verb, opt byte) error {
 	c.wmu.Lock()
-	defer c.wmu.Unlock()
 	var reply negotiation
-	var changed bool
 	var s *side
 	var yes, no byte
 	switch verb {
+	case WILL, WONT:
+		s, yes, no = &c.remote[opt], DO, DONT
+	default:
+		s, yes, no = &c.local[opt], WILL, WONT
+	}
+	was := s.enabled()
+	switch verb {
 	case WILL:
-		s, yes, no = &c.remote[opt], DO, DONT
-		reply, changed = s.recvYes(c.allowRem[opt])
-	case WONT:
-		s, yes, no = &c.remote[opt], DO, DONT
-		reply, changed = s.recvNo()
+		reply, _ = s.recvYes(c.allowRem[opt])
 	case DO:
-		s, yes, no = &c.local[opt], WILL, WONT
 		agree := c.allowLocal[opt] && (opt != OptNAWS || c.width > 0 && c.height > 0)
-		reply, changed = s.recvYes(agree)
-	case DONT:
-		s, yes, no = &c.local[opt], WILL, WONT
-		reply, changed = s.recvNo()
+		reply, _ = s.recvYes(agree)
+	default: // WONT, DONT
+		reply, _ = s.recvNo()
 	}
 	switch reply {
 	case sendYes:
@@ -343,10 +348,18 @@ func (c *Conn) negotiate(verb, opt byte) error {
 		}
 		c.wbuf = AppendOption(c.wbuf, no, opt)
 	}
-	if changed {
+	now := s.enabled()
+	if now != was {
 		c.optionChanged(verb, opt)
 	}
-	return c.flushLocked()
+	err := c.flushLocked()
+	notify := c.notify
+	c.wmu.Unlock()
+	if now != was && notify != nil {
+		// Outside the lock: the callback may use the Conn.
+		notify(opt, verb == WILL || verb == WONT, now)
+	}
+	return err
 }
 
 // optionChanged applies the effect of an option turned on or off.

@@ -28,7 +28,10 @@
 // TERMINAL-TYPE (1091; Dialer.TermTypes, default "DUMB") and NAWS (1073,
 // when a window size is known; Conn.SetWindowSize updates it); on the
 // server's side BINARY, ECHO (857) and SUPPRESS-GO-AHEAD. Everything else
-// is refused. Dialer.Local/Remote change the policy (TN3270 uses EOR).
+// is refused. Dialer.Local/Remote change the policy (TN3270 uses EOR);
+// Dialer.OnOption reports each change (a terminal client turns its local
+// echo off when the server WILL ECHO). A failed answer does not fail the
+// read: the data received stays readable and the read reports the end.
 //
 // # Synch
 //

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -196,5 +197,24 @@ func TestFaultUrgentWithoutDM(t *testing.T) {
 	b, err := io.ReadAll(dial(t, &d, srv.Addr()))
 	if err != nil || !strings.HasPrefix(string(b), "keep1 ") || !strings.HasSuffix(string(b), "after") {
 		t.Fatalf("%q, %v", b, err)
+	}
+}
+
+// OnOption reports each change once, from the reading goroutine, and may
+// use the Conn.
+func TestOnOption(t *testing.T) {
+	srv := wt.Start(t, wt.SendRaw("\xff\xfb\x01\xff\xfb\x01\xff\xfd\x00\xff\xfc\x01\xff\xfb\x63x"), wt.Close())
+	var events []string
+	var c *Conn
+	d := Dialer{OnOption: func(opt byte, remote, on bool) {
+		events = append(events, fmt.Sprintf("%s remote=%v %v binary-local=%v", OptionName(opt), remote, on, c.LocalEnabled(OptBinary)))
+	}}
+	c = dial(t, &d, srv.Addr())
+	if b, err := io.ReadAll(c); err != nil || string(b) != "x" {
+		t.Fatalf("%q %v", b, err)
+	}
+	want := []string{"ECHO remote=true true binary-local=false", "BINARY remote=false true binary-local=true", "ECHO remote=true false binary-local=true"}
+	if strings.Join(events, "|") != strings.Join(want, "|") {
+		t.Errorf("events %q\nwant %q", events, want)
 	}
 }
