@@ -1,6 +1,7 @@
 package urlkit
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -128,6 +129,74 @@ func TestLenientURLPrefixCases(t *testing.T) {
 		v, warns, err := ParseLenient(want)
 		if err != nil || len(warns) != 0 || v != u {
 			t.Errorf("ParseLenient(%q) again = %q, %v, %v", want, v.String(), warns, err)
+		}
+	}
+}
+
+// TestURLPrefixEveryMode: in every mode "URL:" before a scheme is RFC
+// 1738's prefix, not a scheme named URL (issue 10, D1); the strict modes
+// say it was removed, and their errors name offsets in the input.
+func TestURLPrefixEveryMode(t *testing.T) {
+	for _, m := range []Mode{RFC1738, RFC1630, RFC3986, Lenient} {
+		u, warns, err := parse("URL:http://host/", m, false)
+		if err != nil || u.Scheme != "http" || u.Host != "host" || u.String() != "http://host/" {
+			t.Errorf("%v: parse(URL:http://host/) = %q (scheme %q), %v", m, u.String(), u.Scheme, err)
+		}
+		if len(warns) != 1 || warns[0].Offset != 0 || !strings.Contains(warns[0].Message, `"URL:" prefix removed`) {
+			t.Errorf("%v: warnings %v, want one at offset 0 saying the prefix was removed", m, warns)
+		}
+		if list := Check("URL:http://host/", m); len(list) != 0 {
+			t.Errorf("%v: Check(URL:http://host/) = %v", m, list)
+		}
+		// Offsets of errors are in the input, the prefix counted.
+		in := "url:URL:http://host:99x/"
+		_, err = ParseMode(in, m)
+		e, ok := err.(*Error)
+		if !ok || e.Offset != 22 || e.Input != in || !strings.Contains(e.Rule, "port") {
+			t.Errorf("%v: ParseMode(%q) = %v, want offset 22 in the port", m, in, err)
+		}
+		if list := Check(in, m); len(list) == 0 || list[0].Offset != 22 {
+			t.Errorf("%v: Check(%q) = %v, want offset 22", m, in, list)
+		}
+		// "URL:" before no scheme is a scheme named URL.
+		if u, warns, err := parse("URL:x", m, false); err != nil || u.Scheme != "URL" || len(warns) != 0 {
+			t.Errorf("%v: parse(URL:x) = %q %v %v, want the scheme URL", m, u.Scheme, warns, err)
+		}
+	}
+}
+
+// TestLenientHostRepairs: a lenient repair yields a host the host rules
+// accept or an error, never "a%20b" (issue 10, D5).
+func TestLenientHostRepairs(t *testing.T) {
+	for _, tc := range []struct {
+		in     string
+		offset int
+	}{
+		{"ftp://a b/", 7},
+		{"http://host{x}/", 11},
+		{"http://ho%st/", 9},
+		{"http://a\x01b/", 8},
+		{"http://user:pw@a b:80/", 16},
+	} {
+		for _, ref := range []bool{false, true} {
+			u, _, err := parse(tc.in, Lenient, ref)
+			e, ok := err.(*Error)
+			if !ok || e.Offset != tc.offset || !errors.Is(err, ErrBadHost) || !strings.Contains(e.Rule, "a host is a name, an address or an internationalized") {
+				t.Errorf("lenient %q = %q, %v; want ErrBadHost at offset %d", tc.in, u.String(), err, tc.offset)
+			}
+		}
+		if list := Check(tc.in, Lenient); len(list) != 1 || list[0].Offset != tc.offset || list[0].Op != "check" {
+			t.Errorf("Check(%q, Lenient) = %v", tc.in, list)
+		}
+	}
+	// Line wrapping inside a host is still dropped (RFC 1738 appendix).
+	for in, want := range map[string]string{
+		"<URL:ftp://ds.in ternic.net/rfc>": "ftp://ds.internic.net/rfc",
+		"ftp://ds.in\n  ternic.net/rfc":    "ftp://ds.internic.net/rfc",
+		"http://b\xc3\xbccher.example/a b": "http://xn--bcher-kva.example/a%20b",
+	} {
+		if u, _, err := ParseLenient(in); err != nil || u.String() != want {
+			t.Errorf("ParseLenient(%q) = %q, %v; want %q", in, u.String(), err, want)
 		}
 	}
 }

@@ -46,6 +46,15 @@ func ParseModeName(name string) (Mode, error) {
 	return 0, fmt.Errorf("urlkit: unknown mode %q (want rfc1738, rfc1630, rfc3986 or lenient)", name)
 }
 
+// grammar returns the strict grammar the parser checks in mode m: the
+// Lenient mode's repaired text must be a valid RFC 3986 URI-reference.
+func (m Mode) grammar() Mode {
+	if m == Lenient {
+		return RFC3986
+	}
+	return m
+}
+
 // MarshalText returns the mode's name.
 func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 

@@ -12,49 +12,63 @@ import (
 // Parse parses s as an absolute URL in the RFC1738 mode. It does not
 // allocate when s is valid: the components of the result are substrings
 // of s.
-func Parse(s string) (URL, error) { return ParseMode(s, RFC1738) }
+func Parse(s string) (URL, error) {
+	u, _, err := parse(s, RFC1738, false)
+	return u, err
+}
 
 // ParseMode parses s as an absolute URL in the given mode (in the RFC3986
 // mode, as a URI-reference: relative references are accepted too). It
 // returns the first error found; Check returns them all. In the Lenient
 // mode the result is the repaired, canonical URL (ParseLenient also returns
 // the repairs made).
-func ParseMode(s string, m Mode) (URL, error) { return parse(s, m, m == RFC3986) }
+func ParseMode(s string, m Mode) (URL, error) {
+	u, _, err := parse(s, m, m == RFC3986)
+	return u, err
+}
 
 // ParseReference parses s as a URL or a relative reference (RFC 1630's
 // partial form, RFC 3986's relative-ref) in the given mode.
-func ParseReference(s string, m Mode) (URL, error) { return parse(s, m, true) }
+func ParseReference(s string, m Mode) (URL, error) {
+	u, _, err := parse(s, m, true)
+	return u, err
+}
 
-func parse(s string, m Mode, ref bool) (u URL, err error) {
-	if m == Lenient {
-		u, _, err = parseLenient(s, ref, "parse")
-		return u, err
+// parse runs the pass before the parser (prepare), then the parser once,
+// in the strict grammar of m, over the text the pass left.
+func parse(s string, m Mode, ref bool) (URL, []Warning, error) {
+	text, pre, err := prepare(s, m)
+	if err != nil {
+		return URL{}, pre.warningList(), err
 	}
 	// Fields set one by one and the URL parsed into the result: a
 	// composite literal here would be built in a temporary and copied.
+	var u URL
 	var p parser
-	p.s, p.mode, p.ref, p.op = s, m, ref, "parse"
+	p.s, p.mode, p.ref, p.op = text, m.grammar(), ref, "parse"
 	p.parse(&u)
-	if p.first != nil {
-		if p.grammar {
-			// A scheme grammar may have been cut short by an error after
-			// one it would have found earlier: report the error Check
-			// lists first, the one at the lowest offset.
-			return URL{}, lowestError(s, m, ref)
-		}
-		return URL{}, p.first
+	if p.first == nil {
+		return u, pre.warningList(), nil
 	}
-	return u, nil
+	e := p.first
+	if p.grammar {
+		// A scheme grammar may have been cut short by an error after
+		// one it would have found earlier: report the error Check
+		// lists first, the one at the lowest offset.
+		e = lowestError(text, p.mode, ref)
+	}
+	pre.locate(s, e)
+	return URL{}, pre.warningList(), e
 }
 
 // Check reports every problem of s as an absolute URL in the given mode (a
 // URI-reference in the RFC3986 mode), sorted by offset. An empty list means
 // s is valid, exactly when ParseMode(s, m) succeeds; the first error of the
 // list is the one ParseMode returns.
-func Check(s string, m Mode) ErrorList { return check(s, m, m == RFC3986, "check") }
+func Check(s string, m Mode) ErrorList { return check(s, m, m == RFC3986) }
 
 // CheckReference is Check for URLs and relative references.
-func CheckReference(s string, m Mode) ErrorList { return check(s, m, true, "check") }
+func CheckReference(s string, m Mode) ErrorList { return check(s, m, true) }
 
 // lowestError parses s again, looking at every problem but keeping only
 // the one at the lowest offset (the one Check lists first), without
@@ -67,15 +81,21 @@ func lowestError(s string, m Mode, ref bool) *Error {
 	return p.first
 }
 
-func check(s string, m Mode, ref bool, op string) ErrorList {
-	if m == Lenient {
-		_, _, err := parseLenient(s, ref, "check")
+func check(s string, m Mode, ref bool) ErrorList {
+	text, pre, err := prepare(s, m)
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Op = "check"
+		}
 		return asList(err)
 	}
-	p := parser{s: s, mode: m, ref: ref, collect: true, op: op}
+	p := parser{s: text, mode: m.grammar(), ref: ref, collect: true, op: "check"}
 	var u URL
 	p.parse(&u)
 	slices.SortStableFunc(p.errs, func(a, b *Error) int { return a.Offset - b.Offset })
+	for _, e := range p.errs {
+		pre.locate(s, e)
+	}
 	return p.errs
 }
 
@@ -144,9 +164,6 @@ func (p *parser) parse(u *URL) {
 		return
 	}
 	m := p.mode
-	if m > RFC3986 {
-		m = RFC3986
-	}
 	// The checks run in the order of the input, so that the first error
 	// found is the one at the lowest offset; only a scheme's own grammar,
 	// which runs last, can break that order (see parse).
