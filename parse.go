@@ -99,6 +99,19 @@ func check(s string, m Mode, ref bool) ErrorList {
 	return p.errs
 }
 
+// split reads s, a URL or reference that a resolution rule or Relative
+// built as text, into its components with the parser itself (RFC 3986's
+// decomposition), looking at no rule: it keeps going over whatever a
+// grammar would refuse and records nothing, so that, for the text built
+// from valid parts, String gives s back.
+func split(s string) URL {
+	var p parser
+	p.s, p.mode, p.ref, p.op, p.collect, p.splitOnly = s, RFC3986, true, "split", true, true
+	var u URL
+	p.parse(&u)
+	return u
+}
+
 func asList(err error) ErrorList {
 	switch e := err.(type) {
 	case nil:
@@ -120,8 +133,10 @@ type parser struct {
 	collect bool // keep going after an error (Check)
 	// lowestOnly, with collect, keeps only the error at the lowest offset
 	lowestOnly bool
-	op         string
-	errs       ErrorList // every error, when collecting
+	// splitOnly, with collect, records no error (split)
+	splitOnly bool
+	op        string
+	errs      ErrorList // every error, when collecting
 	// redacted is s with its password hidden, computed on the first error
 	redacted    string
 	redactedSet bool
@@ -141,6 +156,9 @@ func (p *parser) stop() bool { return p.first != nil && !p.collect }
 // fail records an error at offset off. The input is redacted here, on the
 // error path, so valid input never pays for it.
 func (p *parser) fail(off int, cause error, rule string) {
+	if p.splitOnly {
+		return
+	}
 	if p.lowestOnly && p.first != nil && off >= p.first.Offset {
 		return // a later problem: lowestError does not need it
 	}
@@ -340,7 +358,7 @@ func (p *parser) scheme(u *URL) int {
 	for i < len(s) && cc.Is(s[i], cc.SchemeChar) {
 		i++
 	}
-	if i > 0 && i < len(s) && s[i] == ':' && (p.mode == RFC1738 || cc.Is(s[0], cc.Alpha) && (p.mode != RFC1630 || strings.IndexByte(s[:i], '+') < 0)) {
+	if i > 0 && i < len(s) && s[i] == ':' && (p.mode == RFC1738 || p.splitOnly || cc.Is(s[0], cc.Alpha) && (p.mode != RFC1630 || strings.IndexByte(s[:i], '+') < 0)) {
 		u.Scheme = s[:i]
 		p.schemeEnd = i
 		return i + 1
