@@ -19,7 +19,9 @@ const (
 	// slashes and semicolons are data (RFC 1738 3.2.2: "/" and ";" within a
 	// name or CWD component must be encoded).
 	SetSegment
-	// SetQuery keeps unreserved characters and / ; : @ & = ?, but encodes
+	// SetQuery keeps unreserved characters and ; : @ & =, the search of
+	// RFC 1738 section 5 (httpurl, gopherurl: search = *[ uchar | ";" |
+	// ":" | "@" | "&" | "=" ]), so "/" and "?" are encoded, and it encodes
 	// "+", which RFC 1630 reserves in query strings as a space.
 	SetQuery
 	// SetUserinfo keeps unreserved characters and ; & =, encoding the ":",
@@ -90,7 +92,7 @@ var namedSets = func() (t [numSets]*ByteSet) {
 	or := func(f, g func(byte) bool) func(byte) bool { return func(b byte) bool { return f(b) || g(b) } }
 	t[SetPath] = NewByteSet(or(un, in("/;:@&=")))
 	t[SetSegment] = NewByteSet(or(un, in(":@&=")))
-	t[SetQuery] = NewByteSet(func(b byte) bool { return un(b) && b != '+' || in("/;:@&=?")(b) })
+	t[SetQuery] = NewByteSet(func(b byte) bool { return un(b) && b != '+' || in(";:@&=")(b) })
 	t[SetUserinfo] = NewByteSet(or(un, in(";&=")))
 	t[SetFragment] = NewByteSet(func(b byte) bool { return cc.Is(b, cc.Xchar) })
 	t[SetUnsafe] = NewByteSet(func(b byte) bool { return !cc.Is(b, cc.Unsafe|cc.Control) })

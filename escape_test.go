@@ -2,6 +2,8 @@ package urlkit
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -16,7 +18,9 @@ func TestEscape(t *testing.T) {
 		{SetPath, 0, "/a b/c;type=a", "/a%20b/c;type=a"},
 		{SetPath, 0, "/~user/#x?y", "/%7Euser/%23x%3Fy"},
 		// RFC 1630: "+" in a query stands for a space, so a real "+" is encoded.
-		{SetQuery, 0, "a+b c&d=e?f", "a%2Bb%20c&d=e?f"},
+		{SetQuery, 0, "a+b c&d=e?f", "a%2Bb%20c&d=e%3Ff"},
+		// Issue 10, D10: what an HTTP search accepts (RFC 1738 section 5).
+		{SetQuery, 0, "a/b?c", "a%2Fb%3Fc"},
 		{SetQuery, PlusAsSpace, "a+b c", "a%2Bb+c"},
 		// RFC 1738 3.1: ":", "@" and "/" in a user or password.
 		{SetUserinfo, 0, "us:er@x/y;z", "us%3Aer%40x%2Fy;z"},
@@ -125,4 +129,61 @@ func TestByteSet(t *testing.T) {
 	if s := "123"; digits.Escape(s) != s {
 		t.Error("nothing to encode should give the input back")
 	}
+}
+
+// setComponents places the output of each named set in the component it
+// is named for, in URLs whose strict check applies that component's
+// production: RFC 1738 section 5's hpath (SetPath is an HTTP path; an FTP
+// path is built from SetSegment's fsegments), fsegment, search (httpurl,
+// gopherurl), user and password (login), fragment (RFC 1630's
+// fragmentid), a generic scheme's *xchar, and for SetAll every one of
+// those.
+var setComponents = map[Set][]string{
+	SetPath:     {"http://h/%s"},
+	SetSegment:  {"ftp://h/%s/x", "http://h/%s/x", "gopher://h/1%s"},
+	SetQuery:    {"http://h/p?%s", "gopher://h/7s%%09%s"},
+	SetUserinfo: {"ftp://%s@h/", "ftp://u:%s@h/", "telnet://%s@h/"},
+	SetFragment: {"http://h/p#%s", "x:y#%s"},
+	SetUnsafe:   {"x:%s"},
+	SetAll:      {"http://h/%s", "ftp://h/%s/x", "http://h/p?%s", "ftp://%s@h/", "ftp://u:%s@h/", "http://h/p#%s", "x:%s"},
+}
+
+// checkSets reports where Escape(s, set) is not what the strict check of
+// the set's component accepts (issue 10, D10), in the RFC 1738 and RFC
+// 3986 modes.
+func checkSets(t *testing.T, s string) {
+	t.Helper()
+	for set := Set(0); set < numSets; set++ {
+		e := Escape(s, set)
+		for _, tmpl := range setComponents[set] {
+			u := fmt.Sprintf(tmpl, e)
+			for _, m := range []Mode{RFC1738, RFC3986} {
+				if m == RFC3986 && strings.HasPrefix(tmpl, "x:") && strings.HasPrefix(e, "//") {
+					continue // an authority: RFC 3986 reads a host there
+				}
+				if list := Check(u, m); len(list) != 0 {
+					t.Errorf("Escape(%q, %v) = %q, but %v rejects %q: %v", s, set, e, m, u, list[0])
+				}
+			}
+		}
+		if back, err := Unescape(e); err != nil || back != s {
+			t.Errorf("Unescape(Escape(%q, %v)) = %q, %v", s, set, back, err)
+		}
+	}
+}
+
+func TestEscapeSetsPassTheStrictCheck(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		checkSets(t, "a"+string([]byte{byte(c)})+"b")
+	}
+	for _, s := range []string{"a/b?c", "100%", "%zz", "a b", "#x", "a;type=i", "..", "a@b:c", ""} {
+		checkSets(t, s)
+	}
+}
+
+func FuzzEscapeSets(f *testing.F) {
+	for _, s := range []string{"a/b?c", "100%", "sec 2#b/c", "us:er@x/y;z", "caf\xc3\xa9", "~"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkSets(t, s) })
 }

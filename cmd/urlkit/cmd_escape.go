@@ -20,7 +20,7 @@ component named by --set, with upper-case hex digits, and prints it.
 Sets (RFC 1738 2.2 and section 5):
   path      keeps unreserved characters and / ; : @ & = (an HTTP path)
   segment   one path segment: also encodes / and ; (an FTP CWD or name)
-  query     keeps / ; : @ & = ?, encodes + (RFC 1630: + means space)
+  query     keeps ; : @ & =, encodes / ? + (RFC 1738 search; RFC 1630: + means space)
   userinfo  encodes : @ / (RFC 1738 3.1), keeps ; & =
   fragment  keeps every xchar; encodes only unsafe and non-graphic octets
   unsafe    encodes only what must always be encoded (RFC 1738 2.2)
