@@ -68,18 +68,18 @@ func TestNormalize(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.section, err)
 		}
-		n := urlkit.Normalize(&u)
+		n := urlkit.Normalize(&u, urlkit.RFC1738)
 		if got := n.String(); got != tc.want {
 			t.Errorf("%s: Normalize(%q) = %q, want %q", tc.section, tc.in, got, tc.want)
 		}
-		m, steps := urlkit.ExplainNormalize(&u)
+		m, steps := urlkit.ExplainNormalize(&u, urlkit.RFC1738)
 		if m != n {
 			t.Errorf("%s: ExplainNormalize %+v, Normalize %+v", tc.section, m, n)
 		}
 		if (tc.in == tc.want) != (len(steps) == 0) {
 			t.Errorf("%s: %q: steps %v", tc.section, tc.in, steps)
 		}
-		if again := urlkit.Normalize(&n); again != n {
+		if again := urlkit.Normalize(&n, urlkit.RFC1738); again != n {
 			t.Errorf("%s: not idempotent: %q -> %q", tc.section, n.String(), again.String())
 		}
 	}
@@ -91,13 +91,13 @@ func TestNormalizeLenient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := urlkit.Normalize(&u)
+	n := urlkit.Normalize(&u, urlkit.RFC1738)
 	if got, want := n.String(), "http://example.com/a%20b/%7Ex/%7E"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	// A URL built by hand with raw unsafe bytes and a stray "%".
 	v := urlkit.URL{Scheme: "http", HasAuthority: true, Host: "h", Path: "/a b%zz/\xe9", HasFragment: true, Fragment: "x#y"}
-	nv := urlkit.Normalize(&v)
+	nv := urlkit.Normalize(&v, urlkit.RFC1738)
 	if got, want := nv.String(), "http://h/a%20b%25zz/%E9#x%23y"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -105,7 +105,7 @@ func TestNormalizeLenient(t *testing.T) {
 
 func TestExplainNormalize(t *testing.T) {
 	u, _ := urlkit.ParseMode("HTTP://Info.CERN.ch:80/albert/%62ertram/marie%2dclaude%7e?q#%66", urlkit.RFC3986)
-	_, steps := urlkit.ExplainNormalize(&u)
+	_, steps := urlkit.ExplainNormalize(&u, urlkit.RFC1738)
 	var lines []string
 	for _, s := range steps {
 		lines = append(lines, s.String())
@@ -125,7 +125,7 @@ func TestExplainNormalize(t *testing.T) {
 
 func TestNormalizeAllocs(t *testing.T) {
 	u, _ := urlkit.Parse("http://info.cern.ch/albert/bertram%2Fmarie-claude?q#f")
-	if n := testing.AllocsPerRun(100, func() { urlkit.Normalize(&u) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { urlkit.Normalize(&u, urlkit.RFC1738) }); n != 0 {
 		t.Errorf("Normalize of a canonical URL: %v allocations", n)
 	}
 }
@@ -144,8 +144,8 @@ func FuzzNormalize(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			n := urlkit.Normalize(&u)
-			if again := urlkit.Normalize(&n); again != n {
+			n := urlkit.Normalize(&u, urlkit.RFC1738)
+			if again := urlkit.Normalize(&n, urlkit.RFC1738); again != n {
 				t.Fatalf("%v: not idempotent: %q -> %q -> %q", m, s, n.String(), again.String())
 			}
 			pm := m
@@ -159,7 +159,7 @@ func FuzzNormalize(f *testing.F) {
 			if v != n {
 				t.Fatalf("%v: normalized %q of %q parses to %+v, not %+v", m, n.String(), s, v, n)
 			}
-			if !urlkit.Equal(&u, &n) {
+			if !urlkit.Equal(&u, &n, urlkit.RFC1738) {
 				t.Fatalf("%v: %q is not Equal to its normal form %q", m, s, n.String())
 			}
 		}
@@ -175,7 +175,7 @@ func ExampleNormalize() {
 		"file://localhost/etc/motd",
 	} {
 		u, _ := urlkit.Parse(s)
-		n := urlkit.Normalize(&u)
+		n := urlkit.Normalize(&u, urlkit.RFC1738)
 		fmt.Println(n.String())
 	}
 	// Output:
@@ -188,7 +188,7 @@ func ExampleNormalize() {
 
 func ExampleExplainNormalize() {
 	u, _ := urlkit.Parse("FTP://Ftp.Example:21/pub/%66ile;type=I")
-	n, steps := urlkit.ExplainNormalize(&u)
+	n, steps := urlkit.ExplainNormalize(&u, urlkit.RFC1738)
 	fmt.Println(n.String())
 	for _, s := range steps {
 		fmt.Println(s)
