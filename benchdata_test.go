@@ -17,7 +17,7 @@ func TestRoundTripBenchData(t *testing.T) {
 		for _, m := range []urlkit.Mode{urlkit.RFC1738, urlkit.RFC1630, urlkit.RFC3986} {
 			valid := 0
 			for _, l := range lines {
-				u, err := urlkit.ParseMode(l, m)
+				u, _, err := urlkit.ParseMode(l, m)
 				list := urlkit.Check(l, m)
 				if (err == nil) != (len(list) == 0) {
 					t.Errorf("%s %v: Parse and Check disagree on %q: %v / %v", file, m, l, err, list)
@@ -57,7 +57,7 @@ func TestDifferentialNetURL(t *testing.T) {
 		lines := loadLines(t, file)
 		agree, netOnly, badHost := 0, 0, 0
 		for _, l := range lines {
-			u, err := urlkit.ParseMode(l, urlkit.RFC3986)
+			u, _, err := urlkit.ParseMode(l, urlkit.RFC3986)
 			n, nerr := url.Parse(l)
 			switch {
 			case err == nil && nerr == nil:
@@ -73,7 +73,7 @@ func TestDifferentialNetURL(t *testing.T) {
 				// The lenient mode repairs what net/url let through, but
 				// a host no repair makes valid (net/url keeps `"www.x.com`
 				// as a host) is an error (issue 10, D5).
-				_, _, lerr := urlkit.ParseLenient(l)
+				_, _, lerr := urlkit.ParseMode(l, urlkit.Lenient)
 				var le *urlkit.Error
 				if errors.As(lerr, &le) && errors.Is(lerr, urlkit.ErrBadHost) && le.Offset < len(l) && strings.IndexByte("\"<>\\^`{|}% ", l[le.Offset]) >= 0 {
 					badHost++

@@ -19,7 +19,7 @@ func Equal(a, b *URL, m Mode) bool {
 type Comparison struct {
 	Equal          bool
 	A, B           URL          // the normalized forms
-	StepsA, StepsB []Step       // the rules that changed each side (ExplainNormalize)
+	StepsA, StepsB []RuleStep   // the rules that changed each side (ExplainNormalize)
 	Differences    []Difference // the components that differ after normalization, in URL order
 }
 

@@ -72,11 +72,11 @@ func TestEqualModes(t *testing.T) {
 		{"RFC 6068: a list", "mailto:a@X.ORG,B@Y.Org", "mailto:a@x.org,B@y.org", urlkit.RFC3986, true},
 		{"RFC 822: the local part is case-sensitive", "mailto:Joe@example.com", "mailto:joe@example.com", urlkit.RFC1738, false},
 	} {
-		a, err := urlkit.ParseMode(tc.a, tc.mode)
+		a, _, err := urlkit.ParseMode(tc.a, tc.mode)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := urlkit.ParseMode(tc.b, tc.mode)
+		b, _, err := urlkit.ParseMode(tc.b, tc.mode)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,11 +92,11 @@ func TestEqualModes(t *testing.T) {
 
 func TestEqual(t *testing.T) {
 	for _, tc := range equalCases {
-		a, err := urlkit.ParseMode(tc.a, urlkit.RFC3986)
+		a, _, err := urlkit.ParseMode(tc.a, urlkit.RFC3986)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := urlkit.ParseMode(tc.b, urlkit.RFC3986)
+		b, _, err := urlkit.ParseMode(tc.b, urlkit.RFC3986)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,9 +151,9 @@ func FuzzEqual(f *testing.F) {
 	f.Fuzz(func(t *testing.T, as, bs, cs string) {
 		var us [3]urlkit.URL
 		for i, s := range []string{as, bs, cs} {
-			u, err := urlkit.ParseMode(s, urlkit.RFC3986)
+			u, _, err := urlkit.ParseMode(s, urlkit.RFC3986)
 			if err != nil {
-				if u, _, err = urlkit.ParseLenient(s); err != nil {
+				if u, _, err = urlkit.ParseMode(s, urlkit.Lenient); err != nil {
 					return
 				}
 			}

@@ -59,7 +59,7 @@ func fuzzMode(t *testing.T, s string, m Mode) {
 	// Lenient: the repaired form is a valid RFC 3986 URI that needs no
 	// further repair and parses to the same URL.
 	c := u.String()
-	v, warns, err := ParseLenient(c)
+	v, warns, err := ParseMode(c, Lenient)
 	if err != nil || len(warns) != 0 || v != u {
 		t.Fatalf("lenient form %q of %q: %v, %v, %+v", c, s, err, warns, v)
 	}
@@ -95,8 +95,8 @@ func FuzzEscape(f *testing.F) {
 		if plus {
 			flags = PlusAsSpace
 		}
-		e := EscapeWith(s, Set(set%uint8(numSets)), flags)
-		back, err := UnescapeWith(e, flags)
+		e := Escape(s, Set(set%uint8(numSets)), flags)
+		back, err := Unescape(e, flags)
 		if err != nil || back != s {
 			t.Fatalf("Unescape(Escape(%q)) = %q, %v", s, back, err)
 		}

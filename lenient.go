@@ -9,23 +9,21 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// ParseLenient parses what real text contains: it removes surrounding
-// whitespace, a "<...>" or "<URL:...>" wrapper and a "URL:" prefix (RFC
-// 1738 appendix), drops the line breaks and tabs that wrapping adds (inside
-// a wrapper, every whitespace character, as the appendix says), encodes
-// spaces, raw non-ASCII bytes, national and other unsafe characters, and a
-// "%" not followed by two hex digits, and converts an internationalized
-// host name to its IDNA A-label. Each repair is reported as a Warning with
-// the offset in s. The repaired URL must then be a valid RFC 3986 URI; its
-// errors are reported with offsets in s.
+// The Lenient mode's repairs. ParseMode(s, Lenient) runs them before the
+// parser (prepare): it removes surrounding whitespace, a "<...>" or
+// "<URL:...>" wrapper and a "URL:" prefix (RFC 1738 appendix), drops the
+// line breaks and tabs that wrapping adds (inside a wrapper, every
+// whitespace character, as the appendix says), encodes spaces, raw
+// non-ASCII bytes, national and other unsafe characters, and a "%" not
+// followed by two hex digits, and converts an internationalized host name
+// to its IDNA A-label. A host is never encoded: a repair that would make
+// it no name, address or IDNA name is an error. Each repair is reported
+// as a Warning with the offset in the input. The repaired URL must then be
+// a valid RFC 3986 URI; its errors are reported with offsets in the input.
 //
 // The canonical form keeps what RFC 3986 allows unencoded, "~" included,
 // so that modern URLs stay as they are written; Normalize and the RFC 1738
 // check say where RFC 1738 would encode more.
-func ParseLenient(s string) (URL, []Warning, error) { return parse(s, Lenient, false) }
-
-// ParseLenientReference is ParseLenient for URLs and relative references.
-func ParseLenientReference(s string) (URL, []Warning, error) { return parse(s, Lenient, true) }
 
 // prepared says how the text the parser reads maps back to the input:
 // the pass before the parser (prepare) may have removed a "URL:" prefix

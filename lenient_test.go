@@ -37,7 +37,7 @@ func TestLenient(t *testing.T) {
 		{"tilde stays", "http://host/~user", "http://host/~user", nil},
 		{"nothing to repair", "https://ex_ample.com/a?b#c", "https://ex_ample.com/a?b#c", nil},
 	} {
-		u, warns, err := ParseLenient(tc.in)
+		u, warns, err := ParseMode(tc.in, Lenient)
 		if err != nil {
 			t.Errorf("%s: ParseLenient(%q): %v", tc.name, tc.in, err)
 			continue
@@ -58,10 +58,10 @@ func TestLenient(t *testing.T) {
 			}
 		}
 		// The repaired form is a valid RFC 3986 URI and repairs nothing more.
-		if _, err := ParseMode(u.String(), RFC3986); err != nil {
+		if _, _, err := ParseMode(u.String(), RFC3986); err != nil {
 			t.Errorf("%s: repaired form invalid: %v", tc.name, err)
 		}
-		if _, again, _ := ParseLenient(u.String()); len(again) != 0 {
+		if _, again, _ := ParseMode(u.String(), Lenient); len(again) != 0 {
 			t.Errorf("%s: repaired form repaired again: %v", tc.name, again)
 		}
 	}
@@ -69,7 +69,7 @@ func TestLenient(t *testing.T) {
 
 func TestLenientWarningOffsets(t *testing.T) {
 	in := "http://host/a b|c"
-	_, warns, err := ParseLenient(in)
+	_, warns, err := ParseMode(in, Lenient)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestLenientErrors(t *testing.T) {
 		{"http://[::1/", 7, "IP literal"},
 		{"http://a\xffb/", 7, "IDNA"},
 	} {
-		_, _, err := ParseLenient(tc.in)
+		_, _, err := ParseMode(tc.in, Lenient)
 		e, ok := err.(*Error)
 		if !ok || e.Offset != tc.offset || !strings.Contains(e.Rule, tc.rule) {
 			t.Errorf("ParseLenient(%q) = %v; want offset %d ...%s...", tc.in, err, tc.offset, tc.rule)
@@ -102,11 +102,11 @@ func TestLenientErrors(t *testing.T) {
 // before a scheme; otherwise it is a scheme named URL, so the canonical
 // form reads back the same (found by fuzzing package extract).
 func TestLenientURLPrefixIdempotent(t *testing.T) {
-	u, _, err := ParseLenient("<URL:URL:0>")
+	u, _, err := ParseMode("<URL:URL:0>", Lenient)
 	if err != nil || u.String() != "URL:0" {
 		t.Fatalf("ParseLenient(<URL:URL:0>) = %q, %v", u.String(), err)
 	}
-	v, warns, err := ParseLenient(u.String())
+	v, warns, err := ParseMode(u.String(), Lenient)
 	if err != nil || len(warns) != 0 || v != u {
 		t.Errorf("ParseLenient(%q) = %q, %v, %v", u.String(), v.String(), warns, err)
 	}
@@ -121,12 +121,12 @@ func TestLenientURLPrefixCases(t *testing.T) {
 		"<URL:URL:0>":             "URL:0",
 		"URL: http://h/":          "http://h/",
 	} {
-		u, _, err := ParseLenient(in)
+		u, _, err := ParseMode(in, Lenient)
 		if err != nil || u.String() != want {
 			t.Errorf("ParseLenient(%q) = %q, %v; want %q", in, u.String(), err, want)
 			continue
 		}
-		v, warns, err := ParseLenient(want)
+		v, warns, err := ParseMode(want, Lenient)
 		if err != nil || len(warns) != 0 || v != u {
 			t.Errorf("ParseLenient(%q) again = %q, %v, %v", want, v.String(), warns, err)
 		}
@@ -150,7 +150,7 @@ func TestURLPrefixEveryMode(t *testing.T) {
 		}
 		// Offsets of errors are in the input, the prefix counted.
 		in := "url:URL:http://host:99x/"
-		_, err = ParseMode(in, m)
+		_, _, err = ParseMode(in, m)
 		e, ok := err.(*Error)
 		if !ok || e.Offset != 22 || e.Input != in || !strings.Contains(e.Rule, "port") {
 			t.Errorf("%v: ParseMode(%q) = %v, want offset 22 in the port", m, in, err)
@@ -195,7 +195,7 @@ func TestLenientHostRepairs(t *testing.T) {
 		"ftp://ds.in\n  ternic.net/rfc":    "ftp://ds.internic.net/rfc",
 		"http://b\xc3\xbccher.example/a b": "http://xn--bcher-kva.example/a%20b",
 	} {
-		if u, _, err := ParseLenient(in); err != nil || u.String() != want {
+		if u, _, err := ParseMode(in, Lenient); err != nil || u.String() != want {
 			t.Errorf("ParseLenient(%q) = %q, %v; want %q", in, u.String(), err, want)
 		}
 	}

@@ -65,7 +65,7 @@ func Normalize(u *URL, m Mode) URL { return normalize(u, m, nil) }
 
 // ExplainNormalize is Normalize that also reports each rule that changed
 // something, with the text before and after.
-func ExplainNormalize(u *URL, m Mode) (URL, []Step) {
+func ExplainNormalize(u *URL, m Mode) (URL, []RuleStep) {
 	t := &trace{}
 	v := normalize(u, m, t)
 	return v, t.steps

@@ -11,28 +11,24 @@ import (
 
 // Parse parses s as an absolute URL in the RFC1738 mode. It does not
 // allocate when s is valid: the components of the result are substrings
-// of s.
+// of s. A "URL:" prefix before the scheme is removed (RFC 1738 appendix);
+// ParseMode also says so.
 func Parse(s string) (URL, error) {
 	u, _, err := parse(s, RFC1738, false)
 	return u, err
 }
 
 // ParseMode parses s as an absolute URL in the given mode (in the RFC3986
-// mode, as a URI-reference: relative references are accepted too). It
-// returns the first error found; Check returns them all. In the Lenient
-// mode the result is the repaired, canonical URL (ParseLenient also returns
-// the repairs made).
-func ParseMode(s string, m Mode) (URL, error) {
-	u, _, err := parse(s, m, m == RFC3986)
-	return u, err
-}
+// mode, as a URI-reference: relative references are accepted too), the
+// one way to parse with a mode. It returns the first error found (Check
+// returns them all) and the warnings: in the Lenient mode each repair, the
+// result being the repaired, canonical URL; in every mode a "URL:" prefix
+// removed. Valid input without warnings costs no allocation.
+func ParseMode(s string, m Mode) (URL, []Warning, error) { return parse(s, m, m == RFC3986) }
 
-// ParseReference parses s as a URL or a relative reference (RFC 1630's
-// partial form, RFC 3986's relative-ref) in the given mode.
-func ParseReference(s string, m Mode) (URL, error) {
-	u, _, err := parse(s, m, true)
-	return u, err
-}
+// ParseReference is ParseMode for a URL or a relative reference (RFC
+// 1630's partial form, RFC 3986's relative-ref) in any mode.
+func ParseReference(s string, m Mode) (URL, []Warning, error) { return parse(s, m, true) }
 
 // parse runs the pass before the parser (prepare), then the parser once,
 // in the strict grammar of m, over the text the pass left.

@@ -27,11 +27,11 @@ func Resolve(base, ref *URL, rule Rule) (URL, error) {
 // 2396 and 3986), and returns the resolved URL as text. It allocates once,
 // for the result, under Rule3986.
 func ResolveString(base, ref string, rule Rule) (string, error) {
-	b, err := ParseMode(base, RFC3986)
+	b, _, err := ParseMode(base, RFC3986)
 	if err != nil {
 		return "", err
 	}
-	r, err := ParseReference(ref, RFC3986)
+	r, _, err := ParseReference(ref, RFC3986)
 	if err != nil {
 		return "", err
 	}
@@ -42,7 +42,7 @@ func ResolveString(base, ref string, rule Rule) (string, error) {
 // ExplainResolve is Resolve that also reports the steps taken: which step
 // of the rule fired, what was kept from the base and what taken from the
 // reference, and which dot segments were removed.
-func ExplainResolve(base, ref *URL, rule Rule) (URL, []Step, error) {
+func ExplainResolve(base, ref *URL, rule Rule) (URL, []RuleStep, error) {
 	t := &trace{}
 	var u URL
 	s, err := resolve(&u, base, ref, rule, t, true)

@@ -126,9 +126,9 @@ func (r Rule) String() string {
 	return ruleNames[k]
 }
 
-// ParseRule returns the rule called name: "rfc3986", "rfc2396", "rfc1808"
+// RuleByName returns the rule called name: "rfc3986", "rfc2396", "rfc1808"
 // or "rfc1630", optionally followed by "+compat".
-func ParseRule(name string) (Rule, error) {
+func RuleByName(name string) (Rule, error) {
 	base, compat := strings.CutSuffix(name, "+compat")
 	for i, n := range ruleNames {
 		if n == base {
@@ -145,9 +145,9 @@ func ParseRule(name string) (Rule, error) {
 // MarshalText returns the rule's name.
 func (r Rule) MarshalText() ([]byte, error) { return []byte(r.String()), r.check() }
 
-// UnmarshalText parses a rule name (ParseRule).
+// UnmarshalText parses a rule name (RuleByName).
 func (r *Rule) UnmarshalText(b []byte) error {
-	v, err := ParseRule(string(b))
+	v, err := RuleByName(string(b))
 	if err == nil {
 		*r = v
 	}
