@@ -32,14 +32,15 @@ func ParseReference(s string, m Mode) (URL, []Warning, error) { return parse(s, 
 
 // parse runs the pass before the parser (prepare), then the parser once,
 // in the strict grammar of m, over the text the pass left.
-func parse(s string, m Mode, ref bool) (URL, []Warning, error) {
-	text, pre, err := prepare(s, m)
-	if err != nil {
-		return URL{}, pre.warningList(), err
+func parse(s string, m Mode, ref bool) (u URL, warnings []Warning, err error) {
+	text, pre := s, (*prepared)(nil)
+	if m == Lenient || len(s) > 4 && s[0]|0x20 == 'u' { // the call only when there may be work
+		if text, pre, err = prepare(s, m); err != nil {
+			return URL{}, pre.warningList(), err
+		}
 	}
 	// Fields set one by one and the URL parsed into the result: a
 	// composite literal here would be built in a temporary and copied.
-	var u URL
 	var p parser
 	p.s, p.mode, p.ref, p.op = text, m.grammar(), ref, "parse"
 	p.parse(&u)
@@ -354,7 +355,7 @@ func (p *parser) scheme(u *URL) int {
 	for i < len(s) && cc.Is(s[i], cc.SchemeChar) {
 		i++
 	}
-	if i > 0 && i < len(s) && s[i] == ':' && (p.mode == RFC1738 || p.splitOnly || cc.Is(s[0], cc.Alpha) && (p.mode != RFC1630 || strings.IndexByte(s[:i], '+') < 0)) {
+	if i > 0 && i < len(s) && s[i] == ':' && (p.mode == RFC1738 || cc.Is(s[0], cc.Alpha) && (p.mode != RFC1630 || strings.IndexByte(s[:i], '+') < 0) || p.splitOnly) {
 		u.Scheme = s[:i]
 		p.schemeEnd = i
 		return i + 1
