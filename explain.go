@@ -23,7 +23,11 @@ func (s RuleStep) String() string { return s.Section + ": " + s.Note }
 // interface method escapes, and the stack buffer in which dot segments
 // are removed would then move to the heap, costing each resolution an
 // allocation.
-type trace struct{ steps []RuleStep }
+type trace struct {
+	steps []RuleStep
+	// the escapes changed in the component being normalized
+	decoded, upper, encoded []string
+}
 
 // add writes down one step. Only the event methods call it, after their
 // nil check.

@@ -1,7 +1,6 @@
 package urlkit
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -75,9 +74,7 @@ func normalize(u *URL, m Mode, t *trace) URL {
 	std := m.grammar() == RFC3986
 	v := *u
 	if s := lowerASCII(v.Scheme); s != v.Scheme {
-		if t != nil {
-			t.add("RFC 1738 2.1", "the scheme %q lower-cased: %q (scheme names are case-insensitive)", v.Scheme, s)
-		}
+		t.schemeLowered(v.Scheme, s)
 		v.Scheme = s
 	}
 	name := v.Scheme
@@ -91,9 +88,7 @@ func normalize(u *URL, m Mode, t *trace) URL {
 		v.Host = normHost(v.Host, std, t)
 		if name == "file" && v.Host == "localhost" {
 			v.Host = ""
-			if t != nil {
-				t.add("RFC 1738 3.10", "the host \"localhost\" is the empty host: the machine the URL is interpreted on")
-			}
+			t.localhostIsEmpty()
 		}
 		normPort(&v, t)
 	}
@@ -110,15 +105,11 @@ func normalize(u *URL, m Mode, t *trace) URL {
 	// The scheme rules.
 	if v.HasAuthority && v.Path == "" && hierarchicalScheme(name) {
 		v.Path = "/"
-		if t != nil {
-			t.add("RFC 1738 3.1", "the \"/\" before an empty url-path written (\"//\" login [ \"/\" urlpath ]: it is optional)")
-		}
+		t.emptyURLPathSlash()
 	}
 	if name == "gopher" && v.HasAuthority && v.Path == "/" && !v.HasQuery {
 		v.Path = "/1"
-		if t != nil {
-			t.add("RFC 1738 3.4", "an empty gopher path is item type 1 with an empty selector: \"/1\"")
-		}
+		t.emptyGopherPath()
 	}
 	if name == "mailto" && !v.HasAuthority {
 		v.Path = mailtoDomains(v.Path, t)
@@ -132,9 +123,7 @@ func normalize(u *URL, m Mode, t *trace) URL {
 				c += 'a' - 'A'
 			}
 			if lit != ";type=" || c != v.Path[i+6] {
-				if t != nil {
-					t.add("RFC 1738 3.2.2", "%q written \";type=%c\" (the literal and the type code compare case-insensitively)", v.Path[i:], c)
-				}
+				t.ftpTypeWritten(v.Path[i:], c)
 				v.Path = v.Path[:i] + ";type=" + string(c)
 			}
 		}
@@ -188,9 +177,7 @@ func mailtoDomains(path string, t *trace) string {
 		return path
 	}
 	out := string(b)
-	if t != nil {
-		t.add("RFC 3986 6.2.3", "the mail domain lower-cased: %q is %q (a domain is case-insensitive, RFC 822 3.4.7; the local part is not)", path, out)
-	}
+	t.mailDomainLowered(path, out)
 	return out
 }
 
@@ -237,7 +224,6 @@ func normComponent(s string, k part, std bool, t *trace) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	b.WriteString(s[:i])
-	var decoded, upper, encoded []string // for the explanation
 	for ; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -247,42 +233,22 @@ func normComponent(s string, k part, std bool, t *trace) string {
 			i += 2
 			if decodable(d, k, std) {
 				b.WriteByte(d)
-				if t != nil {
-					decoded = append(decoded, fmt.Sprintf("%s as %q", esc, string(d)))
-				}
+				t.escapeDecoded(esc, d)
 				continue
 			}
 			b.WriteString(encodedTab[d])
-			if t != nil && esc != encodedTab[d] {
-				upper = append(upper, fmt.Sprintf("%s as %s", esc, encodedTab[d]))
+			if esc != encodedTab[d] {
+				t.escapeUpperCased(esc, d)
 			}
 		case c == '%' || mustEncode(c, k, std):
 			b.WriteString(encodedTab[c])
-			if t != nil {
-				what := describe(c)
-				if c == '%' {
-					what = "'%' that starts no escape"
-				}
-				encoded = append(encoded, fmt.Sprintf("%s as %s", what, encodedTab[c]))
-			}
+			t.byteEncoded(c)
 		default:
 			b.WriteByte(c)
 		}
 	}
-	out := b.String()
-	if t != nil {
-		where := partNames[k]
-		if len(decoded) > 0 {
-			t.add("RFC 1738 2.2", "in the %s, decoded %s: characters that need no escaping", where, strings.Join(decoded, ", "))
-		}
-		if len(upper) > 0 {
-			t.add("RFC 1738 2.2", "in the %s, written %s: upper-case hex digits", where, strings.Join(upper, ", "))
-		}
-		if len(encoded) > 0 {
-			t.add("RFC 1738 2.2", "in the %s, encoded %s: characters that must always be encoded", where, strings.Join(encoded, ", "))
-		}
-	}
-	return out
+	t.componentDone(k, std)
+	return b.String()
 }
 
 // firstChange returns the offset of the first byte of s that
@@ -320,8 +286,8 @@ func normPath(p string, std bool, t *trace) string {
 		ns := normComponent(seg, normPathPart, std, nil)
 		if (ns == "." || ns == "..") && ns != seg {
 			ns = strings.Repeat("%2E", len(ns))
-			if t != nil && ns != seg {
-				t.add("RFC 1630", "in the path, the element %q written %q: decoded, it would be the reserved element %q", seg, ns, strings.Repeat(".", len(ns)/3))
+			if ns != seg {
+				t.reservedDotElement(seg, ns)
 			}
 		} else if ns != seg {
 			ns = normComponent(seg, normPathPart, std, t)
@@ -360,8 +326,8 @@ func normHost(h string, std bool, t *trace) string {
 			break
 		}
 	}
-	if lower != n && t != nil {
-		t.add("RFC 1738 3.1", "the host %q lower-cased: %q (host names are case-insensitive)", n, lower)
+	if lower != n {
+		t.hostLowered(n, lower)
 	}
 	return lower
 }
@@ -374,9 +340,7 @@ func normPort(v *URL, t *trace) {
 	}
 	if v.Port == "" {
 		v.HasPort = false
-		if t != nil {
-			t.add("RFC 3986 6.2.3", "an empty port is the default port: the \":\" dropped")
-		}
+		t.emptyPortDropped()
 		return
 	}
 	n := 0
@@ -388,16 +352,12 @@ func normPort(v *URL, t *trace) {
 		n = n*10 + int(c-'0')
 	}
 	if d := DefaultPort(v.Scheme); d > 0 && n == d {
-		if t != nil {
-			t.add("RFC 1738 3.1", "the port %s dropped: it is the default port of %s", v.Port, v.Scheme)
-		}
+		t.defaultPortDropped(v.Port, v.Scheme)
 		v.HasPort, v.Port = false, ""
 		return
 	}
 	if s := strconv.Itoa(n); s != v.Port {
-		if t != nil {
-			t.add("RFC 1738 3.1", "the port %s written %s: a port is a decimal number", v.Port, s)
-		}
+		t.portWritten(v.Port, s)
 		v.Port = s
 	}
 }
