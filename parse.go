@@ -30,32 +30,51 @@ func ParseMode(s string, m Mode) (URL, []Warning, error) { return parse(s, m, m 
 // 1630's partial form, RFC 3986's relative-ref) in any mode.
 func ParseReference(s string, m Mode) (URL, []Warning, error) { return parse(s, m, true) }
 
-// parse runs the pass before the parser (prepare), then the parser once,
-// in the strict grammar of m, over the text the pass left.
+// parse runs the pass before the parser (prepare) when the input may need
+// it, then the parser once, in the strict grammar of m, over the text the
+// pass left.
 func parse(s string, m Mode, ref bool) (u URL, warnings []Warning, err error) {
-	text, pre := s, (*prepared)(nil)
-	if m == Lenient || len(s) > 4 && s[0]|0x20 == 'u' { // the call only when there may be work
-		if text, pre, err = prepare(s, m); err != nil {
-			return URL{}, pre.warningList(), err
-		}
+	if m == Lenient || len(s) > 4 && s[0]|0x20 == 'u' {
+		return parsePrepared(s, m, ref)
 	}
 	// Fields set one by one and the URL parsed into the result: a
 	// composite literal here would be built in a temporary and copied.
 	var p parser
+	p.s, p.mode, p.ref, p.op = s, m, ref, "parse"
+	p.parse(&u)
+	if p.first != nil {
+		return URL{}, nil, p.firstError()
+	}
+	return u, nil, nil
+}
+
+// parsePrepared is parse for an input the pass before the parser may
+// change: its errors name offsets in s.
+func parsePrepared(s string, m Mode, ref bool) (u URL, warnings []Warning, err error) {
+	text, pre, err := prepare(s, m)
+	if err != nil {
+		return URL{}, pre.warningList(), err
+	}
+	var p parser
 	p.s, p.mode, p.ref, p.op = text, m.grammar(), ref, "parse"
 	p.parse(&u)
-	if p.first == nil {
-		return u, pre.warningList(), nil
+	if p.first != nil {
+		e := p.firstError()
+		pre.locate(s, e)
+		return URL{}, pre.warningList(), e
 	}
-	e := p.first
+	return u, pre.warningList(), nil
+}
+
+// firstError returns the error Parse reports: the first found, or, when a
+// scheme grammar ran (it may have been cut short by an error after one it
+// would have found earlier), the one Check lists first, at the lowest
+// offset.
+func (p *parser) firstError() *Error {
 	if p.grammar {
-		// A scheme grammar may have been cut short by an error after
-		// one it would have found earlier: report the error Check
-		// lists first, the one at the lowest offset.
-		e = lowestError(text, p.mode, ref)
+		return lowestError(p.s, p.mode, p.ref)
 	}
-	pre.locate(s, e)
-	return URL{}, pre.warningList(), e
+	return p.first
 }
 
 // Check reports every problem of s as an absolute URL in the given mode (a
