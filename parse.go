@@ -198,6 +198,9 @@ func (p *parser) parse(u *URL) {
 		return
 	}
 	m := p.mode
+	if m > RFC3986 {
+		m = RFC3986 // never (the parser sees strict modes only); it tells the compiler the shifts and indexes below are in range
+	}
 	// The checks run in the order of the input, so that the first error
 	// found is the one at the lowest offset; only a scheme's own grammar,
 	// which runs last, can break that order (see parse).
