@@ -39,11 +39,11 @@ func (t *Tracer) Conn(c net.Conn) net.Conn {
 	if t == nil || t.W == nil {
 		return c
 	}
-	in := traceDir{prefix: "< "}
+	tc := &traceConn{Conn: c, t: t, in: traceDir{prefix: "< "}, out: traceDir{prefix: "> ", mask: t.Mask}}
 	if t.MaskReceived {
-		in.mask = t.Mask
+		tc.in.mask = t.Mask
 	}
-	return &traceConn{Conn: c, t: t, in: in, out: traceDir{prefix: "> ", mask: t.Mask}}
+	return tc
 }
 
 // maxPending bounds the partial line a direction keeps before flushing it.
