@@ -3,16 +3,13 @@ package rlogin
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/urlkit/urlkit/internal/wire"
@@ -24,53 +21,6 @@ var ErrUnsafeArg = wire.ErrUnsafeArg
 
 // ArgError is the type of the errors reporting an unsafe argument.
 type ArgError = wire.ArgError
-
-// ErrRefused reports a server that refused the connection during the
-// handshake; the error is a *HandshakeError.
-var ErrRefused = errors.New("rlogin: refused")
-
-// HandshakeError reports the server's refusal: the message it sent
-// (after its non-zero first byte), or a close without a message.
-type HandshakeError struct {
-	Msg        string // the server's message, control bytes escaped; may be empty
-	SourcePort int    // our source port
-	Privileged bool   // whether SourcePort was in 512-1023
-}
-
-// Error gives the server's message and, for an unprivileged source port,
-// the likely reason.
-func (e *HandshakeError) Error() string {
-	s := "rlogin: the server refused the login"
-	if e.Msg != "" {
-		s += ": " + e.Msg
-	} else {
-		s += " (closed the connection without a message)"
-	}
-	if !e.Privileged {
-		s += "; " + UnprivilegedNote(e.SourcePort)
-	}
-	return s
-}
-
-// Is reports whether target is ErrRefused.
-func (e *HandshakeError) Is(target error) bool { return target == ErrRefused }
-
-// UnprivilegedNote explains what an unprivileged source port means, for
-// a client to print when Conn.Privileged is false.
-func UnprivilegedNote(port int) string {
-	return fmt.Sprintf("source port %d is not privileged: rlogind trusts (and many refuse) only ports 512-1023, which need root", port)
-}
-
-// Control bytes of the server's urgent data (RFC 1282; BSD TIOCPKT_*).
-const (
-	ctlFlushWrite = 0x02 // discard output received up to the urgent mark
-	ctlNoStop     = 0x10 // raw mode: pass ^S/^Q to the server
-	ctlDoStop     = 0x20 // cooked mode: handle ^S/^Q locally
-	ctlWindow     = 0x80 // send the window size, now and on changes
-)
-
-// maxRefusal bounds the message of a refusal.
-const maxRefusal = 1024
 
 // Dialer opens rlogin connections. Its zero value is usable: terminal
 // "network" at 38400 baud, no window size, a privileged source port when
@@ -116,25 +66,6 @@ type Conn struct {
 
 	smu     sync.Mutex // guards secrets (the tracer's mask runs inside writes)
 	secrets []string
-}
-
-// Handshake returns the bytes of the RFC 1282 handshake:
-// NUL localUser NUL remoteUser NUL term/speed NUL.
-func Handshake(localUser, remoteUser, term string, speed int) ([]byte, error) {
-	for _, f := range []struct{ name, v string }{{"local user", localUser}, {"remote user", remoteUser}, {"terminal type", term}} {
-		if err := wire.CheckArg(f.v, false); err != nil {
-			return nil, fmt.Errorf("rlogin: %s: %w", f.name, err)
-		}
-	}
-	b := []byte{0}
-	b = append(b, localUser...)
-	b = append(b, 0)
-	b = append(b, remoteUser...)
-	b = append(b, 0)
-	b = append(b, term...)
-	b = append(b, '/')
-	b = strconv.AppendInt(b, int64(speed), 10)
-	return append(b, 0), nil
 }
 
 // AppendWindowSize appends the window-size message of RFC 1282: the magic
@@ -189,77 +120,6 @@ func (d *Dialer) Dial(ctx context.Context, addr, localUser, remoteUser string) (
 	return c, nil
 }
 
-// dialFrom connects from a privileged port (1023 down to 512, the first
-// free, as rresvport does) when privileged is set.
-func dialFrom(ctx context.Context, addr string, privileged bool) (*net.TCPConn, bool, error) {
-	if privileged {
-		for port := 1023; port >= 512; port-- {
-			nd := &net.Dialer{LocalAddr: &net.TCPAddr{Port: port}}
-			c, err := wire.Dial(ctx, nd, "tcp", addr)
-			if err == nil {
-				return c.(*net.TCPConn), true, nil
-			}
-			if errors.Is(err, syscall.EADDRINUSE) || errors.Is(err, syscall.EADDRNOTAVAIL) {
-				continue
-			}
-			return nil, false, err
-		}
-		// All taken: fall back, the server decides.
-	}
-	c, err := wire.Dial(ctx, nil, "tcp", addr)
-	if err != nil {
-		return nil, false, err
-	}
-	return c.(*net.TCPConn), false, nil
-}
-
-func (c *Conn) handshake(hs []byte) error {
-	if _, err := c.conn.Write(hs); err != nil {
-		return fmt.Errorf("rlogin: %w", err)
-	}
-	msg, err := readAck(c.r)
-	switch {
-	case errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET):
-		// rlogind closes at once, unread handshake and all (hence the
-		// reset), when it refuses a source port.
-		return &HandshakeError{SourcePort: c.port, Privileged: c.priv}
-	case errors.Is(err, errRefusal):
-		return &HandshakeError{Msg: msg, SourcePort: c.port, Privileged: c.priv}
-	case err != nil:
-		return fmt.Errorf("rlogin: reading the handshake acknowledgement: %w", err)
-	}
-	return nil
-}
-
-var errRefusal = errors.New("refusal")
-
-// readAck reads the server's answer to the handshake: a NUL byte, or a
-// refusal (rcmd convention: byte 1 and a message line; any other byte is
-// taken as the start of the message), returned Go-quoted with
-// errRefusal. The message is bounded by maxRefusal bytes.
-func readAck(r *bufio.Reader) (string, error) {
-	b, err := r.ReadByte()
-	if err != nil {
-		return "", err
-	}
-	if b == 0 {
-		return "", nil
-	}
-	msg := make([]byte, 0, 128)
-	if b != 1 {
-		msg = append(msg, b)
-	}
-	for len(msg) < maxRefusal {
-		ch, err := r.ReadByte()
-		if err != nil || ch == '\n' {
-			break
-		}
-		msg = append(msg, ch)
-	}
-	q := strconv.QuoteToASCII(strings.TrimSuffix(string(msg), "\r"))
-	return q[1 : len(q)-1], errRefusal
-}
-
 // SourcePort returns our TCP source port.
 func (c *Conn) SourcePort() int { return c.port }
 
@@ -273,112 +133,6 @@ func (c *Conn) RawMode() bool {
 	c.umu.Lock()
 	defer c.umu.Unlock()
 	return c.rawMode
-}
-
-// checkUrgent fetches and obeys a pending urgent control byte and
-// reports whether there was one.
-func (c *Conn) checkUrgent() bool {
-	c.umu.Lock()
-	defer c.umu.Unlock()
-	b, ok, err := wire.ReadUrgent(c.raw)
-	if err != nil || !ok {
-		return false
-	}
-	if c.trace != nil {
-		fmt.Fprintf(c.trace, "< [urgent 0x%02x]\n", b)
-	}
-	if b&ctlFlushWrite != 0 {
-		c.flushing = true
-	}
-	if b&ctlNoStop != 0 {
-		c.rawMode = true
-	}
-	if b&ctlDoStop != 0 {
-		c.rawMode = false
-	}
-	if b&ctlWindow != 0 {
-		c.wmu.Lock()
-		c.windowAsked = true
-		if c.width > 0 && c.height > 0 {
-			c.conn.Write(AppendWindowSize(nil, c.width, c.height))
-		}
-		c.wmu.Unlock()
-	}
-	return true
-}
-
-// pollInterval bounds each wait of Read, so Close and deadlines are
-// noticed.
-const pollInterval = 100 * time.Millisecond
-
-// Read reads the server's output, obeying the urgent control bytes on
-// the way (a flush request discards the output up to the urgent mark).
-//
-// Go's reads never report urgent data, and on Linux a read that passes
-// an urgent byte not yet fetched discards it. So Read waits with poll for
-// data or urgent data, fetches a pending urgent byte first (recv with
-// MSG_OOB), and reads only when none is pending: a read then stops at the
-// mark. Where this is not available (not Linux, not a socket), Read is a
-// plain read and control bytes are not seen.
-func (c *Conn) Read(p []byte) (int, error) {
-	for {
-		if c.r.Buffered() > 0 {
-			// Buffered data precedes any mark (a read stops there), but
-			// a flush request may have come since it was read.
-			if _, urgent, _ := wire.WaitReadable(c.raw, 0); urgent {
-				c.checkUrgent()
-			}
-			if !c.isFlushing() {
-				return c.r.Read(p)
-			}
-			c.r.Discard(c.r.Buffered())
-			continue
-		}
-		select {
-		case <-c.done:
-			return 0, net.ErrClosed
-		default:
-		}
-		if dl, ok := c.readDeadline.Load().(time.Time); ok && !dl.IsZero() && time.Now().After(dl) {
-			return 0, os.ErrDeadlineExceeded
-		}
-		readable, urgent, err := wire.WaitReadable(c.raw, pollInterval)
-		if errors.Is(err, wire.ErrUrgentUnsupported) {
-			return c.r.Read(p)
-		}
-		if err != nil {
-			return 0, err
-		}
-		if urgent {
-			if !c.checkUrgent() {
-				// Reported but not fetchable (yet): do not spin.
-				time.Sleep(time.Millisecond)
-			}
-			continue
-		}
-		if !readable {
-			continue
-		}
-		if c.isFlushing() {
-			if at, _ := wire.AtMark(c.raw); at {
-				c.umu.Lock()
-				c.flushing = false
-				c.umu.Unlock()
-				continue
-			}
-			if _, err := c.r.Discard(max(c.r.Buffered(), 1)); err != nil {
-				return 0, err
-			}
-			continue
-		}
-		return c.r.Read(p)
-	}
-}
-
-func (c *Conn) isFlushing() bool {
-	c.umu.Lock()
-	defer c.umu.Unlock()
-	return c.flushing
 }
 
 // SendSecret writes s and a carriage return (what the Return key sends;
