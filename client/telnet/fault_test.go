@@ -172,6 +172,9 @@ func TestSessionEscape(t *testing.T) {
 }
 
 func TestUnsafeArgs(t *testing.T) {
+	if err := (&Login{User: "u", Password: "p\x00w"}).Check(); !errors.Is(err, ErrUnsafeArg) || !strings.Contains(err.Error(), "password") {
+		t.Errorf("Login.Check: %v", err)
+	}
 	d := Dialer{TermTypes: []string{"VT100\r\nX"}}
 	if _, err := d.Dial(testCtx(t), "127.0.0.1:1"); !errors.Is(err, ErrUnsafeArg) {
 		t.Fatalf("terminal type: %v", err)

@@ -107,6 +107,20 @@ type commandSender interface{ SendCommand(cmd byte) error }
 
 type secretSender interface{ SendSecret(s string) error }
 
+// Check returns an *ArgError (errors.Is ErrUnsafeArg) if the user name
+// or password holds CR, LF or NUL, which would type more than one line.
+// Run checks before sending anything; a client calls it before dialling
+// so that a bad value never opens a connection.
+func (l *Login) Check() error {
+	if err := wire.CheckArg(l.User, false); err != nil {
+		return fmt.Errorf("telnet: login user: %w", err)
+	}
+	if err := wire.CheckArg(l.Password, false); err != nil {
+		return fmt.Errorf("telnet: login password: %w", err)
+	}
+	return nil
+}
+
 // Session pipes a Remote to the user's streams: In to the server, the
 // server's data to Out. It ends when the server closes the connection,
 // when In ends (after Linger), at the Quit command, or when ctx ends.
@@ -139,11 +153,8 @@ type Session struct {
 func (s *Session) Run(ctx context.Context) error {
 	defer s.Conn.Close()
 	if s.Login != nil {
-		if err := wire.CheckArg(s.Login.User, false); err != nil {
-			return fmt.Errorf("telnet: login user: %w", err)
-		}
-		if err := wire.CheckArg(s.Login.Password, false); err != nil {
-			return fmt.Errorf("telnet: login password: %w", err)
+		if err := s.Login.Check(); err != nil {
+			return err
 		}
 	}
 	release := wire.Bind(ctx, s.Conn)
