@@ -190,7 +190,7 @@ func (c *Conn) request(opts []byte) error {
 	defer c.wmu.Unlock()
 	c.wbuf = c.wbuf[:0]
 	for _, o := range opts {
-		if c.allowLocal[o] && c.local[o].ask(true) == sendYes {
+		if c.allowLocal[o] && (o != OptNAWS || c.width > 0 && c.height > 0) && c.local[o].ask(true) == sendYes {
 			c.wbuf = AppendOption(c.wbuf, WILL, o)
 		}
 		if c.allowRem[o] && c.remote[o].ask(true) == sendYes {
@@ -368,7 +368,7 @@ func (c *Conn) optionChanged(verb, opt byte) {
 	switch {
 	case opt == OptBinary && (verb == WILL || verb == WONT):
 		c.p.binary = c.remote[OptBinary].enabled()
-	case opt == OptNAWS && verb == DO && c.local[OptNAWS].enabled():
+	case opt == OptNAWS && verb == DO && c.local[OptNAWS].enabled() && c.width > 0 && c.height > 0:
 		c.wbuf = AppendNAWS(c.wbuf, c.width, c.height)
 	}
 }

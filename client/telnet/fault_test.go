@@ -221,3 +221,28 @@ func TestOnOption(t *testing.T) {
 		t.Errorf("events %q\nwant %q", events, want)
 	}
 }
+
+// Dialer.Request asks first; the server's answers are not answered again,
+// and NAWS is only offered with a size.
+func TestRequest(t *testing.T) {
+	var got []byte
+	srv := wt.Start(t, wt.Func(func(s *wt.Session) error {
+		buf := make([]byte, 6)
+		if _, err := io.ReadFull(s.Conn, buf); err != nil || string(buf) != "\xff\xfb\x03\xff\xfd\x03" {
+			return fmt.Errorf("got %q, %v; want WILL SGA, DO SGA", buf, err)
+		}
+		return nil
+	}), wt.SendRaw("\xff\xfd\x03\xff\xfb\x03ok"), closeWrite(), readAllFrom(&got))
+	d := Dialer{Request: []byte{OptSGA, OptNAWS}}
+	c := dial(t, &d, srv.Addr())
+	if b, err := io.ReadAll(c); err != nil || string(b) != "ok" {
+		t.Fatalf("%q %v", b, err)
+	}
+	c.Close()
+	if err := srv.Wait(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 0 || !c.LocalEnabled(OptSGA) || !c.RemoteEnabled(OptSGA) {
+		t.Errorf("after the answers the client sent %q; SGA local %v remote %v", got, c.LocalEnabled(OptSGA), c.RemoteEnabled(OptSGA))
+	}
+}
