@@ -144,6 +144,7 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 	}
 	d := o.Dialer
 	d.Trace = req.Trace
+	d.Timeout = req.connectTimeout(d.Timeout)
 	c, err := d.Dial(ctx, plan.addr)
 	if err != nil {
 		return nil, err

@@ -51,7 +51,7 @@ Examples:
 				}
 				if len(errs) == 0 {
 					if *verbose {
-						fmt.Fprintf(out, "ok %s\n", s)
+						fmt.Fprintf(out, "ok %s\n", st.redact(s))
 						for _, w := range warns {
 							fmt.Fprintf(out, "  repaired: %s\n", w)
 						}
@@ -60,10 +60,9 @@ Examples:
 				}
 				out.Flush()
 				if !*all {
-					errs = errs[:1]
-				}
-				for _, e := range errs {
-					fmt.Fprintln(st.Err, e)
+					printErrors(st.Err, errs[:1], 1)
+				} else {
+					printErrors(st.Err, errs, len(errs))
 				}
 				return exitFail
 			})

@@ -90,13 +90,13 @@ func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.ExplainOpt
 	}
 	if err != nil {
 		out.Flush()
-		fmt.Fprintln(st.Err, err)
+		printErr(st.Err, err)
 		return exitFail
 	}
 	steps, err := scheme.Explain(&u, opts)
 	if err != nil {
 		out.Flush()
-		fmt.Fprintln(st.Err, err)
+		printErr(st.Err, err)
 		return exitFail
 	}
 	for _, step := range steps {
@@ -105,7 +105,7 @@ func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.ExplainOpt
 	}
 	if err := scheme.CheckSafe(&u); err != nil {
 		out.Flush()
-		fmt.Fprintln(st.Err, err)
+		printErr(st.Err, err)
 		return exitFail
 	}
 	return exitOK

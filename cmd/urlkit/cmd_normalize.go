@@ -59,7 +59,7 @@ Examples:
 				u, err := parseAbs(s, *mode)
 				if err != nil {
 					out.Flush()
-					fmt.Fprintln(st.Err, err)
+					printErr(st.Err, err)
 					return exitFail
 				}
 				n, steps := urlkit.ExplainNormalize(&u)
@@ -121,7 +121,7 @@ Examples:
 				}
 				if err != nil {
 					out.Flush()
-					fmt.Fprintln(st.Err, err)
+					printErr(st.Err, err)
 					return exitFail
 				}
 				c := urlkit.ExplainEqual(&a, &b)
