@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 
@@ -46,8 +47,18 @@ Examples:
 					if _, warns, err = urlkit.ParseLenient(s); err != nil {
 						errs = urlkit.Check(s, *mode)
 					}
-				} else {
+				} else if *all {
 					errs = urlkit.Check(s, *mode)
+				} else if _, err := urlkit.ParseMode(s, *mode); err != nil {
+					// Only the first problem is shown: the parse finds it
+					// without a list of every other (a million on a
+					// hostile line).
+					var ue *urlkit.Error
+					if errors.As(err, &ue) {
+						errs = urlkit.ErrorList{ue}
+					} else {
+						errs = urlkit.Check(s, *mode)
+					}
 				}
 				if len(errs) == 0 {
 					if *verbose {

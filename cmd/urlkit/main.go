@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 )
@@ -17,7 +18,16 @@ import (
 // standard input, the open of a FIFO) cannot be interrupted.
 const signalGrace = 500 * time.Millisecond
 
+// memoryLimit is the soft limit of the Go heap (GOMEMLIMIT overrides
+// it): urlkit's working set for one input line of up to 1 MiB is a few
+// times the line, and the garbage collector keeps the process near it
+// instead of letting the heap double between collections.
+const memoryLimit = 20 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	os.Exit(runUntilSignal(ctx, stop, func(ctx context.Context) int {
 		return run(ctx, os.Args[1:], SystemStreams())

@@ -73,13 +73,15 @@ func quoteInput(s string, off int) string {
 	}
 	off = max(0, min(off, len(s)))
 	lo, hi := runeStart(s, max(0, off-quoteContext)), runeStart(s, min(len(s), off+quoteContext))
-	head := runeStart(s, min(quoteHead, lo))
 	var b strings.Builder
-	b.WriteString(strconv.Quote(s[:head]))
-	if lo > head {
+	if lo <= quoteHead {
+		b.WriteString(strconv.Quote(s[:hi]))
+	} else {
+		head := runeStart(s, quoteHead)
+		b.WriteString(strconv.Quote(s[:head]))
 		fmt.Fprintf(&b, "...(%d bytes)...", lo-head)
+		b.WriteString(strconv.Quote(s[lo:hi]))
 	}
-	b.WriteString(strconv.Quote(s[lo:hi]))
 	if hi < len(s) {
 		fmt.Fprintf(&b, "...(%d more bytes)", len(s)-hi)
 	}
