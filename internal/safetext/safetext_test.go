@@ -68,11 +68,11 @@ func TestRedactor(t *testing.T) {
 	}
 	r.Add("S3cr3tPW", "pw")
 	for in, want := range map[string]string{
-		"PASS S3cr3tPW":                       "PASS xxxxx",
-		"530 Login incorrect for pw.":         "530 Login incorrect for xxxxx.",
-		"password pwd upw pw":                 "password pwd upw xxxxx",
-		"pw":                                  "xxxxx",
-		"a S3cr3tPWS3cr3tPW b":                "a xxxxxxxxxx b",
+		"PASS S3cr3tPW":                      "PASS xxxxx",
+		"530 Login incorrect for pw.":        "530 Login incorrect for xxxxx.",
+		"password pwd upw pw":                "password pwd upw xxxxx",
+		"pw":                                 "xxxxx",
+		"a S3cr3tPWS3cr3tPW b":               "a xxxxxxxxxx b",
 		"ftp://u:S3cr3tPW@h/ and pw@h, (pw)": "ftp://u:xxxxx@h/ and xxxxx@h, (xxxxx)",
 	} {
 		if got := r.Redact(in); got != want {
@@ -87,7 +87,7 @@ func TestRedactor(t *testing.T) {
 
 func TestURLPasswords(t *testing.T) {
 	for in, want := range map[string]string{
-		"ftp://u:S3cr3tPW@h/x":                      "S3cr3tPW",
+		"ftp://u:S3cr3tPW@h/x":                       "S3cr3tPW",
 		"gopher=ftp://gwuser:p@ss@proxy:3128/":       "p@ss",
 		"--gateway=ftp=http://gw:S3@cr@t@h":          "S3@cr@t",
 		"ftp://u:p%40ss@h/":                          "p%40ss|p@ss",
