@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -100,7 +101,8 @@ func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.ExplainOpt
 		return exitFail
 	}
 	for _, step := range steps {
-		out.WriteString(step.String())
+		// One line per step, whatever bytes the URL decoded to.
+		out.WriteString(safetext.Visible(step.String()))
 		out.WriteByte('\n')
 	}
 	if err := scheme.CheckSafe(&u); err != nil {
