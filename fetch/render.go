@@ -105,12 +105,12 @@ func renderAttributes(w io.Writer, r io.Reader) error {
 	bw := bufio.NewWriter(w)
 	for _, b := range blocks {
 		if b.Value != "" {
-			fmt.Fprintf(bw, "+%s: %s\n", safetext.Visible(b.Name), safetext.Visible(b.Value))
+			fmt.Fprintf(bw, "+%s: %s\n", safetext.Visible(b.Name), safetext.VisibleText(b.Value))
 		} else {
 			fmt.Fprintf(bw, "+%s:\n", safetext.Visible(b.Name))
 		}
 		for _, l := range b.Lines {
-			fmt.Fprintf(bw, "    %s\n", safetext.Visible(l))
+			fmt.Fprintf(bw, "    %s\n", safetext.VisibleText(l))
 		}
 	}
 	if ferr := bw.Flush(); err == nil {

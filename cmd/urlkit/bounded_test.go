@@ -40,8 +40,8 @@ func TestBoundedErrors(t *testing.T) {
 // 32 MB of memory (get used 122 MB, explain 248 MB), measured as the
 // peak resident size of a process of its own.
 func TestBoundedMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short")
+	if testing.Short() || raceEnabled {
+		t.Skip("short, or the race detector's memory")
 	}
 	n := (maxLine - 16) / 3
 	inputs := map[string]string{

@@ -1,12 +1,14 @@
-//go:build unix
+//go:build linux
 
 package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -71,7 +73,8 @@ func TestSignals(t *testing.T) {
 		} {
 			t.Run(sig.String()+"/"+tc.name, func(t *testing.T) {
 				cmd, stderr := urlkitProcess(t, pr, tc.args()...)
-				time.Sleep(300 * time.Millisecond)
+				waitCaught(t, cmd.Process.Pid, sig)
+				time.Sleep(300 * time.Millisecond) // into the wait
 				sent := time.Now()
 				cmd.Process.Signal(sig)
 				done := make(chan error, 1)
@@ -99,4 +102,28 @@ func TestSignals(t *testing.T) {
 			})
 		}
 	}
+}
+
+// waitCaught waits until process pid catches sig (its handler is
+// installed: /proc/PID/status SigCgt), so that the signal is not sent
+// while the runtime still starts (slow under the race detector).
+func waitCaught(t *testing.T, pid int, sig syscall.Signal) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "SigCgt:"); ok {
+				mask, _ := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+				if mask&(1<<(uint(sig)-1)) != 0 {
+					return
+				}
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("process %d never caught %v", pid, sig)
 }
