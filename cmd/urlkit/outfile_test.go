@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // getTo runs "urlkit get -q -o out URL" and returns the exit status and
@@ -53,8 +54,16 @@ func TestOutputFIFO(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if s := <-got; s != "through the pipe\n" {
-		t.Errorf("the reader got %q", s)
+	select {
+	case s := <-got:
+		if s != "through the pipe\n" {
+			t.Errorf("the reader got %q", s)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the FIFO's reader got nothing")
+		if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close() // let the reader go
+		}
 	}
 	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
 		t.Errorf("the FIFO became %v (%v)", fi.Mode(), err)
