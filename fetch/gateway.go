@@ -95,6 +95,9 @@ func (gw Gateway) parse() (*url.URL, error) {
 func redactRaw(s string) string {
 	var r safetext.Redactor
 	r.AddURLPasswords(s)
+	if !strings.Contains(s, "://") {
+		r.AddURLPasswords("http://" + s) // a gateway without a scheme is http
+	}
 	return r.Redact(s)
 }
 

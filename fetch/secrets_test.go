@@ -107,9 +107,15 @@ func TestTraceLocationCredentials(t *testing.T) {
 // TestGatewayPasswordWithAt: a gateway password holding a raw "@" is
 // hidden whole (the redaction cut at the first "@").
 func TestGatewayPasswordWithAt(t *testing.T) {
-	_, _, err := ParseGateway("gopher=ftp://gwuser:S3@cr3t@proxy.example:3128/")
-	if err == nil || strings.Contains(err.Error(), "cr3t") || strings.Contains(err.Error(), "S3@") {
-		t.Errorf("err = %v", err)
+	for _, gw := range []string{
+		"gopher=ftp://gwuser:S3@cr3t@proxy.example:3128/",
+		"gopher=http://gwuser:S3@cr3t@proxy.example:31x8/", // url.Parse fails: the fallback
+		"gopher=gwuser:S3@cr3t@proxy example",
+	} {
+		_, _, err := ParseGateway(gw)
+		if err == nil || strings.Contains(err.Error(), "cr3t") || strings.Contains(err.Error(), "S3@") {
+			t.Errorf("%s: err = %v", gw, err)
+		}
 	}
 }
 

@@ -98,6 +98,7 @@ func TestSecretsMatrix(t *testing.T) {
 		{name: "get -o second stdin URL", stdin: good + "\n" + "ftp://other:" + secret + "@h/x\n", args: []string{"get", "-o", out}},
 		{name: "get bad --gateway", args: []string{"get", "--gateway", "gopher=ftp://gwuser:" + secret + "@proxy:3128", "gopher://h/"}},
 		{name: "get bad --gateway with @", args: []string{"get", "--gateway=gopher=ftp://gwuser:" + secret + "@x@proxy:3128/", "gopher://h/"}},
+		{name: "get bad --gateway without scheme", args: []string{"get", "--gateway", "gopher=gwuser:" + secret + "@x@proxy 3128", "gopher://h/"}},
 		{name: "get gateway refused", args: []string{"get", "--trace", "--gateway", "gopher=http://gwuser:" + secret + "@" + refused, "gopher://h/"}},
 		{name: "get password with raw @", args: []string{"get", "ftp://user:" + secret + "@x@" + refused + "/f"}},
 		{name: "unknown command", args: []string{"gett", good}},

@@ -31,6 +31,10 @@ func (st *Streams) guarded(args []string) *Streams {
 	g.secrets = new(safetext.Redactor)
 	for _, a := range args {
 		g.secrets.AddURLPasswords(a)
+		// SCHEME=URL (--gateway) where URL may lack its http://.
+		if _, v, ok := strings.Cut(a, "="); ok && strings.Contains(v, "@") && !strings.Contains(v, "://") {
+			g.secrets.AddURLPasswords("http://" + v)
+		}
 	}
 	g.Err = g.secrets.Writer(st.Err)
 	return &g
