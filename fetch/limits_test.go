@@ -48,19 +48,6 @@ func slowServers(t *testing.T, tail func() wt.Step) map[string]string {
 	}
 }
 
-// fetchAll fetches url with f and reads the body to the end.
-func fetchAll(t *testing.T, f *Fetcher, url string) ([]byte, error) {
-	resp, err := f.Get(testCtx(t), url)
-	if err != nil {
-		return nil, err
-	}
-	b, err := io.ReadAll(resp.Body)
-	if cerr := resp.Body.Close(); err == nil {
-		err = cerr
-	}
-	return b, err
-}
-
 func TestLimitTrickleAndStall(t *testing.T) {
 	for _, tail := range []struct {
 		name string

@@ -136,3 +136,16 @@ func TestReplyTextSafe(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 }
+
+// fetchAll fetches url with f and reads the body to the end.
+func fetchAll(t *testing.T, f *Fetcher, url string) ([]byte, error) {
+	resp, err := f.Get(testCtx(t), url)
+	if err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(resp.Body)
+	if cerr := resp.Body.Close(); err == nil {
+		err = cerr
+	}
+	return b, err
+}
