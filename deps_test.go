@@ -20,12 +20,15 @@ var allowedImports = map[string][]string{
 	"internal/wiretest":  {},
 	"scheme":             {"", "internal/charclass"},
 	"extract":            {"", "scheme", "internal/charclass"},
-	"fetch":              {"", "scheme", "internal/wire", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet"},
+	"fetch":              {"", "scheme", "internal/wire", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox"},
 	"client/ftp":         {"internal/wire"},
 	"client/gopher":      {"internal/wire"},
 	"client/nntp":        {"internal/wire"},
 	"client/smtp":        {"internal/wire"},
 	"client/telnet":      {"internal/wire"},
+	"client/wais":        {"internal/wire"},
+	"client/prospero":    {"internal/wire"},
+	"client/mailbox":     {},
 	"cmd/urlkit":         {"*"},
 }
 

@@ -106,12 +106,13 @@ var schemeKeys = func() (keys [len(schemeTable)]uint64) {
 // DefaultPort returns the default port of a scheme (case-insensitive), or
 // 0 when the scheme has none or is unknown: ftp 21, http 80, gopher 70,
 // nntp 119, telnet 23, wais 210, prospero 1525, https 443, rlogin 513,
-// tn3270 23, z39.50r and z39.50s 210.
+// tn3270 23, z39.50r and z39.50s 210; and the schemes of today listed in
+// ports.go (ws 80, wss 443, imap 143, ldap 389, ...).
 func DefaultPort(scheme string) int {
 	if s := lookupScheme(scheme); s != nil {
 		return s.port
 	}
-	return 0
+	return currentPort(scheme)
 }
 
 // equalFoldASCII reports whether lower (all lower case) equals s ignoring

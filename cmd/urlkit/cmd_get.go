@@ -253,9 +253,14 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 		fmt.Fprintln(st.Err, describe(err))
 		return exitFail
 	}
-	for _, w := range resp.Warnings {
-		fmt.Fprintf(st.Err, "urlkit: %s: warning: %s\n", quoteInput(resp.URL, 0), safetext.Visible(w))
+	warned := 0 // warnings printed; the transfer may add more (a missing "." line)
+	warn := func() {
+		for _, w := range resp.Warnings[warned:] {
+			fmt.Fprintf(st.Err, "urlkit: %s: warning: %s\n", quoteInput(resp.URL, 0), safetext.Visible(w))
+		}
+		warned = len(resp.Warnings)
 	}
+	warn()
 	// The data goes to standard output unbuffered (after what is already
 	// buffered): the copy's own buffer is big enough.
 	if err := out.Flush(); err != nil {
@@ -296,6 +301,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 	if bar != nil {
 		bar.done()
 	}
+	warn()
 	if err != nil {
 		if werr != nil {
 			fmt.Fprintf(st.Err, "urlkit: writing %s: %s\n", safetext.Visible(outName(o.out)), safetext.Visible(unwrapPath(werr).Error()))
@@ -362,7 +368,7 @@ func describe(err error) string {
 	var fe *fetch.Error
 	if errors.As(err, &fe) {
 		switch {
-		case errors.Is(err, fetch.ErrBlockedPort):
+		case errors.Is(err, fetch.ErrBlockedPort) && fe.Offset >= 0: // the URL's port (a data port's error names its own flag)
 			if u, perr := urlkit.ParseMode(fe.URL, urlkit.RFC3986); perr == nil {
 				msg += "; --allow-port " + u.Port + " fetches it anyway"
 			}
