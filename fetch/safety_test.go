@@ -12,7 +12,7 @@ func mustParse(t testing.TB, s string) *urlkit.URL {
 	t.Helper()
 	u, err := urlkit.Parse(s)
 	if err != nil {
-		if u, err = urlkit.ParseMode(s, urlkit.RFC3986); err != nil {
+		if u, _, err = urlkit.ParseMode(s, urlkit.RFC3986); err != nil {
 			t.Fatalf("parse %q: %v", s, err)
 		}
 	}
