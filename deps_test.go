@@ -16,10 +16,11 @@ var allowedImports = map[string][]string{
 	"":                   {"internal/charclass"},
 	"internal/charclass": {},
 	"internal/wire":      {},
+	"internal/safetext":  {},
 	"internal/wiretest":  {},
 	"scheme":             {"", "internal/charclass"},
 	"extract":            {"", "scheme", "internal/charclass"},
-	"fetch":              {"", "scheme", "internal/wire", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270"},
+	"fetch":              {"", "scheme", "internal/wire", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270"},
 	"client/ftp":         {"internal/wire"},
 	"client/gopher":      {"internal/wire"},
 	"client/nntp":        {"internal/wire"},
@@ -36,7 +37,7 @@ var allowedImports = map[string][]string{
 
 // networkFree lists packages that must not reach network code, even
 // indirectly: the URL packages are pure functions of their input.
-var networkFree = []string{"", "internal/charclass", "scheme", "extract"}
+var networkFree = []string{"", "internal/charclass", "internal/safetext", "scheme", "extract"}
 
 // networkPackages are the standard packages that open connections.
 var networkPackages = []string{"net", "net/http", "crypto/tls", "net/smtp", "net/textproto", "os/exec"}

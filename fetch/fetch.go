@@ -12,6 +12,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // DefaultTimeout is the idle timeout a Fetcher uses when its Timeout is
@@ -41,6 +42,27 @@ type Fetcher struct {
 	// does not count. Zero means DefaultTimeout; a negative value means no
 	// timeout besides ctx's.
 	Timeout time.Duration
+
+	// ConnectTimeout bounds the establishment of each connection (curl's
+	// --connect-timeout); zero means only Timeout and ctx bound it. With
+	// an HTTPOpener.Client of your own, its transport's dialer decides.
+	ConnectTimeout time.Duration
+	// MaxTime bounds the whole fetch, from Fetch to the Close of the
+	// Body (curl's --max-time): past it the fetch fails with ErrMaxTime.
+	// Zero means no bound.
+	MaxTime time.Duration
+	// SpeedLimit and SpeedTime: the fetch fails with ErrTooSlow when
+	// fewer than SpeedLimit bytes per second arrive, on average, for
+	// SpeedTime (curl's --speed-limit and --speed-time). A stalled
+	// transfer counts as 0 bytes per second. SpeedLimit zero disables
+	// the check; SpeedTime zero means 30 seconds.
+	SpeedLimit int64
+	SpeedTime  time.Duration
+	// MaxSize is the largest resource fetched, in bytes (curl's
+	// --max-filesize): a fetch whose announced size is larger fails
+	// before any data is read, and one whose data grows larger fails
+	// at that point, with ErrTooLarge. Zero means no limit.
+	MaxSize int64
 
 	// AllowPorts lists ports to fetch from even though they are on the
 	// list of blocked ports (see CheckURL and BlockedPort).
@@ -106,8 +128,9 @@ type Request struct {
 	// Prompt asks the user a question; nil if nobody can be asked.
 	Prompt func(ctx context.Context, p Prompt) (string, error)
 
-	f  *Fetcher
-	wd *watchdog
+	f        *Fetcher
+	wd       *watchdog
+	redactor *safetext.Redactor // see secrets
 }
 
 // Response is a retrieved resource: its data as a stream, and what the
@@ -231,29 +254,57 @@ func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Response, error) {
 // scheme's opener. The Response's Body must be closed. Every error is an
 // *Error.
 func (f *Fetcher) Fetch(ctx context.Context, u *urlkit.URL) (*Response, error) {
-	req := &Request{URL: u, Trace: f.Trace, f: f}
+	req := &Request{URL: u, f: f}
 	if !u.IsAbs() {
 		return nil, req.errorf("check", ErrUnsupportedScheme, errors.New("not an absolute URL"))
 	}
 	if err := CheckURL(u, f.AllowPorts); err != nil {
-		err.(*Error).secret = req.secret()
+		err.(*Error).secrets = req.secrets()
 		return nil, err
 	}
+	// Every secret of this fetch goes through one redactor: the URL's
+	// password, the gateway's, what the user types at a secret prompt.
+	// The trace and every error message are filtered by it.
+	red := req.secrets()
+	if gw, ok := f.gatewayFor(u); ok {
+		red.AddURLPasswords(gw.URL)
+		red.AddURLPasswords("http://" + gw.URL)
+	}
+	if f.Trace != nil {
+		req.Trace = red.Writer(f.Trace)
+	}
+	ctx, lim := f.newLimits(ctx)
 	ctx, wd := newWatchdog(ctx, f.timeout())
 	req.wd = wd
 	if f.Prompt != nil {
 		req.Prompt = func(ctx context.Context, p Prompt) (string, error) {
 			resume := wd.pause()
 			defer resume()
-			return f.Prompt(ctx, p)
+			lim.pause()
+			defer lim.resume()
+			answer, err := f.Prompt(ctx, p)
+			if p.Secret {
+				red.Add(answer)
+			}
+			return answer, err
 		}
 	}
 	resp, err := f.dispatch(ctx, req)
+	if err == nil && f.MaxSize > 0 && resp.Size > f.MaxSize {
+		resp.Body.Close()
+		err = &Error{Op: "open", Offset: -1, Kind: ErrTooLarge,
+			Rule: fmt.Sprintf("the resource is %d bytes, more than the limit of %d", resp.Size, f.MaxSize)}
+	}
 	if err != nil {
 		wd.stop()
+		lim.stop()
 		return nil, req.wrap(ctx, "open", err)
 	}
-	resp.fetched = &body{rc: resp.Body, ctx: ctx, req: req, wd: wd}
+	for i, w := range resp.Warnings {
+		resp.Warnings[i] = safetext.Visible(red.Redact(w))
+	}
+	resp.Reply = safetext.Visible(red.Redact(resp.Reply))
+	resp.fetched = &body{rc: resp.Body, ctx: ctx, req: req, wd: wd, lim: lim, max: f.MaxSize}
 	resp.Body = resp.fetched
 	if resp.URL == "" {
 		resp.URL = u.Redacted()
@@ -275,7 +326,7 @@ func (f *Fetcher) dispatch(ctx context.Context, req *Request) (*Response, error)
 	if errors.Is(err, ErrRemoteFile) && scheme == "file" && f.FileOverFTP {
 		v := *u
 		v.Scheme = "ftp"
-		sub := &Request{URL: &v, Trace: req.Trace, Prompt: req.Prompt, f: f, wd: req.wd}
+		sub := &Request{URL: &v, Trace: req.Trace, Prompt: req.Prompt, f: f, wd: req.wd, redactor: req.redactor}
 		if cerr := CheckURL(&v, f.AllowPorts); cerr != nil {
 			return nil, cerr
 		}
@@ -289,6 +340,15 @@ func (f *Fetcher) dispatch(ctx context.Context, req *Request) (*Response, error)
 		}
 	}
 	return resp, err
+}
+
+// connectTimeout returns the connect timeout for a client whose own
+// setting is d: the Fetcher's ConnectTimeout when set and shorter.
+func (req *Request) connectTimeout(d time.Duration) time.Duration {
+	if req.f != nil && req.f.ConnectTimeout > 0 && (d <= 0 || req.f.ConnectTimeout < d) {
+		return req.f.ConnectTimeout
+	}
+	return d
 }
 
 // progress tells the idle timeout that the exchange moved on (a reply
@@ -319,13 +379,13 @@ func (req *Request) wrap(ctx context.Context, op string, err error) error {
 		if fe.Op == "" {
 			fe.Op = op
 		}
-		if fe.secret == "" {
-			fe.secret = req.secret()
+		if fe.secrets == nil {
+			fe.secrets = req.secrets()
 		}
-		// A cancellation by the watchdog surfaces as whatever the client
-		// saw when its connection was closed: name it.
-		if errors.Is(context.Cause(ctx), errIdle) && fe.Kind != ErrTimeout && fe.Kind != ErrUnsafe {
-			fe.Kind = ErrTimeout
+		// A cancellation by the watchdog or a limit surfaces as whatever
+		// the client saw when its connection was closed: name it.
+		if k := causeKind(ctx); k != nil && fe.Kind != ErrUnsafe && !errors.Is(fe.Kind, ErrTimeout) {
+			fe.Kind = k
 		}
 		return fe
 	}
@@ -339,6 +399,9 @@ type body struct {
 	ctx    context.Context
 	req    *Request
 	wd     *watchdog
+	lim    *limits
+	max    int64 // Fetcher.MaxSize
+	n      int64 // bytes read
 	closed bool
 	err    error
 }
@@ -353,6 +416,14 @@ func (b *body) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
 	if n > 0 {
 		b.wd.kick()
+		b.lim.add(n)
+		b.n += int64(n)
+		if b.max > 0 && b.n > b.max {
+			n -= int(b.n - b.max)
+			b.err = b.req.wrap(b.ctx, "read", &Error{Offset: -1, Kind: ErrTooLarge,
+				Rule: fmt.Sprintf("the data grew past the limit of %d bytes", b.max)})
+			return n, b.err
+		}
 	}
 	if err != nil && err != io.EOF {
 		b.err = b.req.wrap(b.ctx, "read", err)
@@ -368,6 +439,10 @@ func (b *body) Close() error {
 	b.closed = true
 	err := b.rc.Close()
 	b.wd.stop()
+	b.lim.stop()
+	if err == nil && b.err != nil {
+		err = b.err
+	}
 	if err != nil {
 		return b.req.wrap(b.ctx, "close", err)
 	}

@@ -152,6 +152,7 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 	}
 	d := o.Dialer
 	d.Trace = req.Trace
+	d.Timeout = req.connectTimeout(d.Timeout)
 	if d.CheckDataPort == nil {
 		d.CheckDataPort = req.checkDataPort
 	}

@@ -100,6 +100,7 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 	}
 	c := o.Client
 	c.Trace = req.Trace
+	c.Timeout = req.connectTimeout(c.Timeout)
 	resp := &Response{Size: -1, GopherType: plan.typ}
 	switch plan.typ {
 	case gopher.TypeTelnet, gopher.TypeTN3270:

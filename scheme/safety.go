@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	cc "github.com/urlkit/urlkit/internal/charclass"
 )
 
 // Concern is one warning of RFC 1738 section 6 about a URL: a port other
@@ -96,6 +97,14 @@ func Concerns(u *urlkit.URL) []Concern {
 		c.scan(u.Query, c.l.query, ctlNUL, "file name")
 	}
 	list := c.list
+	if c.dropped > 0 {
+		verb := "noted"
+		if c.droppedRefuse {
+			verb = "refused"
+		}
+		list = append(list, Concern{Offset: c.droppedAt, Refuse: c.droppedRefuse,
+			Message: fmt.Sprintf("and %d more concerns from here on, not listed (the first %d are); the access layer %s this URL", c.dropped, maxConcerns, verb)})
+	}
 	// Keep the order of the input.
 	for i := 1; i < len(list); i++ {
 		for j := i; j > 0 && list[j].Offset < list[j-1].Offset; j-- {
@@ -140,9 +149,27 @@ type concernList struct {
 	l    layout
 	list []Concern
 	seen map[int]bool
+
+	// Past maxConcerns, concerns are only counted (hostile input: a
+	// megabyte of %0D is 349,000 of them), then summed up in one.
+	dropped       int
+	droppedAt     int // the lowest offset dropped
+	droppedRefuse bool
 }
 
+// maxConcerns bounds the concerns listed for one URL, so that their
+// memory and the output that shows them do not grow with the input.
+const maxConcerns = 64
+
 func (c *concernList) add(off int, refuse bool, msg string) {
+	if len(c.list) >= maxConcerns {
+		if c.dropped == 0 || off < c.droppedAt {
+			c.droppedAt = off
+		}
+		c.dropped++
+		c.droppedRefuse = c.droppedRefuse || refuse
+		return
+	}
 	if c.seen == nil {
 		c.seen = map[int]bool{}
 	}
@@ -193,7 +220,7 @@ func (c *concernList) scan(raw string, off int, forbid uint8, field string) {
 		if !isEscape(raw, i) {
 			continue
 		}
-		b := unescape(raw[i : i+3])[0]
+		b := cc.Unhex(raw[i+1])<<4 | cc.Unhex(raw[i+2])
 		if ctlBit(b)&forbid != 0 {
 			c.refuse(off+i, raw[i:i+3], b, field)
 		}
@@ -202,6 +229,10 @@ func (c *concernList) scan(raw string, off int, forbid uint8, field string) {
 }
 
 func (c *concernList) refuse(off int, esc string, b byte, field string) {
+	if len(c.list) >= maxConcerns {
+		c.add(off, true, "") // only counted: no message to build
+		return
+	}
 	var why string
 	switch b {
 	case '\r', '\n':

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -84,22 +85,23 @@ func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.ExplainOpt
 	u, _, err := urlkit.ParseMode(s, opts.Mode)
 	if err != nil {
 		out.Flush()
-		fmt.Fprintln(st.Err, err)
+		printErr(st.Err, err)
 		return exitFail
 	}
 	steps, err := scheme.Explain(&u, opts)
 	if err != nil {
 		out.Flush()
-		fmt.Fprintln(st.Err, err)
+		printErr(st.Err, err)
 		return exitFail
 	}
 	for _, step := range steps {
-		out.WriteString(step.String())
+		// One line per step, whatever bytes the URL decoded to.
+		out.WriteString(safetext.Visible(step.String()))
 		out.WriteByte('\n')
 	}
 	if err := scheme.CheckSafe(&u); err != nil {
 		out.Flush()
-		fmt.Fprintln(st.Err, err)
+		printErr(st.Err, err)
 		return exitFail
 	}
 	return exitOK

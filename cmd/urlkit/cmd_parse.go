@@ -51,9 +51,7 @@ Examples:
 				first = false
 				if r.err != nil {
 					out.Flush()
-					for _, e := range r.errs {
-						fmt.Fprintln(st.Err, e)
-					}
+					printErrors(st.Err, r.errs, len(r.errs))
 					return exitFail
 				}
 				return exitOK
@@ -84,7 +82,9 @@ func parseOne(s string, m urlkit.Mode) *parsed {
 // json encodes the result with the keys of CLI.md, in its order, then
 // urlkit's additions (mode, url, warnings).
 func (r *parsed) json() []byte {
-	var o jsonObject
+	// Sized for the input repeated in six members (input, url, path,
+	// ...), so that a long line is not copied again at every doubling.
+	o := jsonObject{b: make([]byte, 0, 6*len(r.input)+512)}
 	o.begin()
 	o.str("input", r.input)
 	o.boolean("valid", r.err == nil)
@@ -143,7 +143,11 @@ func (r *parsed) human(w *bufio.Writer) {
 	line("input", printable(r.input))
 	if r.err != nil {
 		line("valid", "no")
-		for _, e := range r.errs {
+		for i, e := range r.errs {
+			if i == maxErrorsShown {
+				line("error", fmt.Sprintf("and %d more", len(r.errs)-i))
+				break
+			}
 			line("error", "offset "+strconv.Itoa(e.Offset)+": "+e.Rule)
 		}
 		return

@@ -127,11 +127,11 @@ Examples:
 			}
 			base, err := parseAbs(args[0], *mode)
 			if err != nil {
-				fmt.Fprintln(st.Err, err)
+				printErr(st.Err, err)
 				return exitFail
 			}
 			if _, err := urlkit.Resolve(&base, &urlkit.URL{}, rules[0]); err != nil {
-				fmt.Fprintln(st.Err, err) // a relative base
+				printErr(st.Err, err) // a relative base
 				return exitFail
 			}
 			all := len(rules) > 1
@@ -145,7 +145,7 @@ Examples:
 				ref, err := parseRef(s, *mode)
 				if err != nil {
 					out.Flush()
-					fmt.Fprintln(st.Err, err)
+					printErr(st.Err, err)
 					return exitFail
 				}
 				indent := ""
@@ -157,7 +157,7 @@ Examples:
 					u, steps, err := urlkit.ExplainResolve(&base, &ref, rule)
 					if err != nil {
 						out.Flush()
-						fmt.Fprintln(st.Err, err)
+						printErr(st.Err, err)
 						return exitFail
 					}
 					if all {
@@ -216,7 +216,7 @@ Examples:
 				_, err = urlkit.Resolve(&base, &urlkit.URL{}, rules[0]) // a relative base
 			}
 			if err != nil {
-				fmt.Fprintln(st.Err, err)
+				printErr(st.Err, err)
 				return exitFail
 			}
 			out := bufio.NewWriter(st.Out)
@@ -231,7 +231,7 @@ Examples:
 					}
 				}
 				out.Flush()
-				fmt.Fprintln(st.Err, err)
+				printErr(st.Err, err)
 				return exitFail
 			})
 		}
