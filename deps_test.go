@@ -20,7 +20,7 @@ var allowedImports = map[string][]string{
 	"internal/wiretest":  {},
 	"scheme":             {"", "internal/charclass"},
 	"extract":            {"", "scheme", "internal/charclass"},
-	"fetch":              {"", "scheme", "internal/wire", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox"},
+	"fetch":              {"", "scheme", "internal/wire", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270"},
 	"client/ftp":         {"internal/wire"},
 	"client/gopher":      {"internal/wire"},
 	"client/nntp":        {"internal/wire"},
@@ -29,7 +29,10 @@ var allowedImports = map[string][]string{
 	"client/wais":        {"internal/wire"},
 	"client/prospero":    {"internal/wire"},
 	"client/mailbox":     {},
-	"cmd/urlkit":         {"*"},
+	"client/rlogin":      {"internal/wire"},
+	// TN3270 is telnet with three options (RFC 1576): it reuses the NVT.
+	"client/tn3270": {"internal/wire", "client/telnet"},
+	"cmd/urlkit":    {"*"},
 }
 
 // networkFree lists packages that must not reach network code, even
