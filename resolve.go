@@ -750,7 +750,7 @@ func lastSlash(b []byte) int {
 // Normalize uses the same list for the optional "/" before an empty
 // url-path.
 func hierarchicalScheme(name string) bool {
-	if s := lookupScheme(name); s != nil && (s.ip || s.name == "https") {
+	if s := lookupScheme(name); s != nil && (s.Grammar1738 && s.IP || s.Name == "https") {
 		return true
 	}
 	return false

@@ -62,22 +62,6 @@ func ExampleCheckURL() {
 	// ok
 }
 
-func ExampleBlockedPort() {
-	for _, p := range []int{25, 70, 119, 6667, 8080} {
-		if service, blocked := fetch.BlockedPort(p); blocked {
-			fmt.Println(p, "blocked:", service)
-		} else {
-			fmt.Println(p, "allowed")
-		}
-	}
-	// Output:
-	// 25 blocked: smtp
-	// 70 allowed
-	// 119 blocked: nntp
-	// 6667 blocked: ircu
-	// 8080 allowed
-}
-
 func ExampleParseGateway() {
 	scheme, gw, err := fetch.ParseGateway("ftp=http://proxy.example:3128")
 	fmt.Println(scheme, gw.URL, gw.Mode, err)

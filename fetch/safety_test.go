@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 func mustParse(t testing.TB, s string) *urlkit.URL {
@@ -127,13 +128,13 @@ func TestInvalidFTPType(t *testing.T) {
 
 func TestBlockedPort(t *testing.T) {
 	for _, p := range []int{1, 25, 119, 6665, 6669, 10080} {
-		if _, ok := BlockedPort(p); !ok {
-			t.Errorf("BlockedPort(%d) = false", p)
+		if _, ok := scheme.BlockedPort(p); !ok {
+			t.Errorf("scheme.BlockedPort(%d) = false", p)
 		}
 	}
 	for _, p := range []int{0, 70, 80, 443, 2121, 6670, 8080} {
-		if _, ok := BlockedPort(p); ok {
-			t.Errorf("BlockedPort(%d) = true", p)
+		if _, ok := scheme.BlockedPort(p); ok {
+			t.Errorf("scheme.BlockedPort(%d) = true", p)
 		}
 	}
 }

@@ -209,3 +209,31 @@ func (f *File) VMSPath() (string, error) {
 }
 
 func quote(s string) string { return "\"" + s + "\"" }
+
+func init() {
+	register(&unit{parse: view(ParseFile), concerns: fileConcerns, plan: func(v View, p *planner) { p.file(v.(*File)) }}, "file")
+}
+
+// fileConcerns: no file name can hold NUL.
+func fileConcerns(v View, c *concernList) {
+	c.scan(c.u.Path, c.l.path, ctlNUL, "file name")
+	c.scan(c.u.Query, c.l.query, ctlNUL, "file name")
+}
+
+func (p *planner) file(f *File) {
+	if !f.IsLocal() {
+		p.comment("host %q is not this machine: a file URL names no protocol to reach another machine's files (RFC 1738 3.10); there is nothing to open here", f.Host)
+		p.flushCautions()
+		return
+	}
+	name, err := f.LocalPath()
+	if err != nil {
+		name = f.Path
+	}
+	p.open(name)
+	if f.Host == "" {
+		p.comment("an empty host means the machine interpreting the URL (RFC 1738 3.10)")
+	} else {
+		p.comment("host %q means the machine interpreting the URL (RFC 1738 3.10)", f.Host)
+	}
+}

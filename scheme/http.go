@@ -17,9 +17,19 @@ type HTTP struct {
 	Secure    bool   // https
 	Host      string // as written
 	Port      string // the digits as written, "" for the default (80, or 443 for https)
-	Path      string // the HTTP selector as written, without the "/" that follows the host
+	Path      string // the HTTP selector as written, without the "/" that follows the host; see NoPath
+	NoPath    bool   // no "/" follows the host: "http://h" has no path, "http://h/" an empty one
 	Search    string // the search part as written, after "?"; see HasSearch
 	HasSearch bool   // a "?" is present
+
+	// At holds where each part is written in the URL's String form.
+	At HTTPSpans
+}
+
+// HTTPSpans are the spans of an http URL's parts (see Span).
+type HTTPSpans struct {
+	Server
+	Path, Search Span
 }
 
 // ParseHTTP returns the view of an http or https URL.
@@ -34,8 +44,16 @@ func ParseHTTP(u *urlkit.URL) (*HTTP, error) {
 		return nil, syntaxError(u, layoutOf(u).user, "a user name or password is not allowed in "+u.SchemeName()+" URLs (RFC 1738 3.3)")
 	}
 	h := &HTTP{Secure: u.SchemeName() == "https", Host: u.Host, Port: port(u), Search: u.Query, HasSearch: u.HasQuery}
+	h.At.Server = serverSpans(u)
+	o := u.Offsets()
 	if len(u.Path) > 0 {
 		h.Path = u.Path[1:]
+		h.At.Path = Span{o.Path + 1, o.Path + len(u.Path)}
+	} else {
+		h.NoPath = true
+	}
+	if u.HasQuery {
+		h.At.Search = Span{o.Query, o.Query + len(u.Query)}
 	}
 	return h, nil
 }
@@ -51,7 +69,9 @@ func (h *HTTP) Scheme() string {
 // URL builds the URL from the path and search as they are.
 func (h *HTTP) URL() *urlkit.URL {
 	u := serverURL(h.Scheme(), h.Host, h.Port)
-	u.Path = "/" + h.Path
+	if !h.NoPath || h.Path != "" || h.HasSearch {
+		u.Path = "/" + h.Path
+	}
 	u.Query, u.HasQuery = h.Search, h.HasSearch
 	return u
 }
@@ -68,3 +88,45 @@ func (h *HTTP) RequestURI() string {
 
 // Hostname returns the host without the brackets of an IP literal.
 func (h *HTTP) Hostname() string { return strings.TrimSuffix(strings.TrimPrefix(h.Host, "["), "]") }
+
+func init() {
+	register(&unit{parse: view(ParseHTTP), plan: httpPlan, proxied: true}, "http", "https")
+}
+
+// httpPlan is the request urlkit's access layer sends with net/http: an
+// HTTP/1.1 GET with the headers net/http writes, in its order. The path
+// and search go as written, still encoded, so their decoded bytes are no
+// concern.
+func httpPlan(v View, p *planner) {
+	h := v.(*HTTP)
+	p.connect(addr(h.Host, h.Port, h.Scheme()))
+	if h.Secure {
+		p.comment("https: a TLS handshake with server name %q comes first; the request then goes over TLS (RFC 2818)", h.Hostname())
+	}
+	p.httpRequest(h.RequestURI(), hostHeader(h))
+	p.fragmentNote()
+}
+
+// httpRequest adds a GET request as net/http writes it (Request.write:
+// the request line, Host, User-Agent, then the transport's
+// Accept-Encoding).
+func (p *planner) httpRequest(target, host string) {
+	st := p.send("GET", target, "GET "+target+" HTTP/1.1\r\n")
+	st.Why, st.RFC = "the path and search go to the server as written, still encoded", "RFC 1738 3.3; RFC 9112 3"
+	st.Reply = "2xx; a redirect to an http or https URL is followed (at most 10), each checked like this one"
+	p.send("Host", host, "Host: "+host+"\r\n")
+	p.send("User-Agent", p.opts.UserAgent, "User-Agent: "+p.opts.UserAgent+"\r\n")
+	st = p.send("Accept-Encoding", "gzip", "Accept-Encoding: gzip\r\n")
+	st.Why = "net/http asks for gzip and decodes it itself"
+	p.send("", "", "\r\n")
+	p.add(Step{Kind: End, Text: "the body ends after Content-Length bytes, with the last chunk, or when the server closes the connection"})
+}
+
+// hostHeader is the Host header net/http writes: the host and the port
+// as written (an empty port dropped).
+func hostHeader(h *HTTP) string {
+	if h.Port != "" {
+		return h.Host + ":" + h.Port
+	}
+	return h.Host
+}

@@ -171,3 +171,56 @@ func (n *URN) Scheme() string { return "urn" }
 
 // URL builds "urn:" and the name as it is.
 func (n *URN) URL() *urlkit.URL { return opaqueURL("urn", n.Name) }
+
+func init() {
+	register(&unit{parse: view(ParseMailto), concerns: mailtoConcerns, plan: mailtoPlan}, "mailto")
+	register(&unit{parse: view(ParseMID), plan: func(v View, p *planner) {
+		p.comment("mid: a mail message already received (RFC 1630): the client looks in the user's mail for the message whose Message-ID is <%s>", v.(*MID).ID)
+	}}, "mid")
+	register(&unit{parse: view(ParseCID), plan: func(v View, p *planner) {
+		p.comment("cid: a body part of the MIME message this URL appears in (RFC 1630): the one whose Content-ID is <%s>", v.(*CID).ID)
+	}}, "cid")
+	register(&unit{parse: view(ParseURN)}, "urn")
+}
+
+// mailtoConcerns: the address goes into RCPT TO.
+func mailtoConcerns(v View, c *concernList) {
+	c.scan(c.u.SchemeSpecificPart(), c.l.ssp, ctlCR|ctlLF|ctlNUL, "SMTP RCPT TO address")
+}
+
+// mailtoPlan: a message sent by SMTP (RFC 821) to the address.
+func mailtoPlan(v View, p *planner) {
+	m := v.(*Mailto)
+	local, domain := m.Split()
+	var hfields string
+	if p.u.HasQuery {
+		// RFC 1738 has no header fields in a mailto URL, and "?" is an
+		// atom character of RFC 822; but no domain holds one, and RFC
+		// 6068's hfields start there: the mail domain ends before it.
+		if i := strings.IndexByte(domain, '?'); i >= 0 {
+			domain, hfields = domain[:i], domain[i+1:]
+		}
+	}
+	host := domain
+	if strings.HasPrefix(domain, "[") && strings.HasSuffix(domain, "]") {
+		host = domain[1 : len(domain)-1]
+	}
+	p.connect(host + ":25")
+	p.comment("mailto designates an Internet mail address, not a data object (RFC 1738 3.5): the client writes a message to it and sends it by SMTP (RFC 821)")
+	if host == domain {
+		p.comment("to a mail exchanger of %q (its DNS MX records) or to the user's own mail server", domain)
+	}
+	if hfields != "" {
+		p.comment("%q after \"?\": header fields of the message in RFC 6068's form (RFC 1738 has none), not part of the address", hfields)
+	}
+	_, from := splitAddr(p.opts.Email)
+	if from == "" {
+		from = "localhost"
+	}
+	p.line("HELO " + from + "\r\n").Reply = "250"
+	p.line("MAIL FROM:<" + p.opts.Email + ">\r\n").Reply = "250"
+	p.line("RCPT TO:<" + local + "@" + domain + ">\r\n").Reply = "250 or 251"
+	p.line("DATA\r\n").Reply = "354"
+	p.add(Step{Kind: End, Text: "the message: header lines, an empty line, the body, and a line holding only \".\""})
+	p.line("QUIT\r\n").Reply = "221"
+}

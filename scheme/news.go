@@ -146,3 +146,53 @@ func (n *NNTP) URL() *urlkit.URL {
 	setPath(u, p)
 	return u
 }
+
+func init() {
+	register(&unit{parse: view(ParseNews), concerns: newsConcerns, plan: newsPlan, proxied: true}, "news")
+	register(&unit{parse: view(ParseNNTP), concerns: nntpConcerns, plan: nntpPlan, proxied: true}, "nntp")
+}
+
+// newsConcerns: the group or message-id goes into an NNTP command,
+// whose arguments are separated by spaces.
+func newsConcerns(v View, c *concernList) {
+	c.scan(c.u.SchemeSpecificPart(), c.l.ssp, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
+}
+
+func nntpConcerns(v View, c *concernList) {
+	if p, off, ok := urlPath(c.u); ok {
+		c.scan(p, off, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
+	}
+}
+
+func newsPlan(v View, p *planner) { p.news(v.(*News)) }
+
+func nntpPlan(v View, p *planner) { p.nntp(v.(*NNTP)) }
+
+func (p *planner) news(n *News) {
+	p.connect(addr(p.opts.NewsServer, "", "nntp"))
+	p.comment("news URLs name no server: the reader's own news server is used, here %q (RFC 1738 3.6)", p.opts.NewsServer)
+	switch {
+	case n.All:
+		p.comment("news:* refers to all available newsgroups: the client lists them")
+		p.line("LIST\r\n")
+	case n.MessageID != "":
+		p.comment("an article by its message-id, in the \"<\" \">\" the URL leaves out (RFC 977 ARTICLE)")
+		p.line("ARTICLE <" + n.MessageID + ">\r\n")
+	default:
+		p.line("GROUP " + n.Group + "\r\n")
+		p.comment("the client then reads the group's articles by number (ARTICLE, HEAD)")
+	}
+	p.line("QUIT\r\n")
+}
+
+func (p *planner) nntp(n *NNTP) {
+	p.connect(addr(n.Host, n.Port, "nntp"))
+	p.line("GROUP " + n.Group + "\r\n")
+	if n.Article != "" {
+		p.comment("the article number is the server's own numbering within the group (RFC 1738 3.7)")
+		p.line("ARTICLE " + n.Article + "\r\n")
+	} else {
+		p.comment("the client then reads the group's articles by number (ARTICLE, HEAD)")
+	}
+	p.line("QUIT\r\n")
+}

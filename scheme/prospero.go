@@ -143,3 +143,35 @@ func (a *AFS) URL() *urlkit.URL {
 // GlobalPath returns the file name under which AFS clients mount the
 // cell: /afs/<cell><path>.
 func (a *AFS) GlobalPath() string { return "/afs/" + a.Cell + a.Path }
+
+func init() {
+	register(&unit{parse: view(ParseProspero), concerns: prosperoConcerns, plan: func(v View, p *planner) { p.prospero(v.(*Prospero)) }}, "prospero")
+	register(&unit{parse: view(ParseAFS), concerns: fileConcerns, plan: func(v View, p *planner) {
+		p.open(v.(*AFS).GlobalPath())
+		p.comment("afs (draft-ietf-uri-url-03, historical): the Andrew File System global name, read where AFS mounts its cells under /afs")
+	}}, "afs")
+}
+
+// prosperoConcerns: the hsoname and the fields go into the request.
+func prosperoConcerns(v View, c *concernList) {
+	if p, off, ok := urlPath(c.u); ok {
+		ppath, fields, _ := strings.Cut(p, ";")
+		c.scan(ppath, off, ctlCR|ctlLF, "Prospero request (hsoname)")
+		c.scan(fields, off+len(ppath)+1, ctlCR|ctlLF|ctlNUL, "Prospero request (fields)")
+	}
+}
+
+func (pl *planner) prospero(p *Prospero) {
+	pl.connect(addr(p.Host, p.Port, "prospero"))
+	pl.comment("Prospero (ARDP over UDP): the client asks the directory server to resolve the hsoname %q, opaque to the client (RFC 1738 3.11)", p.HSOName)
+	if p.HasVersion {
+		pl.comment("version %q (after %%00, RFC 1630)", p.Version)
+	}
+	for _, a := range p.Attributes {
+		pl.comment("attribute %q (after %%00, the October 1993 draft)", a)
+	}
+	for _, f := range p.Fields {
+		pl.comment("field %s=%q identifies the target", f.Name, f.Value)
+	}
+	pl.comment("the reply names the access methods of the object, themselves URLs")
+}

@@ -126,3 +126,23 @@ func (w *WAIS) URL() *urlkit.URL {
 	}
 	return u
 }
+
+func init() {
+	register(&unit{parse: view(ParseWAIS), plan: func(v View, p *planner) { p.wais(v.(*WAIS)) }, proxied: true}, "wais")
+}
+
+func (p *planner) wais(w *WAIS) {
+	p.connect(addr(w.Host, w.Port, "wais"))
+	p.comment("WAIS speaks Z39.50-1988 (RFC 1625): binary requests, not text lines; first an init request, then:")
+	switch {
+	case w.HasDocument:
+		p.comment("a retrieval of the document of database %q, type %q, document-id %q (RFC 1738 3.9)", w.Database, w.WType, w.WPath)
+		for _, f := range w.Fields {
+			p.comment("document-id field %d: %q (RFC 1630 wpath encoding)", f.Number, f.Value)
+		}
+	case w.HasSearch:
+		p.comment("a search of database %q for %q (RFC 1738 3.9)", w.Database, w.Search)
+	default:
+		p.comment("database %q is there to be searched: the client asks the user for the words, then sends a search request (RFC 1738 3.9)", w.Database)
+	}
+}

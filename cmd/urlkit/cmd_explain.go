@@ -48,11 +48,12 @@ Examples:
   urlkit explain 'ftp://host:25/a%0D%0AHELO'`,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		mode := modeFlag(fs)
-		var opts scheme.ExplainOptions
+		var opts scheme.PlanOptions
+		var showPassword bool
 		fs.StringVar(&opts.Proxy, "proxy", "", "explain the access through the HTTP proxy at `HOST:PORT`")
 		fs.StringVar(&opts.Email, "email", "", "the user's mail `ADDR`ess: anonymous FTP password, mail sender (default user@example.com)")
 		fs.StringVar(&opts.NewsServer, "news-server", "", "the news server `HOST` for news: URLs (default $NNTPSERVER, else news)")
-		fs.BoolVar(&opts.ShowPassword, "show-password", false, "show a password of the URL instead of xxxxx")
+		fs.BoolVar(&showPassword, "show-password", false, "show a password of the URL instead of xxxxx")
 		return func(ctx context.Context, st *Streams, args []string) int {
 			opts.Mode = *mode
 			if opts.NewsServer == "" {
@@ -74,13 +75,13 @@ Examples:
 					out.WriteByte('\n')
 				}
 				first = false
-				return explainOne(st, out, s, opts)
+				return explainOne(st, out, s, opts, showPassword)
 			})
 		}
 	},
 }
 
-func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.ExplainOptions) int {
+func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.PlanOptions, showPassword bool) int {
 	var u urlkit.URL
 	var err error
 	if opts.Mode == urlkit.Lenient {
@@ -93,17 +94,17 @@ func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.ExplainOpt
 		fmt.Fprintln(st.Err, err)
 		return exitFail
 	}
-	steps, err := scheme.Explain(&u, opts)
+	plan, err := scheme.PlanURL(&u, opts)
 	if err != nil {
 		out.Flush()
 		fmt.Fprintln(st.Err, err)
 		return exitFail
 	}
-	for _, step := range steps {
-		out.WriteString(step.String())
+	for _, line := range plan.Lines(showPassword) {
+		out.WriteString(line)
 		out.WriteByte('\n')
 	}
-	if err := scheme.CheckSafe(&u); err != nil {
+	if err := plan.Err(&u); err != nil {
 		out.Flush()
 		fmt.Fprintln(st.Err, err)
 		return exitFail

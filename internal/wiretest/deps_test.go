@@ -14,7 +14,7 @@ var clientLayerDeps = map[string][]string{
 	"internal/wire":     {},
 	"internal/wiretest": {},
 	"client/ftp":        {"internal/wire"},
-	"client/gopher":     {"internal/wire"},
+	"client/gopher":     {"internal/wire", "internal/gophertype"},
 }
 
 const module = "github.com/urlkit/urlkit"
