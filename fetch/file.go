@@ -3,6 +3,7 @@ package fetch
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -133,3 +134,22 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 }
 
 func (c *ctxReader) Close() error { return c.c.Close() }
+
+// fileOverFTP is a FileOpener that fetches a file: URL naming another
+// host as the ftp: URL with the same host and path, as early clients did
+// (Mosaic, Lynx; Fetcher.FileOverFTP).
+type fileOverFTP struct{ *FileOpener }
+
+func (o *fileOverFTP) Open(ctx context.Context, req *Request) (*Response, error) {
+	resp, err := o.FileOpener.Open(ctx, req)
+	if !errors.Is(err, ErrRemoteFile) || req.Reopen == nil {
+		return resp, err
+	}
+	v := *req.URL
+	v.Scheme = "ftp"
+	resp, err = req.Reopen(ctx, &v)
+	if err == nil {
+		resp.Warnings = append(resp.Warnings, "file: URL for another host fetched over FTP")
+	}
+	return resp, err
+}

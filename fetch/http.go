@@ -78,7 +78,7 @@ func (o *HTTPOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 // proxyFunc returns the function choosing the proxy of an http or https
 // URL (the original and each redirect) from the Fetcher's gateways.
 func (req *Request) proxyFunc() func(*url.URL) (*url.URL, error) {
-	if req.f == nil {
+	if req.Gateway == nil {
 		return nil
 	}
 	return func(t *url.URL) (*url.URL, error) {
@@ -86,7 +86,7 @@ func (req *Request) proxyFunc() func(*url.URL) (*url.URL, error) {
 		if err != nil {
 			return nil, nil
 		}
-		gw, ok := req.f.gatewayFor(&v)
+		gw, ok := req.Gateway(&v)
 		if !ok || gw.Mode != GatewayProxy {
 			return nil, nil
 		}
@@ -189,7 +189,7 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		kind := classify(ctx, err, false)
+		kind := classify(ctx, err, false, nil)
 		if httpProtocolError(err) {
 			kind = ErrProtocol
 		}
@@ -248,10 +248,7 @@ func (o *HTTPOpener) client(req *Request) *http.Client {
 	if max == 0 {
 		max = DefaultMaxRedirects
 	}
-	var allow []int
-	if req.f != nil {
-		allow = req.f.AllowPorts
-	}
+	allow := req.AllowPorts
 	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {
 		target := r.URL.Redacted()
 		if len(via) > max || max < 0 {

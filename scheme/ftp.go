@@ -323,9 +323,12 @@ func ftpPlan(v View, p *planner) {
 			st.Why, st.RFC = "the URL gives an empty password: PASS has no argument", "RFC 1738 3.1"
 		}
 	}
-	for _, c := range f.CWD {
+	for i, c := range f.CWD {
 		st := p.send("CWD", c, cmdLine("CWD", c))
 		st.Reply = "250"
+		if i < len(f.At.CWD) {
+			st.At = f.At.CWD[i]
+		}
 		if c == "" {
 			st.Why, st.RFC = "an empty segment: CWD with a null argument", "RFC 1738 3.2.2"
 		}

@@ -96,6 +96,9 @@ type Step struct {
 	Op string
 	// Arg is the decoded argument of a Send step's operation ("pub").
 	Arg string
+	// At is where the argument is written in the URL's String form, for
+	// errors about it; zero when it does not come from the URL.
+	At Span
 	// Request holds the structured request of a scheme whose request is
 	// more than a command and an argument (*GopherRequest), for its
 	// executor; nil otherwise.
