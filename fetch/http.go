@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // DefaultMaxRedirects is the number of HTTP redirects followed when
@@ -65,7 +66,18 @@ var sharedTransport = sync.OnceValue(func() *http.Transport {
 
 // Open fetches an http or https URL, through the proxy configured for
 // it, if any.
+//
+// The request is the GET of the URL's access plan (scheme.PlanURL, what
+// "urlkit explain" prints): net/http writes the lines of its Send steps,
+// as the plan-equals-wire test checks against a real server.
 func (o *HTTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{UserAgent: o.UserAgent})
+	if err != nil {
+		return nil, invalid(err)
+	}
+	if err := refused(plan); err != nil {
+		return nil, err
+	}
 	nu := req.URL.NetURL()
 	nu.Fragment, nu.RawFragment = "", ""
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, nu.String(), nil)

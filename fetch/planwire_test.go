@@ -149,7 +149,9 @@ func matchPlan(plan *scheme.Plan, wire []byte) string {
 	return ""
 }
 
-func quote(s string) string { return "\"" + strings.ReplaceAll(strings.ReplaceAll(s, "\r", `\r`), "\n", `\n`) + "\"" }
+func quote(s string) string {
+	return "\"" + strings.ReplaceAll(strings.ReplaceAll(s, "\r", `\r`), "\n", `\n`) + "\""
+}
 
 // checkOpen checks the plan of a file URL: no Send, one Open of the file.
 func checkOpen(t *testing.T, plan *scheme.Plan, rawURL string) {
