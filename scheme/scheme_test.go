@@ -330,8 +330,8 @@ func TestKnown(t *testing.T) {
 	}
 	// RFC 1738 section 3's ten, RFC 1630's rlogin, tn3270, mid, cid and
 	// urn, the drafts' afs, nfs, mailserver and z39.50, https, and RFC
-	// 2056's z39.50r and z39.50s.
-	if n := len(List()); n != 22 {
+	// 2056's z39.50r and z39.50s; and this package's tests' x-toy.
+	if n := len(List()); n != 23 {
 		t.Errorf("List() has %d schemes", n)
 	}
 }
