@@ -207,6 +207,10 @@ func (p *parser) mailtoURL(u *URL) {
 func (p *parser) newsURL(u *URL) {
 	s := p.s
 	a, end := p.schemeEnd+1, p.urlEnd(u)
+	if u.HasAuthority && strings.IndexByte(s[a:end], '@') < 0 {
+		p.fail(a, ErrSchemeSyntax, "news URLs take no host: the reader's own news server is used (RFC 1738 3.6): write news:GROUP, or nntp://HOST/GROUP for a group on a given server; RFC 5538's news://HOST/GROUP is accepted in the rfc3986 mode")
+		return
+	}
 	switch {
 	case a >= end:
 		p.fail(a, ErrSchemeSyntax, "a news URL names a newsgroup, a message-id (unique@host) or '*' (RFC 1738 3.6; section 5, grouppart)")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/gopher"
+	urlscheme "github.com/urlkit/urlkit/scheme"
 )
 
 // DefaultTimeout is the idle timeout a Fetcher uses when its Timeout is
@@ -299,6 +300,19 @@ func (f *Fetcher) Fetch(ctx context.Context, u *urlkit.URL) (*Response, error) {
 	return resp, nil
 }
 
+// noOpener says why a scheme cannot be fetched, with a hint only where it
+// is true: a gateway helps a retrieval scheme, not a session or mail.
+func noOpener(name string) error {
+	in, known := urlscheme.Known(name)
+	switch {
+	case known && in.Retrieval:
+		return fmt.Errorf("no opener for %q: fetch it through a gateway (%s_proxy, WWW_%s_GATEWAY)", name, name, name)
+	case known && in.HasPlan:
+		return fmt.Errorf("%s URLs are not retrieved: urlkit has no opener for them (explain shows their access)", name)
+	}
+	return fmt.Errorf("no opener for %q: urlkit knows no access algorithm for it", name)
+}
+
 // newRequest returns the Request of a fetch of u.
 func (f *Fetcher) newRequest(u *urlkit.URL) *Request {
 	return &Request{URL: u, Trace: f.Trace, Getenv: f.getenv, AllowPorts: f.AllowPorts, Gateway: f.gatewayFor}
@@ -313,7 +327,7 @@ func (f *Fetcher) dispatch(ctx context.Context, req *Request) (*Response, error)
 	}
 	o, ok := f.lookup(scheme)
 	if !ok {
-		return nil, req.errorf("check", ErrUnsupportedScheme, fmt.Errorf("no opener for %q and no gateway (%s_proxy, WWW_%s_GATEWAY)", scheme, scheme, scheme))
+		return nil, req.errorf("check", ErrUnsupportedScheme, noOpener(scheme))
 	}
 	req.opener = o
 	req.Reopen = func(ctx context.Context, v *urlkit.URL) (*Response, error) {

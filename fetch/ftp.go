@@ -11,6 +11,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/ftp"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -90,7 +91,7 @@ type FTPOpener struct {
 // real server). The client's passive logic sends the EPSV (or PASV) of
 // the plan as part of RETR and NLST; QUIT goes on Close.
 func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Email: o.email(req)})
+	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req)})
 	if err != nil {
 		return nil, invalid(err)
 	}

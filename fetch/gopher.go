@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/gopher"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -59,7 +60,7 @@ type GopherOpener struct {
 // client, which writes the line the plan shows (a test compares them
 // with the wire against real servers).
 func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{})
+	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
 	if err != nil {
 		return nil, invalid(err)
 	}

@@ -138,3 +138,26 @@ func TestBlockedPort(t *testing.T) {
 		}
 	}
 }
+
+// TestHintsAreTrue: issue 10, D11: no gateway is suggested for a scheme
+// that is not retrieved (telnet, mailto, mid), and the explain caution
+// promises --allow-port only for schemes get retrieves.
+func TestHintsAreTrue(t *testing.T) {
+	f := &Fetcher{Getenv: noEnv()}
+	for _, s := range []string{"telnet://h/", "mailto:a@b.example", "mid:a@b.example"} {
+		_, err := f.Get(testCtx(t), s)
+		if !errors.Is(err, ErrUnsupportedScheme) || strings.Contains(err.Error(), "_proxy") || !strings.Contains(err.Error(), "not retrieved") {
+			t.Errorf("%s: %v", s, err)
+		}
+	}
+	if _, err := f.Get(testCtx(t), "wais://h/db"); err == nil || !strings.Contains(err.Error(), "wais_proxy") {
+		t.Errorf("wais, a retrieval scheme, gets the gateway hint: %v", err)
+	}
+	for s, want := range map[string]bool{"telnet://h:25/": false, "gopher://h:25/": true} {
+		u := mustParse(t, s)
+		cs := scheme.Concerns(u)
+		if len(cs) == 0 || strings.Contains(cs[0].Message, "--allow-port") != want {
+			t.Errorf("%s: caution %q, want --allow-port: %v", s, cs, want)
+		}
+	}
+}

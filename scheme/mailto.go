@@ -58,10 +58,13 @@ func opaqueURL(scheme, ssp string) *urlkit.URL {
 func addrSpec(u *urlkit.URL) (string, error) {
 	ssp := u.SchemeSpecificPart()
 	addr, from := unescapeMap(ssp)
+	// The check of the URL's own scheme (mailto, mid or cid), so that
+	// its errors cite the section that defines it.
+	prefix := u.SchemeName() + ":"
 	var b strings.Builder
-	b.WriteString("mailto:")
-	to := make([]int, 0, len(addr)*3+8)
-	for range len("mailto:") {
+	b.WriteString(prefix)
+	to := make([]int, 0, len(addr)*3+len(prefix))
+	for range len(prefix) {
 		to = append(to, 0)
 	}
 	for i := 0; i < len(addr); i++ {

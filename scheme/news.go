@@ -21,6 +21,35 @@ type News struct {
 	All       bool   // news:*
 	Group     string // decoded; a group name holds no "@"
 	MessageID string // decoded, without "<" and ">"; it holds an "@"
+	// Host and Port name the server of RFC 5538's news://HOST/GROUP,
+	// read in the RFC3986 mode only (ParseNews5538); "" otherwise.
+	Host, Port string
+}
+
+// ParseNews5538 is ParseNews that also reads RFC 5538's form with a
+// server, news://HOST[:PORT]/GROUP or news://HOST/MESSAGE-ID (RFC 5538
+// 2.1), which the RFC 3986 mode accepts and RFC 1738 does not.
+func ParseNews5538(u *urlkit.URL) (*News, error) {
+	if !u.HasAuthority || u.Host == "" {
+		return ParseNews(u)
+	}
+	if err := expect(u, "news"); err != nil {
+		return nil, err
+	}
+	p, off, ok := urlPath(u)
+	if !ok || p == "" {
+		return nil, syntaxError(u, off, "RFC 5538's news URL names a group or a message-id after the server: news://HOST/GROUP")
+	}
+	n := &News{Host: u.Host, Port: port(u)}
+	switch v := unescape(p); {
+	case v == "*":
+		n.All = true
+	case strings.IndexByte(v, '@') >= 0:
+		n.MessageID = v
+	default:
+		n.Group = v
+	}
+	return n, nil
 }
 
 // ParseNews returns the view of a news URL.
@@ -67,6 +96,18 @@ func (n *News) Kind() string {
 // written %2A), or the message-id with the "@" before its host left
 // unencoded.
 func (n *News) URL() *urlkit.URL {
+	if n.Host != "" { // RFC 5538's form
+		u := serverURL("news", n.Host, n.Port)
+		switch {
+		case n.All:
+			u.Path = "/*"
+		case n.MessageID != "":
+			u.Path = "/" + escape(n.MessageID, &keepUchar)
+		default:
+			u.Path = "/" + escape(n.Group, &keepUchar)
+		}
+		return u
+	}
 	switch {
 	case n.All:
 		return opaqueURL("news", "*")
@@ -148,7 +189,12 @@ func (n *NNTP) URL() *urlkit.URL {
 }
 
 func init() {
-	register(&unit{parse: view(ParseNews), concerns: newsConcerns, plan: newsPlan, proxied: true}, "news")
+	register(&unit{parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
+		if m == urlkit.RFC3986 {
+			return nilView(ParseNews5538(u))
+		}
+		return nilView(ParseNews(u))
+	}, concerns: newsConcerns, plan: newsPlan, proxied: true}, "news")
 	register(&unit{parse: view(ParseNNTP), concerns: nntpConcerns, plan: nntpPlan, proxied: true}, "nntp")
 }
 
@@ -169,8 +215,13 @@ func newsPlan(v View, p *planner) { p.news(v.(*News)) }
 func nntpPlan(v View, p *planner) { p.nntp(v.(*NNTP)) }
 
 func (p *planner) news(n *News) {
-	p.connect(addr(p.opts.NewsServer, "", "nntp"))
-	p.comment("news URLs name no server: the reader's own news server is used, here %q (RFC 1738 3.6)", p.opts.NewsServer)
+	if n.Host != "" {
+		p.connect(addr(n.Host, n.Port, "nntp"))
+		p.comment("the server the URL names (RFC 5538 2.1's news://HOST/GROUP, read in the rfc3986 mode)")
+	} else {
+		p.connect(addr(p.opts.NewsServer, "", "nntp"))
+		p.comment("news URLs name no server: the reader's own news server is used, here %q (RFC 1738 3.6)", p.opts.NewsServer)
+	}
 	switch {
 	case n.All:
 		p.comment("news:* refers to all available newsgroups: the client lists them")

@@ -161,8 +161,10 @@ func (c *concernList) port() {
 	} else if n < 1024 {
 		msg += "; it is a well-known port (below 1024), reserved for some other protocol"
 	}
-	if blocked {
+	if un, _ := unitOf(name); blocked && un != nil && un.proxied {
 		msg += "; it is on the list of ports browsers block: the access layer refuses it unless told to allow it (get --allow-port " + strconv.Itoa(n) + ")"
+	} else if blocked {
+		msg += "; it is on the list of ports browsers block"
 	}
 	c.add(c.l.port, false, msg+" (RFC 1738 section 6)")
 }

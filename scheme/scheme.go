@@ -87,15 +87,20 @@ type Info struct {
 	IPBased bool   // uses the common Internet scheme syntax "//" login
 	Status  Status
 	HasView bool // Parse returns a view for it
-	// HasPlan: Plan gives an access plan for it (explain can write it
+	// HasPlan: PlanURL gives an access plan for it (explain can write it
 	// out; whether get can carry it out is the access layer's business).
 	HasPlan bool
+	// Retrieval: its URLs name resources to retrieve, which an HTTP proxy
+	// or gateway can fetch too (RFC 1630); not interactive sessions
+	// (telnet, rlogin, tn3270), mail (mailto) or local references.
+	Retrieval bool
 }
 
 func infoOf(r *registry.Scheme) Info {
 	u := units[r.Name]
 	return Info{Name: r.Name, Title: r.Title, Section: r.Section, Port: r.Port, IPBased: r.IP,
-		Status: r.Status, HasView: u != nil && u.parse != nil, HasPlan: u != nil && u.plan != nil}
+		Status: r.Status, HasView: u != nil && u.parse != nil, HasPlan: u != nil && u.plan != nil,
+		Retrieval: u != nil && u.proxied}
 }
 
 // Known returns what urlkit knows of the scheme name (case-insensitive).

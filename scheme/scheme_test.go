@@ -120,6 +120,7 @@ var viewExamples = []struct {
 	{"1993 draft Prospero (%00%00 attributes)", urlkit.RFC1738, "prospero://h/name%00%00attr1%00attr2",
 		&Prospero{Host: "h", HSOName: "name", HasVersion: true, Attributes: []string{"attr1", "attr2"}}, ""},
 	// mid, cid, urn: RFC 1630; afs: the drafts.
+	{"RFC 5538 2.1 (issue 10, D12: the rfc3986 mode)", urlkit.RFC3986, "news://server/comp.x", &News{Group: "comp.x", Host: "server"}, ""},
 	{"RFC 1630 Message-Id", urlkit.RFC1738, "mid:960830.1639@xyzzy.com", &MID{ID: "960830.1639@xyzzy.com"}, ""},
 	{"RFC 1630 Content-Id", urlkit.RFC1738, "cid:part1.960830@xyzzy.com", &CID{ID: "part1.960830@xyzzy.com"}, ""},
 	{"RFC 1630 URN", urlkit.RFC1738, "urn:/iana/dns/ch/cern/cn/techdoc/94/1642-3", &URN{Name: "/iana/dns/ch/cern/cn/techdoc/94/1642-3"}, ""},
@@ -170,7 +171,7 @@ var viewErrors = []struct {
 	{"RFC 822 6.1", urlkit.RFC3986, "mailto:a%20b@c", 8, "space (written %20) may not appear unquoted"},
 	{"RFC 822 6.1", urlkit.RFC3986, "mailto:", 7, "needs an address"},
 	{"RFC 822 6.1", urlkit.RFC3986, "mid:nodomain", 12, "no '@' and domain"},
-	{"RFC 1738 3.6", urlkit.RFC3986, "news://server/group", 5, "name no server"},
+	{"RFC 1738 3.6", urlkit.Lenient, "news://server/group", 5, "name no server"},
 	{"RFC 1738 3.6", urlkit.RFC3986, "news:", 5, "names a newsgroup"},
 	{"RFC 1738 3.7", urlkit.RFC3986, "nntp://h", 8, "needs '/' and a newsgroup"},
 	{"RFC 1738 3.7", urlkit.RFC3986, "nntp://h/g/1x", 12, "digits only"},
