@@ -22,7 +22,7 @@ var allowedImports = map[string][]string{
 	"internal/wire":       {},
 	"internal/wiretest":   {},
 	"scheme":              {"", "internal/charclass", "internal/registry", "internal/gophertype"},
-	"extract":             {"", "scheme", "internal/charclass"},
+	"extract":             {"", "scheme", "internal/charclass", "internal/registry"},
 	"fetch":               {"", "scheme", "internal/wire", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet"},
 	"client/ftp":          {"internal/wire"},
 	"client/gopher":       {"internal/wire", "internal/gophertype"},

@@ -150,3 +150,53 @@ func isEscape(s string, i int) bool {
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
+
+// TrimFloor returns how much of a URL found in prose must stay when the
+// sentence punctuation after it is trimmed (extract): a scheme whose
+// production gives a final "*", "!", "?", "$" or "+" a meaning keeps it.
+// news:* names all groups (RFC 1738 3.6), and the first byte of a
+// Gopher+ string ("!", "?", "$", "+") is the request itself (RFC 1738
+// 3.4; draft-ietf-uri-url-03's gopher+ example ends in "%09%09!"). It
+// returns 0 when nothing must stay.
+func TrimFloor(u string) int {
+	colon := -1
+	for i := 0; i < len(u) && i <= 9; i++ {
+		if u[i] == ':' {
+			colon = i
+			break
+		}
+	}
+	if colon <= 0 {
+		return 0
+	}
+	r := Lookup(u[:colon])
+	if r == nil {
+		return 0
+	}
+	rest := u[colon+1:]
+	switch r.Production {
+	case News:
+		if rest != "" && rest[0] == '*' {
+			return colon + 2
+		}
+	case Gopher:
+		if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {
+			return 0
+		}
+		slash := -1
+		for i := 2; i < len(rest); i++ {
+			if rest[i] == '/' {
+				slash = i
+				break
+			}
+		}
+		if slash < 0 {
+			return 0
+		}
+		at := colon + 1 + slash + 1
+		if g := SplitGopher(u[at:]); g.PlusAt >= 0 && at+g.PlusAt < len(u) {
+			return at + g.PlusAt + 1
+		}
+	}
+	return 0
+}
