@@ -31,6 +31,9 @@ type View interface {
 	Scheme() string
 	// URL builds the URL the view stands for.
 	URL() *urlkit.URL
+	// Parts lists the view's parts, decoded, for machine-readable
+	// output (absent parts nil).
+	Parts() []Part
 }
 
 // Parse returns the typed view of u for its scheme, or nil and no error

@@ -107,3 +107,5 @@ func TestToyScheme(t *testing.T) {
 		t.Errorf("unsafe key: %+v, %v", plan, err)
 	}
 }
+
+func (t *Toy) Parts() []Part { return []Part{{"key", t.Key}} }
