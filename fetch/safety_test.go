@@ -161,3 +161,32 @@ func TestHintsAreTrue(t *testing.T) {
 		}
 	}
 }
+
+// TestGetRefusesWhatExplainRefuses: issue 10: get and explain read one
+// plan, so a URL explain shows as refused is refused by get with the
+// same reason, before anything is sent (port 2: nothing listens there).
+func TestGetRefusesWhatExplainRefuses(t *testing.T) {
+	f := &Fetcher{Getenv: noEnv()}
+	for _, s := range []string{
+		"ftp://127.0.0.1:2/pub/f;type=e",    // the drafts' EBCDIC type: read in the lenient mode, not transferable
+		"gopher://127.0.0.1:2/8login",       // a telnet item
+		"ftp://127.0.0.1:2/a%0D%0ADELE%20x", // CR LF into a CWD
+	} {
+		u, err := urlkit.ParseMode(s, urlkit.RFC3986)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.Lenient})
+		if err != nil || len(plan.Refused) == 0 || len(plan.Sends()) != 0 {
+			t.Fatalf("%s: plan %q, %v", s, plan.Lines(false), err)
+		}
+		_, err = f.Fetch(testCtx(t), &u)
+		var fe *Error
+		if !errors.As(err, &fe) || fe.Op != "check" || fe.Offset != plan.Refused[0].Offset || !strings.Contains(err.Error(), plan.Refused[0].Message) {
+			t.Errorf("%s: get says %v, explain %q", s, err, plan.Refused[0])
+		}
+		if errors.Is(err, ErrConnect) {
+			t.Errorf("%s: get tried to connect", s)
+		}
+	}
+}

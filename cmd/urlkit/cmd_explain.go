@@ -20,16 +20,23 @@ var explainCmd = &command{
 	summary: "print the access algorithm a URL stands for, without network access",
 	detail: `Explain prints, without any network access, what a client does to access
 each URL: first "connect HOST:PORT" (or "open PATH" for a local file), then
-one "send" line per protocol line the client would send, in Go's quoted
-form (send "CWD /etc\r\n"), and "#" comment lines for prompts, choices
-(an FTP transfer type guessed from the name, the anonymous FTP login) and
-the security concerns of RFC 1738 section 6: a port other than the
-scheme's default (and what usually listens there), and any decoded CR,
-LF, NUL or TAB that would enter a protocol line.
+one "send" line per protocol line the client sends, in Go's quoted form
+(send "CWD /etc\r\n"), and "#" comment lines for the reason of a step, a
+condition ("# if the server replies 331 (it wants a password):" before the
+step it guards), the reply expected ("# expect 220: ..."), what the client
+asks the user, how the data ends, and the security concerns of RFC 1738
+section 6: a port other than the scheme's default (and what usually
+listens there), and any decoded CR, LF, NUL or TAB that would enter a
+protocol line.
+
+It prints the same access plan that get carries out (a test compares the
+plan with the wire against real servers), so the two cannot disagree. A
+URL the access layer refuses (a control character in a protocol line, a
+transfer type its clients cannot do) gets a plan that says why and sends
+nothing.
 
 The exit status is 1 for an invalid URL, a scheme with no access
-algorithm (urn, x-, unknown), and a URL the access layer would refuse
-(a control character in a protocol line; the reason also goes to
+algorithm (urn, x-, unknown), and a refused URL (the reason also goes to
 standard error). Several URLs are explained one after the other,
 separated by an empty line.
 
