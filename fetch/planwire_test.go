@@ -32,6 +32,10 @@ var planWireCases = []struct {
 	name, server, user, path string
 	body                     string // a substring of the body ("" for none)
 	warn                     string // a substring of a warning
+	// via: the URL (path is then the whole URL) is fetched through the
+	// server as an HTTP proxy; fails: the server may refuse it (nginx is
+	// no proxy), the wire is compared all the same.
+	via, fails bool
 }{
 	{name: "ftp anonymous text (guessed TYPE A)", server: "FTP_PORT", path: "/pub/hello.txt", body: "Hello from anonymous FTP."},
 	{name: "ftp binary (TYPE I, SIZE)", server: "FTP_PORT", path: "/pub/64k.bin", body: "xxxx"},
@@ -57,6 +61,8 @@ var planWireCases = []struct {
 	{name: "http no path", server: "HTTP_PORT", path: ""},
 	{name: "http search", server: "HTTP_PORT", path: "/echo?a=b"},
 	{name: "file", server: "", path: "/hello.txt", body: "hello, file"},
+	{name: "http through a proxy", server: "HTTP_PORT", via: true, path: "http://127.0.0.1:%s/hello.txt", fails: true},
+	{name: "ftp through an HTTP gateway (RFC 1630)", server: "HTTP_PORT", via: true, path: "ftp://ftp.example:2121/pub/hello.txt", fails: true},
 }
 
 func TestPlanEqualsWire(t *testing.T) {
@@ -64,11 +70,20 @@ func TestPlanEqualsWire(t *testing.T) {
 	for _, tc := range planWireCases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
-			var rawURL string
+			var rawURL, proxy string
 			var rel *relay
 			var tr *http.Transport
-			switch tc.server {
-			case "":
+			switch {
+			case tc.via:
+				port := wiretest.ServerEnv(t, tc.server)[tc.server]
+				rel = newRelay(t, "127.0.0.1:"+port)
+				proxy = rel.addr()
+				rawURL = strings.Replace(tc.path, "%s", port, 1)
+				u, _ := urlkit.ParseMode(rawURL, urlkit.RFC3986)
+				f.Gateways = map[string]Gateway{u.SchemeName(): {URL: "http://" + proxy + "/"}}
+				f.IgnoreEnvironment = true
+				tr = sharedTransport()
+			case tc.server == "":
 				dir := t.TempDir()
 				if err := os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("hello, file\n"), 0o644); err != nil {
 					t.Fatal(err)
@@ -88,22 +103,27 @@ func TestPlanEqualsWire(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Email: email})
+			plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Email: email, Proxy: proxy})
 			if err != nil {
 				t.Fatalf("PlanURL(%s): %v", rawURL, err)
 			}
 			var trace bytes.Buffer
 			f.Trace = &trace // the wire trace on, as get --trace
 			resp, err := f.Fetch(testCtx(t), &u)
-			if err != nil {
+			var body []byte
+			switch {
+			case err != nil && tc.fails:
+				resp = &Response{}
+			case err != nil:
 				t.Fatalf("Fetch(%s): %v\nplan:\n%s", rawURL, err, strings.Join(plan.Lines(true), "\n"))
-			}
-			body, err := io.ReadAll(resp.Body)
-			if cerr := resp.Body.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				t.Fatalf("read %s: %v", rawURL, err)
+			default:
+				body, err = io.ReadAll(resp.Body)
+				if cerr := resp.Body.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					t.Fatalf("read %s: %v", rawURL, err)
+				}
 			}
 			if !bytes.Contains(body, []byte(tc.body)) {
 				t.Errorf("body of %s lacks %q: %.200q", rawURL, tc.body, body)
