@@ -60,6 +60,7 @@ var planWireCases = []struct {
 	{name: "http", server: "HTTP_PORT", path: "/hello.txt"},
 	{name: "http no path", server: "HTTP_PORT", path: ""},
 	{name: "http search", server: "HTTP_PORT", path: "/echo?a=b"},
+	{name: "http with a login (RFC 3986): Basic authorization", server: "HTTP_PORT", user: "tester:secret@", path: "/private/secret.txt"},
 	{name: "file", server: "", path: "/hello.txt", body: "hello, file"},
 	{name: "http through a proxy", server: "HTTP_PORT", via: true, path: "http://127.0.0.1:%s/hello.txt", fails: true},
 	{name: "ftp through an HTTP gateway (RFC 1630)", server: "HTTP_PORT", via: true, path: "ftp://ftp.example:2121/pub/hello.txt", fails: true},
@@ -99,11 +100,11 @@ func TestPlanEqualsWire(t *testing.T) {
 					f.HTTP.Client = &http.Client{Transport: tr}
 				}
 			}
-			u, err := urlkit.Parse(rawURL)
+			u, err := urlkit.ParseMode(rawURL, urlkit.RFC3986) // get's fallback for what RFC 1738 refuses
 			if err != nil {
 				t.Fatal(err)
 			}
-			plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Email: email, Proxy: proxy})
+			plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.RFC3986, Email: email, Proxy: proxy})
 			if err != nil {
 				t.Fatalf("PlanURL(%s): %v", rawURL, err)
 			}

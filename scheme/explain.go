@@ -13,7 +13,7 @@ func (p *planner) proxy(v View) {
 		p.send("User-Agent", "Go-http-client/1.1", "User-Agent: Go-http-client/1.1\r\n")
 		p.send("", "", "\r\n")
 		p.comment("the proxy opens a tunnel to %s; the client then makes a TLS connection through it and sends the request as to the server itself:", hp)
-		p.httpRequest(h.RequestURI(), hostHeader(h))
+		p.httpRequest(h.RequestURI(), hostHeader(h), h)
 		p.fragmentNote()
 		return
 	}
@@ -27,6 +27,6 @@ func (p *planner) proxy(v View) {
 	if target.HasPassword {
 		line = target.Redacted() // the password is not shown
 	}
-	p.httpRequest(line, host)
+	p.httpRequest(line, host, nil)
 	p.fragmentNote()
 }

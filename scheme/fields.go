@@ -40,7 +40,11 @@ func (f *FTP) Parts() []Part {
 
 // Parts lists path (null for a URL without one) and search.
 func (h *HTTP) Parts() []Part {
-	return []Part{{"path", opt(h.Path, !h.NoPath)}, {"search", opt(h.Search, h.HasSearch)}}
+	parts := []Part{{"path", opt(h.Path, !h.NoPath)}, {"search", opt(h.Search, h.HasSearch)}}
+	if h.HasUser {
+		parts = append(parts, Part{"user", h.User}, Part{"password", opt(h.Password, h.HasPassword)})
+	}
+	return parts
 }
 
 // Parts lists type, selector, search, plus and plus_request (the

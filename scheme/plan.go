@@ -112,8 +112,8 @@ type Step struct {
 	// Reply is the reply expected after a Send, or of an Expect step ("1xx
 	// then 226", "331 or 230"); "" when the step expects none of its own.
 	Reply string
-	// Secret marks a Send whose argument is a password: Lines shows it as
-	// xxxxx unless asked to show it.
+	// Secret marks a Send whose argument (Arg, as it appears in Text) is
+	// a secret: Lines shows it as xxxxx unless asked to show it.
 	Secret bool
 	// Binary marks a Send whose Text is a binary request (a WAIS APDU):
 	// rendered as Go-escaped bytes, never as a line.
@@ -160,8 +160,8 @@ func (p *Plan) Lines(showPassword bool) []string {
 		if s.When != "" {
 			out = append(out, "# if "+escapeControls(s.When)+":")
 		}
-		if s.Kind == Send && s.Secret && !showPassword {
-			s.Text = s.Op + " xxxxx\r\n"
+		if s.Kind == Send && s.Secret && !showPassword && s.Arg != "" {
+			s.Text = strings.Replace(s.Text, s.Arg, "xxxxx", 1)
 		}
 		out = append(out, s.String())
 	}

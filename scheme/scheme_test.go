@@ -167,7 +167,7 @@ var viewErrors = []struct {
 	{"RFC 1738 3.1", urlkit.RFC3986, "ftp:/h/f", 4, "common Internet scheme syntax"},
 	{"RFC 1738 3.1", urlkit.RFC3986, "ftp://h?x", 7, "'/' must separate the host from the url-path"},
 	{"RFC 1738 3.1", urlkit.RFC3986, "gopher://h?x", 10, "'/' must separate the host from the url-path"},
-	{"RFC 1738 3.3", urlkit.RFC3986, "http://u@h/", 7, "not allowed in http URLs"},
+	{"RFC 1738 3.3", urlkit.RFC1630, "http://u@h/", 7, "not allowed in http URLs"},
 	{"RFC 822 6.1", urlkit.RFC3986, "mailto:a%20b@c", 8, "space (written %20) may not appear unquoted"},
 	{"RFC 822 6.1", urlkit.RFC3986, "mailto:", 7, "needs an address"},
 	{"RFC 822 6.1", urlkit.RFC3986, "mid:nodomain", 12, "no '@' and domain"},
