@@ -5,6 +5,29 @@ import (
 	"github.com/urlkit/urlkit/internal/registry"
 )
 
+// Adding a scheme (the next issues add news/nntp access, mailto, telnet,
+// wais and prospero this way; scheme/xtoy_test.go is a complete toy):
+//
+//  1. A row in internal/registry's table: name, default port, IP (common
+//     Internet syntax), Login, HostOnly, Grammar1738 and, if RFC 1738
+//     section 5 gives the url-path a production the generic rules do not
+//     cover, a Production (then also its check in the root's grammar.go,
+//     and a splitter in internal/registry if the view needs the same
+//     split).
+//  2. One file here, scheme/<name>.go: the view (ParseXXX, URL, Scheme,
+//     Parts, with the Span of each part in an At field), its concerns
+//     (the decoded parts that go into protocol lines, scanned with
+//     concernList.scanSpan), its plan (a func(View, *planner) writing the
+//     steps: connect, one send per line with its Op, Arg and Why/RFC,
+//     When for a step that depends on a reply, Expect for the reply that
+//     decides, Ask for what the user is asked, Binary for a non-text
+//     request, End for how the data ends; p.unsupported for what the
+//     clients cannot do), and an init that registers the unit.
+//  3. In package fetch, an opener that carries out the plan's steps
+//     through the protocol client (dispatching on Step.Op), a Classify
+//     method for the client's errors, a line in standardOpeners, and rows
+//     in fetch's TestPlanEqualsWire against the real server.
+//
 // unit is what this package holds for one scheme beside its registry row
 // (internal/registry: name, default port, syntax, production, status):
 // its view, the fields its access puts into protocol lines (for the
