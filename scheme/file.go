@@ -19,6 +19,10 @@ import (
 type File struct {
 	Host string // as written; "" or "localhost" for this machine
 	Path string // decoded; starts with "/"
+
+	// At holds where the host and the path are written in the URL's
+	// String form.
+	At struct{ Host, Path Span }
 }
 
 // ParseFile returns the view of a file URL. Each segment is decoded after
@@ -50,7 +54,14 @@ func ParseFile(u *urlkit.URL) (*File, error) {
 	if k := indexEscape(p, '/'); k >= 0 {
 		return nil, syntaxError(u, off+k, "%2F in a file path: a file or directory name cannot hold '/' (RFC 1738 3.10: the path is hierarchical)")
 	}
-	return &File{Host: u.Host, Path: unescape(p)}, nil
+	f := &File{Host: u.Host, Path: unescape(p)}
+	o := u.Offsets()
+	f.At.Host = Span{o.Host, o.Host + len(u.Host)}
+	f.At.Path = Span{o.Path, o.Fragment} // the path and a "?" part: fsegment data
+	if u.HasFragment {
+		f.At.Path.End-- // the "#"
+	}
+	return f, nil
 }
 
 // Scheme returns "file".
@@ -216,6 +227,10 @@ func init() {
 
 // fileConcerns: no file name can hold NUL.
 func fileConcerns(v View, c *concernList) {
+	if f, _ := v.(*File); f != nil {
+		c.scanSpan(f.At.Path, ctlNUL, "file name")
+		return
+	}
 	c.scan(c.u.Path, c.l.path, ctlNUL, "file name")
 	c.scan(c.u.Query, c.l.query, ctlNUL, "file name")
 }

@@ -134,6 +134,15 @@ type NNTP struct {
 	// names only the group. (RFC 1738 says only "digits": a number of any
 	// length reads and builds back unchanged; ArticleNumber converts it.)
 	Article string
+
+	// At holds where each part is written in the URL's String form.
+	At NNTPSpans
+}
+
+// NNTPSpans are the spans of an nntp URL's parts (see Span).
+type NNTPSpans struct {
+	Server
+	Group, Article Span
 }
 
 // ParseNNTP returns the view of an nntp URL.
@@ -144,17 +153,18 @@ func ParseNNTP(u *urlkit.URL) (*NNTP, error) {
 	if err := needAuthority(u); err != nil {
 		return nil, err
 	}
-	n := &NNTP{Host: u.Host, Port: port(u)}
+	n := &NNTP{Host: u.Host, Port: port(u), At: NNTPSpans{Server: serverSpans(u)}}
 	p, off, ok := urlPath(u)
 	if !ok || p == "" {
 		return nil, syntaxError(u, off-1+len(u.Path), "an nntp URL needs '/' and a newsgroup name after the host (RFC 1738 3.7)")
 	}
 	group, num, hasNum := strings.Cut(p, "/")
-	n.Group = unescape(group)
+	n.Group, n.At.Group = unescape(group), Span{off, off + len(group)}
 	if !hasNum {
 		return n, nil
 	}
 	off += len(group) + 1
+	n.At.Article = Span{off, off + len(num)}
 	if num == "" {
 		return nil, syntaxError(u, off, "an article number (digits) must follow the '/' after the newsgroup (RFC 1738 3.7)")
 	}
@@ -205,7 +215,10 @@ func newsConcerns(v View, c *concernList) {
 }
 
 func nntpConcerns(v View, c *concernList) {
-	if p, off, ok := urlPath(c.u); ok {
+	if n, _ := v.(*NNTP); n != nil {
+		c.scanSpan(n.At.Group, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
+		c.scanSpan(n.At.Article, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
+	} else if p, off, ok := urlPath(c.u); ok {
 		c.scan(p, off, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
 	}
 }

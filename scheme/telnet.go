@@ -22,6 +22,9 @@ type Telnet struct {
 	HasPassword bool
 	Host        string // as written
 	Port        string // the digits as written, "" for the default (23; rlogin 513)
+
+	// At holds where each part is written in the URL's String form.
+	At Server
 }
 
 // ParseTelnet returns the view of a telnet, rlogin or tn3270 URL.
@@ -35,7 +38,7 @@ func ParseTelnet(u *urlkit.URL) (*Telnet, error) {
 	if u.HasQuery || (u.Path != "" && u.Path != "/") {
 		return nil, syntaxError(u, layoutOf(u).path+1, "a "+u.SchemeName()+" URL ends after the host and port, with an optional '/' (RFC 1738 3.8)")
 	}
-	t := &Telnet{Session: u.SchemeName(), Host: u.Host, Port: port(u), HasUser: u.HasUser, HasPassword: u.HasPassword}
+	t := &Telnet{Session: u.SchemeName(), Host: u.Host, Port: port(u), HasUser: u.HasUser, HasPassword: u.HasPassword, At: serverSpans(u)}
 	t.User, _ = u.DecodedUser()
 	t.Password, _ = u.DecodedPassword()
 	return t, nil
