@@ -23,12 +23,15 @@ var allowedImports = map[string][]string{
 	"internal/wiretest":   {},
 	"scheme":              {"", "internal/charclass", "internal/registry", "internal/gophertype"},
 	"extract":             {"", "scheme", "internal/charclass", "internal/registry"},
-	"fetch":               {"", "scheme", "internal/wire", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet"},
+	"fetch":               {"", "scheme", "internal/wire", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox"},
 	"client/ftp":          {"internal/wire"},
 	"client/gopher":       {"internal/wire", "internal/gophertype"},
 	"client/nntp":         {"internal/wire"},
 	"client/smtp":         {"internal/wire"},
 	"client/telnet":       {"internal/wire"},
+	"client/wais":         {"internal/wire"},
+	"client/prospero":     {"internal/wire"},
+	"client/mailbox":      {},
 	"cmd/urlkit":          {"*"},
 }
 

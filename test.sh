@@ -2,16 +2,20 @@
 # The whole test suite: formatting, vet, every test with the race detector,
 # and a short run of every fuzz target. It installs what the tests need.
 #
-#   ./test.sh               everything
-#   FUZZTIME=60s ./test.sh  longer fuzzing (default 10s per target, 20s for
-#                           the parser modes: FUZZTIME_PARSER)
-#   FUZZTIME=0 ./test.sh    no fuzzing
+#   ./test.sh                 everything
+#   FUZZ_BUDGET=30m ./test.sh longer fuzzing: the time all fuzz targets share
+#                             (default 8m)
+#   FUZZTIME=60s ./test.sh    every fuzz target for 60s instead
+#   FUZZTIME=0 ./test.sh      no fuzzing
 #   SERVERS=0 ./test.sh     no real servers (their tests skip)
 #
 # The protocol tests talk to real servers from Debian's packages (ProFTPD,
-# pygopherd, Gophernicus, nginx), which scripts/with-servers.sh installs
-# with apt-get on first use, starts on 127.0.0.1 and stops afterwards. That
-# needs root, as CI has.
+# pygopherd, Gophernicus, nginx, INN, aiosmtpd, Exim), which
+# scripts/with-servers.sh installs with apt-get on first use, starts on
+# 127.0.0.1 and stops afterwards, and to two servers Debian lacks
+# (freeWAIS-sf, Prospero), which their start scripts build once from
+# ../shared/servers/src (gcc; cached under ~/.cache/urlkit-test-servers,
+# about a minute the first time). That needs root, as CI has.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -35,7 +39,7 @@ else
     echo "note: ../shared/bench/urls is absent: the tests over the benchmark data sets skip"
 fi
 
-servers=(ftp gopher gophernicus http)
+servers=(ftp gopher gophernicus http nntp smtp smtp-exim wais prospero)
 if [ "${SERVERS:-1}" = 0 ]; then
     step "go test -race (no servers: protocol tests skip)"
     go test -race -count=1 ./...
@@ -44,34 +48,73 @@ else
     FTP_BIG=1 scripts/with-servers.sh "${servers[@]}" -- env URLKIT_REQUIRE_SERVERS=1 go test -race -count=1 ./...
 fi
 
-# Every fuzz target of every package, found with go test -list. The four
-# parser modes get FUZZTIME_PARSER (20s), the others FUZZTIME (10s).
-fuzztime=${FUZZTIME:-10s}
-parsertime=${FUZZTIME_PARSER:-20s}
-[ "$fuzztime" = "0" ] && parsertime=0
-if [ "$fuzztime" != "0" ]; then
-    step "fuzz ($parsertime per parser mode, $fuzztime per other target)"
+# Every fuzz target of every package, found with go test -list, shares one
+# wall-clock budget, FUZZ_BUDGET (default 8m: CI has 90 minutes and the
+# whole of ./test.sh must stay under 20). Each target gets the time left
+# divided among the targets still to run, by weight (the four parser modes
+# weigh 2, the others 1), so the time a target's build takes is paid by
+# the ones after it and the phase ends close to the budget however many
+# targets there are. FUZZTIME=D gives every target D instead (0: no fuzzing).
+budget=${FUZZ_BUDGET:-8m}
+if [ "${FUZZTIME:-}" != "0" ]; then
+    seconds() { # 90s, 8m, 1h, or plain seconds -> seconds
+        case "$1" in
+            *h) echo $(( ${1%h} * 3600 )) ;; *m) echo $(( ${1%m} * 60 )) ;;
+            *s) echo "${1%s}" ;; *) echo "$1" ;;
+        esac
+    }
     root=$(go list .)
-    for pkg in $(go list ./...); do
-        for target in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true); do
-            t=$fuzztime
-            case "$pkg $target" in
-                "$root FuzzParseRFC1738"|"$root FuzzParseRFC1630"|"$root FuzzParseRFC3986"|"$root FuzzParseLenient") t=$parsertime ;;
-            esac
-            echo "-- $pkg $target ($t)"
-            if ! out=$(go test -run '^$' -fuzz "^${target}\$" -fuzztime "$t" "$pkg" 2>&1); then
-                # The fuzzing engine sometimes reports its own deadline
-                # ("context deadline exceeded") when -fuzztime ends while it
-                # minimizes a new interesting input; a real failure always
-                # writes the failing input to testdata/fuzz. (go.dev/issue/75804,
-                # a race in the fuzzing coordinator, fixed after Go 1.26.)
-                if ! grep -q "Failing input written" <<<"$out" && grep -q "context deadline exceeded" <<<"$out"; then
-                    echo "   (the fuzzing engine hit its own deadline; no failing input)"
-                    continue
-                fi
-                echo "$out"; exit 1
+    targets=() # "pkg target weight"
+    pkg=
+    while read -r line; do
+        case "$line" in
+            Fuzz*) targets+=("$line") ;;
+            "ok "*|"?   "*) # "ok  pkg 0.01s" ends the list of pkg: name its targets
+                p=$(awk '{print $2}' <<<"$line")
+                for k in "${!targets[@]}"; do
+                    [[ "${targets[$k]}" == Fuzz* ]] || continue
+                    w=1
+                    case "$p ${targets[$k]}" in
+                        "$root FuzzParseRFC1738"|"$root FuzzParseRFC1630"|"$root FuzzParseRFC3986"|"$root FuzzParseLenient") w=2 ;;
+                    esac
+                    targets[$k]="$p ${targets[$k]} $w"
+                done ;;
+        esac
+    done < <(go test -list '^Fuzz' ./... 2>&1)
+    total_weight=0
+    for t in "${targets[@]}"; do total_weight=$(( total_weight + ${t##* } )); done
+    if [ -n "${FUZZTIME:-}" ]; then
+        step "fuzz (${#targets[@]} targets, $FUZZTIME each)"
+    else
+        step "fuzz (${#targets[@]} targets in $budget)"
+    fi
+    deadline=$(( $(date +%s) + $(seconds "$budget") ))
+    left_weight=$total_weight
+    for t in "${targets[@]}"; do
+        read -r pkg target w <<<"$t"
+        [ -n "${w:-}" ] || { echo "go test -list gave a fuzz target without its package: $t"; exit 1; }
+        if [ -n "${FUZZTIME:-}" ]; then
+            ft=$FUZZTIME
+        else
+            left=$(( deadline - $(date +%s) ))
+            ft=$(( left * w / left_weight ))
+            [ "$ft" -lt 3 ] && ft=3 # a run shorter than this only builds
+            ft=${ft}s
+        fi
+        left_weight=$(( left_weight - w ))
+        echo "-- $pkg $target ($ft)"
+        if ! out=$(go test -run '^$' -fuzz "^${target}\$" -fuzztime "$ft" "$pkg" 2>&1); then
+            # The fuzzing engine sometimes reports its own deadline
+            # ("context deadline exceeded") when -fuzztime ends while it
+            # minimizes a new interesting input; a real failure always
+            # writes the failing input to testdata/fuzz. (go.dev/issue/75804,
+            # a race in the fuzzing coordinator, fixed after Go 1.26.)
+            if ! grep -q "Failing input written" <<<"$out" && grep -q "context deadline exceeded" <<<"$out"; then
+                echo "   (the fuzzing engine hit its own deadline; no failing input)"
+                continue
             fi
-        done
+            echo "$out"; exit 1
+        fi
     done
 fi
 

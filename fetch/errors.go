@@ -32,7 +32,9 @@ var (
 	// ErrBlockedPort: the URL names a port other than its scheme's default
 	// that is on the Fetch standard's list of blocked ports (RFC 1738
 	// section 6: a URL aimed at another protocol's server); nothing was
-	// sent. It matches ErrUnsafe too.
+	// sent. Also an FTP server's EPSV or PASV reply naming such a port or
+	// one below 1024: no data connection was made. It matches ErrUnsafe
+	// too.
 	ErrBlockedPort = fmt.Errorf("%w: blocked port", ErrUnsafe)
 	// ErrNotFound: the server (or file system) says the resource does not
 	// exist: FTP 550/450, HTTP 404/410, a Gopher error item, ENOENT.

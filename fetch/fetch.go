@@ -166,8 +166,12 @@ type Response struct {
 	// redacted), "" when fetched directly.
 	Via string
 	// Warnings are the deviations from the access algorithm that the
-	// opener accepted (see FTPOpener.NullCWD).
+	// opener accepted (see FTPOpener.NullCWD), and doubts about the data
+	// found while the Body is read (a Gopher menu without its "." line):
+	// look again after reading the Body to its end.
 	Warnings []string
+
+	fetched *body // the Body Fetch returned, for Render's errors
 }
 
 // Registry maps URL schemes to Openers. Schemes are case-insensitive.
@@ -293,7 +297,8 @@ func (f *Fetcher) Fetch(ctx context.Context, u *urlkit.URL) (*Response, error) {
 		wd.stop()
 		return nil, req.wrap(ctx, "open", err)
 	}
-	resp.Body = &body{rc: resp.Body, ctx: ctx, req: req, wd: wd}
+	resp.fetched = &body{rc: resp.Body, ctx: ctx, req: req, wd: wd}
+	resp.Body = resp.fetched
 	if resp.URL == "" {
 		resp.URL = u.Redacted()
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/user"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -71,11 +72,18 @@ func (n NullCWD) String() string {
 //
 // The end of the data connection and the completion reply are checked
 // on Close; a transfer shorter than SIZE or than the size in the 150
-// reply is ErrShortTransfer. QUIT ends the session.
+// reply (in TYPE A too: the network stream is never shorter than the
+// file) is ErrShortTransfer. QUIT ends the session.
+//
+// The port of every EPSV or PASV reply is checked like a URL's port: one
+// on the blocked list (BlockedPort) or below 1024 fails the fetch with
+// ErrBlockedPort before any connection is made, unless
+// Fetcher.AllowPorts lists it.
 type FTPOpener struct {
 	// Dialer holds the FTP client's settings: Active for active mode,
 	// DisableEPSV, TrustPASVAddr, line limits. Its Trace is replaced by
-	// the Fetcher's.
+	// the Fetcher's, and a nil CheckDataPort by the check described
+	// above (blocked list, below 1024, Fetcher.AllowPorts).
 	Dialer ftp.Dialer
 	// Email is the password of anonymous logins (RFC 1738 section 3.2.1:
 	// "the Internet e-mail address of the end user"). Empty means $EMAIL,
@@ -115,6 +123,9 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 			addr = st.Text
 			d := o.Dialer
 			d.Trace = req.Trace
+			if d.CheckDataPort == nil {
+				d.CheckDataPort = req.checkDataPort
+			}
 			if c, err = d.Dial(ctx, addr); err != nil {
 				return nil, err
 			}
@@ -182,6 +193,24 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 	}
 	ok = true
 	return resp, nil
+}
+
+// checkDataPort judges the port of an EPSV or PASV reply like the port
+// of a URL, and stricter: a blocked port (see scheme.BlockedPort) or a
+// well-known one (below 1024) is refused unless Fetcher.AllowPorts lists
+// it. A server could otherwise aim the data connection at another
+// service of its host, which a URL naming that port could not.
+func (req *Request) checkDataPort(port int) error {
+	if slices.Contains(req.AllowPorts, port) {
+		return nil
+	}
+	if service, blocked := scheme.BlockedPort(port); blocked {
+		return fmt.Errorf("port %d (%s) is on the list of blocked ports: the server may be aiming the data connection at another service; --allow-port %d allows it", port, service, port)
+	}
+	if port < 1024 {
+		return fmt.Errorf("port %d is a well-known port (below 1024), where no FTP server puts a data connection; --allow-port %d allows it", port, port)
+	}
+	return nil
 }
 
 // hasStep reports whether steps hold a conditional Send of op with arg.
@@ -255,6 +284,8 @@ func (o *FTPOpener) login(ctx context.Context, req *Request, c *ftp.Conn, addr, 
 func (o *FTPOpener) Classify(err error) error {
 	var re *ftp.ReplyError
 	switch {
+	case errors.Is(err, ftp.ErrDataPort):
+		return ErrBlockedPort
 	case errors.As(err, &re):
 		switch {
 		case re.Code == 530 || re.Code == 332 || re.Code == 532:

@@ -46,6 +46,14 @@ const (
 // filled-in form ("+%091%0D%0A+-1%0D%0A...%0D%0A.%0D%0A") is submitted as
 // it is: the one request whose CR LF the URL may encode.
 //
+// How the data ends: a Gopher+ "+N" header gives the byte count and a
+// "+-1" header the "." line; a response that ends before either fails
+// with ErrShortTransfer. A plain response (no Gopher+ header) to a menu
+// (types 1 and 7) or text (type 0) should end with a "." line (RFC 1436),
+// but pygopherd never sends it and Gophernicus not after files and CGI
+// output, so its absence is not an error: Response.Warnings gets a
+// warning naming the byte count when the Body reaches its end without it.
+//
 // A plain Gopher server reports a missing item with a type 3 menu line:
 // a response whose first line is one is ErrNotFound. A Gopher+ error
 // header with code 1 is ErrNotFound too.
@@ -153,7 +161,20 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 		}
 		body = br
 	}
-	resp.Body = &gopherBody{r: body, c: gr}
+	gb := &gopherBody{r: body, c: gr}
+	if !gr.Plus && (typ == gopher.TypeText || typ.IsMenu()) {
+		gb.unterminated = func() {
+			what := "text"
+			if typ.IsMenu() {
+				what = "menu"
+			}
+			resp.Warnings = append(resp.Warnings, fmt.Sprintf(
+				"the server closed the connection after %d bytes without the \".\" line that ends a Gopher %s (RFC 1436): "+
+					"if the data was cut short, nothing shows it (pygopherd never sends the \".\", Gophernicus not after files and CGI output)",
+				gr.BytesRead(), what))
+		}
+	}
+	resp.Body = gb
 	return resp, nil
 }
 
@@ -266,11 +287,23 @@ func (o *GopherOpener) askForm(ctx context.Context, req *Request, c *gopher.Clie
 	return values, nil
 }
 
-// gopherBody reads the buffered response and closes the connection.
+// gopherBody reads the buffered response and closes the connection. At
+// the end of a plain menu or text it checks for the "." line.
 type gopherBody struct {
-	r io.Reader
-	c io.Closer
+	r            io.Reader
+	c            *gopher.Response
+	unterminated func() // records the warning for a missing "." line; nil: no check
 }
 
-func (b *gopherBody) Read(p []byte) (int, error) { return b.r.Read(p) }
-func (b *gopherBody) Close() error               { return b.c.Close() }
+func (b *gopherBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err == io.EOF && b.unterminated != nil {
+		if !b.c.Terminated() {
+			b.unterminated()
+		}
+		b.unterminated = nil
+	}
+	return n, err
+}
+
+func (b *gopherBody) Close() error { return b.c.Close() }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -223,7 +224,7 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		return nil, e
 	}
 	resp := &Response{
-		Body:        hresp.Body,
+		Body:        &httpBody{rc: hresp.Body, size: hresp.ContentLength, chunked: slices.Contains(hresp.TransferEncoding, "chunked")},
 		URL:         final,
 		ContentType: hresp.Header.Get("Content-Type"),
 		Size:        hresp.ContentLength,
@@ -235,12 +236,39 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 	return resp, nil
 }
 
+// httpBody names the shortfall when net/http reports a body cut short
+// (io.ErrUnexpectedEOF): the bytes received of the Content-Length, or a
+// chunked body without its last chunk.
+type httpBody struct {
+	rc      io.ReadCloser
+	size    int64 // Content-Length, or -1
+	chunked bool
+	n       int64
+}
+
+func (b *httpBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	b.n += int64(n)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		switch {
+		case b.size >= 0:
+			err = fmt.Errorf("the body ended after %d of the %d bytes of its Content-Length: %w", b.n, b.size, err)
+		case b.chunked:
+			err = fmt.Errorf("the chunked body ended after %d bytes, without its last chunk: %w", b.n, err)
+		}
+	}
+	return n, err
+}
+
+func (b *httpBody) Close() error { return b.rc.Close() }
+
 // httpProtocolError reports net/http's errors for a response that is
 // not HTTP or has an over-long head. net/http has no types for them, only
 // messages.
 func httpProtocolError(err error) bool {
 	msg := err.Error()
-	return strings.Contains(msg, "malformed HTTP") || strings.Contains(msg, "server response headers exceeded")
+	return strings.Contains(msg, "malformed HTTP") || strings.Contains(msg, "malformed MIME header") ||
+		strings.Contains(msg, "server response headers exceeded")
 }
 
 // client returns the http.Client for one fetch: o.Client or the shared

@@ -23,7 +23,21 @@ import (
 //   - Gopher text loses its dot-stuffing and its final "." line, and its
 //     line ends become LF;
 //   - anything else is copied unchanged.
+//
+// An error reading or parsing the Body of a Response that Fetch returned
+// (or a copy of it with another Body, such as a progress meter's reader)
+// is an *Error for its URL (a malformed menu line is ErrProtocol); an
+// error writing to w is returned as it is.
 func Render(w io.Writer, resp *Response) error {
+	ew := &renderWriter{w: w}
+	err := renderBody(ew, resp)
+	if b := resp.fetched; b != nil && err != nil && (ew.err == nil || err != ew.err) {
+		return b.req.wrap(b.ctx, "read", err)
+	}
+	return err
+}
+
+func renderBody(w io.Writer, resp *Response) error {
 	switch {
 	case resp.ContentType == GopherMenuType:
 		return renderMenu(w, resp.Body)
@@ -35,6 +49,21 @@ func Render(w io.Writer, resp *Response) error {
 	}
 	_, err := io.Copy(w, resp.Body)
 	return err
+}
+
+// renderWriter remembers the first write error, to tell it from an error
+// of the Body.
+type renderWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (r *renderWriter) Write(p []byte) (int, error) {
+	n, err := r.w.Write(p)
+	if err != nil && r.err == nil {
+		r.err = err
+	}
+	return n, err
 }
 
 func renderMenu(w io.Writer, r io.Reader) error {

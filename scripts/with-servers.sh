@@ -1,12 +1,13 @@
 #!/bin/bash
 # with-servers.sh NAME... -- CMD [ARG...]
 #
-# Start the named test servers (NAME is ftp, gopher, gophernicus or http: the
-# scripts/servers/start-NAME.sh scripts), each in a fresh mktemp work dir, export the
-# KEY=VALUE lines they print (FTP_PORT=..., GOPHER_PORT=..., ...), run CMD, then stop
-# every server that was started (always: EXIT/INT/TERM trap, by recorded PID only)
-# and exit with CMD's status. If a server fails to start, the ones already started
-# are stopped and the exit status is 1 without running CMD.
+# Start the named test servers (NAME is any scripts/servers/start-NAME.sh: ftp,
+# gopher, gophernicus, http, nntp, smtp, smtp-exim, wais, prospero, ...), each
+# in a fresh mktemp work dir, export the KEY=VALUE lines they print
+# (FTP_PORT=..., GOPHER_PORT=..., ...), run CMD, then stop every server that
+# was started (always: EXIT/INT/TERM trap, by recorded PID only) and exit with
+# CMD's status. If a server fails to start, the ones already started are
+# stopped and the exit status is 1 without running CMD.
 #
 #   scripts/with-servers.sh ftp gopher gophernicus -- \
 #       env URLKIT_REQUIRE_SERVERS=1 go test -race ./internal/... ./client/...
@@ -19,7 +20,9 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 SERVERS="$HERE/servers"
 SCRIPT_NAME=with-servers.sh
 
-usage() { echo "usage: $0 NAME... -- CMD [ARG...]   (NAME: ftp gopher gophernicus http)" >&2; exit 2; }
+known() { (cd "$SERVERS" && ls start-*.sh) | sed 's/^start-//; s/\.sh$//' | tr '
+' ' '; }
+usage() { echo "usage: $0 NAME... -- CMD [ARG...]   (NAME: $(known))" >&2; exit 2; }
 
 names=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do names+=("$1"); shift; done
@@ -28,10 +31,7 @@ shift
 [ $# -gt 0 ] || usage
 [ ${#names[@]} -gt 0 ] || usage
 for n in "${names[@]}"; do
-    case "$n" in
-        ftp|gopher|gophernicus|http) ;;
-        *) echo "$SCRIPT_NAME: unknown server '$n'" >&2; usage ;;
-    esac
+    [ -x "$SERVERS/start-$n.sh" ] || { echo "$SCRIPT_NAME: unknown server '$n'" >&2; usage; }
 done
 
 dirs=()

@@ -63,6 +63,26 @@ type Dialer struct {
 	// MaxReplyLines bounds the number of lines of one multi-line reply
 	// (default DefaultMaxReplyLines).
 	MaxReplyLines int
+
+	// CheckDataPort, if set, judges the port of every EPSV or PASV reply
+	// before the data connection is made: a non-nil error refuses it, and
+	// the transfer fails with an error matching ErrDataPort (and the
+	// returned error). A hostile or compromised server could otherwise
+	// make the client connect to any port of its host (an SMTP or X11
+	// server, say) and send it the data stream's reaction. Nil means
+	// RefuseWellKnownPort: only ports below 1024 are refused.
+	CheckDataPort func(port int) error
+}
+
+// RefuseWellKnownPort is the default Dialer.CheckDataPort: it refuses the
+// well-known ports (1 to 1023), where another protocol's server listens
+// and no FTP server puts a passive data connection (RFC 2577 section 3
+// asks servers to refuse PORT commands naming them, for the same reason).
+func RefuseWellKnownPort(port int) error {
+	if port < 1024 {
+		return fmt.Errorf("port %d is a well-known port (below 1024), reserved for another service", port)
+	}
+	return nil
 }
 
 // Conn is a logged-in or not-yet-logged-in FTP control connection.
@@ -205,10 +225,21 @@ func (c *Conn) cmd(ctx context.Context, verb, arg string) (reply, error) {
 	if arg != "" {
 		line += " " + arg
 	}
-	if err := c.tw.PrintfLine("%s", line); err != nil {
+	if err := c.tw.PrintfLine("%s", escapeIAC(line)); err != nil {
 		return reply{}, c.fail(ctx, verb, err)
 	}
 	return c.read(ctx, verb)
+}
+
+// escapeIAC doubles every 0xFF byte. The control connection is a Telnet
+// NVT (RFC 959 section 4.1, RFC 854): 0xFF is IAC, the start of a Telnet
+// command, so a 0xFF of a path must go as IAC IAC, or "\xff\xf4" would
+// arrive as IAC IP (interrupt process) and "\xff\xf2" as IAC DM.
+func escapeIAC(line string) string {
+	if strings.IndexByte(line, 0xff) < 0 {
+		return line
+	}
+	return strings.ReplaceAll(line, "\xff", "\xff\xff")
 }
 
 // checkArg rejects an unsafe argument before anything is sent.

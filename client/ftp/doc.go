@@ -31,9 +31,15 @@
 // (ErrUnsafeArg) and nothing reaches the server. Replies are read with a
 // bounded line length (Dialer.MaxLine) and number of lines
 // (Dialer.MaxReplyLines). In passive mode only the port of a PASV reply
-// is used by default, never its address (see Dialer.TrustPASVAddr); in
-// active mode only a data connection from the server's address is
-// accepted. Passwords (and ACCT accounts) are masked in traces and never
+// is used by default, never its address (see Dialer.TrustPASVAddr), and
+// the port of an EPSV or PASV reply must pass Dialer.CheckDataPort (by
+// default, RefuseWellKnownPort: not below 1024) before anything connects
+// to it, so a server cannot aim the data connection at the SMTP or X11
+// server of its host; a refusal is ErrDataPort. In active mode only a
+// data connection from the server's address is accepted. The control
+// connection is a Telnet NVT (RFC 959 section 4.1): a 0xFF byte in an
+// argument is sent as IAC IAC, so that it cannot start a Telnet command
+// (IAC IP, IAC DM) on the server. Passwords (and ACCT accounts) are masked in traces and never
 // part of errors.
 //
 // # Errors
@@ -44,7 +50,10 @@
 // (ErrMalformedReply, ErrLineTooLong, ErrReplyTooLong, timeouts) close the
 // connection. A data connection that breaks or ends early is reported as
 // ErrShortTransfer, together with the cause (for example a connection
-// reset, or context.DeadlineExceeded).
+// reset, or context.DeadlineExceeded). "Early" means before the size the
+// 150 reply announced, whatever the completion reply says, in TYPE I and
+// TYPE A alike: in TYPE A the announced size is the file's and the stream
+// is the file with CRLF line ends, never shorter.
 //
 // # Deviations and choices
 //

@@ -114,6 +114,7 @@ func (c *Conn) passiveCmd(ctx context.Context, verb string) (reply, error) {
 // connects to it.
 func (c *Conn) passiveDial(ctx context.Context) (net.Conn, error) {
 	var addr netip.AddrPort
+	verb := "EPSV"
 	if !c.d.DisableEPSV && !c.noEPSV {
 		r, err := c.passiveCmd(ctx, "EPSV")
 		if err != nil {
@@ -133,6 +134,7 @@ func (c *Conn) passiveDial(ctx context.Context) (net.Conn, error) {
 		}
 	}
 	if !addr.IsValid() {
+		verb = "PASV"
 		if !c.peer.Is4() {
 			return nil, fmt.Errorf("ftp: EPSV refused and PASV is IPv4-only (peer %v)", c.peer)
 		}
@@ -149,11 +151,27 @@ func (c *Conn) passiveDial(ctx context.Context) (net.Conn, error) {
 		}
 		addr = netip.AddrPortFrom(pasvHost(ip, c.peer, c.d.TrustPASVAddr), port)
 	}
+	if err := c.checkDataPort(int(addr.Port())); err != nil {
+		return nil, opErr(verb, err)
+	}
 	dc, err := wire.Dial(ctx, &net.Dialer{Timeout: c.d.Timeout}, "tcp", addr.String())
 	if err != nil {
 		return nil, fmt.Errorf("ftp: data connection to %v: %w", addr, err)
 	}
 	return dc, nil
+}
+
+// checkDataPort applies Dialer.CheckDataPort (or RefuseWellKnownPort) to
+// the port a passive reply named.
+func (c *Conn) checkDataPort(port int) error {
+	check := c.d.CheckDataPort
+	if check == nil {
+		check = RefuseWellKnownPort
+	}
+	if err := check(port); err != nil {
+		return fmt.Errorf("%w %d: %w", ErrDataPort, port, err)
+	}
+	return nil
 }
 
 // activeListen opens a listener on the control connection's local address

@@ -34,6 +34,9 @@ var (
 	// ErrClosed reports a connection closed by Close or Quit, or after an
 	// earlier failure left the control connection in an unknown state.
 	ErrClosed = errors.New("ftp: connection closed")
+	// ErrDataPort reports the port of an EPSV or PASV reply that
+	// Dialer.CheckDataPort refused; no connection was made to it.
+	ErrDataPort = errors.New("ftp: refused data port")
 	// ErrBadType reports a Type argument other than A or I.
 	ErrBadType = errors.New("ftp: unsupported transfer type")
 )

@@ -119,10 +119,13 @@ func (t *transfer) read(p []byte) (int, error) {
 	return n, err
 }
 
-// sizeChecked reports whether the size in the 1xx reply must match the
-// bytes received: only for RETR in TYPE I. In TYPE A the server converts
-// line ends, so the announced size is the file's, not the stream's.
-func (t *transfer) sizeChecked() bool { return t.c.typ == TypeImage && t.verb == "RETR" }
+// sizeChecked reports whether the size in the 1xx reply bounds the bytes
+// received: for RETR in either type. In TYPE I the stream is the file; in
+// TYPE A the announced size is the file's and the server converts its line
+// ends to the NVT's CRLF, which never makes the stream shorter (an LF file
+// grows by one byte per line, a CRLF file stays the same): fewer bytes
+// than announced means the data connection was cut.
+func (t *transfer) sizeChecked() bool { return t.verb == "RETR" }
 
 // finish closes the data connection and reads the completion reply. If
 // the caller stopped reading early, the replies a server sends for an
@@ -165,11 +168,14 @@ func (t *transfer) finish() error {
 // stream. The stream must be closed: Close reads the server's completion
 // reply and reports a failed transfer.
 //
-// In TYPE I (image) the bytes arrive unchanged; if the server announced
-// the size in its 150 reply ("(65536 bytes)", as ProFTPD does), an early
-// end of the data is reported by Read, instead of io.EOF, as an error
-// matching ErrShortTransfer. In TYPE A (ASCII, the default) CRLF line
-// ends are converted to LF (RFC 959 section 3.1.1.1).
+// In TYPE I (image) the bytes arrive unchanged; in TYPE A (ASCII, the
+// default) CRLF line ends are converted to LF (RFC 959 section 3.1.1.1).
+// If the server announced the size in its 150 reply ("(65536 bytes)", as
+// ProFTPD does), an end of the data before that many bytes is reported by
+// Read, instead of io.EOF, as an error matching ErrShortTransfer, whatever
+// the completion reply says. In TYPE A the bytes counted are those of the
+// network stream, before the conversion: the stream has the file's CRLF
+// (or one for each LF), so it is never shorter than the file.
 //
 // ctx governs the whole transfer, including the reads and Close: its
 // deadline applies to the data and control connections, and cancelling it

@@ -23,7 +23,8 @@ var (
 	// than the limit.
 	ErrLineTooLong = wire.ErrLineTooLong
 	// ErrShortTransfer reports a Gopher+ response that ended before the
-	// byte count of its header.
+	// byte count of its header ("+N"), or before the "." line that ends a
+	// "+-1" response, or whose connection broke.
 	ErrShortTransfer = errors.New("gopher: short transfer")
 )
 
@@ -205,8 +206,23 @@ type Response struct {
 	release func()
 	br      *bufio.Reader
 	body    io.Reader
+	tail    lineTail // the end of the body read so far
+	dotSeen bool     // the "." line of a "+-1" body was read: the end
 	closed  bool
 }
+
+// Terminated reports whether the body read so far ends with a line holding
+// only "." (RFC 1436's terminator of menus and text), which is what a
+// caller checks at the end of a response without a Gopher+ byte count to
+// tell a complete menu or text from one cut short. Many servers never
+// send the "." (pygopherd, Gophernicus for files and CGI output), so its
+// absence is a doubt, not a proof, there. A Gopher+ "+-1" response must end
+// with it: Read fails with ErrShortTransfer if it does not.
+func (r *Response) Terminated() bool { return r.tail.terminated() }
+
+// BytesRead returns the number of body bytes read so far (after the
+// Gopher+ header).
+func (r *Response) BytesRead() int64 { return r.tail.n }
 
 // headerMax is more than the longest header line, "+" and 19 digits.
 const headerMax = 32
@@ -295,13 +311,34 @@ func (c *Client) maxLines() int {
 // Read reads raw body bytes: the document, menu or attribute text as the
 // server sent it (after the Gopher+ header, if any). With a Gopher+ byte
 // count, Read stops after that many bytes, and fails with an error
-// matching ErrShortTransfer if the connection ends before. Use Text or
-// Menu to interpret the bytes.
+// matching ErrShortTransfer if the connection ends before; with a "+-1"
+// header, Read stops after the line holding only "." (which it returns
+// too), and fails with ErrShortTransfer if the connection ends before it.
+// Use Text or Menu to interpret the bytes.
 func (r *Response) Read(p []byte) (int, error) {
 	if r.closed {
 		return 0, errors.New("gopher: read after Close")
 	}
+	if r.dotSeen {
+		return 0, io.EOF
+	}
 	n, err := r.body.Read(p)
+	if r.Plus && r.Length == LengthDot {
+		// The data ends at the "." line, whether or not the server then
+		// closes the connection.
+		for i, b := range p[:n] {
+			r.tail.add(p[i : i+1])
+			if b == '\n' && r.tail.terminated() {
+				r.dotSeen = true
+				return i + 1, nil
+			}
+		}
+	} else {
+		r.tail.add(p[:n])
+	}
+	if err == io.EOF && r.Plus && r.Length == LengthDot && !r.tail.terminated() {
+		return n, fmt.Errorf("%w: the connection closed after %d bytes, before the \".\" line that ends a Gopher+ +-1 response", ErrShortTransfer, r.tail.n)
+	}
 	if err != nil && err != io.EOF {
 		err = wire.ContextError(r.ctx, err)
 		if !errors.Is(err, ErrShortTransfer) {
@@ -364,6 +401,35 @@ func (c *countedReader) Read(p []byte) (int, error) {
 		err = nil
 	}
 	return n, err
+}
+
+// lineTail remembers the last bytes of a stream: enough to tell whether it
+// ends with a "." line (".\r\n", ".\n", or a final "." without line end).
+type lineTail struct {
+	last [4]byte // the last min(n, 4) bytes, oldest first
+	n    int64   // bytes seen
+}
+
+func (t *lineTail) add(p []byte) {
+	for _, b := range p[max(0, len(p)-len(t.last)):] {
+		copy(t.last[:], t.last[1:])
+		t.last[len(t.last)-1] = b
+	}
+	t.n += int64(len(p))
+}
+
+func (t *lineTail) terminated() bool {
+	s := string(t.last[max(0, int64(len(t.last))-t.n):])
+	for _, end := range []string{".\r\n", ".\n", "."} {
+		if strings.HasSuffix(s, end) {
+			// The "." must start a line: the stream's first byte, or after LF.
+			i := len(s) - len(end)
+			if i > 0 && s[i-1] == '\n' || i == 0 && t.n == int64(len(end)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // bufioReader returns r as a *bufio.Reader, wrapping it if needed.

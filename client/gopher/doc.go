@@ -28,8 +28,11 @@
 // Real servers bend RFC 1436, so the readers accept, and the tests check
 // against pygopherd and Gophernicus:
 //
-//   - the end of the input in place of the final "." line (pygopherd never
-//     sends it for menus and files; Gophernicus not for files and CGI output);
+//   - the end of the input in place of the final "." line of a plain
+//     (not Gopher+) response (pygopherd never sends it for menus and
+//     files; Gophernicus not for files and CGI output); since a response
+//     cut short looks the same, Response.Terminated tells the caller
+//     whether the "." came, for a warning (urlkit's fetch gives one);
 //   - LF instead of CRLF line ends;
 //   - menu lines with missing fields (left empty) or extra ones (kept in
 //     Item.Plus);
@@ -37,6 +40,15 @@
 //     ignores Gopher+ and sends the plain document: Response.Plus is false);
 //   - a Gopher+ "+-2" header on a body that still ends with "." (pygopherd
 //     for script output).
+//
+// # Where the data ends
+//
+// When the protocol says where the data ends, an early end is an error
+// matching ErrShortTransfer from Response.Read: fewer bytes than a
+// Gopher+ "+N" header announced, or a "+-1" response whose connection
+// closes before its "." line. A "+-2" response ends at the close. A plain
+// response is judged by the caller, with Response.Terminated and
+// Response.BytesRead (see Tolerance).
 //
 // Errors a plain Gopher server reports as a type 3 menu item (pygopherd)
 // or as text (Gophernicus) are not turned into Go errors: only the caller

@@ -159,3 +159,65 @@ func TestFaultOverlongLine(t *testing.T) {
 		t.Errorf("attributes: %v, want ErrLineTooLong", err)
 	}
 }
+
+// A Gopher+ "+-1" response must end with its "." line: a connection that
+// closes before it cut the data short. Plain responses (no header) are
+// not judged by the client, which only reports Terminated.
+func TestTerminator(t *testing.T) {
+	for _, tc := range []struct {
+		name, send string
+		plus       bool
+		short      bool // Read fails with ErrShortTransfer
+		terminated bool
+	}{
+		{"+-1 with the dot", "+-1\r\nline one\r\n..dot-stuffed\r\n.\r\n", true, false, true},
+		{"+-1 closed before the dot", "+-1\r\nline one\r\nline two\r\n", true, true, false},
+		{"+-1 closed mid-line", "+-1\r\nline one\r\nline t", true, true, false},
+		{"+-1 ending in a stuffed dot line", "+-1\r\nx\r\n..\r\n", true, true, false},
+		{"+-1 empty data, just the dot", "+-1\r\n.\r\n", true, false, true},
+		{"+-1 dot without line end", "+-1\r\nx\r\n.", true, false, true},
+		{"+-2 needs no dot", "+-2\r\nline\r\n", true, false, false},
+		{"plain menu with the dot", "0a\t/a\th\t70\r\n.\r\n", false, false, true},
+		{"plain menu without the dot", "0a\t/a\th\t70\r\n", false, false, false},
+		{"plain text, LF dot", "text\n.\n", false, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sel, plus := "/x", (*string)(nil)
+			expect := "/x"
+			if tc.plus {
+				plus, expect = str("+"), "/x\t+"
+			}
+			srv := wt.Start(t, wt.Expect(expect), wt.SendRaw(tc.send), wt.Close())
+			r := fetch(t, srv.Addr(), sel, nil, plus)
+			b, err := io.ReadAll(r)
+			if tc.short {
+				if !errors.Is(err, ErrShortTransfer) || !strings.Contains(err.Error(), `before the "." line`) {
+					t.Fatalf("%q, err = %v; want ErrShortTransfer naming the missing \".\" line", b, err)
+				}
+			} else if err != nil {
+				t.Fatalf("err = %v", err)
+			}
+			if got := r.Terminated(); got != tc.terminated {
+				t.Errorf("Terminated() = %v, want %v", got, tc.terminated)
+			}
+		})
+	}
+}
+
+// A "+-1" body ends at its "." line even if the server keeps the
+// connection open (and sends more).
+func TestDotEndsPlusBody(t *testing.T) {
+	srv := wt.Start(t, wt.Expect("/x\t+"), wt.SendRaw("+-1\r\nline\r\n.\r\nafter the end\r\n"), wt.Stall())
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	var c Client
+	r, err := c.Fetch(ctx, srv.Addr(), "/x", nil, str("+"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	if err != nil || string(b) != "line\r\n.\r\n" || !r.Terminated() {
+		t.Fatalf("%q, %v, Terminated %v; want the data up to the \".\" line", b, err, r.Terminated())
+	}
+}

@@ -1,6 +1,10 @@
 package gopher
 
 import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -99,5 +103,64 @@ func FuzzMenuAndText(f *testing.F) {
 		}
 		parseHeader(input)
 		parsePlusError(input)
+	})
+}
+
+// FuzzLineTail: the "." line detector, fed the input in chunks of any
+// size, agrees with a check of the whole string.
+func FuzzLineTail(f *testing.F) {
+	f.Add("a\r\n.\r\n", uint8(2))
+	f.Add(".", uint8(0))
+	f.Add("x\n..\n", uint8(1))
+	f.Fuzz(func(t *testing.T, s string, chunk uint8) {
+		var lt lineTail
+		step := int(chunk%7) + 1
+		for i := 0; i < len(s); i += step {
+			lt.add([]byte(s[i:min(i+step, len(s))]))
+		}
+		want := false
+		for _, end := range []string{".", ".\n", ".\r\n"} {
+			if s == end || strings.HasSuffix(s, "\n"+end) {
+				want = true
+			}
+		}
+		if got := lt.terminated(); got != want || lt.n != int64(len(s)) {
+			t.Fatalf("%q in chunks of %d: terminated = %v (n %d), want %v", s, step, got, lt.n, want)
+		}
+	})
+}
+
+// FuzzReadResponse: any bytes as the answer to a Gopher+ request. No
+// panic; a body read to its end without error holds exactly the "+N"
+// bytes of its header, or ends with the "." line of a "+-1" header.
+func FuzzReadResponse(f *testing.F) {
+	for _, s := range []string{
+		"+5\r\nhello", "+10\r\nshort", "+-1\r\nline\r\n.\r\n", "+-1\r\nno dot\r\n", "+-2\r\nx",
+		"--1\r\n1 admin\r\nnot here\r\n.\r\n", "-3\r\n2 x", "plain text\r\n", "+", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, input string) {
+		r := &Response{c: &Client{}, ctx: context.Background(), Length: LengthClose}
+		r.br = bufio.NewReader(strings.NewReader(input))
+		r.body = r.br
+		if err := r.readHeader(); err != nil {
+			return
+		}
+		b, err := io.ReadAll(r)
+		if err != nil {
+			if !errors.Is(err, ErrShortTransfer) {
+				t.Fatalf("%q: error %v does not match ErrShortTransfer", input, err)
+			}
+			return
+		}
+		switch {
+		case r.Plus && r.Length >= 0 && int64(len(b)) != r.Length:
+			t.Fatalf("%q: read %d bytes of a +%d body without error", input, len(b), r.Length)
+		case r.Plus && r.Length == LengthDot && !r.Terminated():
+			t.Fatalf("%q: a +-1 body without its dot read without error", input)
+		case r.BytesRead() != int64(len(b)):
+			t.Fatalf("%q: BytesRead %d, read %d", input, r.BytesRead(), len(b))
+		}
 	})
 }

@@ -87,3 +87,24 @@ func TestTextReader(t *testing.T) {
 		})
 	}
 }
+
+func TestLineTail(t *testing.T) {
+	for _, tc := range []struct {
+		chunks []string
+		want   bool
+	}{
+		{[]string{".\r\n"}, true}, {[]string{".\n"}, true}, {[]string{"."}, true},
+		{[]string{"a\r\n", ".", "\r", "\n"}, true}, {[]string{"a\n.\n"}, true},
+		{[]string{"a.\r\n"}, false}, {[]string{"a\r\n..\r\n"}, false}, {[]string{""}, false},
+		{[]string{"a\r\n.\r\nb"}, false}, {[]string{"long line\r\n", ".\r\n"}, true},
+		{[]string{"x", "\n", "."}, true}, {[]string{"\r\n.\r\n\r\n"}, false},
+	} {
+		var lt lineTail
+		for _, c := range tc.chunks {
+			lt.add([]byte(c))
+		}
+		if got := lt.terminated(); got != tc.want {
+			t.Errorf("%q: terminated = %v, want %v", tc.chunks, got, tc.want)
+		}
+	}
+}

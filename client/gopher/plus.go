@@ -111,18 +111,25 @@ type Block struct {
 	Lines []string
 }
 
-// String formats the block as sent, with CRLF line ends.
+// String formats the block as sent, with CRLF line ends: the header line
+// ("+NAME:", then a space and the Value if there is one) and each of
+// Lines after one space.
 func (b Block) String() string {
 	var s strings.Builder
-	s.WriteString("+" + b.Name + ":")
-	if b.Value != "" {
-		s.WriteString(" " + b.Value)
-	}
+	s.WriteString(b.header())
 	s.WriteString("\r\n")
 	for _, l := range b.Lines {
 		s.WriteString(" " + l + "\r\n")
 	}
 	return s.String()
+}
+
+// header returns the header line of the block, without line end.
+func (b Block) header() string {
+	if b.Value == "" {
+		return "+" + b.Name + ":"
+	}
+	return "+" + b.Name + ": " + b.Value
 }
 
 // Item parses the Value of an INFO block as a menu line.
@@ -157,11 +164,18 @@ func (b Block) Questions() []Question {
 // DefaultMaxLine bytes and at most DefaultMaxLines lines. Lines starting
 // with "+" open a block; the others belong to the current block (one
 // leading space removed). Empty lines before the first block are skipped.
+// The limit applies to each line as Block.String writes it back (with the
+// space before a block line or a value), so that what parses once always
+// parses again.
 func ParseAttributes(r io.Reader) ([]Block, error) {
 	return parseAttributes(wire.NewLineReader(r, DefaultMaxLine), DefaultMaxLines)
 }
 
 func parseAttributes(lr *wire.LineReader, maxLines int) ([]Block, error) {
+	maxLine := lr.Max
+	if maxLine <= 0 {
+		maxLine = wire.DefaultMaxLine
+	}
 	var blocks []Block
 	for n := 0; ; n++ {
 		if n >= maxLines {
@@ -183,7 +197,11 @@ func parseAttributes(lr *wire.LineReader, maxLines int) ([]Block, error) {
 			if name == "" {
 				return blocks, fmt.Errorf("%w: %q", ErrMalformedAttributes, clip(line))
 			}
-			blocks = append(blocks, Block{Name: name, Value: strings.TrimPrefix(value, " ")})
+			b := Block{Name: name, Value: strings.TrimPrefix(value, " ")}
+			if n := len(b.header()); n > maxLine {
+				return blocks, canonicalTooLong(n, maxLine)
+			}
+			blocks = append(blocks, b)
 			continue
 		}
 		if len(blocks) == 0 {
@@ -193,6 +211,18 @@ func parseAttributes(lr *wire.LineReader, maxLines int) ([]Block, error) {
 			return nil, fmt.Errorf("%w: %q before the first block", ErrMalformedAttributes, clip(line))
 		}
 		b := &blocks[len(blocks)-1]
-		b.Lines = append(b.Lines, strings.TrimPrefix(line, " "))
+		content := strings.TrimPrefix(line, " ")
+		if n := 1 + len(content); n > maxLine {
+			return blocks, canonicalTooLong(n, maxLine)
+		}
+		b.Lines = append(b.Lines, content)
 	}
+}
+
+// canonicalTooLong reports a line that fits the limit as sent but not as
+// Block.String writes it back: a block line without its leading space, or
+// a header without the space after the colon. Accepting it would make a
+// parsed block that cannot be parsed again once written out.
+func canonicalTooLong(n, max int) error {
+	return fmt.Errorf("gopher: attributes: %w (limit %d bytes; the line is %d bytes with the space Gopher+ puts before a block line or value)", ErrLineTooLong, max, n)
 }

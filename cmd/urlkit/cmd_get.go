@@ -186,9 +186,14 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 		fmt.Fprintln(st.Err, describe(err))
 		return exitFail
 	}
-	for _, w := range resp.Warnings {
-		fmt.Fprintf(st.Err, "urlkit: %q: warning: %s\n", resp.URL, w)
+	warned := 0 // warnings printed; the transfer may add more (a missing "." line)
+	warn := func() {
+		for _, w := range resp.Warnings[warned:] {
+			fmt.Fprintf(st.Err, "urlkit: %q: warning: %s\n", resp.URL, w)
+		}
+		warned = len(resp.Warnings)
 	}
+	warn()
 	// The data goes to standard output unbuffered (after what is already
 	// buffered): the copy's own buffer is big enough.
 	if err := out.Flush(); err != nil {
@@ -229,6 +234,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 	if bar != nil {
 		bar.done()
 	}
+	warn()
 	if err != nil {
 		if werr != nil {
 			fmt.Fprintf(st.Err, "urlkit: writing %s: %v\n", outName(o.out), werr)
@@ -300,7 +306,7 @@ func describe(err error) string {
 	var fe *fetch.Error
 	if errors.As(err, &fe) {
 		switch {
-		case errors.Is(err, fetch.ErrBlockedPort):
+		case errors.Is(err, fetch.ErrBlockedPort) && fe.Offset >= 0: // the URL's port (a data port's error names its own flag)
 			if u, perr := urlkit.ParseMode(fe.URL, urlkit.RFC3986); perr == nil {
 				msg += "; --allow-port " + u.Port + " fetches it anyway"
 			}

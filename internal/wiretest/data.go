@@ -12,12 +12,16 @@ import (
 // listener and sends the reply that announces it, [OnData] accepts the
 // client's connection and plays steps on it.
 type Data struct {
+	// Port is the port to listen on; 0 picks a free one. A test of which
+	// data ports a client accepts sets it (6000, say).
+	Port int
+
 	ln   net.Listener
 	sess *Session
 }
 
 func (d *Data) listen(s *Session) (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", d.Port))
 	if err != nil {
 		return 0, err
 	}

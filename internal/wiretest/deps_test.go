@@ -15,6 +15,9 @@ var clientLayerDeps = map[string][]string{
 	"internal/wiretest": {},
 	"client/ftp":        {"internal/wire"},
 	"client/gopher":     {"internal/wire", "internal/gophertype"},
+	"client/nntp":       {"internal/wire"},
+	"client/smtp":       {"internal/wire"},
+	"client/mailbox":    {},
 }
 
 const module = "github.com/urlkit/urlkit"

@@ -1,0 +1,556 @@
+package wais
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Defaults of the request fields.
+const (
+	// DefaultMaxDocuments is the number of hits a search asks for when
+	// SearchRequest.MaxDocuments is zero.
+	DefaultMaxDocuments = 40
+	// DefaultMessageSize is the preferred message size and maximum record
+	// size an InitRequest announces when its fields are zero.
+	DefaultMessageSize = 100000
+)
+
+// Query types of a SearchRequest (WAIS protocol specification 1.5, 3.1).
+const (
+	QueryRelevanceFeedback = "3" // seed words and relevance-feedback documents
+	QueryTextRetrieval     = "1" // Z39.50 type-1: a document by DocID, type and byte range
+)
+
+// ElementSetText is the element set asking for a document's text.
+const ElementSetText = "Document Text"
+
+// InitRequest asks a server for its parameters (Z39.50-1988 4.1.1.1).
+// freeWAIS answers searches without one; it is optional.
+type InitRequest struct {
+	PreferredMessageSize  int64 // default DefaultMessageSize
+	MaximumRecordSize     int64 // default DefaultMessageSize
+	IDAuthentication      string
+	ImplementationID      string
+	ImplementationName    string
+	ImplementationVersion string
+	ReferenceID           []byte
+}
+
+// Marshal returns the request as sent: WAIS header and APDU.
+func (r *InitRequest) Marshal() ([]byte, error) {
+	h := []byte{byte(PDUInitRequest)}
+	h = appendField(h, tagProtocolVersion, []byte{0x80}) // version 1
+	h = appendField(h, tagOptions, []byte{0x80})         // will search
+	h = appendNumber(h, tagPreferredMessageSize, uint64(orDefault(r.PreferredMessageSize, DefaultMessageSize)))
+	h = appendNumber(h, tagMaximumRecordSize, uint64(orDefault(r.MaximumRecordSize, DefaultMessageSize)))
+	h = appendOptional(h, tagIDAuthentication, r.IDAuthentication)
+	h = appendOptional(h, tagImplementationID, r.ImplementationID)
+	h = appendOptional(h, tagImplementationName, r.ImplementationName)
+	h = appendOptional(h, tagImplementationVersion, r.ImplementationVersion)
+	if r.ReferenceID != nil {
+		h = appendField(h, tagReferenceID, r.ReferenceID)
+	}
+	a, err := apdu(h, nil)
+	if err != nil {
+		return nil, err
+	}
+	return frame(a), nil
+}
+
+func orDefault(n, def int64) int64 {
+	if n <= 0 {
+		return def
+	}
+	return n
+}
+
+func appendOptional(b []byte, tag uint64, s string) []byte {
+	if s == "" {
+		return b
+	}
+	return appendStringField(b, tag, s)
+}
+
+// DocRef names a document, or a byte range of one, as relevance feedback
+// in a search: the search then also looks for documents like it.
+type DocRef struct {
+	DocID []byte
+	// Type is the document type from its Hit ("TEXT"); freeWAIS needs it
+	// (its server process for the connection crashes without one).
+	Type string
+	// Start and End delimit the bytes [Start, End) used; both zero means
+	// the whole document.
+	Start, End int64
+}
+
+// SearchRequest is a WAIS search: query type "3", the seed words and any
+// relevance-feedback documents in the user information (WAIS protocol
+// specification 1.5, appendix A).
+type SearchRequest struct {
+	Database     string
+	SeedWords    string
+	Documents    []DocRef
+	MaxDocuments int // default DefaultMaxDocuments
+	ReferenceID  []byte
+}
+
+// Marshal returns the request as sent: WAIS header and APDU. The seed
+// words and DocIDs are binary fields, sent exactly as given.
+func (r *SearchRequest) Marshal() ([]byte, error) {
+	max := r.MaxDocuments
+	if max <= 0 {
+		max = DefaultMaxDocuments
+	}
+	if max > 0xffffff {
+		return nil, fmt.Errorf("wais: MaxDocuments %d exceeds 16777215", max)
+	}
+	h := searchHeader(uint64(max), r.Database, QueryRelevanceFeedback, "", r.ReferenceID)
+	var u []byte
+	u = appendStringField(u, tagSeedWords, r.SeedWords)
+	for _, d := range r.Documents {
+		whole := d.Start == 0 && d.End == 0
+		if !whole && (d.Start < 0 || d.End <= d.Start) {
+			return nil, fmt.Errorf("wais: relevance-feedback range [%d, %d) is empty or negative", d.Start, d.End)
+		}
+		if whole {
+			u = appendField(u, tagDocumentID, d.DocID)
+		} else {
+			u = appendField(u, tagDocumentIDChunk, d.DocID)
+		}
+		if d.Type != "" {
+			u = appendStringField(u, tagType, d.Type)
+		}
+		if whole {
+			continue
+		}
+		u = appendNumber(u, tagChunkCode, chunkByte)
+		u = appendNumber(u, tagChunkStartID, uint64(d.Start))
+		u = appendNumber(u, tagChunkEndID, uint64(d.End))
+	}
+	u = appendNumber(u, tagDateFactor, 1) // no date weighting
+	u = appendNumber(u, tagMaxDocuments, uint64(max))
+	a, err := apdu(h, appendField(nil, tagUserInformation, u))
+	if err != nil {
+		return nil, err
+	}
+	return frame(a), nil
+}
+
+// chunkByte is Chunk-Code 1: ranges in bytes.
+const chunkByte = 1
+
+// searchHeader builds the header part of a Search APDU (Z39.50-1988
+// 4.1.1.3): small-set upper bound, large-set lower bound and medium-set
+// present number (3 bytes each) chosen so that every hit up to max comes
+// with its header, the replace indicator, an unnamed result set.
+func searchHeader(max uint64, database, queryType, elementSet string, ref []byte) []byte {
+	h := []byte{byte(PDUSearchRequest)}
+	h = appendFixed(h, max, 3)
+	h = appendFixed(h, max+1, 3)
+	h = appendFixed(h, max, 3)
+	h = append(h, 1) // replace indicator
+	h = appendStringField(h, tagResultSetName, "")
+	h = appendStringField(h, tagDatabaseNames, database)
+	h = appendStringField(h, tagQueryType, queryType)
+	if elementSet != "" {
+		// a single element set name: 0x1F, then the name (Z39.50-1988's
+		// database/element-set list with the database left out)
+		h = appendStringField(h, tagElementSetNames, "\x1f"+elementSet)
+	}
+	if ref != nil {
+		h = appendField(h, tagReferenceID, ref)
+	}
+	return h
+}
+
+// TextRequest retrieves bytes [Start, End) of a document: a search of
+// query type "1" asking for the element set "Document Text", whose query
+// names the DocID, the document type and the byte range (the WAIS
+// protocol's use of a Z39.50 type-1 query; freeWAIS returns no record
+// without a range).
+type TextRequest struct {
+	Database    string
+	DocID       []byte
+	Type        string // e.g. "TEXT", from the hit's Types; empty: not sent
+	Start, End  int64
+	ReferenceID []byte
+}
+
+// Marshal returns the request as sent: WAIS header and APDU.
+func (r *TextRequest) Marshal() ([]byte, error) {
+	if r.Start < 0 || r.End <= r.Start {
+		return nil, fmt.Errorf("wais: byte range [%d, %d) is empty or negative", r.Start, r.End)
+	}
+	h := searchHeader(1, r.Database, QueryTextRetrieval, ElementSetText, r.ReferenceID)
+	var q []byte
+	q = appendTerm(q, "un re ig ig ig ig", r.DocID) // system control number = DocID
+	if r.Type != "" {
+		q = appendTerm(q, "wt re ig ig ig ig", []byte(r.Type)) // WAIS type =
+		q = appendStringField(q, tagOperator, "a")
+	}
+	q = appendTerm(q, "wb ro ig ig ig ig", strconv.AppendInt(nil, r.Start, 10)) // byte >=
+	q = appendStringField(q, tagOperator, "a")
+	q = appendTerm(q, "wb rl ig ig ig ig", strconv.AppendInt(nil, r.End, 10)) // byte <
+	q = appendStringField(q, tagOperator, "a")
+	a, err := apdu(h, appendField(nil, tagQuery, q))
+	if err != nil {
+		return nil, err
+	}
+	return frame(a), nil
+}
+
+// appendTerm appends a type-1 query term: its attributes (use, relation,
+// position, structure, truncation, completeness; "ig" = ignore) and value.
+func appendTerm(b []byte, attrs string, val []byte) []byte {
+	b = appendStringField(b, tagAttributeList, attrs)
+	return appendField(b, tagTerm, val)
+}
+
+// InitResponse is a server's answer to an InitRequest (Z39.50-1988
+// 4.1.1.2, with the WAIS user information of the WAIS specification 2.2).
+type InitResponse struct {
+	Accepted              bool
+	PreferredMessageSize  int64
+	MaximumRecordSize     int64
+	ImplementationID      string
+	ImplementationName    string
+	ImplementationVersion string
+	ReferenceID           []byte
+	ChunkCode             int64
+	ChunkIDLength         int64
+	ChunkMarker           string
+	HighlightMarker       string
+	DeHighlightMarker     string
+	NewlineCharacters     string
+}
+
+// Hit is one document header of a search response.
+type Hit struct {
+	DocID      []byte
+	Version    int64
+	Score      int64
+	BestMatch  int64
+	Length     int64 // bytes; -1 when the server did not say
+	Lines      int64 // -1 when the server did not say
+	Types      []string
+	Source     string
+	Date       string
+	Headline   string
+	OriginCity string
+}
+
+// Text is a document text record: the answer to a TextRequest.
+type Text struct {
+	DocID   []byte
+	Version int64
+	Text    []byte
+}
+
+// SearchResponse is a server's answer to a SearchRequest or TextRequest
+// (Z39.50-1988 4.1.1.4 with the WAIS records of the WAIS specification 4).
+type SearchResponse struct {
+	Status          int // search status byte (freeWAIS: 1 after a search, 0 after a retrieval)
+	ResultCount     int64
+	RecordsReturned int64
+	NextPosition    int64
+	PresentStatus   int64
+	ReferenceID     []byte
+	SeedWordsUsed   string
+	Hits            []Hit
+	Texts           []Text
+	Diagnostics     []Diagnostic
+}
+
+// ErrDiagnostic matches (with errors.Is) every *Diagnostic.
+var ErrDiagnostic = errors.New("wais: diagnostic")
+
+// Diagnostic is a Z39.50-1988 diagnostic record (appendix D) sent by the
+// server, e.g. code "S1" for an unavailable database. As an error it is
+// returned when a response carries diagnostics and no records.
+type Diagnostic struct {
+	Code      string
+	AddInfo   string
+	Surrogate bool
+}
+
+// Error describes the diagnostic with its text made printable.
+func (d *Diagnostic) Error() string {
+	return "wais: diagnostic " + printable(d.Code) + ": " + printable(d.AddInfo)
+}
+
+// Is reports whether target is ErrDiagnostic.
+func (d *Diagnostic) Is(target error) bool { return target == ErrDiagnostic }
+
+// printable returns s with control and non-ASCII bytes Go-escaped.
+func printable(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			q := strconv.QuoteToASCII(s)
+			return q[1 : len(q)-1]
+		}
+	}
+	return s
+}
+
+// ParseResponse decodes a message (WAIS header and APDU) from a server:
+// an *InitResponse or a *SearchResponse. Every length is checked against
+// the bytes present; unknown fields are skipped (Z39.50-1988 4.3).
+func ParseResponse(msg []byte) (any, error) {
+	n, err := ParseHeader(msg, 0)
+	if err != nil {
+		return nil, err
+	}
+	if n != len(msg)-HeaderLen {
+		return nil, &DecodeError{Offset: 0, Msg: fmt.Sprintf("WAIS header announces %d bytes, message has %d", n, len(msg)-HeaderLen)}
+	}
+	t, head, rest, err := splitAPDU(msg[HeaderLen:], HeaderLen)
+	if err != nil {
+		return nil, err
+	}
+	headOff := HeaderLen + 2
+	restOff := headOff + len(head)
+	switch t {
+	case PDUInitResponse:
+		return parseInitResponse(head, rest, headOff, restOff)
+	case PDUSearchResponse:
+		return parseSearchResponse(head, rest, headOff, restOff)
+	}
+	return nil, &DecodeError{Offset: headOff, Msg: fmt.Sprintf("unexpected %v", t)}
+}
+
+func parseInitResponse(head, rest []byte, headOff, restOff int) (*InitResponse, error) {
+	if len(head) < 2 {
+		return nil, &DecodeError{Offset: headOff, Msg: "InitResponse fixed part cut short"}
+	}
+	r := &InitResponse{Accepted: head[1] != 0}
+	d := &decoder{b: head, off: 2, base: headOff}
+	for !d.done() {
+		at := d.base + d.off
+		tag, val, err := d.field()
+		if err != nil {
+			return nil, err
+		}
+		switch tag {
+		case tagPreferredMessageSize:
+			r.PreferredMessageSize, err = number(val, tag, at)
+		case tagMaximumRecordSize:
+			r.MaximumRecordSize, err = number(val, tag, at)
+		case tagImplementationID:
+			r.ImplementationID = string(val)
+		case tagImplementationName:
+			r.ImplementationName = string(val)
+		case tagImplementationVersion:
+			r.ImplementationVersion = string(val)
+		case tagReferenceID:
+			r.ReferenceID = bytes.Clone(val)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	err := eachUserField(rest, restOff, func(tag uint64, val []byte, at int) error {
+		var err error
+		switch tag {
+		case tagChunkCode:
+			r.ChunkCode, err = number(val, tag, at)
+		case tagChunkIDLength:
+			r.ChunkIDLength, err = number(val, tag, at)
+		case tagChunkMarker:
+			r.ChunkMarker = string(val)
+		case tagHighlightMarker:
+			r.HighlightMarker = string(val)
+		case tagDeHighlightMarker:
+			r.DeHighlightMarker = string(val)
+		case tagNewlineCharacters:
+			r.NewlineCharacters = string(val)
+		}
+		return err
+	})
+	return r, err
+}
+
+// eachUserField calls f for each element of the user information (the
+// fields inside tag 99), and for diagnostic records outside it.
+func eachUserField(rest []byte, off int, f func(tag uint64, val []byte, at int) error) error {
+	d := &decoder{b: rest, base: off}
+	for !d.done() {
+		at := d.base + d.off
+		tag, val, err := d.field()
+		if err != nil {
+			return err
+		}
+		if tag != tagUserInformation {
+			if err := f(tag, val, at); err != nil {
+				return err
+			}
+			continue
+		}
+		inner := &decoder{b: val, base: d.base + d.off - len(val)}
+		for !inner.done() {
+			at := inner.base + inner.off
+			tag, v, err := inner.field()
+			if err != nil {
+				return err
+			}
+			if err := f(tag, v, at); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func parseSearchResponse(head, rest []byte, headOff, restOff int) (*SearchResponse, error) {
+	d := &decoder{b: head, off: 1, base: headOff}
+	r := &SearchResponse{}
+	status, err := d.fixed(1, "search status")
+	if err != nil {
+		return nil, err
+	}
+	r.Status = int(status)
+	for _, p := range []*int64{&r.ResultCount, &r.RecordsReturned, &r.NextPosition} {
+		n, err := d.fixed(3, "search response counts")
+		if err != nil {
+			return nil, err
+		}
+		*p = int64(n)
+	}
+	for !d.done() {
+		at := d.base + d.off
+		tag, val, err := d.field()
+		if err != nil {
+			return nil, err
+		}
+		switch tag {
+		case tagPresentStatus:
+			r.PresentStatus, err = number(val, tag, at)
+		case tagReferenceID:
+			r.ReferenceID = bytes.Clone(val)
+		case tagDiagnostic:
+			r.Diagnostics = append(r.Diagnostics, parseDiagnostic(val))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	err = eachUserField(rest, restOff, func(tag uint64, val []byte, at int) error {
+		switch tag {
+		case tagSeedWordsUsed:
+			r.SeedWordsUsed = string(val)
+		case tagDiagnostic:
+			r.Diagnostics = append(r.Diagnostics, parseDiagnostic(val))
+		case tagHeaderGroup, tagShortHeaderGroup, tagLongHeaderGroup, tagHeadlineGroup, tagCodeGroup:
+			h, err := parseHit(val, at+fieldHeadLen(tag, len(val)))
+			if err != nil {
+				return err
+			}
+			r.Hits = append(r.Hits, h)
+		case tagTextGroup:
+			t, err := parseText(val, at+fieldHeadLen(tag, len(val)))
+			if err != nil {
+				return err
+			}
+			r.Texts = append(r.Texts, t)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// fieldHeadLen is the size of a field's tag and length.
+func fieldHeadLen(tag uint64, n int) int {
+	return len(appendCompressed(appendCompressed(nil, tag), uint64(n)))
+}
+
+// parseDiagnostic splits a diagnostic record: code (2 bytes), text,
+// surrogate byte, end-of-record byte (field guarantees the length).
+func parseDiagnostic(val []byte) Diagnostic {
+	body := val[:len(val)-2]
+	return Diagnostic{
+		Code:      string(body[:2]),
+		AddInfo:   strings.TrimRight(string(body[2:]), "\x00"),
+		Surrogate: val[len(val)-2] != 0,
+	}
+}
+
+func parseHit(b []byte, off int) (Hit, error) {
+	h := Hit{Length: -1, Lines: -1}
+	d := &decoder{b: b, base: off}
+	for !d.done() {
+		at := d.base + d.off
+		tag, val, err := d.field()
+		if err != nil {
+			return h, err
+		}
+		switch tag {
+		case tagDocumentID:
+			h.DocID = bytes.Clone(val)
+		case tagVersionNumber:
+			h.Version, err = number(val, tag, at)
+		case tagScore:
+			h.Score, err = number(val, tag, at)
+		case tagBestMatch:
+			h.BestMatch, err = number(val, tag, at)
+		case tagDocumentLength:
+			h.Length, err = number(val, tag, at)
+		case tagLines:
+			h.Lines, err = number(val, tag, at)
+		case tagTypeBlock:
+			td := &decoder{b: val, base: d.base + d.off - len(val)}
+			for !td.done() {
+				t, v, terr := td.field()
+				if terr != nil {
+					return h, terr
+				}
+				if t == tagType {
+					h.Types = append(h.Types, string(v))
+				}
+			}
+		case tagSource:
+			h.Source = string(val)
+		case tagDate:
+			h.Date = string(val)
+		case tagHeadline:
+			h.Headline = string(val)
+		case tagOriginCity:
+			h.OriginCity = string(val)
+		}
+		if err != nil {
+			return h, err
+		}
+	}
+	if h.DocID == nil {
+		return h, &DecodeError{Offset: off, Msg: "document header without a DocID"}
+	}
+	return h, nil
+}
+
+func parseText(b []byte, off int) (Text, error) {
+	var t Text
+	d := &decoder{b: b, base: off}
+	for !d.done() {
+		at := d.base + d.off
+		tag, val, err := d.field()
+		if err != nil {
+			return t, err
+		}
+		switch tag {
+		case tagDocumentID:
+			t.DocID = bytes.Clone(val)
+		case tagVersionNumber:
+			t.Version, err = number(val, tag, at)
+		case tagDocumentText:
+			t.Text = bytes.Clone(val)
+		}
+		if err != nil {
+			return t, err
+		}
+	}
+	return t, nil
+}
