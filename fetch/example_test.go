@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/client/gopher"
 	"github.com/urlkit/urlkit/fetch"
 )
 
@@ -78,7 +77,7 @@ func ExampleRender() {
 		"7Search\t/search\tgopher.example\t70\r\n" +
 		"hHome page\tURL:http://www.example/\tgopher.example\t70\r\n" +
 		".\r\n"
-	resp := &fetch.Response{Body: io.NopCloser(strings.NewReader(menu)), ContentType: fetch.GopherMenuType, GopherType: gopher.TypeMenu}
+	resp := &fetch.Response{Body: io.NopCloser(strings.NewReader(menu)), ContentType: fetch.GopherMenuType}
 	fetch.Render(os.Stdout, resp)
 	// Output:
 	//          Welcome

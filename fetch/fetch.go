@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/client/gopher"
 	urlscheme "github.com/urlkit/urlkit/scheme"
 )
 
@@ -153,10 +152,11 @@ type Response struct {
 	// Listing reports that Body is a directory listing (a file: directory,
 	// an FTP NLST) or a Gopher menu.
 	Listing bool
-	// GopherType is the item type of a gopher: URL (0 otherwise).
-	GopherType gopher.ItemType
-	// GopherPlus reports that a Gopher+ header framed the response.
-	GopherPlus bool
+	// DotStuffed reports that Body is text in the form line-based
+	// protocols send it (a Gopher text item, RFC 1436; an NNTP article,
+	// RFC 977): a line starting with "." has it doubled, and a line
+	// holding "." may end it. Render undoes both.
+	DotStuffed bool
 	// Reply is the protocol's status for the resource: the FTP
 	// preliminary reply ("150 Opening BINARY mode data connection for
 	// hello.txt (26 bytes)"), the HTTP status line ("200 OK"), the

@@ -95,7 +95,7 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 	typ := gopher.ItemType(v.Type)
 	c := o.Client
 	c.Trace = req.Trace
-	resp := &Response{Size: -1, GopherType: typ}
+	resp := &Response{Size: -1}
 	var gr *gopher.Response
 	switch {
 	case r.AskSearch:
@@ -132,7 +132,6 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 		}
 	}
 	if gr.Plus {
-		resp.GopherPlus = true
 		resp.Reply = "+" + strconv.FormatInt(gr.Length, 10)
 		if gr.Length >= 0 {
 			resp.Size = gr.Length
@@ -152,6 +151,7 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 		resp.ContentType = gopherContentType(typ)
 		resp.Listing = typ.IsMenu()
 	}
+	resp.DotStuffed = !typ.IsBinary() && !typ.IsMenu() && resp.ContentType != GopherAttributesType
 	var body io.Reader = gr // binary data: read straight from the connection
 	if !typ.IsBinary() && resp.ContentType != GopherAttributesType {
 		br := bufio.NewReaderSize(gr, 32<<10)

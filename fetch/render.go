@@ -43,7 +43,7 @@ func renderBody(w io.Writer, resp *Response) error {
 		return renderMenu(w, resp.Body)
 	case resp.ContentType == GopherAttributesType:
 		return renderAttributes(w, resp.Body)
-	case resp.GopherType != 0 && !resp.GopherType.IsBinary():
+	case resp.DotStuffed:
 		_, err := io.Copy(w, gopher.NewTextReader(resp.Body))
 		return err
 	}
