@@ -458,5 +458,5 @@ func unshift(o int, cuts []cut) int {
 // meaning (news:*: all groups, RFC 1738 3.6).
 func whole(u *urlkit.URL) bool {
 	s := u.String()
-	return registry.TrimFloor(s) == len(s)
+	return s != "" && registry.TrimFloor(s) == len(s)
 }

@@ -98,7 +98,7 @@ func (h *HTTP) Scheme() string {
 func (h *HTTP) URL() *urlkit.URL {
 	u := serverURL(h.Scheme(), h.Host, h.Port)
 	setLogin(u, h.User, h.Password, h.HasUser, h.HasPassword)
-	if !h.NoPath || h.Path != "" || h.HasSearch {
+	if !h.NoPath || h.Path != "" {
 		u.Path = "/" + h.Path
 	}
 	u.Query, u.HasQuery = h.Search, h.HasSearch
