@@ -9,6 +9,7 @@ package fetch
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -36,6 +37,8 @@ var planWireCases = []struct {
 	// server as an HTTP proxy; fails: the server may refuse it (nginx is
 	// no proxy), the wire is compared all the same.
 	via, fails bool
+	nullCWD    NullCWD // the FTP opener's policy
+	kind       error   // the error the fetch must end with (implies fails)
 }{
 	{name: "ftp anonymous text (guessed TYPE A)", server: "FTP_PORT", path: "/pub/hello.txt", body: "Hello from anonymous FTP."},
 	{name: "ftp binary (TYPE I, SIZE)", server: "FTP_PORT", path: "/pub/64k.bin", body: "xxxx"},
@@ -46,6 +49,8 @@ var planWireCases = []struct {
 	{name: "ftp ;type=i on a directory performs TYPE I (D8)", server: "FTP_PORT", path: "/pub/;type=i", body: "hello.txt"},
 	{name: "ftp escaped name", server: "FTP_PORT", path: "/pub/sub%20dir/nested%20file.txt"},
 	{name: "ftp login with password", server: "FTP_PORT", user: "tester:secret@", path: "/home.txt"},
+	{name: "ftp a null CWD, refused by ProFTPD and skipped", server: "FTP_PORT", path: "//pub/hello.txt", nullCWD: NullCWDSkip, warn: "null-argument CWD"},
+	{name: "ftp a directory named as a file: RETR 550, then the CWD that tells", server: "FTP_PORT", path: "/pub", fails: true, kind: ErrIsDirectory},
 	{name: "ftp %2F: an absolute CWD", server: "FTP_PORT", user: "tester:secret@", path: "/%2Fpub/root.txt"},
 	{name: "gopher text", server: "GOPHER_PORT", path: "/0/hello.txt"},
 	{name: "gopher menu", server: "GOPHER_PORT", path: "/1/docs"},
@@ -70,7 +75,7 @@ func TestPlanEqualsWire(t *testing.T) {
 	const email = "planwire@example.org"
 	for _, tc := range planWireCases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
+			f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email, NullCWD: tc.nullCWD}}
 			var rawURL, proxy string
 			var rel *relay
 			var tr *http.Transport
@@ -114,7 +119,12 @@ func TestPlanEqualsWire(t *testing.T) {
 			var body []byte
 			switch {
 			case err != nil && tc.fails:
+				if tc.kind != nil && !errors.Is(err, tc.kind) {
+					t.Errorf("Fetch(%s): %v, want %v", rawURL, err, tc.kind)
+				}
 				resp = &Response{}
+			case err == nil && tc.kind != nil:
+				t.Fatalf("Fetch(%s) succeeded, want %v", rawURL, tc.kind)
 			case err != nil:
 				t.Fatalf("Fetch(%s): %v\nplan:\n%s", rawURL, err, strings.Join(plan.Lines(true), "\n"))
 			default:
