@@ -168,7 +168,7 @@ func ExampleCheckSafe() {
 	err := scheme.CheckSafe(&u)
 	fmt.Println(errors.Is(err, scheme.ErrUnsafe))
 	// Output:
-	// false offset 22: port 25 is not the gopher default (70); port 25 usually runs SMTP, which could take the lines below as commands of its own; it is on the list of ports browsers block: the access layer refuses it unless told to allow it (get --allow-port 25) (RFC 1738 section 6)
+	// false offset 22: port 25 is not the gopher default (70); port 25 usually runs SMTP, which could take the request as commands of its own; it is on the list of ports browsers block: the access layer refuses it unless told to allow it (get --allow-port 25) (RFC 1738 section 6)
 	// true offset 34: %0D decodes to CR in the Gopher selector line: CR ends the line, and what follows would be read as a command of its own (RFC 1738 section 6); the access layer refuses this URL
 	// true offset 37: %0A decodes to LF in the Gopher selector line: LF ends the line, and what follows would be read as a command of its own (RFC 1738 section 6); the access layer refuses this URL
 	// true

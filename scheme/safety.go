@@ -155,7 +155,7 @@ func (c *concernList) port() {
 	msg := "port " + strconv.Itoa(n) + " is not the " + name + " default (" + strconv.Itoa(def) + ")"
 	svc, blocked := BlockedPort(n)
 	if known, ok := PortService(n); ok {
-		msg += "; port " + strconv.Itoa(n) + " usually runs " + known + ", which could take the lines below as commands of its own"
+		msg += "; port " + strconv.Itoa(n) + " usually runs " + known + ", which could take the request as commands of its own"
 	} else if blocked {
 		msg += "; port " + strconv.Itoa(n) + " usually runs " + svc
 	} else if n < 1024 {
