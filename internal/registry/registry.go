@@ -137,16 +137,21 @@ var rows = []Scheme{
 	{Name: "z39.50s", Title: "Z39.50 session", Section: "RFC 2056", Port: 210, Status: Modern},
 }
 
-// keys holds the packed name of each row (see key), so that Lookup runs
-// without allocating.
-var keys = buildKeys()
+// keys holds the packed name of each row (see key), and byFirst the
+// rows by the first letter of their name (lower case), so that Lookup
+// compares a name with the few rows it can be, without allocating: the
+// strict check looks up the scheme of every URL it parses.
+var keys, byFirst = buildKeys()
 
-func buildKeys() []uint64 {
+func buildKeys() ([]uint64, *[256][]uint8) {
 	k := make([]uint64, len(rows))
+	var first [256][]uint8
 	for i := range rows {
 		k[i], _ = key(rows[i].Name)
+		c := rows[i].Name[0] | 0x20
+		first[c] = append(first[c], uint8(i))
 	}
-	return k
+	return k, &first
 }
 
 // Lookup returns the row of a scheme name (case-insensitive), or nil.
@@ -161,7 +166,7 @@ func Lookup(name string) *Scheme {
 		}
 		return nil
 	}
-	for i := range keys {
+	for _, i := range byFirst[name[0]|0x20] {
 		if keys[i] == k {
 			return &rows[i]
 		}
@@ -200,7 +205,7 @@ func Add(s Scheme) {
 		}
 	}
 	rows = append(rows, s)
-	keys = buildKeys()
+	keys, byFirst = buildKeys()
 }
 
 // DefaultPort returns the default port of a scheme (case-insensitive),
