@@ -98,6 +98,17 @@
 // normalized URLs; ExplainEqual says why they differ or which rules made
 // them equal.
 //
+// # Queries and changing URLs
+//
+// Query is a query string as an ordered list of key=value pairs that
+// keeps each pair's text, so that an unchanged query encodes back byte for
+// byte; QuerySyntax states the separator and whether "+" is a space (RFC
+// 1630). The setters (SetScheme, SetUser, SetHost, SetPort, SetPath,
+// SetQuery, SetFragment and the Raw forms) encode one component each and
+// refuse what no encoding makes valid; JoinPath appends path segments.
+// QueryEscape and PathEscape are the escapes Go programmers know from
+// net/url.
+//
 // # Errors
 //
 // Parse returns the first problem (the one at the lowest offset); Check

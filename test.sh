@@ -30,6 +30,19 @@ fi
 step "go vet"
 go vet ./...
 
+# edit's differential test against libcurl's URL API builds a small C
+# helper (cmd/urlkit/testdata/libcurl): it needs a C compiler and libcurl's
+# headers, installed here when missing; once they are there, the test must
+# run (it skips only where they are absent).
+if ! echo '#include <curl/curl.h>' | cc -E - >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get install -y -q libcurl4-openssl-dev >/dev/null
+fi
+if echo '#include <curl/curl.h>' | cc -E - >/dev/null 2>&1; then
+    export URLKIT_REQUIRE_LIBCURL=1
+else
+    echo "note: no C compiler or libcurl headers: the edit/libcurl differential test skips"
+fi
+
 # The benchmark data sets of ../shared/bench/urls feed the round-trip and
 # net/url differential tests; when they are there, those tests must read
 # them (they skip only where the folder is absent).

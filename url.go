@@ -236,8 +236,11 @@ func (u *URL) UnmarshalText(text []byte) error {
 
 // NetURL converts the URL to a *net/url.URL. Escaped forms are carried in
 // RawPath and RawFragment so that net/url re-encodes nothing it need not.
-// net/url cannot tell an empty fragment from none: "http://h/a#" comes
-// back as "http://h/a".
+// net/url writes no "#" for an empty Fragment, so for a URL with an
+// empty fragment ("http://h/a#") NetURL carries the whole text after the
+// scheme, "#" included, in Opaque (which String writes as it is); Host,
+// User and Path are set as usual, RawQuery is left empty (its text is in
+// Opaque) and String gives the URL back byte for byte.
 // A URL without an authority whose path does not start with "/" (mailto:,
 // news:) becomes an opaque net/url URL.
 func (u *URL) NetURL() *url.URL {
@@ -266,6 +269,11 @@ func (u *URL) NetURL() *url.URL {
 	if u.HasFragment {
 		n.Fragment, _ = u.DecodedFragment()
 		n.RawFragment = u.Fragment
+	}
+	if u.HasFragment && u.Fragment == "" {
+		v := *u
+		v.Scheme = ""
+		n.Opaque, n.RawQuery, n.ForceQuery = v.String(), "", false
 	}
 	return n
 }

@@ -20,6 +20,9 @@ type command struct {
 	summary string // one line for the command list
 	detail  string // what it does, with examples
 	setup   func(fs *flag.FlagSet) func(ctx context.Context, st *Streams, args []string) int
+	// rewriteArgs, if set, rewrites the arguments before the flags are
+	// parsed (edit splits trurl's attached "-sVALUE" forms).
+	rewriteArgs func(args []string) []string
 }
 
 // commands is the table of every command, filled by the cmd_*.go files'
@@ -55,6 +58,9 @@ func run(ctx context.Context, args []string, st *Streams) int {
 	fs := flag.NewFlagSet("urlkit "+c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	runner := c.setup(fs)
+	if c.rewriteArgs != nil {
+		rest = c.rewriteArgs(rest)
+	}
 	pos, err := parseInterspersed(fs, rest)
 	if errors.Is(err, flag.ErrHelp) {
 		printCommandHelp(st.Out, c)
@@ -99,7 +105,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprint(w, "\nRun 'urlkit help COMMAND' or 'urlkit COMMAND -h' for a command's flags and examples.\n")
-	fmt.Fprint(w, "Commands that take URLs read them one per line from standard input when none is given.\n\n")
+	fmt.Fprint(w, "Commands that take URLs read them one per line from standard input when none is given\n(edit when given -f -, as trurl does).\n\n")
 	fmt.Fprintln(w, exitHelp)
 }
 

@@ -14,5 +14,6 @@ func commandList() []*command {
 		extractCmd,
 		explainCmd,
 		getCmd,
+		editCmd,
 	}
 }

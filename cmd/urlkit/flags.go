@@ -22,4 +22,5 @@ const modesHelp = `Modes (--mode):
   rfc3986  RFC 3986 URI-reference (IPv6 literals, relative references)
   lenient  what real text holds (spaces, raw non-ASCII, national
            characters, URL: prefix, <...> wrappers), repaired into the
-           canonical encoded form; each repair is reported as a warning`
+           canonical encoded form; each repair is reported as a warning
+(Only edit reads URLs otherwise: as curl and trurl do; see urlkit edit -h.)`

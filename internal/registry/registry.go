@@ -208,11 +208,12 @@ func Add(s Scheme) {
 	keys, byFirst = buildKeys()
 }
 
-// DefaultPort returns the default port of a scheme (case-insensitive),
-// or 0 when it has none or is unknown.
+// DefaultPort returns the default port of a scheme (case-insensitive):
+// its row's, or for a scheme of today without a row the port of
+// currentPorts (ws 80, imap 143, ...); 0 when it has none or is unknown.
 func DefaultPort(name string) int {
 	if s := Lookup(name); s != nil {
 		return s.Port
 	}
-	return 0
+	return currentPort(name)
 }
