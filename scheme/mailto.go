@@ -220,7 +220,10 @@ func mailtoPlan(v View, p *planner) {
 	if from == "" {
 		from = "localhost"
 	}
-	p.line("HELO " + from + "\r\n").Reply = "250"
+	p.add(Step{Kind: Expect, Reply: "220", Text: "the server's greeting (RFC 5321 4.2)"})
+	p.line("EHLO " + from + "\r\n").Reply = "250 and the extensions"
+	st := p.line("HELO " + from + "\r\n")
+	st.When, st.Reply = "the server does not know EHLO (500, 501, 502, 504)", "250"
 	p.line("MAIL FROM:<" + p.opts.Email + ">\r\n").Reply = "250"
 	p.line("RCPT TO:<" + local + "@" + domain + ">\r\n").Reply = "250 or 251"
 	p.line("DATA\r\n").Reply = "354"

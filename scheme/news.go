@@ -235,6 +235,7 @@ func (p *planner) news(n *News) {
 		p.connect(addr(p.opts.NewsServer, "", "nntp"))
 		p.comment("news URLs name no server: the reader's own news server is used, here %q (RFC 1738 3.6)", p.opts.NewsServer)
 	}
+	p.nntpStart()
 	switch {
 	case n.All:
 		p.comment("news:* refers to all available newsgroups: the client lists them")
@@ -251,12 +252,24 @@ func (p *planner) news(n *News) {
 
 func (p *planner) nntp(n *NNTP) {
 	p.connect(addr(n.Host, n.Port, "nntp"))
-	p.line("GROUP " + n.Group + "\r\n")
+	p.nntpStart()
+	p.line("GROUP " + n.Group + "\r\n").Reply = "211"
 	if n.Article != "" {
 		p.comment("the article number is the server's own numbering within the group (RFC 1738 3.7)")
-		p.line("ARTICLE " + n.Article + "\r\n")
+		p.line("ARTICLE " + n.Article + "\r\n").Reply = "220"
 	} else {
 		p.comment("the client then reads the group's articles by number (ARTICLE, HEAD)")
 	}
 	p.line("QUIT\r\n")
+}
+
+// nntpStart is how client/nntp opens a reading session: the greeting,
+// CAPABILITIES (RFC 3977 5.2), and MODE READER unless the server lists
+// READER already (RFC 3977 5.3).
+func (p *planner) nntpStart() {
+	p.add(Step{Kind: Expect, Reply: "200 or 201", Text: "the server's greeting (posting allowed or not; RFC 977 2.4.3)"})
+	st := p.line("CAPABILITIES\r\n")
+	st.Reply, st.Why, st.RFC = "101 and the list (an RFC 977 server answers 500)", "what the server can do", "RFC 3977 5.2"
+	st = p.line("MODE READER\r\n")
+	st.When, st.Reply = "the capabilities list MODE-READER, not READER (or there are none)", "200 or 201"
 }
