@@ -97,7 +97,9 @@ type FTPOpener struct {
 // "urlkit explain" prints: each Send step becomes the FTP client call
 // that sends that line (a test compares them with the wire against a
 // real server). The client's passive logic sends the EPSV (or PASV) of
-// the plan as part of RETR and NLST; QUIT goes on Close.
+// the plan as part of RETR and NLST; QUIT goes on Close. The plan
+// assumes the client's default data connection: with Dialer.Active
+// (EPRT, PORT) or Dialer.DisableEPSV (PASV alone) those lines differ.
 func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req)})
 	if err != nil {
