@@ -20,10 +20,11 @@ var allowedImports = map[string][]string{
 	// and package scheme's gopher view without either knowing the other.
 	"internal/gophertype": {},
 	"internal/wire":       {},
+	"internal/safetext":   {},
 	"internal/wiretest":   {},
 	"scheme":              {"", "internal/charclass", "internal/registry", "internal/gophertype"},
 	"extract":             {"", "scheme", "internal/charclass", "internal/registry"},
-	"fetch":               {"", "scheme", "internal/wire", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox"},
+	"fetch":               {"", "scheme", "internal/wire", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox"},
 	"client/ftp":          {"internal/wire"},
 	"client/gopher":       {"internal/wire", "internal/gophertype"},
 	"client/nntp":         {"internal/wire"},
@@ -37,7 +38,7 @@ var allowedImports = map[string][]string{
 
 // networkFree lists packages that must not reach network code, even
 // indirectly: the URL packages are pure functions of their input.
-var networkFree = []string{"", "internal/charclass", "internal/registry", "internal/gophertype", "scheme", "extract"}
+var networkFree = []string{"", "internal/charclass", "internal/registry", "internal/gophertype", "internal/safetext", "scheme", "extract"}
 
 // networkPackages are the standard packages that open connections.
 var networkPackages = []string{"net", "net/http", "crypto/tls", "net/smtp", "net/textproto", "os/exec"}

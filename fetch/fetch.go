@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/safetext"
 	urlscheme "github.com/urlkit/urlkit/scheme"
 )
 
@@ -41,6 +42,27 @@ type Fetcher struct {
 	// does not count. Zero means DefaultTimeout; a negative value means no
 	// timeout besides ctx's.
 	Timeout time.Duration
+
+	// ConnectTimeout bounds the establishment of each connection (curl's
+	// --connect-timeout); zero means only Timeout and ctx bound it. With
+	// an HTTPOpener.Client of your own, its transport's dialer decides.
+	ConnectTimeout time.Duration
+	// MaxTime bounds the whole fetch, from Fetch to the Close of the
+	// Body (curl's --max-time): past it the fetch fails with ErrMaxTime.
+	// Zero means no bound.
+	MaxTime time.Duration
+	// SpeedLimit and SpeedTime: the fetch fails with ErrTooSlow when
+	// fewer than SpeedLimit bytes per second arrive, on average, for
+	// SpeedTime (curl's --speed-limit and --speed-time). A stalled
+	// transfer counts as 0 bytes per second. SpeedLimit zero disables
+	// the check; SpeedTime zero means 30 seconds.
+	SpeedLimit int64
+	SpeedTime  time.Duration
+	// MaxSize is the largest resource fetched, in bytes (curl's
+	// --max-filesize): a fetch whose announced size is larger fails
+	// before any data is read, and one whose data grows larger fails
+	// at that point, with ErrTooLarge. Zero means no limit.
+	MaxSize int64
 
 	// AllowPorts lists ports to fetch from even though they are on the
 	// list of blocked ports (see CheckURL and BlockedPort).
@@ -119,8 +141,13 @@ type Request struct {
 	// as ftp:); nil when the Opener is called outside a Fetcher.
 	Reopen func(ctx context.Context, u *urlkit.URL) (*Response, error)
 
-	opener Opener // for the classification of its errors
-	wd     *watchdog
+	// ConnectTimeout bounds each connection attempt (the Fetcher's
+	// ConnectTimeout); zero means the client's own setting.
+	ConnectTimeout time.Duration
+
+	opener   Opener // for the classification of its errors
+	wd       *watchdog
+	redactor *safetext.Redactor // see secrets
 }
 
 // A Classifier is an Opener that names the kind of its protocol's
@@ -280,24 +307,52 @@ func (f *Fetcher) Fetch(ctx context.Context, u *urlkit.URL) (*Response, error) {
 		return nil, req.errorf("check", ErrUnsupportedScheme, errors.New("not an absolute URL"))
 	}
 	if err := CheckURL(u, f.AllowPorts); err != nil {
-		err.(*Error).secret = req.secret()
+		err.(*Error).secrets = req.secrets()
 		return nil, err
 	}
+	// Every secret of this fetch goes through one redactor: the URL's
+	// password, the gateway's, what the user types at a secret prompt.
+	// The trace and every error message are filtered by it.
+	red := req.secrets()
+	if gw, ok := f.gatewayFor(u); ok {
+		red.AddURLPasswords(gw.URL)
+		red.AddURLPasswords("http://" + gw.URL)
+	}
+	if f.Trace != nil {
+		req.Trace = red.Writer(f.Trace)
+	}
+	ctx, lim := f.newLimits(ctx)
 	ctx, wd := newWatchdog(ctx, f.timeout())
 	req.wd = wd
 	if f.Prompt != nil {
 		req.Prompt = func(ctx context.Context, p Prompt) (string, error) {
 			resume := wd.pause()
 			defer resume()
-			return f.Prompt(ctx, p)
+			lim.pause()
+			defer lim.resume()
+			answer, err := f.Prompt(ctx, p)
+			if p.Secret {
+				red.Add(answer)
+			}
+			return answer, err
 		}
 	}
 	resp, err := f.dispatch(ctx, req)
+	if err == nil && f.MaxSize > 0 && resp.Size > f.MaxSize {
+		resp.Body.Close()
+		err = &Error{Op: "open", Offset: -1, Kind: ErrTooLarge,
+			Rule: fmt.Sprintf("the resource is %d bytes, more than the limit of %d", resp.Size, f.MaxSize)}
+	}
 	if err != nil {
 		wd.stop()
+		lim.stop()
 		return nil, req.wrap(ctx, "open", err)
 	}
-	resp.fetched = &body{rc: resp.Body, ctx: ctx, req: req, wd: wd}
+	for i, w := range resp.Warnings {
+		resp.Warnings[i] = safetext.Visible(red.Redact(w))
+	}
+	resp.Reply = safetext.Visible(red.Redact(resp.Reply))
+	resp.fetched = &body{rc: resp.Body, ctx: ctx, req: req, wd: wd, lim: lim, max: f.MaxSize}
 	resp.Body = resp.fetched
 	if resp.URL == "" {
 		resp.URL = u.Redacted()
@@ -320,7 +375,7 @@ func noOpener(name string) error {
 
 // newRequest returns the Request of a fetch of u.
 func (f *Fetcher) newRequest(u *urlkit.URL) *Request {
-	return &Request{URL: u, Trace: f.Trace, Getenv: f.getenv, AllowPorts: f.AllowPorts, Gateway: f.gatewayFor}
+	return &Request{URL: u, Getenv: f.getenv, AllowPorts: f.AllowPorts, Gateway: f.gatewayFor, ConnectTimeout: f.ConnectTimeout}
 }
 
 func (f *Fetcher) dispatch(ctx context.Context, req *Request) (*Response, error) {
@@ -340,12 +395,21 @@ func (f *Fetcher) dispatch(ctx context.Context, req *Request) (*Response, error)
 			return nil, err
 		}
 		sub := f.newRequest(v)
-		sub.Prompt, sub.wd = req.Prompt, req.wd
+		sub.Trace, sub.Prompt, sub.wd, sub.redactor = req.Trace, req.Prompt, req.wd, req.redactor
 		resp, err := f.dispatch(ctx, sub)
 		req.opener = sub.opener // its errors are classified by its opener
 		return resp, err
 	}
 	return o.Open(ctx, req)
+}
+
+// connectTimeout returns the connect timeout for a client whose own
+// setting is d: the Fetcher's ConnectTimeout when set and shorter.
+func (req *Request) connectTimeout(d time.Duration) time.Duration {
+	if req.ConnectTimeout > 0 && (d <= 0 || req.ConnectTimeout < d) {
+		return req.ConnectTimeout
+	}
+	return d
 }
 
 // progress tells the idle timeout that the exchange moved on (a reply
@@ -376,13 +440,13 @@ func (req *Request) wrap(ctx context.Context, op string, err error) error {
 		if fe.Op == "" {
 			fe.Op = op
 		}
-		if fe.secret == "" {
-			fe.secret = req.secret()
+		if fe.secrets == nil {
+			fe.secrets = req.secrets()
 		}
-		// A cancellation by the watchdog surfaces as whatever the client
-		// saw when its connection was closed: name it.
-		if errors.Is(context.Cause(ctx), errIdle) && fe.Kind != ErrTimeout && fe.Kind != ErrUnsafe {
-			fe.Kind = ErrTimeout
+		// A cancellation by the watchdog or a limit surfaces as whatever
+		// the client saw when its connection was closed: name it.
+		if k := causeKind(ctx); k != nil && fe.Kind != ErrUnsafe && !errors.Is(fe.Kind, ErrTimeout) {
+			fe.Kind = k
 		}
 		return fe
 	}
@@ -397,6 +461,9 @@ type body struct {
 	ctx    context.Context
 	req    *Request
 	wd     *watchdog
+	lim    *limits
+	max    int64 // Fetcher.MaxSize
+	n      int64 // bytes read
 	closed bool
 	err    error
 }
@@ -411,6 +478,14 @@ func (b *body) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
 	if n > 0 {
 		b.wd.kick()
+		b.lim.add(n)
+		b.n += int64(n)
+		if b.max > 0 && b.n > b.max {
+			n -= int(b.n - b.max)
+			b.err = b.req.wrap(b.ctx, "read", &Error{Offset: -1, Kind: ErrTooLarge,
+				Rule: fmt.Sprintf("the data grew past the limit of %d bytes", b.max)})
+			return n, b.err
+		}
 	}
 	if err != nil && err != io.EOF {
 		b.err = b.req.wrap(b.ctx, "read", err)
@@ -426,6 +501,10 @@ func (b *body) Close() error {
 	b.closed = true
 	err := b.rc.Close()
 	b.wd.stop()
+	b.lim.stop()
+	if err == nil && b.err != nil {
+		err = b.err
+	}
 	if err != nil {
 		return b.req.wrap(b.ctx, "close", err)
 	}

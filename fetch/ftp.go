@@ -125,6 +125,7 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 			addr = st.Text
 			d := o.Dialer
 			d.Trace = req.Trace
+			d.Timeout = req.connectTimeout(d.Timeout)
 			if d.CheckDataPort == nil {
 				d.CheckDataPort = req.checkDataPort
 			}

@@ -95,6 +95,7 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 	typ := gopher.ItemType(v.Type)
 	c := o.Client
 	c.Trace = req.Trace
+	c.Timeout = req.connectTimeout(c.Timeout)
 	resp := &Response{Size: -1}
 	var gr *gopher.Response
 	switch {

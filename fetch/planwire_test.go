@@ -39,6 +39,7 @@ var planWireCases = []struct {
 	via, fails bool
 	nullCWD    NullCWD // the FTP opener's policy
 	kind       error   // the error the fetch must end with (implies fails)
+	compressed bool    // HTTPOpener.Compressed (get --compressed)
 }{
 	{name: "ftp anonymous text (guessed TYPE A)", server: "FTP_PORT", path: "/pub/hello.txt", body: "Hello from anonymous FTP."},
 	{name: "ftp binary (TYPE I, SIZE)", server: "FTP_PORT", path: "/pub/64k.bin", body: "xxxx"},
@@ -65,6 +66,7 @@ var planWireCases = []struct {
 	{name: "http", server: "HTTP_PORT", path: "/hello.txt"},
 	{name: "http no path", server: "HTTP_PORT", path: ""},
 	{name: "http search", server: "HTTP_PORT", path: "/echo?a=b"},
+	{name: "http --compressed", server: "HTTP_PORT", path: "/hello.txt", compressed: true},
 	{name: "http with a login (RFC 3986): Basic authorization", server: "HTTP_PORT", user: "tester:secret@", path: "/private/secret.txt"},
 	{name: "file", server: "", path: "/hello.txt", body: "hello, file"},
 	{name: "http through a proxy", server: "HTTP_PORT", via: true, path: "http://127.0.0.1:%s/hello.txt", fails: true},
@@ -101,15 +103,15 @@ func TestPlanEqualsWire(t *testing.T) {
 				scheme := map[string]string{"FTP_PORT": "ftp", "GOPHER_PORT": "gopher", "GOPHERNICUS_PORT": "gopher", "HTTP_PORT": "http"}[tc.server]
 				rawURL = scheme + "://" + tc.user + rel.addr() + tc.path
 				if scheme == "http" {
-					tr = http.DefaultTransport.(*http.Transport).Clone()
-					f.HTTP.Client = &http.Client{Transport: tr}
+					tr = sharedTransport() // the opener's own transport, closed after
+					f.HTTP.Compressed = tc.compressed
 				}
 			}
 			u, err := urlkit.ParseMode(rawURL, urlkit.RFC3986) // get's fallback for what RFC 1738 refuses
 			if err != nil {
 				t.Fatal(err)
 			}
-			plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.RFC3986, Email: email, Proxy: proxy})
+			plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.RFC3986, Email: email, Proxy: proxy, Compressed: tc.compressed})
 			if err != nil {
 				t.Fatalf("PlanURL(%s): %v", rawURL, err)
 			}

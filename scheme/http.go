@@ -142,23 +142,26 @@ func httpPlan(v View, p *planner) {
 }
 
 // httpRequest adds a GET request as net/http writes it (Request.write:
-// the request line, Host, User-Agent, then the transport's
-// Accept-Encoding).
+// the request line, Host, User-Agent, then the other headers in the
+// order of their names), with the transport's own compression off, as
+// the access layer sets it.
 func (p *planner) httpRequest(target, host string, h *HTTP) {
 	st := p.send("GET", target, "GET "+target+" HTTP/1.1\r\n")
 	st.Why, st.RFC = "the path and search go to the server as written, still encoded", "RFC 1738 3.3; RFC 9112 3"
 	st.Reply = "2xx; a redirect to an http or https URL is followed (at most 10), each checked like this one"
 	p.send("Host", host, "Host: "+host+"\r\n")
 	p.send("User-Agent", p.opts.UserAgent, "User-Agent: "+p.opts.UserAgent+"\r\n")
+	if p.opts.Compressed {
+		st = p.send("Accept-Encoding", "gzip", "Accept-Encoding: gzip\r\n")
+		st.Why = "a gzip-compressed body, asked for (get --compressed) and decoded by the client"
+	}
 	if h != nil && h.HasUser {
 		// net/http's Client sends the URL's login as Basic authorization
-		// (RFC 7617), a header it writes after User-Agent.
+		// (RFC 7617).
 		cred := base64.StdEncoding.EncodeToString([]byte(h.User + ":" + h.Password))
 		st := p.send("Authorization", cred, "Authorization: Basic "+cred+"\r\n")
 		st.Secret, st.Why, st.RFC = true, "the user name and password of the URL, as Basic authorization", "RFC 7617"
 	}
-	st = p.send("Accept-Encoding", "gzip", "Accept-Encoding: gzip\r\n")
-	st.Why = "net/http asks for gzip and decodes it itself"
 	p.send("", "", "\r\n")
 	p.add(Step{Kind: End, Text: "the body ends after Content-Length bytes, with the last chunk, or when the server closes the connection"})
 }

@@ -250,6 +250,9 @@ type PlanOptions struct {
 	// UserAgent is the User-Agent header of HTTP requests; "" means
 	// "urlkit", the access layer's default.
 	UserAgent string
+	// Compressed: HTTP requests ask for a gzip body (get --compressed);
+	// otherwise they ask for none.
+	Compressed bool
 }
 
 // PlanURL writes out the access plan u stands for, without any network

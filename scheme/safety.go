@@ -86,6 +86,14 @@ func concernsOf(u *urlkit.URL, v View) []Concern {
 		un.concerns(v, c)
 	}
 	list := c.list
+	if c.dropped > 0 {
+		verb := "noted"
+		if c.droppedRefuse {
+			verb = "refused"
+		}
+		list = append(list, Concern{Offset: c.droppedAt, Refuse: c.droppedRefuse,
+			Message: fmt.Sprintf("and %d more concerns from here on, not listed (the first %d are); the access layer %s this URL", c.dropped, maxConcerns, verb)})
+	}
 	// Keep the order of the input.
 	for i := 1; i < len(list); i++ {
 		for j := i; j > 0 && list[j].Offset < list[j-1].Offset; j-- {
@@ -131,9 +139,27 @@ type concernList struct {
 	l    layout
 	list []Concern
 	seen map[int]bool
+
+	// Past maxConcerns, concerns are only counted (hostile input: a
+	// megabyte of %0D is 349,000 of them), then summed up in one.
+	dropped       int
+	droppedAt     int // the lowest offset dropped
+	droppedRefuse bool
 }
 
+// maxConcerns bounds the concerns listed for one URL, so that their
+// memory and the output that shows them do not grow with the input.
+const maxConcerns = 64
+
 func (c *concernList) add(off int, refuse bool, msg string) {
+	if len(c.list) >= maxConcerns {
+		if c.dropped == 0 || off < c.droppedAt {
+			c.droppedAt = off
+		}
+		c.dropped++
+		c.droppedRefuse = c.droppedRefuse || refuse
+		return
+	}
 	if c.seen == nil {
 		c.seen = map[int]bool{}
 	}

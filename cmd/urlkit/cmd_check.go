@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 
@@ -46,12 +47,22 @@ Examples:
 					if _, warns, err = urlkit.ParseLenient(s); err != nil {
 						errs = urlkit.Check(s, *mode)
 					}
-				} else {
+				} else if *all {
 					errs = urlkit.Check(s, *mode)
+				} else if _, err := urlkit.ParseMode(s, *mode); err != nil {
+					// Only the first problem is shown: the parse finds it
+					// without a list of every other (a million on a
+					// hostile line).
+					var ue *urlkit.Error
+					if errors.As(err, &ue) {
+						errs = urlkit.ErrorList{ue}
+					} else {
+						errs = urlkit.Check(s, *mode)
+					}
 				}
 				if len(errs) == 0 {
 					if *verbose {
-						fmt.Fprintf(out, "ok %s\n", s)
+						fmt.Fprintf(out, "ok %s\n", st.redact(s))
 						for _, w := range warns {
 							fmt.Fprintf(out, "  repaired: %s\n", w)
 						}
@@ -60,10 +71,9 @@ Examples:
 				}
 				out.Flush()
 				if !*all {
-					errs = errs[:1]
-				}
-				for _, e := range errs {
-					fmt.Fprintln(st.Err, e)
+					printErrors(st.Err, errs[:1], 1)
+				} else {
+					printErrors(st.Err, errs, len(errs))
 				}
 				return exitFail
 			})

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -98,22 +99,23 @@ func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.PlanOption
 	}
 	if err != nil {
 		out.Flush()
-		fmt.Fprintln(st.Err, err)
+		printErr(st.Err, err)
 		return exitFail
 	}
 	plan, err := scheme.PlanURL(&u, opts)
 	if err != nil {
 		out.Flush()
-		fmt.Fprintln(st.Err, err)
+		printErr(st.Err, err)
 		return exitFail
 	}
 	for _, line := range plan.Lines(showPassword) {
-		out.WriteString(line)
+		// One line per step, whatever bytes the URL decoded to.
+		out.WriteString(safetext.Visible(line))
 		out.WriteByte('\n')
 	}
 	if err := plan.Err(&u); err != nil {
 		out.Flush()
-		fmt.Fprintln(st.Err, err)
+		printErr(st.Err, err)
 		return exitFail
 	}
 	return exitOK

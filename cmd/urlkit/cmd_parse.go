@@ -51,9 +51,7 @@ Examples:
 				first = false
 				if r.err != nil {
 					out.Flush()
-					for _, e := range r.errs {
-						fmt.Fprintln(st.Err, e)
-					}
+					printErrors(st.Err, r.errs, len(r.errs))
 					return exitFail
 				}
 				return exitOK
@@ -147,7 +145,11 @@ func (r *parsed) human(w *bufio.Writer) {
 	line("input", printable(r.input))
 	if r.err != nil {
 		line("valid", "no")
-		for _, e := range r.errs {
+		for i, e := range r.errs {
+			if i == maxErrorsShown {
+				line("error", fmt.Sprintf("and %d more", len(r.errs)-i))
+				break
+			}
 			line("error", "offset "+strconv.Itoa(e.Offset)+": "+e.Rule)
 		}
 		return

@@ -133,11 +133,11 @@ Examples:
 			}
 			base, err := parseAbs(args[0], *mode)
 			if err != nil {
-				fmt.Fprintln(st.Err, err)
+				printErr(st.Err, err)
 				return exitFail
 			}
 			if _, err := urlkit.Resolve(&base, &urlkit.URL{}, rules[0]); err != nil {
-				fmt.Fprintln(st.Err, err) // a relative base
+				printErr(st.Err, err) // a relative base
 				return exitFail
 			}
 			all := len(rules) > 1
@@ -151,7 +151,7 @@ Examples:
 				ref, err := parseRef(s, *mode)
 				if err != nil {
 					out.Flush()
-					fmt.Fprintln(st.Err, err)
+					printErr(st.Err, err)
 					return exitFail
 				}
 				indent := ""
@@ -163,7 +163,7 @@ Examples:
 					u, steps, err := urlkit.ExplainResolve(&base, &ref, rule)
 					if err != nil {
 						out.Flush()
-						fmt.Fprintln(st.Err, err)
+						printErr(st.Err, err)
 						return exitFail
 					}
 					if all {
@@ -222,7 +222,7 @@ Examples:
 				_, err = urlkit.Resolve(&base, &urlkit.URL{}, rules[0]) // a relative base
 			}
 			if err != nil {
-				fmt.Fprintln(st.Err, err)
+				printErr(st.Err, err)
 				return exitFail
 			}
 			out := bufio.NewWriter(st.Out)
@@ -237,7 +237,7 @@ Examples:
 					}
 				}
 				out.Flush()
-				fmt.Fprintln(st.Err, err)
+				printErr(st.Err, err)
 				return exitFail
 			})
 		}

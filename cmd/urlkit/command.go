@@ -8,6 +8,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // A command is one verb of the CLI. setup declares the flags on fs and
@@ -45,6 +47,7 @@ func run(ctx context.Context, args []string, st *Streams) int {
 		usage(st.Err)
 		return exitUsage
 	}
+	st = st.guarded(args)
 	name, rest := args[0], args[1:]
 	switch name {
 	case "help", "-h", "-help", "--help":
@@ -52,7 +55,7 @@ func run(ctx context.Context, args []string, st *Streams) int {
 	}
 	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(st.Err, "urlkit: unknown command %q; run 'urlkit help' for the list\n", name)
+		fmt.Fprintf(st.Err, "urlkit: unknown command %q; run 'urlkit help' for the list\n", clip(name))
 		return exitUsage
 	}
 	fs := flag.NewFlagSet("urlkit "+c.name, flag.ContinueOnError)
@@ -67,7 +70,7 @@ func run(ctx context.Context, args []string, st *Streams) int {
 		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(st.Err, "urlkit %s: %v\nusage: urlkit %s %s\nrun 'urlkit %s -h' for help\n", c.name, err, c.name, c.args, c.name)
+		fmt.Fprintf(st.Err, "urlkit %s: %s\nusage: urlkit %s %s\nrun 'urlkit %s -h' for help\n", c.name, safetext.Visible(clip(err.Error())), c.name, c.args, c.name)
 		return exitUsage
 	}
 	return runner(ctx, st, pos)

@@ -14,6 +14,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv("URLKIT_TEST_MAIN") == "1" {
+		// The test binary as the urlkit command, main() and all (the
+		// signal tests need a process of their own).
+		main()
+	}
 	testscript.Main(m, map[string]func(){
 		"urlkit": func() { os.Exit(run(context.Background(), os.Args[1:], SystemStreams())) },
 	})
