@@ -74,8 +74,8 @@ func BenchmarkParse(b *testing.B) {
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(lines)), "ns/url")
 			})
 		}
-		run("urlkit-rfc1738", func(s string) bool { _, err := urlkit.ParseMode(s, urlkit.RFC1738); return err == nil })
-		run("urlkit-rfc3986", func(s string) bool { _, err := urlkit.ParseMode(s, urlkit.RFC3986); return err == nil })
+		run("urlkit-rfc1738", func(s string) bool { _, _, err := urlkit.ParseMode(s, urlkit.RFC1738); return err == nil })
+		run("urlkit-rfc3986", func(s string) bool { _, _, err := urlkit.ParseMode(s, urlkit.RFC3986); return err == nil })
 		run("net-url", func(s string) bool { _, err := url.Parse(s); return err == nil })
 	}
 }
@@ -89,7 +89,7 @@ func BenchmarkParseValid(b *testing.B) {
 		for _, m := range []urlkit.Mode{urlkit.RFC1738, urlkit.RFC3986} {
 			var valid []string
 			for _, l := range lines {
-				if _, err := urlkit.ParseMode(l, m); err == nil {
+				if _, _, err := urlkit.ParseMode(l, m); err == nil {
 					valid = append(valid, l)
 				}
 			}

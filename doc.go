@@ -34,7 +34,7 @@
 //   - RFC3986 checks RFC 3986's URI-reference: IPv6 and IPvFuture
 //     literals, reg-name hosts, relative references.
 //   - Lenient repairs what real text contains and then requires RFC 3986
-//     (see ParseLenient).
+//     (see Lenient).
 //
 // # Deliberate choices
 //

@@ -46,7 +46,7 @@ func (u *URL) SetScheme(scheme string) error {
 // encoded in it (":", "@", "/" and every unsafe character).
 func (u *URL) SetUser(user string) error {
 	v := *u
-	v.User, v.HasUser, v.HasAuthority = Escape(user, SetUserinfo), true, true
+	v.User, v.HasUser, v.HasAuthority = Escape(user, SetUserinfo, 0), true, true
 	return u.commit(&v, "user")
 }
 
@@ -54,7 +54,7 @@ func (u *URL) SetUser(user string) error {
 // password has a user name: an empty one is added if there is none.
 func (u *URL) SetPassword(password string) error {
 	v := *u
-	v.Password, v.HasPassword, v.HasUser, v.HasAuthority = Escape(password, SetUserinfo), true, true, true
+	v.Password, v.HasPassword, v.HasUser, v.HasAuthority = Escape(password, SetUserinfo, 0), true, true, true
 	return u.commit(&v, "password")
 }
 
@@ -112,7 +112,7 @@ func hostText(host string) (string, error) {
 		}
 		host = a
 	}
-	return Escape(host, SetUnsafe), nil // "~" is %7E, as RFC 1738 2.2 has it
+	return Escape(host, SetUnsafe, 0), nil // "~" is %7E, as RFC 1738 2.2 has it
 }
 
 // SetPort sets the port (0 to 65535). The URL must have a host.
@@ -131,7 +131,7 @@ func (u *URL) SetPort(port int) error {
 // path with PathEscape and use SetRawPath). In a URL with a host, a path
 // that does not start with "/" gets one.
 func (u *URL) SetPath(path string) error {
-	return u.SetRawPath(Escape(path, SetPath))
+	return u.SetRawPath(Escape(path, SetPath, 0))
 }
 
 // SetRawPath sets the path from its encoded text, which must be a valid
@@ -178,7 +178,7 @@ func (u *URL) SetRawQuery(query string) error {
 // SetFragment sets the fragment from its decoded text, encoding what must
 // be encoded (RFC 1738 2.2: the unsafe characters, "#" among them).
 func (u *URL) SetFragment(fragment string) error {
-	return u.SetRawFragment(Escape(fragment, SetFragment))
+	return u.SetRawFragment(Escape(fragment, SetFragment, 0))
 }
 
 // SetRawFragment sets the fragment (without "#") from its encoded text,
@@ -203,7 +203,7 @@ func (u *URL) JoinPath(elem ...string) (URL, error) {
 		if !strings.HasSuffix(p, "/") {
 			p += "/"
 		}
-		p += Escape(strings.TrimLeft(e, "/"), SetPath)
+		p += Escape(strings.TrimLeft(e, "/"), SetPath, 0)
 	}
 	if hasDotSegment(p) {
 		p = string(removeDotSegments([]byte(p), nil, ""))
@@ -225,7 +225,7 @@ func (u *URL) commit(v *URL, what string) error {
 		v.HasAuthority = true
 	}
 	s := v.String()
-	w, err := ParseReference(s, RFC3986)
+	w, _, err := ParseReference(s, RFC3986)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
 			e.Op = "set " + what

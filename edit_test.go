@@ -7,7 +7,7 @@ import (
 )
 
 func TestSetters(t *testing.T) {
-	u, err := ParseMode("http://example.com/a?x=1#f", RFC3986)
+	u, _, err := ParseMode("http://example.com/a?x=1#f", RFC3986)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestSetters(t *testing.T) {
 func TestSetHostRefused(t *testing.T) {
 	// Issue 14: a host with CR LF or a space is refused, not serialized.
 	for _, h := range []string{"a\r\nHost: evil", "a b", "a/b", "a?b", "a#b", "user@a", "a:80", "[::1", "a%41", "a\\b", "[fe80::1%25eth0]"} {
-		u, _ := ParseMode("http://ok.example/", RFC3986)
+		u, _, _ := ParseMode("http://ok.example/", RFC3986)
 		err := u.SetHost(h)
 		if err == nil {
 			t.Errorf("SetHost(%q) accepted: %s", h, u.String())
@@ -91,7 +91,7 @@ func TestJoinPath(t *testing.T) {
 		{"http://h", []string{"x"}, "http://h/x"},
 		{"http://h/a?q#f", []string{"..", ".."}, "http://h/?q#f"},
 	} {
-		u, _ := ParseMode(tc.base, RFC3986)
+		u, _, _ := ParseMode(tc.base, RFC3986)
 		v, err := u.JoinPath(tc.elem...)
 		if err != nil || v.String() != tc.want {
 			t.Errorf("JoinPath(%s, %q) = %s, %v; want %s", tc.base, tc.elem, v.String(), err, tc.want)
@@ -100,14 +100,18 @@ func TestJoinPath(t *testing.T) {
 }
 
 func TestShorthand(t *testing.T) {
-	base, _ := ParseMode("http://a/b/c/d;p?q", RFC3986)
-	ref, _ := ParseReference("../g", RFC3986)
+	base, _, _ := ParseMode("http://a/b/c/d;p?q", RFC3986)
+	ref, _, _ := ParseReference("../g", RFC3986)
 	r, err := base.ResolveReference(ref, Rule3986)
 	if err != nil || r.String() != "http://a/b/g" {
 		t.Errorf("ResolveReference = %s, %v", r.String(), err)
 	}
-	if s, err := NormalizeString("HTTP://Host:80/%7e", RFC3986); err != nil || s != "http://host/%7E" {
+	if s, err := NormalizeString("HTTP://Host:80/%7e", RFC1738); err != nil || s != "http://host/%7E" {
 		t.Errorf("NormalizeString = %q, %v", s, err)
+	}
+	// RFC 3986 6.2.2.2: "~" is unreserved, and 6.2.2.3 removes dot segments.
+	if s, err := NormalizeString("HTTP://Host:80/./%7e", RFC3986); err != nil || s != "http://host/~" {
+		t.Errorf("NormalizeString(rfc3986) = %q, %v", s, err)
 	}
 	if eq, err := EqualString("http://h/a%2d", "HTTP://h:80/a-", RFC1738); err != nil || !eq {
 		t.Errorf("EqualString = %v, %v", eq, err)
@@ -120,7 +124,7 @@ func TestShorthand(t *testing.T) {
 
 func TestNetURLEmptyFragment(t *testing.T) {
 	for _, s := range []string{"http://h/a#", "http://u@h:1/a?q#", "http://h/a?#", "mailto:x@y#", "http://h/a#f"} {
-		u, err := ParseMode(s, RFC3986)
+		u, _, err := ParseMode(s, RFC3986)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,8 +152,8 @@ func TestDefaultPortToday(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { DefaultPort("WSS") }); n != 0 {
 		t.Errorf("DefaultPort allocates %v times", n)
 	}
-	u, _ := ParseMode("wss://h:443/chat", RFC3986)
-	if n := Normalize(&u); n.String() != "wss://h/chat" {
+	u, _, _ := ParseMode("wss://h:443/chat", RFC3986)
+	if n := Normalize(&u, RFC1738); n.String() != "wss://h/chat" {
 		t.Errorf("normalized %s", n.String())
 	}
 }
@@ -170,7 +174,7 @@ func FuzzSetters(f *testing.F) {
 		f.Add(s, uint8(3), "::1")
 	}
 	f.Fuzz(func(t *testing.T, s string, which uint8, value string) {
-		u, err := ParseReference(s, RFC3986)
+		u, _, err := ParseReference(s, RFC3986)
 		if err != nil {
 			return
 		}
@@ -210,7 +214,7 @@ func FuzzSetters(f *testing.F) {
 				t.Fatalf("set %d %q on %q gave %q, which Parse refuses: %v", which%9, value, s, text, err)
 			}
 		}
-		back, err := ParseReference(text, RFC3986)
+		back, _, err := ParseReference(text, RFC3986)
 		if err != nil || back != u {
 			t.Fatalf("set %d %q on %q gave %q, which parses as %+v, %v", which%9, value, s, text, back, err)
 		}

@@ -8,8 +8,8 @@ import "strconv"
 // symmetric and transitive. "http://info.cern.ch/albert/bertram/marie-claude"
 // equals ".../marie%2Dclaude" and does not equal ".../bertram%2Fmarie-claude"
 // (RFC 1630, examples 1 and 2).
-func Equal(a, b *URL) bool {
-	na, nb := normalize(a, nil), normalize(b, nil)
+func Equal(a, b *URL, m Mode) bool {
+	na, nb := normalize(a, m, nil), normalize(b, m, nil)
 	return na == nb
 }
 
@@ -19,7 +19,7 @@ func Equal(a, b *URL) bool {
 type Comparison struct {
 	Equal          bool
 	A, B           URL          // the normalized forms
-	StepsA, StepsB []Step       // the rules that changed each side (ExplainNormalize)
+	StepsA, StepsB []RuleStep   // the rules that changed each side (ExplainNormalize)
 	Differences    []Difference // the components that differ after normalization, in URL order
 }
 
@@ -42,10 +42,10 @@ func (d Difference) String() string {
 // ExplainEqual compares a and b like Equal and says why: when they are
 // equal, which rules made them so (StepsA and StepsB); when not, which
 // components differ after normalization.
-func ExplainEqual(a, b *URL) Comparison {
+func ExplainEqual(a, b *URL, m Mode) Comparison {
 	var c Comparison
-	c.A, c.StepsA = ExplainNormalize(a)
-	c.B, c.StepsB = ExplainNormalize(b)
+	c.A, c.StepsA = ExplainNormalize(a, m)
+	c.B, c.StepsB = ExplainNormalize(b, m)
 	c.Equal = c.A == c.B
 	if c.Equal {
 		return c

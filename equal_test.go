@@ -50,23 +50,63 @@ var equalCases = []equalCase{
 	{"authority", "news:comp.lang.go", "news://comp.lang.go", false, "authority"},
 }
 
+// TestEqualModes: the RFC3986 mode compares at RFC 3986 6.2.2's level,
+// the others at RFC 1738 2.2's; the mail domain is case-insensitive in
+// every mode (issue 10).
+func TestEqualModes(t *testing.T) {
+	for _, tc := range []struct {
+		section string
+		a, b    string
+		mode    urlkit.Mode
+		equal   bool
+	}{
+		{"RFC 3986 6.2.2", "example://a/b/c/%7Bfoo%7D", "eXAMPLE://a/./b/../b/%63/%7bfoo%7d", urlkit.RFC3986, true},
+		{"RFC 3986 6.2.2", "example://a/b/c/%7Bfoo%7D", "eXAMPLE://a/./b/../b/%63/%7bfoo%7d", urlkit.Lenient, true},
+		{"RFC 1738: dot segments have no meaning in a URL", "example://a/b/c/%7Bfoo%7D", "eXAMPLE://a/./b/../b/%63/%7bfoo%7d", urlkit.RFC1738, false},
+		{"RFC 3986 6.2.2.2: %2E is '.'", "http://h/a/%2E%2E/b", "http://h/b", urlkit.RFC3986, true},
+		{"RFC 3986 6.2.2.2: ~ is unreserved", "http://h/~joe", "http://h/%7Ejoe", urlkit.RFC3986, true},
+		{"RFC 3986 6.2.2.2: $ is reserved", "http://h/$", "http://h/%24", urlkit.RFC3986, false},
+		{"RFC 3986 5.2.4's second example in 6.2.2.3", "x:mid/content=5/../6", "x:mid/6", urlkit.RFC3986, true},
+		{"RFC 3986 6.2.3", "mailto:Joe@Example.COM", "mailto:Joe@example.com", urlkit.RFC3986, true},
+		{"RFC 3986 6.2.3", "mailto:Joe@Example.COM", "mailto:Joe@example.com", urlkit.RFC1738, true},
+		{"RFC 6068: a list", "mailto:a@X.ORG,B@Y.Org", "mailto:a@x.org,B@y.org", urlkit.RFC3986, true},
+		{"RFC 822: the local part is case-sensitive", "mailto:Joe@example.com", "mailto:joe@example.com", urlkit.RFC1738, false},
+	} {
+		a, _, err := urlkit.ParseMode(tc.a, tc.mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _, err := urlkit.ParseMode(tc.b, tc.mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := urlkit.Equal(&a, &b, tc.mode); got != tc.equal {
+			na, nb := urlkit.Normalize(&a, tc.mode), urlkit.Normalize(&b, tc.mode)
+			t.Errorf("%s: Equal(%q, %q, %v) = %v (normal forms %q, %q)", tc.section, tc.a, tc.b, tc.mode, got, na.String(), nb.String())
+		}
+		if c := urlkit.ExplainEqual(&a, &b, tc.mode); c.Equal != tc.equal {
+			t.Errorf("%s: ExplainEqual disagrees: %+v", tc.section, c)
+		}
+	}
+}
+
 func TestEqual(t *testing.T) {
 	for _, tc := range equalCases {
-		a, err := urlkit.ParseMode(tc.a, urlkit.RFC3986)
+		a, _, err := urlkit.ParseMode(tc.a, urlkit.RFC3986)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := urlkit.ParseMode(tc.b, urlkit.RFC3986)
+		b, _, err := urlkit.ParseMode(tc.b, urlkit.RFC3986)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := urlkit.Equal(&a, &b); got != tc.equal {
+		if got := urlkit.Equal(&a, &b, urlkit.RFC1738); got != tc.equal {
 			t.Errorf("%s: Equal(%q, %q) = %v", tc.section, tc.a, tc.b, got)
 		}
-		if got := urlkit.Equal(&b, &a); got != tc.equal {
+		if got := urlkit.Equal(&b, &a, urlkit.RFC1738); got != tc.equal {
 			t.Errorf("%s: Equal(%q, %q) = %v (not symmetric)", tc.section, tc.b, tc.a, got)
 		}
-		c := urlkit.ExplainEqual(&a, &b)
+		c := urlkit.ExplainEqual(&a, &b, urlkit.RFC1738)
 		if c.Equal != tc.equal {
 			t.Errorf("%s: ExplainEqual says %v", tc.section, c.Equal)
 		}
@@ -88,13 +128,13 @@ func TestEqual(t *testing.T) {
 func TestExplainEqualNotes(t *testing.T) {
 	a, _ := urlkit.Parse("ftp://@host.com/")
 	b, _ := urlkit.Parse("ftp://host.com/")
-	c := urlkit.ExplainEqual(&a, &b)
+	c := urlkit.ExplainEqual(&a, &b, urlkit.RFC1738)
 	if len(c.Differences) != 1 || c.Differences[0].String() != `user: "" != (none) (RFC 1738 3.1: an empty user name is not the same as no user name)` {
 		t.Errorf("differences %v", c.Differences)
 	}
 	a, _ = urlkit.Parse("http://info.cern.ch/albert/bertram/marie-claude")
 	b, _ = urlkit.Parse("http://info.cern.ch/albert/bertram%2Fmarie-claude")
-	c = urlkit.ExplainEqual(&a, &b)
+	c = urlkit.ExplainEqual(&a, &b, urlkit.RFC1738)
 	if len(c.Differences) != 1 || c.Differences[0].String() != `path: "/albert/bertram/marie-claude" != "/albert/bertram%2Fmarie-claude"` {
 		t.Errorf("differences %v", c.Differences)
 	}
@@ -111,32 +151,37 @@ func FuzzEqual(f *testing.F) {
 	f.Fuzz(func(t *testing.T, as, bs, cs string) {
 		var us [3]urlkit.URL
 		for i, s := range []string{as, bs, cs} {
-			u, err := urlkit.ParseMode(s, urlkit.RFC3986)
+			u, _, err := urlkit.ParseMode(s, urlkit.RFC3986)
 			if err != nil {
-				if u, _, err = urlkit.ParseLenient(s); err != nil {
+				if u, _, err = urlkit.ParseMode(s, urlkit.Lenient); err != nil {
 					return
 				}
 			}
 			us[i] = u
 		}
 		a, b, c := &us[0], &us[1], &us[2]
-		if !urlkit.Equal(a, a) {
-			t.Fatalf("not reflexive: %q", a.String())
-		}
-		ab, ba, bc, ac := urlkit.Equal(a, b), urlkit.Equal(b, a), urlkit.Equal(b, c), urlkit.Equal(a, c)
-		if ab != ba {
-			t.Fatalf("not symmetric: %q, %q", a.String(), b.String())
-		}
-		if ab && bc && !ac {
-			t.Fatalf("not transitive: %q, %q, %q", a.String(), b.String(), c.String())
-		}
-		e := urlkit.ExplainEqual(a, b)
-		if e.Equal != ab || (!ab && len(e.Differences) == 0) || (ab && len(e.Differences) != 0) {
-			t.Fatalf("ExplainEqual(%q, %q) = %+v, Equal %v", a.String(), b.String(), e, ab)
-		}
-		n := urlkit.Normalize(a)
-		if !urlkit.Equal(a, &n) || !urlkit.Equal(&n, a) {
-			t.Fatalf("%q is not Equal to its normal form %q", a.String(), n.String())
+		for _, m := range []urlkit.Mode{urlkit.RFC1738, urlkit.RFC3986} {
+			if !urlkit.Equal(a, a, m) {
+				t.Fatalf("not reflexive: %q", a.String())
+			}
+			ab, ba, bc, ac := urlkit.Equal(a, b, m), urlkit.Equal(b, a, m), urlkit.Equal(b, c, m), urlkit.Equal(a, c, m)
+			if ab != ba {
+				t.Fatalf("not symmetric: %q, %q", a.String(), b.String())
+			}
+			if ab && bc && !ac {
+				t.Fatalf("not transitive: %q, %q, %q", a.String(), b.String(), c.String())
+			}
+			e := urlkit.ExplainEqual(a, b, m)
+			if e.Equal != ab || (!ab && len(e.Differences) == 0) || (ab && len(e.Differences) != 0) {
+				t.Fatalf("ExplainEqual(%q, %q) = %+v, Equal %v", a.String(), b.String(), e, ab)
+			}
+			n := urlkit.Normalize(a, m)
+			if !urlkit.Equal(a, &n, m) || !urlkit.Equal(&n, a, m) {
+				t.Fatalf("%v: %q is not Equal to its normal form %q", m, a.String(), n.String())
+			}
+			if again := urlkit.Normalize(&n, m); again != n {
+				t.Fatalf("%v: the normal form %q of %q normalizes again to %q", m, n.String(), a.String(), again.String())
+			}
 		}
 	})
 }
@@ -149,7 +194,7 @@ func ExampleEqual() {
 		"HTTP://INFO.CERN.CH:80/albert/bertram/marie-claude",
 	} {
 		b, _ := urlkit.Parse(s)
-		fmt.Println(urlkit.Equal(&a, &b), s)
+		fmt.Println(urlkit.Equal(&a, &b, urlkit.RFC1738), s)
 	}
 	// Output:
 	// true http://info.cern.ch/albert/bertram/marie%2Dclaude
@@ -160,7 +205,7 @@ func ExampleEqual() {
 func ExampleExplainEqual() {
 	a, _ := urlkit.Parse("ftp://@host.com/pub;type=A")
 	b, _ := urlkit.Parse("FTP://host.com:21/pub;type=a")
-	c := urlkit.ExplainEqual(&a, &b)
+	c := urlkit.ExplainEqual(&a, &b, urlkit.RFC1738)
 	fmt.Println("equal:", c.Equal)
 	for _, d := range c.Differences {
 		fmt.Println(d)

@@ -19,7 +19,9 @@ const (
 	// slashes and semicolons are data (RFC 1738 3.2.2: "/" and ";" within a
 	// name or CWD component must be encoded).
 	SetSegment
-	// SetQuery keeps unreserved characters and / ; : @ & = ?, but encodes
+	// SetQuery keeps unreserved characters and ; : @ & =, the search of
+	// RFC 1738 section 5 (httpurl, gopherurl: search = *[ uchar | ";" |
+	// ":" | "@" | "&" | "=" ]), so "/" and "?" are encoded, and it encodes
 	// "+", which RFC 1630 reserves in query strings as a space.
 	SetQuery
 	// SetUserinfo keeps unreserved characters and ; & =, encoding the ":",
@@ -49,11 +51,12 @@ func (s Set) String() string {
 	return fmt.Sprintf("Set(%d)", s)
 }
 
-// SetNames lists the names ParseSetName accepts.
+// SetNames lists the names SetByName accepts.
 func SetNames() []string { return append([]string(nil), setNames[:]...) }
 
-// ParseSetName returns the set called name.
-func ParseSetName(name string) (Set, error) {
+// SetByName returns the set called name ("path", "segment", "query",
+// "userinfo", "fragment", "unsafe" or "all").
+func SetByName(name string) (Set, error) {
 	for i, n := range setNames {
 		if n == name {
 			return Set(i), nil
@@ -62,39 +65,20 @@ func ParseSetName(name string) (Set, error) {
 	return 0, fmt.Errorf("urlkit: unknown character set %q (want one of %s)", name, strings.Join(setNames[:], ", "))
 }
 
-// A ByteSet lists the bytes that may stay unencoded in some component;
-// every other byte is percent-encoded. The named Sets are ByteSets, and a
-// caller with a production of its own (package scheme's views) builds one
-// with NewByteSet.
-type ByteSet [256]bool
-
-// NewByteSet returns the set of the bytes for which keep returns true.
-func NewByteSet(keep func(c byte) bool) *ByteSet {
-	var t ByteSet
-	for c := 0; c < 256; c++ {
-		t[c] = keep(byte(c))
-	}
-	return &t
-}
-
-// Escape percent-encodes every byte of s outside the set, with upper-case
-// hex digits. It returns s itself when nothing needs encoding.
-func (t *ByteSet) Escape(s string) string { return escapeSet(s, t, false) }
-
-// namedSets holds the ByteSet of each Set.
-var namedSets = func() (t [numSets]*ByteSet) {
+// namedSets holds the bytes each Set keeps.
+var namedSets = func() (t [numSets]*cc.ByteSet) {
 	in := func(set string) func(byte) bool {
 		return func(b byte) bool { return strings.IndexByte(set, b) >= 0 }
 	}
 	un := func(b byte) bool { return cc.Is(b, cc.Unreserved) }
 	or := func(f, g func(byte) bool) func(byte) bool { return func(b byte) bool { return f(b) || g(b) } }
-	t[SetPath] = NewByteSet(or(un, in("/;:@&=")))
-	t[SetSegment] = NewByteSet(or(un, in(":@&=")))
-	t[SetQuery] = NewByteSet(func(b byte) bool { return un(b) && b != '+' || in("/;:@&=?")(b) })
-	t[SetUserinfo] = NewByteSet(or(un, in(";&=")))
-	t[SetFragment] = NewByteSet(func(b byte) bool { return cc.Is(b, cc.Xchar) })
-	t[SetUnsafe] = NewByteSet(func(b byte) bool { return !cc.Is(b, cc.Unsafe|cc.Control) })
-	t[SetAll] = NewByteSet(un)
+	t[SetPath] = cc.NewByteSet(or(un, in("/;:@&=")))
+	t[SetSegment] = cc.NewByteSet(or(un, in(":@&=")))
+	t[SetQuery] = cc.NewByteSet(func(b byte) bool { return un(b) && b != '+' || in(";:@&=")(b) })
+	t[SetUserinfo] = cc.NewByteSet(or(un, in(";&=")))
+	t[SetFragment] = cc.NewByteSet(func(b byte) bool { return cc.Is(b, cc.Xchar) })
+	t[SetUnsafe] = cc.NewByteSet(func(b byte) bool { return !cc.Is(b, cc.Unsafe|cc.Control) })
+	t[SetAll] = cc.NewByteSet(un)
 	return t
 }()
 
@@ -111,54 +95,20 @@ const (
 )
 
 // Escape percent-encodes every byte of s outside set, with upper-case hex
-// digits. It returns s itself when nothing needs encoding.
-func Escape(s string, set Set) string { return EscapeWith(s, set, 0) }
-
-// EscapeWith is Escape with flags (PlusAsSpace).
-func EscapeWith(s string, set Set, flags EscapeFlags) string {
+// digits; flags may hold PlusAsSpace. It returns s itself when nothing
+// needs encoding.
+func Escape(s string, set Set, flags EscapeFlags) string {
 	if set >= numSets {
 		set = SetAll
 	}
-	return escapeSet(s, namedSets[set], flags&PlusAsSpace != 0)
-}
-
-// escapeSet is the one percent-encoder: every byte outside keep becomes
-// %XX; with plus, a space becomes "+" and a "+" %2B (RFC 1630).
-func escapeSet(s string, keep *ByteSet, plus bool) string {
-	n := 0 // bytes that change
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !keep[c] || plus && (c == ' ' || c == '+') {
-			n++
-		}
-	}
-	if n == 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 2*n)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case plus && c == ' ':
-			b.WriteByte('+')
-		case !keep[c] || plus && c == '+':
-			b.WriteByte('%')
-			b.WriteByte(cc.UpperHex[c>>4])
-			b.WriteByte(cc.UpperHex[c&15])
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
+	return namedSets[set].EscapeForm(s, flags&PlusAsSpace != 0)
 }
 
 // Unescape decodes every %XX escape of s. A "%" not followed by two hex
-// digits is an error naming its offset: RFC 1630 reserves such sequences
-// for future extension.
-func Unescape(s string) (string, error) { return UnescapeWith(s, 0) }
-
-// UnescapeWith is Unescape with flags (PlusAsSpace, AllowBadEscapes).
-func UnescapeWith(s string, flags EscapeFlags) (string, error) {
+// digits is an error naming its offset, RFC 1630 reserving such sequences
+// for future extension, unless flags hold AllowBadEscapes; with
+// PlusAsSpace, "+" decodes to a space.
+func Unescape(s string, flags EscapeFlags) (string, error) {
 	plus := flags&PlusAsSpace != 0
 	n := 0
 	for i := 0; i < len(s); i++ {

@@ -43,12 +43,12 @@ func ExampleParse_error() {
 }
 
 func ExampleParseMode() {
-	u, err := urlkit.ParseMode("http://[2001:db8::7]:8080/~user?q#top", urlkit.RFC3986)
+	u, _, err := urlkit.ParseMode("http://[2001:db8::7]:8080/~user?q#top", urlkit.RFC3986)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(u.Hostname(), u.Port, u.Path, u.Query, u.Fragment)
-	_, err = urlkit.ParseMode("http://[2001:db8::7]:8080/~user?q#top", urlkit.RFC1738)
+	_, _, err = urlkit.ParseMode("http://[2001:db8::7]:8080/~user?q#top", urlkit.RFC1738)
 	fmt.Println(err)
 	// Output:
 	// 2001:db8::7 8080 /~user q top
@@ -65,8 +65,8 @@ func ExampleCheck() {
 	// urlkit: "http://user:xxxxx@host/a b{": offset 27: '{' is unsafe and must be encoded as %7B
 }
 
-func ExampleParseLenient() {
-	u, warnings, err := urlkit.ParseLenient("<URL:ftp://info.cern.ch/pub/www/doc;\n      type=d>")
+func ExampleParseMode_lenient() {
+	u, warnings, err := urlkit.ParseMode("<URL:ftp://info.cern.ch/pub/www/doc;\n      type=d>", urlkit.Lenient)
 	if err != nil {
 		panic(err)
 	}
@@ -81,12 +81,23 @@ func ExampleParseLenient() {
 	// offset 36: whitespace inside <...> removed (RFC 1738 appendix: it is ignored when extracting the URL)
 }
 
+func ExampleParseMode_urlPrefix() {
+	// RFC 1738's appendix writes "URL:" before a URL in text: in every
+	// mode it is the prefix, not a scheme, and a warning says so.
+	u, warnings, err := urlkit.ParseMode("URL:ftp://ftp.example.com/pub/", urlkit.RFC1738)
+	fmt.Println(u.SchemeName(), u.Host, err)
+	fmt.Println(warnings)
+	// Output:
+	// ftp ftp.example.com <nil>
+	// [offset 0: "URL:" prefix removed (RFC 1738 appendix)]
+}
+
 func ExampleEscape() {
-	fmt.Println(urlkit.Escape("my dir/a;b", urlkit.SetSegment))
-	fmt.Println(urlkit.EscapeWith("a+b c", urlkit.SetQuery, urlkit.PlusAsSpace))
-	s, err := urlkit.Unescape("marie%2Dclaude")
+	fmt.Println(urlkit.Escape("my dir/a;b", urlkit.SetSegment, 0))
+	fmt.Println(urlkit.Escape("a+b c", urlkit.SetQuery, urlkit.PlusAsSpace))
+	s, err := urlkit.Unescape("marie%2Dclaude", 0)
 	fmt.Println(s, err)
-	_, err = urlkit.Unescape("100%")
+	_, err = urlkit.Unescape("100%", 0)
 	fmt.Println(err)
 	// Output:
 	// my%20dir%2Fa%3Bb

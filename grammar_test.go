@@ -232,7 +232,7 @@ func TestSchemeGrammarCheckAll(t *testing.T) {
 // TestSchemeGrammarOtherModes: the grammars belong to the RFC1738 mode.
 func TestSchemeGrammarOtherModes(t *testing.T) {
 	for _, s := range []string{"ftp://h/a;b", "http://h/p?a/b", "telnet://h/x", "news:1comp"} {
-		if _, err := ParseMode(s, RFC3986); err != nil {
+		if _, _, err := ParseMode(s, RFC3986); err != nil {
 			t.Errorf("RFC3986 %q: %v", s, err)
 		}
 	}

@@ -9,70 +9,88 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// ParseLenient parses what real text contains: it removes surrounding
-// whitespace, a "<...>" or "<URL:...>" wrapper and a "URL:" prefix (RFC
-// 1738 appendix), drops the line breaks and tabs that wrapping adds (inside
-// a wrapper, every whitespace character, as the appendix says), encodes
-// spaces, raw non-ASCII bytes, national and other unsafe characters, and a
-// "%" not followed by two hex digits, and converts an internationalized
-// host name to its IDNA A-label. Each repair is reported as a Warning with
-// the offset in s. The repaired URL must then be a valid RFC 3986 URI; its
-// errors are reported with offsets in s.
+// The Lenient mode's repairs. ParseMode(s, Lenient) runs them before the
+// parser (prepare): it removes surrounding whitespace, a "<...>" or
+// "<URL:...>" wrapper and a "URL:" prefix (RFC 1738 appendix), drops the
+// line breaks and tabs that wrapping adds (inside a wrapper, every
+// whitespace character, as the appendix says), encodes spaces, raw
+// non-ASCII bytes, national and other unsafe characters, and a "%" not
+// followed by two hex digits, and converts an internationalized host name
+// to its IDNA A-label. A host is never encoded: a repair that would make
+// it no name, address or IDNA name is an error. Each repair is reported
+// as a Warning with the offset in the input. The repaired URL must then be
+// a valid RFC 3986 URI; its errors are reported with offsets in the input.
 //
 // The canonical form keeps what RFC 3986 allows unencoded, "~" included,
 // so that modern URLs stay as they are written; Normalize and the RFC 1738
 // check say where RFC 1738 would encode more.
-func ParseLenient(s string) (URL, []Warning, error) { return parseLenient(s, false, "parse") }
 
-// ParseLenientReference is ParseLenient for URLs and relative references.
-func ParseLenientReference(s string) (URL, []Warning, error) { return parseLenient(s, true, "parse") }
-
-func parseLenient(s string, ref bool, op string) (URL, []Warning, error) {
-	collect := op == "check"
-	// Fast path: nothing to repair.
-	if !needsRepair(s) {
-		p := parser{s: s, mode: RFC3986, ref: ref, op: op, collect: collect}
-		var u URL
-		p.parse(&u)
-		if p.first != nil {
-			return URL{}, nil, p.result(collect)
-		}
-		return u, nil, nil
-	}
-	r := repairer{in: s}
-	canon, err := r.run()
-	if err != nil {
-		return URL{}, r.warnings, err
-	}
-	p := parser{s: canon, mode: RFC3986, ref: ref, op: op, collect: collect}
-	var u URL
-	p.parse(&u)
-	if p.first == nil {
-		return u, r.warnings, nil
-	}
-	errs := p.errs
-	if !collect {
-		errs = ErrorList{p.first}
-	}
-	for _, e := range errs {
-		e.Input = redactInput(s)
-		if e.Offset >= 0 && e.Offset < len(r.from) {
-			e.Offset = r.from[e.Offset]
-		} else {
-			e.Offset = len(s)
-		}
-		e.Rule += " (after lenient repairs)"
-	}
-	return URL{}, r.warnings, p.result(collect)
+// prepared says how the text the parser reads maps back to the input:
+// the pass before the parser (prepare) may have removed a "URL:" prefix
+// (text is the input from shift on) or, in the Lenient mode, repaired the
+// input (from[j] is the offset in the input of text[j]).
+type prepared struct {
+	shift    int
+	from     []int
+	warnings []Warning
 }
 
-// result returns the parse's error: every error as an ErrorList when
-// collecting, else the first.
-func (p *parser) result(collect bool) error {
-	if collect {
-		return p.errs
+// prepare is the pass that runs before the parser, never inside it. In
+// the Lenient mode it repairs s (repairer.run); in the strict modes it
+// removes the "URL:" prefix that RFC 1738's appendix writes before a
+// scheme, with a warning, and leaves everything else to the parser. It
+// returns the text to parse; pre is nil when that is s itself, so that
+// valid input costs one prefix test.
+func prepare(s string, m Mode) (text string, pre *prepared, err error) {
+	if m == Lenient {
+		if !needsRepair(s) {
+			return s, nil, nil
+		}
+		r := repairer{in: s}
+		text, err := r.run()
+		return text, &prepared{from: r.from, warnings: r.warnings}, err
 	}
-	return p.first
+	if len(s) < 5 || s[0]|0x20 != 'u' || !hasPrefixFold(s, "URL:") {
+		return s, nil, nil
+	}
+	pre = &prepared{}
+	for hasPrefixFold(s[pre.shift:], "URL:") && startsWithScheme(s[pre.shift+4:]) {
+		pre.warnings = append(pre.warnings, Warning{Offset: pre.shift, Message: urlPrefixRemoved})
+		pre.shift += 4
+	}
+	if pre.shift == 0 {
+		return s, nil, nil
+	}
+	return s[pre.shift:], pre, nil
+}
+
+const urlPrefixRemoved = "\"URL:\" prefix removed (RFC 1738 appendix)"
+
+// locate turns the parser's error e about the prepared text into one
+// about the input s: its offset in s and s, redacted, as the input.
+func (pre *prepared) locate(s string, e *Error) {
+	if pre == nil {
+		return
+	}
+	e.Input = redactInput(s)
+	switch {
+	case pre.from == nil:
+		e.Offset += pre.shift
+	case e.Offset >= 0 && e.Offset < len(pre.from):
+		e.Offset = pre.from[e.Offset]
+		e.Rule += " (after lenient repairs)"
+	default:
+		e.Offset = len(s)
+		e.Rule += " (after lenient repairs)"
+	}
+}
+
+// warningList returns the warnings of the pass, none for a nil pass.
+func (pre *prepared) warningList() []Warning {
+	if pre == nil {
+		return nil
+	}
+	return pre.warnings
 }
 
 // needsRepair reports whether s holds anything the lenient parser changes.
@@ -219,7 +237,7 @@ func (r *repairer) run() (string, error) {
 	// the scheme is looked for as the repairs will leave it, without the
 	// whitespace of a line break.
 	for hasPrefixFold(s[lo:hi], "URL:") && startsWithScheme(squeeze(strings.TrimLeft(s[lo+4:hi], " \t\r\n"), wrapped)) {
-		r.warn(lo, "\"URL:\" prefix removed (RFC 1738 appendix)")
+		r.warn(lo, urlPrefixRemoved)
 		lo += 4
 		trim()
 	}
@@ -316,6 +334,30 @@ func (r *repairer) whitespace(i, hi int, wrapped bool) int {
 	return j
 }
 
+// hostWhitespace drops the run of whitespace at i in a host when it is
+// line wrapping (inside a wrapper, or holding a line break) or tabs, and
+// returns where it ends; it returns 0 for a run holding a space, which no
+// repair can make part of a host name.
+func (r *repairer) hostWhitespace(i, hi int, wrapped bool) int {
+	s := r.in
+	j, lineBreak, space := i, false, false
+	for j < hi && isSpace(s[j]) {
+		lineBreak = lineBreak || s[j] == '\n' || s[j] == '\r'
+		space = space || s[j] != '\t'
+		j++
+	}
+	if space && !wrapped && !lineBreak {
+		return 0
+	}
+	return r.whitespace(i, hi, wrapped)
+}
+
+// hostError is the error for a host the repairs cannot make valid.
+func (r *repairer) hostError(off int, what string) error {
+	return &Error{Op: "parse", Input: redactInput(r.in), Offset: off, Err: ErrBadHost,
+		Rule: what + ": a host is a name, an address or an internationalized (IDNA) name, and encoding it would make none of these (RFC 1738 3.1, RFC 3986 3.2.2)"}
+}
+
 // hostSpan finds the userinfo start and the host of a "scheme://" or "//"
 // input in s[lo:hi]; it returns -1 for each part there is not.
 func (r *repairer) hostSpan(lo, hi int) (user, hostLo, hostHi int) {
@@ -354,7 +396,11 @@ func (r *repairer) hostSpan(lo, hi int) (user, hostLo, hostHi int) {
 }
 
 // host emits the host s[lo:hi], converting a non-ASCII name to its IDNA
-// A-label and keeping the brackets of an IP literal.
+// A-label and keeping the brackets of an IP literal. Line-wrapping
+// whitespace is dropped, as everywhere; any other repair would yield a
+// host that is no name, no address and no IDNA name ("a%20b"), so a
+// space, an unsafe or control character or a stray "%" in the host is an
+// error rather than a repair.
 func (r *repairer) host(lo, hi int, wrapped bool) error {
 	s := r.in
 	mark := len(r.out)
@@ -363,15 +409,17 @@ func (r *repairer) host(lo, hi int, wrapped bool) error {
 		c := s[i]
 		switch {
 		case isSpace(c):
-			i = r.whitespace(i, hi, wrapped) - 1
+			if j := r.hostWhitespace(i, hi, wrapped); j > 0 {
+				i = j - 1
+				continue
+			}
+			return r.hostError(i, describe(c)+" in the host")
 		case c >= 0x80:
 			ascii = false
 		case c == '%' && !(i+2 < hi && cc.IsHex(s[i+1]) && cc.IsHex(s[i+2])):
-			r.warn(i, "'%%' not followed by two hex digits encoded as %%25")
-			r.emitEscaped(i, c)
+			return r.hostError(i, "'%' not followed by two hex digits in the host")
 		case strings.IndexByte("\"<>\\^`{|}", c) >= 0 || c < ' ' || c == 0x7f:
-			r.warn(i, "%s is unsafe here; encoded as %s", describe(c), encoded(c))
-			r.emitEscaped(i, c)
+			return r.hostError(i, describe(c)+" in the host")
 		default:
 			r.emit(i, c)
 		}

@@ -1,6 +1,7 @@
 package urlkit
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -36,7 +37,7 @@ func TestLenient(t *testing.T) {
 		{"tilde stays", "http://host/~user", "http://host/~user", nil},
 		{"nothing to repair", "https://ex_ample.com/a?b#c", "https://ex_ample.com/a?b#c", nil},
 	} {
-		u, warns, err := ParseLenient(tc.in)
+		u, warns, err := ParseMode(tc.in, Lenient)
 		if err != nil {
 			t.Errorf("%s: ParseLenient(%q): %v", tc.name, tc.in, err)
 			continue
@@ -57,10 +58,10 @@ func TestLenient(t *testing.T) {
 			}
 		}
 		// The repaired form is a valid RFC 3986 URI and repairs nothing more.
-		if _, err := ParseMode(u.String(), RFC3986); err != nil {
+		if _, _, err := ParseMode(u.String(), RFC3986); err != nil {
 			t.Errorf("%s: repaired form invalid: %v", tc.name, err)
 		}
-		if _, again, _ := ParseLenient(u.String()); len(again) != 0 {
+		if _, again, _ := ParseMode(u.String(), Lenient); len(again) != 0 {
 			t.Errorf("%s: repaired form repaired again: %v", tc.name, again)
 		}
 	}
@@ -68,7 +69,7 @@ func TestLenient(t *testing.T) {
 
 func TestLenientWarningOffsets(t *testing.T) {
 	in := "http://host/a b|c"
-	_, warns, err := ParseLenient(in)
+	_, warns, err := ParseMode(in, Lenient)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestLenientErrors(t *testing.T) {
 		{"http://[::1/", 7, "IP literal"},
 		{"http://a\xffb/", 7, "IDNA"},
 	} {
-		_, _, err := ParseLenient(tc.in)
+		_, _, err := ParseMode(tc.in, Lenient)
 		e, ok := err.(*Error)
 		if !ok || e.Offset != tc.offset || !strings.Contains(e.Rule, tc.rule) {
 			t.Errorf("ParseLenient(%q) = %v; want offset %d ...%s...", tc.in, err, tc.offset, tc.rule)
@@ -101,11 +102,11 @@ func TestLenientErrors(t *testing.T) {
 // before a scheme; otherwise it is a scheme named URL, so the canonical
 // form reads back the same (found by fuzzing package extract).
 func TestLenientURLPrefixIdempotent(t *testing.T) {
-	u, _, err := ParseLenient("<URL:URL:0>")
+	u, _, err := ParseMode("<URL:URL:0>", Lenient)
 	if err != nil || u.String() != "URL:0" {
 		t.Fatalf("ParseLenient(<URL:URL:0>) = %q, %v", u.String(), err)
 	}
-	v, warns, err := ParseLenient(u.String())
+	v, warns, err := ParseMode(u.String(), Lenient)
 	if err != nil || len(warns) != 0 || v != u {
 		t.Errorf("ParseLenient(%q) = %q, %v, %v", u.String(), v.String(), warns, err)
 	}
@@ -120,14 +121,82 @@ func TestLenientURLPrefixCases(t *testing.T) {
 		"<URL:URL:0>":             "URL:0",
 		"URL: http://h/":          "http://h/",
 	} {
-		u, _, err := ParseLenient(in)
+		u, _, err := ParseMode(in, Lenient)
 		if err != nil || u.String() != want {
 			t.Errorf("ParseLenient(%q) = %q, %v; want %q", in, u.String(), err, want)
 			continue
 		}
-		v, warns, err := ParseLenient(want)
+		v, warns, err := ParseMode(want, Lenient)
 		if err != nil || len(warns) != 0 || v != u {
 			t.Errorf("ParseLenient(%q) again = %q, %v, %v", want, v.String(), warns, err)
+		}
+	}
+}
+
+// TestURLPrefixEveryMode: in every mode "URL:" before a scheme is RFC
+// 1738's prefix, not a scheme named URL (issue 10, D1); the strict modes
+// say it was removed, and their errors name offsets in the input.
+func TestURLPrefixEveryMode(t *testing.T) {
+	for _, m := range []Mode{RFC1738, RFC1630, RFC3986, Lenient} {
+		u, warns, err := parse("URL:http://host/", m, false)
+		if err != nil || u.Scheme != "http" || u.Host != "host" || u.String() != "http://host/" {
+			t.Errorf("%v: parse(URL:http://host/) = %q (scheme %q), %v", m, u.String(), u.Scheme, err)
+		}
+		if len(warns) != 1 || warns[0].Offset != 0 || !strings.Contains(warns[0].Message, `"URL:" prefix removed`) {
+			t.Errorf("%v: warnings %v, want one at offset 0 saying the prefix was removed", m, warns)
+		}
+		if list := Check("URL:http://host/", m); len(list) != 0 {
+			t.Errorf("%v: Check(URL:http://host/) = %v", m, list)
+		}
+		// Offsets of errors are in the input, the prefix counted.
+		in := "url:URL:http://host:99x/"
+		_, _, err = ParseMode(in, m)
+		e, ok := err.(*Error)
+		if !ok || e.Offset != 22 || e.Input != in || !strings.Contains(e.Rule, "port") {
+			t.Errorf("%v: ParseMode(%q) = %v, want offset 22 in the port", m, in, err)
+		}
+		if list := Check(in, m); len(list) == 0 || list[0].Offset != 22 {
+			t.Errorf("%v: Check(%q) = %v, want offset 22", m, in, list)
+		}
+		// "URL:" before no scheme is a scheme named URL.
+		if u, warns, err := parse("URL:x", m, false); err != nil || u.Scheme != "URL" || len(warns) != 0 {
+			t.Errorf("%v: parse(URL:x) = %q %v %v, want the scheme URL", m, u.Scheme, warns, err)
+		}
+	}
+}
+
+// TestLenientHostRepairs: a lenient repair yields a host the host rules
+// accept or an error, never "a%20b" (issue 10, D5).
+func TestLenientHostRepairs(t *testing.T) {
+	for _, tc := range []struct {
+		in     string
+		offset int
+	}{
+		{"ftp://a b/", 7},
+		{"http://host{x}/", 11},
+		{"http://ho%st/", 9},
+		{"http://a\x01b/", 8},
+		{"http://user:pw@a b:80/", 16},
+	} {
+		for _, ref := range []bool{false, true} {
+			u, _, err := parse(tc.in, Lenient, ref)
+			e, ok := err.(*Error)
+			if !ok || e.Offset != tc.offset || !errors.Is(err, ErrBadHost) || !strings.Contains(e.Rule, "a host is a name, an address or an internationalized") {
+				t.Errorf("lenient %q = %q, %v; want ErrBadHost at offset %d", tc.in, u.String(), err, tc.offset)
+			}
+		}
+		if list := Check(tc.in, Lenient); len(list) != 1 || list[0].Offset != tc.offset || list[0].Op != "check" {
+			t.Errorf("Check(%q, Lenient) = %v", tc.in, list)
+		}
+	}
+	// Line wrapping inside a host is still dropped (RFC 1738 appendix).
+	for in, want := range map[string]string{
+		"<URL:ftp://ds.in ternic.net/rfc>": "ftp://ds.internic.net/rfc",
+		"ftp://ds.in\n  ternic.net/rfc":    "ftp://ds.internic.net/rfc",
+		"http://b\xc3\xbccher.example/a b": "http://xn--bcher-kva.example/a%20b",
+	} {
+		if u, _, err := ParseMode(in, Lenient); err != nil || u.String() != want {
+			t.Errorf("ParseLenient(%q) = %q, %v; want %q", in, u.String(), err, want)
 		}
 	}
 }

@@ -20,8 +20,10 @@ const (
 	RFC3986
 	// Lenient accepts what real text contains (spaces, raw non-ASCII,
 	// national characters, a "URL:" prefix, "<...>" wrappers), repairs it
-	// into the canonical encoded form, reports each repair as a Warning, and
-	// then requires the repaired form to be a valid RFC 3986 URI.
+	// into the canonical encoded form before parsing, reports each repair
+	// as a Warning (ParseMode returns them), and then requires the
+	// repaired form to be a valid RFC 3986 URI (lenient.go lists the
+	// repairs).
 	Lenient
 )
 
@@ -35,9 +37,9 @@ func (m Mode) String() string {
 	return fmt.Sprintf("Mode(%d)", m)
 }
 
-// ParseModeName returns the mode called name ("rfc1738", "rfc1630",
+// ModeByName returns the mode called name ("rfc1738", "rfc1630",
 // "rfc3986" or "lenient").
-func ParseModeName(name string) (Mode, error) {
+func ModeByName(name string) (Mode, error) {
 	for i, n := range modeNames {
 		if n == name {
 			return Mode(i), nil
@@ -46,12 +48,21 @@ func ParseModeName(name string) (Mode, error) {
 	return 0, fmt.Errorf("urlkit: unknown mode %q (want rfc1738, rfc1630, rfc3986 or lenient)", name)
 }
 
+// grammar returns the strict grammar the parser checks in mode m: the
+// Lenient mode's repaired text must be a valid RFC 3986 URI-reference.
+func (m Mode) grammar() Mode {
+	if m == Lenient {
+		return RFC3986
+	}
+	return m
+}
+
 // MarshalText returns the mode's name.
 func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
 // UnmarshalText parses a mode name.
 func (m *Mode) UnmarshalText(b []byte) error {
-	v, err := ParseModeName(string(b))
+	v, err := ModeByName(string(b))
 	if err == nil {
 		*m = v
 	}

@@ -1,7 +1,6 @@
 package urlkit
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -44,66 +43,76 @@ import (
 //   - ftp: the type code of ";type=" is lower-cased (RFC 1738 3.2.2
 //     allows A, I, D in either case).
 //   - file: the host "localhost" is the empty host (RFC 1738 3.10).
+//   - mailto: the domain of each address is lower-cased, not the local
+//     part (RFC 3986 6.2.3; RFC 822 3.4.7: a domain is case-insensitive).
 //
 // A user name or password that is empty stays apart from one that is
-// absent (RFC 1738 3.1: ftp://@host.com/ is not ftp://host.com/). Dot
-// segments are not removed: RFCs 1738 and 1630 give them meaning only in
-// relative references. Normalize returns the fields of u unchanged, and
-// allocates nothing, when they are already canonical.
-func Normalize(u *URL) URL { return normalize(u, nil) }
+// absent (RFC 1738 3.1: ftp://@host.com/ is not ftp://host.com/). In the
+// RFC1738 and RFC1630 modes dot segments are not removed: RFCs 1738 and
+// 1630 give them meaning only in relative references.
+//
+// In the RFC3986 and Lenient modes, the URL is an RFC 3986 URI and is
+// brought to RFC 3986 6.2.2's form instead: the escapes of RFC 3986's
+// unreserved characters (ALPHA DIGIT - . _ ~) are decoded and no others,
+// "~" stays unencoded, and the dot segments of an absolute URI's path are
+// removed (6.2.2.3). So "eXAMPLE://a/./b/../b/%63/%7bfoo%7d" is
+// "example://a/b/c/%7Bfoo%7D", 6.2.2's example.
+//
+// Normalize returns the fields of u unchanged, and allocates nothing,
+// when they are already canonical.
+func Normalize(u *URL, m Mode) URL { return normalize(u, m, nil) }
 
 // ExplainNormalize is Normalize that also reports each rule that changed
 // something, with the text before and after.
-func ExplainNormalize(u *URL) (URL, []Step) {
+func ExplainNormalize(u *URL, m Mode) (URL, []RuleStep) {
 	t := &trace{}
-	v := normalize(u, t)
+	v := normalize(u, m, t)
 	return v, t.steps
 }
 
-func normalize(u *URL, t *trace) URL {
+func normalize(u *URL, m Mode, t *trace) URL {
+	std := m.grammar() == RFC3986
 	v := *u
 	if s := lowerASCII(v.Scheme); s != v.Scheme {
-		if t != nil {
-			t.add("RFC 1738 2.1", "the scheme %q lower-cased: %q (scheme names are case-insensitive)", v.Scheme, s)
-		}
+		t.schemeLowered(v.Scheme, s)
 		v.Scheme = s
 	}
 	name := v.Scheme
 	if v.HasUser {
-		v.User = normComponent(v.User, normUser, t)
+		v.User = normComponent(v.User, normUser, std, t)
 	}
 	if v.HasPassword {
-		v.Password = normComponent(v.Password, normPassword, t)
+		v.Password = normComponent(v.Password, normPassword, std, t)
 	}
 	if v.HasAuthority {
-		v.Host = normHost(v.Host, t)
+		v.Host = normHost(v.Host, std, t)
 		if name == "file" && v.Host == "localhost" {
 			v.Host = ""
-			if t != nil {
-				t.add("RFC 1738 3.10", "the host \"localhost\" is the empty host: the machine the URL is interpreted on")
-			}
+			t.localhostIsEmpty()
 		}
 		normPort(&v, t)
 	}
-	v.Path = normPath(v.Path, t)
+	v.Path = normPath(v.Path, std, t)
+	if std && v.Scheme != "" && hasDotSegment(v.Path) {
+		v.Path = removeDots(v.Path, v.HasAuthority, t)
+	}
 	if v.HasQuery {
-		v.Query = normComponent(v.Query, normQuery, t)
+		v.Query = normComponent(v.Query, normQuery, std, t)
 	}
 	if v.HasFragment {
-		v.Fragment = normComponent(v.Fragment, normFragment, t)
+		v.Fragment = normComponent(v.Fragment, normFragment, std, t)
 	}
 	// The scheme rules.
 	if v.HasAuthority && v.Path == "" && hierarchicalScheme(name) {
 		v.Path = "/"
-		if t != nil {
-			t.add("RFC 1738 3.1", "the \"/\" before an empty url-path written (\"//\" login [ \"/\" urlpath ]: it is optional)")
-		}
+		t.emptyURLPathSlash()
 	}
 	if name == "gopher" && v.HasAuthority && v.Path == "/" && !v.HasQuery {
 		v.Path = "/1"
-		if t != nil {
-			t.add("RFC 1738 3.4", "an empty gopher path is item type 1 with an empty selector: \"/1\"")
-		}
+		t.emptyGopherPath()
+	}
+	if name == "mailto" && !v.HasAuthority {
+		v.Path = mailtoDomains(v.Path, t)
 	}
 	if name == "ftp" {
 		// ";type=" is matched without regard to case, as the parser and the
@@ -114,14 +123,62 @@ func normalize(u *URL, t *trace) URL {
 				c += 'a' - 'A'
 			}
 			if lit != ";type=" || c != v.Path[i+6] {
-				if t != nil {
-					t.add("RFC 1738 3.2.2", "%q written \";type=%c\" (the literal and the type code compare case-insensitively)", v.Path[i:], c)
-				}
+				t.ftpTypeWritten(v.Path[i:], c)
 				v.Path = v.Path[:i] + ";type=" + string(c)
 			}
 		}
 	}
 	return v
+}
+
+// removeDots is RFC 3986 6.2.2.3: the dot segments of an absolute URI's
+// path are removed as 5.2.4 says, and "/." is written before a path that
+// would then start with "//" without an authority (RFC 3986 3.3).
+func removeDots(path string, hasAuthority bool, t *trace) string {
+	clean := string(removeDotSegments([]byte(path), t, "RFC 3986 6.2.2.3"))
+	if !hasAuthority && strings.HasPrefix(clean, "//") {
+		clean = "/." + clean
+		t.slashDotWritten()
+	}
+	return clean
+}
+
+// mailtoDomains lower-cases the domain of each address of a mailto path
+// (RFC 1738 3.5: an RFC 822 addr-spec; RFC 6068 allows a list separated
+// by ","): the domain is case-insensitive (RFC 822 3.4.7, RFC 3986
+// 6.2.3), the local part is not. The domain is what follows the last "@"
+// of an address; escapes keep their upper-case hex digits.
+func mailtoDomains(path string, t *trace) string {
+	var b []byte
+	start := 0
+	for i := 0; i <= len(path); i++ {
+		if i < len(path) && path[i] != ',' {
+			continue
+		}
+		addr := path[start:i]
+		if at := strings.LastIndexByte(addr, '@'); at >= 0 {
+			for j := start + at + 1; j < i; j++ {
+				c := path[j]
+				if c == '%' {
+					j += 2
+					continue
+				}
+				if 'A' <= c && c <= 'Z' {
+					if b == nil {
+						b = []byte(path)
+					}
+					b[j] = c + 'a' - 'A'
+				}
+			}
+		}
+		start = i + 1
+	}
+	if b == nil {
+		return path
+	}
+	out := string(b)
+	t.mailDomainLowered(path, out)
+	return out
 }
 
 // part names a component of a URL for normComponent.
@@ -142,7 +199,10 @@ var partNames = [...]string{"user", "password", "host", "path", "query", "fragme
 // RFC 1738's unreserved characters, except "+" in the query (RFC 1630:
 // a "+" there is a space) and in the fragment (RFC 1630's fragmentid is
 // xalphas, which have no "+").
-func decodable(c byte, k part) bool {
+func decodable(c byte, k part, std bool) bool {
+	if std {
+		return cc.Is(c, cc.Alpha|cc.Digit) || c == '-' || c == '.' || c == '_' || c == '~'
+	}
 	return cc.Is(c, cc.Unreserved) && !(c == '+' && (k == normQuery || k == normFragment))
 }
 
@@ -150,21 +210,20 @@ func decodable(c byte, k part) bool {
 // unsafe characters, controls and octets 80-FF (RFC 1738 2.2). The host
 // is left alone: its grammar has no escapes to add (and an IP literal
 // keeps its brackets).
-func mustEncode(c byte, k part) bool {
-	return k != normHostPart && c != '%' && cc.Is(c, cc.Unsafe|cc.Control)
+func mustEncode(c byte, k part, std bool) bool {
+	return k != normHostPart && c != '%' && cc.Is(c, cc.Unsafe|cc.Control) && !(std && c == '~')
 }
 
 // normComponent brings the escapes of s, a component of kind k, to the
 // canonical level. It returns s itself when nothing changes.
-func normComponent(s string, k part, t *trace) string {
-	i := firstChange(s, k)
+func normComponent(s string, k part, std bool, t *trace) string {
+	i := firstChange(s, k, std)
 	if i < 0 {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	b.WriteString(s[:i])
-	var decoded, upper, encoded []string // for the explanation
 	for ; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -172,53 +231,33 @@ func normComponent(s string, k part, t *trace) string {
 			d := cc.Unhex(s[i+1])<<4 | cc.Unhex(s[i+2])
 			esc := s[i : i+3]
 			i += 2
-			if decodable(d, k) {
+			if decodable(d, k, std) {
 				b.WriteByte(d)
-				if t != nil {
-					decoded = append(decoded, fmt.Sprintf("%s as %q", esc, string(d)))
-				}
+				t.escapeDecoded(esc, d)
 				continue
 			}
 			b.WriteString(encodedTab[d])
-			if t != nil && esc != encodedTab[d] {
-				upper = append(upper, fmt.Sprintf("%s as %s", esc, encodedTab[d]))
+			if esc != encodedTab[d] {
+				t.escapeUpperCased(esc, d)
 			}
-		case c == '%' || mustEncode(c, k):
+		case c == '%' || mustEncode(c, k, std):
 			b.WriteString(encodedTab[c])
-			if t != nil {
-				what := describe(c)
-				if c == '%' {
-					what = "'%' that starts no escape"
-				}
-				encoded = append(encoded, fmt.Sprintf("%s as %s", what, encodedTab[c]))
-			}
+			t.byteEncoded(c)
 		default:
 			b.WriteByte(c)
 		}
 	}
-	out := b.String()
-	if t != nil {
-		where := partNames[k]
-		if len(decoded) > 0 {
-			t.add("RFC 1738 2.2", "in the %s, decoded %s: characters that need no escaping", where, strings.Join(decoded, ", "))
-		}
-		if len(upper) > 0 {
-			t.add("RFC 1738 2.2", "in the %s, written %s: upper-case hex digits", where, strings.Join(upper, ", "))
-		}
-		if len(encoded) > 0 {
-			t.add("RFC 1738 2.2", "in the %s, encoded %s: characters that must always be encoded", where, strings.Join(encoded, ", "))
-		}
-	}
-	return out
+	t.componentDone(k, std)
+	return b.String()
 }
 
 // firstChange returns the offset of the first byte of s that
 // normComponent changes, or -1.
-func firstChange(s string, k part) int {
+func firstChange(s string, k part, std bool) int {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c != '%' {
-			if mustEncode(c, k) {
+			if mustEncode(c, k, std) {
 				return i
 			}
 			continue
@@ -227,7 +266,7 @@ func firstChange(s string, k part) int {
 			return i
 		}
 		d := cc.Unhex(s[i+1])<<4 | cc.Unhex(s[i+2])
-		if decodable(d, k) || s[i:i+3] != encodedTab[d] {
+		if decodable(d, k, std) || s[i:i+3] != encodedTab[d] {
 			return i
 		}
 		i += 2
@@ -238,20 +277,20 @@ func firstChange(s string, k part) int {
 // normPath is normComponent for a path, with RFC 1630's reservation of
 // "." and ".." as path elements: an escaped dot that would make one stays
 // escaped.
-func normPath(p string, t *trace) string {
-	if !strings.Contains(p, "%2E") && !strings.Contains(p, "%2e") {
-		return normComponent(p, normPathPart, t)
+func normPath(p string, std bool, t *trace) string {
+	if std || !strings.Contains(p, "%2E") && !strings.Contains(p, "%2e") {
+		return normComponent(p, normPathPart, std, t)
 	}
 	segs := strings.Split(p, "/")
 	for i, seg := range segs {
-		ns := normComponent(seg, normPathPart, nil)
+		ns := normComponent(seg, normPathPart, std, nil)
 		if (ns == "." || ns == "..") && ns != seg {
 			ns = strings.Repeat("%2E", len(ns))
-			if t != nil && ns != seg {
-				t.add("RFC 1630", "in the path, the element %q written %q: decoded, it would be the reserved element %q", seg, ns, strings.Repeat(".", len(ns)/3))
+			if ns != seg {
+				t.reservedDotElement(seg, ns)
 			}
 		} else if ns != seg {
-			ns = normComponent(seg, normPathPart, t)
+			ns = normComponent(seg, normPathPart, std, t)
 		}
 		segs[i] = ns
 	}
@@ -263,8 +302,8 @@ func normPath(p string, t *trace) string {
 }
 
 // normHost normalizes the escapes of a host and lower-cases it.
-func normHost(h string, t *trace) string {
-	n := normComponent(h, normHostPart, t)
+func normHost(h string, std bool, t *trace) string {
+	n := normComponent(h, normHostPart, std, t)
 	lower := n
 	for i := 0; i < len(n); i++ {
 		c := n[i]
@@ -287,8 +326,8 @@ func normHost(h string, t *trace) string {
 			break
 		}
 	}
-	if lower != n && t != nil {
-		t.add("RFC 1738 3.1", "the host %q lower-cased: %q (host names are case-insensitive)", n, lower)
+	if lower != n {
+		t.hostLowered(n, lower)
 	}
 	return lower
 }
@@ -301,9 +340,7 @@ func normPort(v *URL, t *trace) {
 	}
 	if v.Port == "" {
 		v.HasPort = false
-		if t != nil {
-			t.add("RFC 3986 6.2.3", "an empty port is the default port: the \":\" dropped")
-		}
+		t.emptyPortDropped()
 		return
 	}
 	n := 0
@@ -315,16 +352,12 @@ func normPort(v *URL, t *trace) {
 		n = n*10 + int(c-'0')
 	}
 	if d := DefaultPort(v.Scheme); d > 0 && n == d {
-		if t != nil {
-			t.add("RFC 1738 3.1", "the port %s dropped: it is the default port of %s", v.Port, v.Scheme)
-		}
+		t.defaultPortDropped(v.Port, v.Scheme)
 		v.HasPort, v.Port = false, ""
 		return
 	}
 	if s := strconv.Itoa(n); s != v.Port {
-		if t != nil {
-			t.add("RFC 1738 3.1", "the port %s written %s: a port is a decimal number", v.Port, s)
-		}
+		t.portWritten(v.Port, s)
 		v.Port = s
 	}
 }

@@ -61,25 +61,25 @@ var normalizeCases = []normalizeCase{
 
 func TestNormalize(t *testing.T) {
 	for _, tc := range normalizeCases {
-		u, err := urlkit.ParseMode(tc.in, urlkit.RFC3986)
+		u, _, err := urlkit.ParseMode(tc.in, urlkit.RFC3986)
 		if err != nil {
 			u, err = urlkit.Parse(tc.in)
 		}
 		if err != nil {
 			t.Fatalf("%s: %v", tc.section, err)
 		}
-		n := urlkit.Normalize(&u)
+		n := urlkit.Normalize(&u, urlkit.RFC1738)
 		if got := n.String(); got != tc.want {
 			t.Errorf("%s: Normalize(%q) = %q, want %q", tc.section, tc.in, got, tc.want)
 		}
-		m, steps := urlkit.ExplainNormalize(&u)
+		m, steps := urlkit.ExplainNormalize(&u, urlkit.RFC1738)
 		if m != n {
 			t.Errorf("%s: ExplainNormalize %+v, Normalize %+v", tc.section, m, n)
 		}
 		if (tc.in == tc.want) != (len(steps) == 0) {
 			t.Errorf("%s: %q: steps %v", tc.section, tc.in, steps)
 		}
-		if again := urlkit.Normalize(&n); again != n {
+		if again := urlkit.Normalize(&n, urlkit.RFC1738); again != n {
 			t.Errorf("%s: not idempotent: %q -> %q", tc.section, n.String(), again.String())
 		}
 	}
@@ -87,25 +87,25 @@ func TestNormalize(t *testing.T) {
 
 func TestNormalizeLenient(t *testing.T) {
 	// What only the lenient parser accepts comes out canonical.
-	u, _, err := urlkit.ParseLenient("HTTP://Example.COM:80/a b/~x/%7e")
+	u, _, err := urlkit.ParseMode("HTTP://Example.COM:80/a b/~x/%7e", urlkit.Lenient)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := urlkit.Normalize(&u)
+	n := urlkit.Normalize(&u, urlkit.RFC1738)
 	if got, want := n.String(), "http://example.com/a%20b/%7Ex/%7E"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	// A URL built by hand with raw unsafe bytes and a stray "%".
 	v := urlkit.URL{Scheme: "http", HasAuthority: true, Host: "h", Path: "/a b%zz/\xe9", HasFragment: true, Fragment: "x#y"}
-	nv := urlkit.Normalize(&v)
+	nv := urlkit.Normalize(&v, urlkit.RFC1738)
 	if got, want := nv.String(), "http://h/a%20b%25zz/%E9#x%23y"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
 func TestExplainNormalize(t *testing.T) {
-	u, _ := urlkit.ParseMode("HTTP://Info.CERN.ch:80/albert/%62ertram/marie%2dclaude%7e?q#%66", urlkit.RFC3986)
-	_, steps := urlkit.ExplainNormalize(&u)
+	u, _, _ := urlkit.ParseMode("HTTP://Info.CERN.ch:80/albert/%62ertram/marie%2dclaude%7e?q#%66", urlkit.RFC3986)
+	_, steps := urlkit.ExplainNormalize(&u, urlkit.RFC1738)
 	var lines []string
 	for _, s := range steps {
 		lines = append(lines, s.String())
@@ -125,7 +125,7 @@ func TestExplainNormalize(t *testing.T) {
 
 func TestNormalizeAllocs(t *testing.T) {
 	u, _ := urlkit.Parse("http://info.cern.ch/albert/bertram%2Fmarie-claude?q#f")
-	if n := testing.AllocsPerRun(100, func() { urlkit.Normalize(&u) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { urlkit.Normalize(&u, urlkit.RFC1738) }); n != 0 {
 		t.Errorf("Normalize of a canonical URL: %v allocations", n)
 	}
 }
@@ -140,26 +140,26 @@ func FuzzNormalize(f *testing.F) {
 	f.Add("ftp://u?x@h/a")
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, m := range []urlkit.Mode{urlkit.RFC1738, urlkit.RFC1630, urlkit.RFC3986, urlkit.Lenient} {
-			u, err := urlkit.ParseMode(s, m)
+			u, _, err := urlkit.ParseMode(s, m)
 			if err != nil {
 				continue
 			}
-			n := urlkit.Normalize(&u)
-			if again := urlkit.Normalize(&n); again != n {
+			n := urlkit.Normalize(&u, urlkit.RFC1738)
+			if again := urlkit.Normalize(&n, urlkit.RFC1738); again != n {
 				t.Fatalf("%v: not idempotent: %q -> %q -> %q", m, s, n.String(), again.String())
 			}
 			pm := m
 			if m == urlkit.Lenient {
 				pm = urlkit.RFC3986
 			}
-			v, err := urlkit.ParseMode(n.String(), pm)
+			v, _, err := urlkit.ParseMode(n.String(), pm)
 			if err != nil {
 				t.Fatalf("%v: normalized %q of %q does not parse: %v", m, n.String(), s, err)
 			}
 			if v != n {
 				t.Fatalf("%v: normalized %q of %q parses to %+v, not %+v", m, n.String(), s, v, n)
 			}
-			if !urlkit.Equal(&u, &n) {
+			if !urlkit.Equal(&u, &n, urlkit.RFC1738) {
 				t.Fatalf("%v: %q is not Equal to its normal form %q", m, s, n.String())
 			}
 		}
@@ -175,7 +175,7 @@ func ExampleNormalize() {
 		"file://localhost/etc/motd",
 	} {
 		u, _ := urlkit.Parse(s)
-		n := urlkit.Normalize(&u)
+		n := urlkit.Normalize(&u, urlkit.RFC1738)
 		fmt.Println(n.String())
 	}
 	// Output:
@@ -188,7 +188,7 @@ func ExampleNormalize() {
 
 func ExampleExplainNormalize() {
 	u, _ := urlkit.Parse("FTP://Ftp.Example:21/pub/%66ile;type=I")
-	n, steps := urlkit.ExplainNormalize(&u)
+	n, steps := urlkit.ExplainNormalize(&u, urlkit.RFC1738)
 	fmt.Println(n.String())
 	for _, s := range steps {
 		fmt.Println(s)

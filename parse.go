@@ -12,24 +12,31 @@ import (
 
 // Parse parses s as an absolute URL in the RFC1738 mode. It does not
 // allocate when s is valid: the components of the result are substrings
-// of s.
-func Parse(s string) (URL, error) { return ParseMode(s, RFC1738) }
+// of s. A "URL:" prefix before the scheme is removed (RFC 1738 appendix);
+// ParseMode also says so.
+func Parse(s string) (URL, error) {
+	u, _, err := parse(s, RFC1738, false)
+	return u, err
+}
 
 // ParseMode parses s as an absolute URL in the given mode (in the RFC3986
-// mode, as a URI-reference: relative references are accepted too). It
-// returns the first error found; Check returns them all. In the Lenient
-// mode the result is the repaired, canonical URL (ParseLenient also returns
-// the repairs made).
-func ParseMode(s string, m Mode) (URL, error) { return parse(s, m, m == RFC3986) }
+// mode, as a URI-reference: relative references are accepted too), the
+// one way to parse with a mode. It returns the first error found (Check
+// returns them all) and the warnings: in the Lenient mode each repair, the
+// result being the repaired, canonical URL; in every mode a "URL:" prefix
+// removed. Valid input without warnings costs no allocation.
+func ParseMode(s string, m Mode) (URL, []Warning, error) { return parse(s, m, m == RFC3986) }
 
-// ParseReference parses s as a URL or a relative reference (RFC 1630's
-// partial form, RFC 3986's relative-ref) in the given mode.
-func ParseReference(s string, m Mode) (URL, error) { return parse(s, m, true) }
+// ParseReference is ParseMode for a URL or a relative reference (RFC
+// 1630's partial form, RFC 3986's relative-ref) in any mode.
+func ParseReference(s string, m Mode) (URL, []Warning, error) { return parse(s, m, true) }
 
-func parse(s string, m Mode, ref bool) (u URL, err error) {
-	if m == Lenient {
-		u, _, err = parseLenient(s, ref, "parse")
-		return u, err
+// parse runs the pass before the parser (prepare) when the input may need
+// it, then the parser once, in the strict grammar of m, over the text the
+// pass left.
+func parse(s string, m Mode, ref bool) (u URL, warnings []Warning, err error) {
+	if m == Lenient || len(s) > 4 && s[0]|0x20 == 'u' {
+		return parsePrepared(s, m, ref)
 	}
 	// Fields set one by one and the URL parsed into the result: a
 	// composite literal here would be built in a temporary and copied.
@@ -37,25 +44,48 @@ func parse(s string, m Mode, ref bool) (u URL, err error) {
 	p.s, p.mode, p.ref, p.op = s, m, ref, "parse"
 	p.parse(&u)
 	if p.first != nil {
-		if p.grammar {
-			// A scheme grammar may have been cut short by an error after
-			// one it would have found earlier: report the error Check
-			// lists first, the one at the lowest offset.
-			return URL{}, lowestError(s, m, ref)
-		}
-		return URL{}, p.first
+		return URL{}, nil, p.firstError()
 	}
-	return u, nil
+	return u, nil, nil
+}
+
+// parsePrepared is parse for an input the pass before the parser may
+// change: its errors name offsets in s.
+func parsePrepared(s string, m Mode, ref bool) (u URL, warnings []Warning, err error) {
+	text, pre, err := prepare(s, m)
+	if err != nil {
+		return URL{}, pre.warningList(), err
+	}
+	var p parser
+	p.s, p.mode, p.ref, p.op = text, m.grammar(), ref, "parse"
+	p.parse(&u)
+	if p.first != nil {
+		e := p.firstError()
+		pre.locate(s, e)
+		return URL{}, pre.warningList(), e
+	}
+	return u, pre.warningList(), nil
+}
+
+// firstError returns the error Parse reports: the first found, or, when a
+// scheme grammar ran (it may have been cut short by an error after one it
+// would have found earlier), the one Check lists first, at the lowest
+// offset.
+func (p *parser) firstError() *Error {
+	if p.grammar {
+		return lowestError(p.s, p.mode, p.ref)
+	}
+	return p.first
 }
 
 // Check reports every problem of s as an absolute URL in the given mode (a
 // URI-reference in the RFC3986 mode), sorted by offset. An empty list means
 // s is valid, exactly when ParseMode(s, m) succeeds; the first error of the
 // list is the one ParseMode returns.
-func Check(s string, m Mode) ErrorList { return check(s, m, m == RFC3986, "check") }
+func Check(s string, m Mode) ErrorList { return check(s, m, m == RFC3986) }
 
 // CheckReference is Check for URLs and relative references.
-func CheckReference(s string, m Mode) ErrorList { return check(s, m, true, "check") }
+func CheckReference(s string, m Mode) ErrorList { return check(s, m, true) }
 
 // lowestError parses s again, looking at every problem but keeping only
 // the one at the lowest offset (the one Check lists first), without
@@ -68,16 +98,35 @@ func lowestError(s string, m Mode, ref bool) *Error {
 	return p.first
 }
 
-func check(s string, m Mode, ref bool, op string) ErrorList {
-	if m == Lenient {
-		_, _, err := parseLenient(s, ref, "check")
+func check(s string, m Mode, ref bool) ErrorList {
+	text, pre, err := prepare(s, m)
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Op = "check"
+		}
 		return asList(err)
 	}
-	p := parser{s: s, mode: m, ref: ref, collect: true, op: op}
+	p := parser{s: text, mode: m.grammar(), ref: ref, collect: true, op: "check"}
 	var u URL
 	p.parse(&u)
 	slices.SortStableFunc(p.errs, func(a, b *Error) int { return a.Offset - b.Offset })
+	for _, e := range p.errs {
+		pre.locate(s, e)
+	}
 	return p.errs
+}
+
+// split reads s, a URL or reference that a resolution rule or Relative
+// built as text, into its components with the parser itself (RFC 3986's
+// decomposition), looking at no rule: it keeps going over whatever a
+// grammar would refuse and records nothing, so that, for the text built
+// from valid parts, String gives s back.
+func split(s string) URL {
+	var p parser
+	p.s, p.mode, p.ref, p.op, p.collect, p.splitOnly = s, RFC3986, true, "split", true, true
+	var u URL
+	p.parse(&u)
+	return u
 }
 
 func asList(err error) ErrorList {
@@ -101,8 +150,10 @@ type parser struct {
 	collect bool // keep going after an error (Check)
 	// lowestOnly, with collect, keeps only the error at the lowest offset
 	lowestOnly bool
-	op         string
-	errs       ErrorList // every error, when collecting
+	// splitOnly, with collect, records no error (split)
+	splitOnly bool
+	op        string
+	errs      ErrorList // every error, when collecting
 	// redacted is s with its password hidden, computed on the first error
 	redacted    string
 	redactedSet bool
@@ -122,6 +173,9 @@ func (p *parser) stop() bool { return p.first != nil && !p.collect }
 // fail records an error at offset off. The input is redacted here, on the
 // error path, so valid input never pays for it.
 func (p *parser) fail(off int, cause error, rule string) {
+	if p.splitOnly {
+		return
+	}
 	if p.lowestOnly && p.first != nil && off >= p.first.Offset {
 		return // a later problem: lowestError does not need it
 	}
@@ -146,7 +200,7 @@ func (p *parser) parse(u *URL) {
 	}
 	m := p.mode
 	if m > RFC3986 {
-		m = RFC3986
+		m = RFC3986 // never (the parser sees strict modes only); it tells the compiler the shifts and indexes below are in range
 	}
 	// The checks run in the order of the input, so that the first error
 	// found is the one at the lowest offset; only a scheme's own grammar,
@@ -324,7 +378,7 @@ func (p *parser) scheme(u *URL) int {
 	for i < len(s) && cc.Is(s[i], cc.SchemeChar) {
 		i++
 	}
-	if i > 0 && i < len(s) && s[i] == ':' && (p.mode == RFC1738 || cc.Is(s[0], cc.Alpha) && (p.mode != RFC1630 || strings.IndexByte(s[:i], '+') < 0)) {
+	if i > 0 && i < len(s) && s[i] == ':' && (p.mode == RFC1738 || cc.Is(s[0], cc.Alpha) && (p.mode != RFC1630 || strings.IndexByte(s[:i], '+') < 0) || p.splitOnly) {
 		u.Scheme = s[:i]
 		p.schemeEnd = i
 		return i + 1

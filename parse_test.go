@@ -110,7 +110,7 @@ func TestSpecExamples(t *testing.T) {
 			for _, am := range tc.modes {
 				accepted = accepted || am == m
 			}
-			u, err := ParseMode(tc.in, m)
+			u, _, err := ParseMode(tc.in, m)
 			if !accepted {
 				if err == nil {
 					t.Errorf("%s: ParseMode(%q, %v) accepted; want an error", tc.section, tc.in, m)
@@ -223,7 +223,7 @@ var invalidCases = []struct {
 
 func TestInvalid(t *testing.T) {
 	for _, tc := range invalidCases {
-		_, err := ParseMode(tc.in, tc.mode)
+		_, _, err := ParseMode(tc.in, tc.mode)
 		if tc.err == nil {
 			if err != nil {
 				t.Errorf("%s: ParseMode(%q, %v): %v; want success", tc.section, tc.in, tc.mode, err)
@@ -302,7 +302,7 @@ func TestPasswordRedacted(t *testing.T) {
 }
 
 func TestAccessors(t *testing.T) {
-	u, err := ParseMode("HTTP://user:p%40ss@[::1]:8080/a%20b/c?x=1+2#frag%21", RFC3986)
+	u, _, err := ParseMode("HTTP://user:p%40ss@[::1]:8080/a%20b/c?x=1+2#frag%21", RFC3986)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,13 +365,13 @@ func TestDefaultPort(t *testing.T) {
 
 func TestModeNames(t *testing.T) {
 	for _, m := range all {
-		got, err := ParseModeName(m.String())
+		got, err := ModeByName(m.String())
 		if err != nil || got != m {
-			t.Errorf("ParseModeName(%q) = %v, %v", m.String(), got, err)
+			t.Errorf("ModeByName(%q) = %v, %v", m.String(), got, err)
 		}
 	}
-	if _, err := ParseModeName("rfc2396"); err == nil {
-		t.Error("ParseModeName accepted rfc2396")
+	if _, err := ModeByName("rfc2396"); err == nil {
+		t.Error("ModeByName accepted rfc2396")
 	}
 }
 
@@ -389,7 +389,7 @@ func TestRelativeReferences(t *testing.T) {
 		{"//g", RFC1630, want("host=g")},
 		{"../g", RFC1738, want("path=../g")},
 	} {
-		u, err := ParseReference(tc.in, tc.mode)
+		u, _, err := ParseReference(tc.in, tc.mode)
 		if err != nil {
 			t.Errorf("ParseReference(%q, %v): %v", tc.in, tc.mode, err)
 			continue
@@ -398,7 +398,7 @@ func TestRelativeReferences(t *testing.T) {
 			t.Errorf("ParseReference(%q, %v) = %+v (%q)", tc.in, tc.mode, u, u.String())
 		}
 	}
-	if _, err := ParseReference("a:b/c d", RFC1738); err == nil {
+	if _, _, err := ParseReference("a:b/c d", RFC1738); err == nil {
 		t.Error("ParseReference accepted a space")
 	}
 }
@@ -411,7 +411,7 @@ func TestParseDoesNotAllocate(t *testing.T) {
 			if m == Lenient {
 				continue
 			}
-			if n := testing.AllocsPerRun(20, func() { _, _ = ParseMode(tc.in, m) }); n != 0 {
+			if n := testing.AllocsPerRun(20, func() { _, _, _ = ParseMode(tc.in, m) }); n != 0 {
 				t.Errorf("ParseMode(%q, %v) allocates %v times", tc.in, m, n)
 			}
 		}

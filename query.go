@@ -231,17 +231,17 @@ func (q *Query) escape(s string) string {
 	if sep := q.syntax.sep(); queryComponent[sep] {
 		// A separator that the set keeps (":", "@" or an unreserved
 		// character) must be encoded in keys and values.
-		set = new(ByteSet)
+		set = new(cc.ByteSet)
 		*set = *queryComponent
 		set[sep] = false
 	}
-	return escapeSet(s, set, q.syntax.PlusAsSpace)
+	return set.EscapeForm(s, q.syntax.PlusAsSpace)
 }
 
 // queryComponent is what stays unencoded in a key or a value: RFC 1738's
 // unreserved characters except "+", and ":" and "@" (RFC 1738's search
 // allows them; it reserves "/" and "?", which are encoded).
-var queryComponent = NewByteSet(func(c byte) bool {
+var queryComponent = cc.NewByteSet(func(c byte) bool {
 	return c != '+' && namedSets[SetAll][c] || c == ':' || c == '@'
 })
 
@@ -254,21 +254,21 @@ func (u *URL) QueryOf(syntax QuerySyntax) Query { return ParseQuery(u.Query, syn
 // everything but RFC 1738's unreserved characters is percent-encoded
 // ("+" included).
 func QueryEscape(s string) string {
-	return escapeSet(s, queryValue, true)
+	return queryValue.EscapeForm(s, true)
 }
 
-var queryValue = NewByteSet(func(c byte) bool { return c != '+' && namedSets[SetAll][c] })
+var queryValue = cc.NewByteSet(func(c byte) bool { return c != '+' && namedSets[SetAll][c] })
 
 // QueryUnescape is QueryEscape's inverse: "+" is a space and every %XX
 // escape is decoded; a "%" that starts no escape is an error naming its
 // offset.
-func QueryUnescape(s string) (string, error) { return UnescapeWith(s, PlusAsSpace) }
+func QueryUnescape(s string) (string, error) { return Unescape(s, PlusAsSpace) }
 
 // PathEscape escapes s for use as one path segment: "/" and ";" are
 // encoded (they would split it, RFC 1738 3.3), and so is everything
 // outside RFC 1738's unreserved characters and ":", "@", "&", "=".
-func PathEscape(s string) string { return Escape(s, SetSegment) }
+func PathEscape(s string) string { return Escape(s, SetSegment, 0) }
 
 // PathUnescape decodes every %XX escape of s ("+" stays a "+"); a "%" that
 // starts no escape is an error naming its offset.
-func PathUnescape(s string) (string, error) { return Unescape(s) }
+func PathUnescape(s string) (string, error) { return Unescape(s, 0) }

@@ -44,14 +44,14 @@ func Relative(base, target *URL, rule Rule) (URL, error) {
 		if found && len(c) >= len(best) {
 			continue
 		}
-		ref := splitURL(c, -1)
+		ref := split(c)
 		var u URL
 		if s, _ := resolve(&u, base, &ref, rule, nil, true); s == want {
 			best, found = c, true
 		}
 	}
 	if found {
-		return splitURL(best, -1), nil
+		return split(best), nil
 	}
 	var u URL
 	if s, _ := resolve(&u, base, target, rule, nil, true); s == want {

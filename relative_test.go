@@ -65,8 +65,8 @@ var relativeCases = map[urlkit.Rule][]relativeCase{
 func TestRelative(t *testing.T) {
 	for rule, cases := range relativeCases {
 		for _, tc := range cases {
-			base, _ := urlkit.ParseMode(tc.base, urlkit.RFC3986)
-			target, err := urlkit.ParseMode(tc.target, urlkit.RFC3986)
+			base, _, _ := urlkit.ParseMode(tc.base, urlkit.RFC3986)
+			target, _, err := urlkit.ParseMode(tc.target, urlkit.RFC3986)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,8 +100,8 @@ func TestRelativeRFCExamples(t *testing.T) {
 	}
 	for _, set := range sets {
 		for _, tc := range set.cases {
-			base, _ := urlkit.ParseMode(tc.base, urlkit.RFC3986)
-			target, _ := urlkit.ParseMode(tc.want, urlkit.RFC3986)
+			base, _, _ := urlkit.ParseMode(tc.base, urlkit.RFC3986)
+			target, _, _ := urlkit.ParseMode(tc.want, urlkit.RFC3986)
 			ref, err := urlkit.Relative(&base, &target, set.rule)
 			if err != nil {
 				t.Errorf("%s %v: Relative(%q, %q): %v", tc.section, set.rule, tc.base, tc.want, err)
@@ -119,8 +119,8 @@ func TestRelativeRFCExamples(t *testing.T) {
 }
 
 func TestRelativeErrors(t *testing.T) {
-	base, _ := urlkit.ParseMode(base3986, urlkit.RFC3986)
-	dotted, _ := urlkit.ParseMode("http://a/b/../c", urlkit.RFC3986)
+	base, _, _ := urlkit.ParseMode(base3986, urlkit.RFC3986)
+	dotted, _, _ := urlkit.ParseMode("http://a/b/../c", urlkit.RFC3986)
 	_, err := urlkit.Relative(&base, &dotted, urlkit.Rule3986)
 	if !errors.Is(err, urlkit.ErrUnreachable) {
 		t.Errorf("dot segments under rfc3986: %v", err)
@@ -133,7 +133,7 @@ func TestRelativeErrors(t *testing.T) {
 	if ref, err := urlkit.Relative(&base, &dotted, urlkit.Rule2396); err != nil || ref.String() != "/b/../c" {
 		t.Errorf("rfc2396: %v %v", ref, err)
 	}
-	rel, _ := urlkit.ParseReference("g", urlkit.RFC3986)
+	rel, _, _ := urlkit.ParseReference("g", urlkit.RFC3986)
 	if _, err := urlkit.Relative(&base, &rel, urlkit.Rule3986); !errors.Is(err, urlkit.ErrMissingScheme) {
 		t.Errorf("relative target: %v", err)
 	}
@@ -155,18 +155,18 @@ func FuzzRelative(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, bs, rs, ts string) {
-		base, err := urlkit.ParseMode(bs, urlkit.RFC3986)
+		base, _, err := urlkit.ParseMode(bs, urlkit.RFC3986)
 		if err != nil || base.Scheme == "" {
 			return
 		}
 		rules := []urlkit.Rule{urlkit.Rule3986, urlkit.Rule3986 | urlkit.Compat, urlkit.Rule2396, urlkit.Rule1808, urlkit.Rule1630}
-		if ref, err := urlkit.ParseReference(rs, urlkit.RFC3986); err == nil {
+		if ref, _, err := urlkit.ParseReference(rs, urlkit.RFC3986); err == nil {
 			for _, rule := range rules {
 				target, _ := urlkit.Resolve(&base, &ref, rule)
 				roundTrip(t, &base, &target, rule, true)
 			}
 		}
-		if target, err := urlkit.ParseMode(ts, urlkit.RFC3986); err == nil && target.Scheme != "" {
+		if target, _, err := urlkit.ParseMode(ts, urlkit.RFC3986); err == nil && target.Scheme != "" {
 			for _, rule := range rules {
 				roundTrip(t, &base, &target, rule, false)
 			}

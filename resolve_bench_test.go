@@ -22,8 +22,8 @@ func loadResolvePairs(b *testing.B) []resolvePair {
 	var pairs []resolvePair
 	for _, line := range loadLines(b, "resolve_pairs.tsv") {
 		bs, rs, _ := strings.Cut(line, "\t")
-		ub, err1 := urlkit.ParseMode(bs, urlkit.RFC3986)
-		ur, err2 := urlkit.ParseReference(rs, urlkit.RFC3986)
+		ub, _, err1 := urlkit.ParseMode(bs, urlkit.RFC3986)
+		ur, _, err2 := urlkit.ParseReference(rs, urlkit.RFC3986)
 		nb, err3 := url.Parse(bs)
 		nr, err4 := url.Parse(rs)
 		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
@@ -105,9 +105,9 @@ func BenchmarkResolve(b *testing.B) {
 // path (the other fields slice the base and the reference);
 // ResolveString allocates the result string.
 func TestResolveAllocs(t *testing.T) {
-	base, _ := urlkit.ParseMode("http://user@a:8080/b/c/d;p?q#f", urlkit.RFC3986)
+	base, _, _ := urlkit.ParseMode("http://user@a:8080/b/c/d;p?q#f", urlkit.RFC3986)
 	for _, rs := range []string{"g", "../../g?y#s", "/./a/../b", "//h/x", "?y", "#s", "", "g:h/./i", strings.Repeat("a/../", 100) + "z"} {
-		ref, _ := urlkit.ParseReference(rs, urlkit.RFC3986)
+		ref, _, _ := urlkit.ParseReference(rs, urlkit.RFC3986)
 		n := testing.AllocsPerRun(100, func() { urlkit.Resolve(&base, &ref, urlkit.Rule3986) })
 		max := 1.0
 		if len(rs) > 256 {

@@ -254,11 +254,11 @@ func runResolveCases(t *testing.T, rule urlkit.Rule, cases []resolveCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.section+"/"+tc.ref, func(t *testing.T) {
-			base, err := urlkit.ParseMode(tc.base, urlkit.RFC3986)
+			base, _, err := urlkit.ParseMode(tc.base, urlkit.RFC3986)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ref, err := urlkit.ParseReference(tc.ref, urlkit.RFC3986)
+			ref, _, err := urlkit.ParseReference(tc.ref, urlkit.RFC3986)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -270,7 +270,7 @@ func runResolveCases(t *testing.T, rule urlkit.Rule, cases []resolveCase) {
 				t.Errorf("%s: Resolve(%q, %q, %v) = %q, want %q", tc.section, tc.base, tc.ref, rule, s, tc.want)
 			}
 			// The fields are those the parser finds in the result.
-			if want, err := urlkit.ParseMode(tc.want, urlkit.RFC3986); err == nil && got != want {
+			if want, _, err := urlkit.ParseMode(tc.want, urlkit.RFC3986); err == nil && got != want {
 				t.Errorf("fields %+v, want %+v", got, want)
 			}
 			s, err := urlkit.ResolveString(tc.base, tc.ref, rule)
@@ -318,8 +318,8 @@ func TestResolveCompatAgrees(t *testing.T) {
 }
 
 func TestResolveErrors(t *testing.T) {
-	rel, _ := urlkit.ParseReference("../a", urlkit.RFC3986)
-	ref, _ := urlkit.ParseReference("g", urlkit.RFC3986)
+	rel, _, _ := urlkit.ParseReference("../a", urlkit.RFC3986)
+	ref, _, _ := urlkit.ParseReference("g", urlkit.RFC3986)
 	_, err := urlkit.Resolve(&rel, &ref, urlkit.Rule3986)
 	var e *urlkit.Error
 	if !errors.As(err, &e) || !errors.Is(err, urlkit.ErrMissingScheme) || e.Offset != 0 {
@@ -344,7 +344,7 @@ func TestResolveErrors(t *testing.T) {
 		t.Errorf("bad base: %v", err)
 	}
 	// A password never shows in an error.
-	userOnly, _ := urlkit.ParseReference("//user:secret@h/", urlkit.RFC3986)
+	userOnly, _, _ := urlkit.ParseReference("//user:secret@h/", urlkit.RFC3986)
 	if _, err := urlkit.Resolve(&userOnly, &ref, urlkit.Rule3986); err == nil || strings.Contains(err.Error(), "secret") {
 		t.Errorf("password in %v", err)
 	}
@@ -353,7 +353,7 @@ func TestResolveErrors(t *testing.T) {
 func TestRuleNames(t *testing.T) {
 	for _, r := range urlkit.Rules() {
 		for _, v := range []urlkit.Rule{r, r | urlkit.Compat} {
-			got, err := urlkit.ParseRule(v.String())
+			got, err := urlkit.RuleByName(v.String())
 			ok := v == r || r == urlkit.Rule3986 || r == urlkit.Rule2396
 			if ok && (err != nil || got != v) {
 				t.Errorf("ParseRule(%q) = %v, %v", v, got, err)
@@ -363,7 +363,7 @@ func TestRuleNames(t *testing.T) {
 			}
 		}
 	}
-	if _, err := urlkit.ParseRule("rfc9999"); err == nil {
+	if _, err := urlkit.RuleByName("rfc9999"); err == nil {
 		t.Error("rfc9999 accepted")
 	}
 	var r urlkit.Rule
@@ -379,8 +379,8 @@ func TestRuleNames(t *testing.T) {
 }
 
 func TestExplainResolve(t *testing.T) {
-	base, _ := urlkit.ParseMode(base3986, urlkit.RFC3986)
-	ref, _ := urlkit.ParseReference("../../../g", urlkit.RFC3986)
+	base, _, _ := urlkit.ParseMode(base3986, urlkit.RFC3986)
+	ref, _, _ := urlkit.ParseReference("../../../g", urlkit.RFC3986)
 	_, steps, err := urlkit.ExplainResolve(&base, &ref, urlkit.Rule3986)
 	if err != nil {
 		t.Fatal(err)
@@ -408,8 +408,8 @@ func TestExplainResolve(t *testing.T) {
 			t.Errorf("%v: %v %v", rule, steps, err)
 		}
 	}
-	m, _ := urlkit.ParseMode(magicF, urlkit.RFC3986)
-	ref, _ = urlkit.ParseReference("../../g", urlkit.RFC3986)
+	m, _, _ := urlkit.ParseMode(magicF, urlkit.RFC3986)
+	ref, _, _ = urlkit.ParseReference("../../g", urlkit.RFC3986)
 	_, steps, _ = urlkit.ExplainResolve(&m, &ref, urlkit.Rule1630)
 	if s := fmt.Sprint(steps); !strings.Contains(s, `"d/.." kept: "d" follows a run of slashes`) {
 		t.Errorf("RFC 1630 explanation: %s", s)
@@ -442,8 +442,8 @@ func TestResolveDifferentialNetURL(t *testing.T) {
 		if !ok {
 			t.Fatalf("not a pair: %q", line)
 		}
-		base, err1 := urlkit.ParseMode(bs, urlkit.RFC3986)
-		ref, err2 := urlkit.ParseReference(rs, urlkit.RFC3986)
+		base, _, err1 := urlkit.ParseMode(bs, urlkit.RFC3986)
+		ref, _, err2 := urlkit.ParseReference(rs, urlkit.RFC3986)
 		nb, err3 := url.Parse(bs)
 		nr, err4 := url.Parse(rs)
 		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
@@ -498,11 +498,11 @@ func FuzzResolve(f *testing.F) {
 	f.Add("a:/b", "..//c")
 	f.Add("http://[::1]:80/a/b?c#d", "./.././../x?y")
 	f.Fuzz(func(t *testing.T, bs, rs string) {
-		base, err := urlkit.ParseMode(bs, urlkit.RFC3986)
+		base, _, err := urlkit.ParseMode(bs, urlkit.RFC3986)
 		if err != nil || base.Scheme == "" {
 			return
 		}
-		ref, err := urlkit.ParseReference(rs, urlkit.RFC3986)
+		ref, _, err := urlkit.ParseReference(rs, urlkit.RFC3986)
 		if err != nil {
 			return
 		}
@@ -521,7 +521,7 @@ func FuzzResolve(f *testing.F) {
 			if rule.String() != "rfc3986" && rule.String() != "rfc3986+compat" {
 				continue
 			}
-			v, err := urlkit.ParseMode(s, urlkit.RFC3986)
+			v, _, err := urlkit.ParseMode(s, urlkit.RFC3986)
 			if err != nil {
 				t.Fatalf("%v: %q + %q = %q is not a valid URI: %v", rule, bs, rs, s, err)
 			}
@@ -535,7 +535,7 @@ func FuzzResolve(f *testing.F) {
 func ExampleResolve() {
 	base, _ := urlkit.Parse("http://a/b/c/d;p?q")
 	for _, s := range []string{"g", "../g", "../../../g", "?y", "#s"} {
-		ref, _ := urlkit.ParseReference(s, urlkit.RFC3986)
+		ref, _, _ := urlkit.ParseReference(s, urlkit.RFC3986)
 		u, _ := urlkit.Resolve(&base, &ref, urlkit.Rule3986)
 		fmt.Printf("%-10s %s\n", s, u.String())
 	}
@@ -587,7 +587,7 @@ func ExampleResolve_rfc1630() {
 
 func ExampleExplainResolve() {
 	base, _ := urlkit.Parse("http://a/b/c/d;p?q")
-	ref, _ := urlkit.ParseReference("../g", urlkit.RFC3986)
+	ref, _, _ := urlkit.ParseReference("../g", urlkit.RFC3986)
 	_, steps, _ := urlkit.ExplainResolve(&base, &ref, urlkit.Rule3986)
 	for _, s := range steps {
 		fmt.Println(s)
@@ -655,7 +655,7 @@ func removeDotsLiteral(in string) string {
 // of a reference with a scheme goes through it alone (RFC 3986 5.2.2).
 func removeDots(t *testing.T, path string) (string, bool) {
 	base, _ := urlkit.Parse("http://a/b")
-	ref, err := urlkit.ParseReference("x:"+path, urlkit.RFC3986)
+	ref, _, err := urlkit.ParseReference("x:"+path, urlkit.RFC3986)
 	if err != nil || ref.Scheme != "x" || ref.HasAuthority || ref.HasQuery || ref.HasFragment {
 		return "", false
 	}

@@ -226,7 +226,7 @@ func (u *URL) UnmarshalText(text []byte) error {
 	v, err := Parse(s)
 	if err != nil {
 		var err2 error
-		if v, err2 = ParseMode(s, RFC3986); err2 != nil {
+		if v, _, err2 = ParseMode(s, RFC3986); err2 != nil {
 			return err
 		}
 	}
@@ -283,10 +283,11 @@ func (u *URL) NetURL() *url.URL {
 // lenient mode.
 func FromNetURL(n *url.URL) (URL, error) {
 	s := n.String()
-	if u, err := ParseMode(s, RFC3986); err == nil {
+	if u, _, err := ParseMode(s, RFC3986); err == nil {
 		return u, nil
 	}
-	return ParseMode(s, Lenient)
+	u, _, err := ParseMode(s, Lenient)
+	return u, err
 }
 
 // lowerASCII lower-cases ASCII letters, returning s itself when it has none

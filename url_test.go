@@ -54,7 +54,7 @@ func TestNetURL(t *testing.T) {
 		{"x:/a", "/a", ""},                      // no authority: none added (review)
 		{"file:/etc/passwd", "/etc/passwd", ""}, // RFC 1738's file:/// is not the same text
 	} {
-		u, err := ParseMode(tc.in, RFC3986)
+		u, _, err := ParseMode(tc.in, RFC3986)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func TestNetURL(t *testing.T) {
 
 func TestOffsets(t *testing.T) {
 	s := "ftp://us:pw@host:21/a/b?q#f"
-	u, err := ParseMode(s, RFC3986)
+	u, _, err := ParseMode(s, RFC3986)
 	if err != nil {
 		t.Fatal(err)
 	}

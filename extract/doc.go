@@ -5,9 +5,9 @@
 //
 // A Scanner reads an io.Reader in bounded memory and returns one Item per
 // URL; FindAll does the same for a string. Every candidate is confirmed by
-// urlkit.ParseLenient, so that what extract reports is exactly what the
-// lenient parser accepts, in the canonical form it returns, with its
-// repairs listed.
+// urlkit.ParseMode in the Lenient mode, so that what extract reports is
+// exactly what the lenient parser accepts, in the canonical form it
+// returns, with its repairs listed.
 //
 // # What is found
 //
@@ -73,10 +73,10 @@
 // Item.Alternative is the same URL with every such hyphen removed (when
 // that parses and differs). Keeping it is the deterministic choice
 // because the appendix's general rule (whitespace is ignored) gives it,
-// because it is what urlkit.ParseLenient returns for the same wrapper, so
-// extraction and validation agree, and because the appendix asks writers
-// not to break lines after a hyphen, calling a hyphen that a typesetter
-// inserts erroneous: software that wraps text breaks after the hyphens
+// because it is what urlkit.ParseMode in the Lenient mode returns for the
+// same wrapper, so extraction and validation agree, and because the
+// appendix asks writers not to break lines after a hyphen, calling a
+// hyphen that a typesetter inserts erroneous: software that wraps text breaks after the hyphens
 // that are there and inserts none. When only the reading without the
 // hyphens parses, that reading is the URL and Alternative is "". A "-"
 // followed by blanks and then the line break counts; the break may be

@@ -167,8 +167,8 @@ func TestCases(t *testing.T) {
 						t.Errorf("FindAll(%q): repair %v outside the match [%d,%d)", text, r, it.Start, it.End)
 					}
 				}
-				if u, _, err := urlkit.ParseLenient(it.URL); err != nil || u.String() != it.URL {
-					t.Errorf("ParseLenient(%q) = %q, %v", it.URL, u.String(), err)
+				if u, _, err := urlkit.ParseMode(it.URL, urlkit.Lenient); err != nil || u.String() != it.URL {
+					t.Errorf("ParseMode(Lenient) of (%q) = %q, %v", it.URL, u.String(), err)
 				}
 			})
 		}

@@ -87,9 +87,9 @@ func checkItems(t *testing.T, data string, items []Item) {
 		if l, c := lineCol(data, int(it.Offset)); it.Line != l || it.Column != c {
 			t.Fatalf("item %+v: want line %d column %d", it, l, c)
 		}
-		u, _, err := urlkit.ParseLenient(it.URL)
+		u, _, err := urlkit.ParseMode(it.URL, urlkit.Lenient)
 		if err != nil || u.String() != it.URL || it.Parsed.String() != it.URL {
-			t.Fatalf("item %+v: ParseLenient(URL) = %q, %v", it, u.String(), err)
+			t.Fatalf("item %+v: ParseMode(Lenient) of (URL) = %q, %v", it, u.String(), err)
 		}
 		for _, r := range it.Repairs {
 			if r.Offset < it.Start || r.Offset >= it.End {
@@ -117,10 +117,10 @@ func checkItems(t *testing.T, data string, items []Item) {
 			clean, _, _ := wrapperText([]byte(match), quoteDepth([]byte(data[lo:it.Start]), lo == 0))
 			v, _, err := confirm(string(clean), 0)
 			if err == nil && v.String() != it.URL || err != nil && it.Alternative != "" {
-				t.Fatalf("item %+v: ParseLenient(%q) = %q, %v", it, match, v.String(), err)
+				t.Fatalf("item %+v: ParseMode(Lenient) of (%q) = %q, %v", it, match, v.String(), err)
 			}
 			if it.Alternative != "" {
-				if _, _, err := urlkit.ParseLenient(it.Alternative); err != nil {
+				if _, _, err := urlkit.ParseMode(it.Alternative, urlkit.Lenient); err != nil {
 					t.Fatalf("item %+v: alternative does not parse: %v", it, err)
 				}
 			}
@@ -132,7 +132,7 @@ func checkItems(t *testing.T, data string, items []Item) {
 		default:
 			raw := data[it.Offset:it.End]
 			if v, _, err := confirm(raw, 0); err != nil || v.String() != it.URL {
-				t.Fatalf("item %+v: ParseLenient(%q) = %q, %v", it, raw, v.String(), err)
+				t.Fatalf("item %+v: ParseMode(Lenient) of (%q) = %q, %v", it, raw, v.String(), err)
 			}
 			if len(it.Repairs) == 0 && raw != it.URL {
 				t.Fatalf("item %+v: unrepaired URL differs from the input %q", it, raw)

@@ -393,7 +393,7 @@ next:
 // is the appendix's prefix, not a scheme. schemeAt is the offset in text
 // of the URL's first byte.
 func confirm(text string, schemeAt int) (urlkit.URL, []urlkit.Warning, error) {
-	u, ws, err := urlkit.ParseLenient(text)
+	u, ws, err := urlkit.ParseMode(text, urlkit.Lenient)
 	if err == nil && len(u.Scheme) == 3 && hasPrefixFold([]byte(u.Scheme), "URL") {
 		return urlkit.URL{}, ws, &urlkit.Error{Op: "parse", Input: redact(text), Offset: schemeAt, Err: urlkit.ErrBadScheme,
 			Rule: `"URL:" is the prefix of RFC 1738's appendix, not a scheme`}

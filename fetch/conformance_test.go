@@ -193,7 +193,7 @@ func runConformance(t *testing.T, c conformanceCase) {
 
 // passwordOf returns the password of a URL string, or "".
 func passwordOf(s string) string {
-	u, err := urlkit.ParseMode(s, urlkit.RFC3986)
+	u, _, err := urlkit.ParseMode(s, urlkit.RFC3986)
 	if err != nil {
 		return ""
 	}

@@ -289,7 +289,7 @@ func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Response, error) {
 	u, err := urlkit.Parse(rawURL)
 	if err != nil {
 		var err2 error
-		if u, err2 = urlkit.ParseMode(rawURL, urlkit.RFC3986); err2 != nil {
+		if u, _, err2 = urlkit.ParseMode(rawURL, urlkit.RFC3986); err2 != nil {
 			return nil, err
 		}
 	}

@@ -26,7 +26,7 @@ func FuzzCheckURL(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, m := range []urlkit.Mode{urlkit.RFC1738, urlkit.RFC3986} {
-			u, err := urlkit.ParseMode(s, m)
+			u, _, err := urlkit.ParseMode(s, m)
 			if err != nil {
 				continue
 			}

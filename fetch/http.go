@@ -371,7 +371,7 @@ func (t *traceTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	var b strings.Builder
 	target := r.URL.Redacted()
 	if r.URL.Opaque != "" {
-		if v, err := urlkit.ParseMode(r.URL.Opaque, urlkit.RFC3986); err == nil {
+		if v, _, err := urlkit.ParseMode(r.URL.Opaque, urlkit.RFC3986); err == nil {
 			target = v.Redacted() + " (via " + r.URL.Scheme + "://" + r.URL.Host + ")"
 		} else {
 			target = "(opaque URL) via " + r.URL.Host

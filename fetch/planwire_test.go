@@ -87,7 +87,7 @@ func TestPlanEqualsWire(t *testing.T) {
 				rel = newRelay(t, "127.0.0.1:"+port)
 				proxy = rel.addr()
 				rawURL = strings.Replace(tc.path, "%s", port, 1)
-				u, _ := urlkit.ParseMode(rawURL, urlkit.RFC3986)
+				u, _, _ := urlkit.ParseMode(rawURL, urlkit.RFC3986)
 				f.Gateways = map[string]Gateway{u.SchemeName(): {URL: "http://" + proxy + "/"}}
 				f.IgnoreEnvironment = true
 				tr = sharedTransport()
@@ -107,7 +107,7 @@ func TestPlanEqualsWire(t *testing.T) {
 					f.HTTP.Compressed = tc.compressed
 				}
 			}
-			u, err := urlkit.ParseMode(rawURL, urlkit.RFC3986) // get's fallback for what RFC 1738 refuses
+			u, _, err := urlkit.ParseMode(rawURL, urlkit.RFC3986) // get's fallback for what RFC 1738 refuses
 			if err != nil {
 				t.Fatal(err)
 			}

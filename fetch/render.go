@@ -114,7 +114,7 @@ func ItemURL(it gopher.Item) string {
 		}
 		s := scheme + "://"
 		if it.Selector != "" {
-			s += urlkit.Escape(it.Selector, urlkit.SetUserinfo) + "@"
+			s += urlkit.Escape(it.Selector, urlkit.SetUserinfo, 0) + "@"
 		}
 		s += host
 		if it.Port != "" && it.Port != "23" {

@@ -13,7 +13,7 @@ func mustParse(t testing.TB, s string) *urlkit.URL {
 	t.Helper()
 	u, err := urlkit.Parse(s)
 	if err != nil {
-		if u, err = urlkit.ParseMode(s, urlkit.RFC3986); err != nil {
+		if u, _, err = urlkit.ParseMode(s, urlkit.RFC3986); err != nil {
 			t.Fatalf("parse %q: %v", s, err)
 		}
 	}
@@ -172,7 +172,7 @@ func TestGetRefusesWhatExplainRefuses(t *testing.T) {
 		"gopher://127.0.0.1:2/8login",       // a telnet item
 		"ftp://127.0.0.1:2/a%0D%0ADELE%20x", // CR LF into a CWD
 	} {
-		u, err := urlkit.ParseMode(s, urlkit.RFC3986)
+		u, _, err := urlkit.ParseMode(s, urlkit.RFC3986)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -53,7 +53,7 @@ func ExampleParseMailto() {
 	local, domain := m.Split()
 	fmt.Println(m.Address, "|", local, "|", domain)
 
-	u, _ = urlkit.ParseMode("mailto:john%20doe@example.com", urlkit.RFC3986)
+	u, _, _ = urlkit.ParseMode("mailto:john%20doe@example.com", urlkit.RFC3986)
 	_, err := scheme.ParseMailto(&u)
 	fmt.Println(err)
 	// Output:
@@ -75,7 +75,7 @@ func ExampleParseNews() {
 
 func ExampleParseWAIS() {
 	// RFC 1630's wpath fields, in the rfc1630 mode.
-	u, _ := urlkit.ParseMode("wais://quake.think.com/db/TEXT/1=abc;2=x%3By;", urlkit.RFC1630)
+	u, _, _ := urlkit.ParseMode("wais://quake.think.com/db/TEXT/1=abc;2=x%3By;", urlkit.RFC1630)
 	w, _ := scheme.ParseWAIS(&u)
 	fmt.Printf("%s %s %q %v\n", w.Database, w.WType, w.WPath, w.Fields)
 	// Output:

@@ -65,9 +65,9 @@ func FuzzParseViews(f *testing.F) {
 			var u urlkit.URL
 			var err error
 			if m == urlkit.Lenient {
-				u, _, err = urlkit.ParseLenient(s)
+				u, _, err = urlkit.ParseMode(s, urlkit.Lenient)
 			} else {
-				u, err = urlkit.ParseMode(s, m)
+				u, _, err = urlkit.ParseMode(s, m)
 			}
 			if err != nil {
 				continue

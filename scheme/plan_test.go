@@ -43,7 +43,7 @@ func TestExplainGolden(t *testing.T) {
 			case "url":
 				in = val
 			case "mode":
-				if opts.Mode, err = urlkit.ParseModeName(val); err != nil {
+				if opts.Mode, err = urlkit.ModeByName(val); err != nil {
 					t.Fatalf("%s: %v", file, err)
 				}
 			case "proxy":
@@ -167,7 +167,7 @@ func TestExplainLinesStayLines(t *testing.T) {
 		"file:///tmp/a%0Aconnect%20x",
 		"gopher://h/0a%0D%0Ab",
 	} {
-		u, err := urlkit.ParseMode(s, urlkit.RFC3986)
+		u, _, err := urlkit.ParseMode(s, urlkit.RFC3986)
 		if err != nil {
 			t.Fatal(err)
 		}

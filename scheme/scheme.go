@@ -271,23 +271,23 @@ var (
 	keepGroup   = keepOf(cc.Alpha|cc.Digit, "-.+_") // group
 )
 
-func keepOf(class cc.Class, more string) urlkit.ByteSet {
-	return *urlkit.NewByteSet(func(c byte) bool { return cc.Is(c, class) || strings.IndexByte(more, c) >= 0 })
+func keepOf(class cc.Class, more string) cc.ByteSet {
+	return *cc.NewByteSet(func(c byte) bool { return cc.Is(c, class) || strings.IndexByte(more, c) >= 0 })
 }
 
-func keepWithout(class cc.Class, except string) urlkit.ByteSet {
-	return *urlkit.NewByteSet(func(c byte) bool { return cc.Is(c, class) && strings.IndexByte(except, c) < 0 })
+func keepWithout(class cc.Class, except string) cc.ByteSet {
+	return *cc.NewByteSet(func(c byte) bool { return cc.Is(c, class) && strings.IndexByte(except, c) < 0 })
 }
 
 // escape percent-encodes every byte of s that keep does not list (the
 // root's one encoder); it returns s itself when nothing changes.
-func escape(s string, keep *urlkit.ByteSet) string { return keep.Escape(s) }
+func escape(s string, keep *cc.ByteSet) string { return keep.Escape(s) }
 
 // unescape decodes the valid %XX escapes of s and keeps anything else as
 // it is (the URL was checked by its parser; a view decodes, it does not
 // validate escapes again).
 func unescape(s string) string {
-	v, _ := urlkit.UnescapeWith(s, urlkit.AllowBadEscapes) // cannot fail with AllowBadEscapes
+	v, _ := urlkit.Unescape(s, urlkit.AllowBadEscapes) // cannot fail with AllowBadEscapes
 	return v
 }
 

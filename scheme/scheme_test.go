@@ -15,9 +15,9 @@ func parseURL(t testing.TB, s string, m urlkit.Mode) *urlkit.URL {
 	var u urlkit.URL
 	var err error
 	if m == urlkit.Lenient {
-		u, _, err = urlkit.ParseLenient(s)
+		u, _, err = urlkit.ParseMode(s, urlkit.Lenient)
 	} else {
-		u, err = urlkit.ParseMode(s, m)
+		u, _, err = urlkit.ParseMode(s, m)
 	}
 	if err != nil {
 		t.Fatalf("parse %q (%v): %v", s, m, err)

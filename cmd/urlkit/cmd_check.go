@@ -41,15 +41,12 @@ Examples:
 			defer out.Flush()
 			return eachInput(ctx, st, out, args, func(s string) int {
 				var errs urlkit.ErrorList
-				var warns []urlkit.Warning
-				if *mode == urlkit.Lenient {
-					var err error
-					if _, warns, err = urlkit.ParseLenient(s); err != nil {
-						errs = urlkit.Check(s, *mode)
-					}
-				} else if *all {
+				u, warns, err := urlkit.ParseMode(s, *mode)
+				switch {
+				case err == nil:
+				case *all || *mode == urlkit.Lenient:
 					errs = urlkit.Check(s, *mode)
-				} else if _, err := urlkit.ParseMode(s, *mode); err != nil {
+				default:
 					// Only the first problem is shown: the parse finds it
 					// without a list of every other (a million on a
 					// hostile line).
@@ -63,7 +60,17 @@ Examples:
 				if len(errs) == 0 {
 					if *verbose {
 						fmt.Fprintf(out, "ok %s\n", st.redact(s))
-						for _, w := range warns {
+					}
+					for _, w := range warns {
+						switch {
+						case *mode != urlkit.Lenient:
+							// In a strict mode the input was not quite
+							// what the grammar says: say what was removed,
+							// -v or not (RFC 1738 appendix's "URL:"),
+							// naming the URL read, its password hidden.
+							out.Flush()
+							fmt.Fprintf(st.Err, "urlkit: %q: warning: %s\n", u.Redacted(), w)
+						case *verbose:
 							fmt.Fprintf(out, "  repaired: %s\n", w)
 						}
 					}

@@ -20,7 +20,7 @@ component named by --set, with upper-case hex digits, and prints it.
 Sets (RFC 1738 2.2 and section 5):
   path      keeps unreserved characters and / ; : @ & = (an HTTP path)
   segment   one path segment: also encodes / and ; (an FTP CWD or name)
-  query     keeps / ; : @ & = ?, encodes + (RFC 1630: + means space)
+  query     keeps ; : @ & =, encodes / ? + (RFC 1738 search; RFC 1630: + means space)
   userinfo  encodes : @ / (RFC 1738 3.1), keeps ; & =
   fragment  keeps every xchar; encodes only unsafe and non-graphic octets
   unsafe    encodes only what must always be encoded (RFC 1738 2.2)
@@ -34,7 +34,7 @@ Examples:
 		setName := fs.String("set", "path", "the character set: `NAME` is one of "+strings.Join(urlkit.SetNames(), ", "))
 		plus := fs.Bool("plus", false, "write spaces as + (RFC 1630 query strings); a real + becomes %2B")
 		return func(ctx context.Context, st *Streams, args []string) int {
-			set, err := urlkit.ParseSetName(*setName)
+			set, err := urlkit.SetByName(*setName)
 			if err != nil {
 				fmt.Fprintf(st.Err, "urlkit escape: %v\n", strings.TrimPrefix(err.Error(), "urlkit: "))
 				return exitUsage
@@ -46,7 +46,7 @@ Examples:
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
 			return eachInput(ctx, st, out, args, func(s string) int {
-				out.WriteString(urlkit.EscapeWith(s, set, flags))
+				out.WriteString(urlkit.Escape(s, set, flags))
 				out.WriteByte('\n')
 				return exitOK
 			})
@@ -82,7 +82,7 @@ Examples:
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
 			return eachInput(ctx, st, out, args, func(s string) int {
-				v, err := urlkit.UnescapeWith(s, flags)
+				v, err := urlkit.Unescape(s, flags)
 				if err != nil {
 					out.Flush()
 					printErr(st.Err, err)

@@ -91,13 +91,7 @@ Examples:
 }
 
 func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.PlanOptions, showPassword bool) int {
-	var u urlkit.URL
-	var err error
-	if opts.Mode == urlkit.Lenient {
-		u, _, err = urlkit.ParseLenient(s)
-	} else {
-		u, err = urlkit.ParseMode(s, opts.Mode)
-	}
+	u, _, err := urlkit.ParseMode(s, opts.Mode)
 	if err != nil {
 		out.Flush()
 		printErr(st.Err, err)
@@ -126,7 +120,7 @@ func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.PlanOption
 // an http URL; the port defaults to 80.
 func proxyAddr(p string) (string, error) {
 	if strings.Contains(p, "://") {
-		u, err := urlkit.ParseMode(p, urlkit.RFC3986)
+		u, _, err := urlkit.ParseMode(p, urlkit.RFC3986)
 		if err != nil {
 			return "", err
 		}

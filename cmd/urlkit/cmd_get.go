@@ -237,10 +237,10 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 
 // get fetches one URL to out or to the -o file.
 func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out *bufio.Writer, s string) int {
-	u, err := urlkit.ParseMode(s, o.mode)
+	u, _, err := urlkit.ParseMode(s, o.mode)
 	if err != nil && !o.modeSet {
 		// Modern URLs (IPv6 literals, a user in an http URL) are fetched too.
-		if v, err2 := urlkit.ParseMode(s, urlkit.RFC3986); err2 == nil {
+		if v, _, err2 := urlkit.ParseMode(s, urlkit.RFC3986); err2 == nil {
 			u, err = v, nil
 		}
 	}
@@ -351,7 +351,7 @@ func displayName(u *urlkit.URL) string {
 	if i := strings.LastIndexAny(p, "/"); i >= 0 {
 		p = p[i+1:]
 	}
-	if d, err := urlkit.Unescape(p); err == nil {
+	if d, err := urlkit.Unescape(p, 0); err == nil {
 		p = d
 	}
 	if p == "" {
@@ -369,7 +369,7 @@ func describe(err error) string {
 	if errors.As(err, &fe) {
 		switch {
 		case errors.Is(err, fetch.ErrBlockedPort) && fe.Offset >= 0: // the URL's port (a data port's error names its own flag)
-			if u, perr := urlkit.ParseMode(fe.URL, urlkit.RFC3986); perr == nil {
+			if u, _, perr := urlkit.ParseMode(fe.URL, urlkit.RFC3986); perr == nil {
 				msg += "; --allow-port " + u.Port + " fetches it anyway"
 			}
 		case errors.Is(err, fetch.ErrNullCWD):

@@ -27,9 +27,13 @@ RFC 1738 2.2):
   - scheme rules: the "/" before an empty url-path is written (http://h
     is http://h/, RFC 1738 3.1), an empty gopher path is type 1
     (gopher://h/1, 3.4), ftp ";type=" codes are lower-cased (3.2.2),
-    file://localhost/ is file:/// (3.10).
+    file://localhost/ is file:/// (3.10), a mailto domain is lower-cased
+    (RFC 3986 6.2.3), not the local part.
 An empty user or password stays apart from an absent one (RFC 1738 3.1:
-ftp://@host.com/ is not ftp://host.com/). Dot segments are not removed.`
+ftp://@host.com/ is not ftp://host.com/). Dot segments are not removed,
+except in the rfc3986 and lenient modes, which follow RFC 3986 6.2.2: only
+the escapes of A-Z a-z 0-9 - . _ ~ are decoded, "~" stays, and the dot
+segments of an absolute URI are removed.`
 
 var normalizeCmd = &command{
 	name:    "normalize",
@@ -62,7 +66,7 @@ Examples:
 					printErr(st.Err, err)
 					return exitFail
 				}
-				n, steps := urlkit.ExplainNormalize(&u)
+				n, steps := urlkit.ExplainNormalize(&u, *mode)
 				fmt.Fprintf(out, "%s\n", n.String())
 				if *explain {
 					for _, step := range steps {
@@ -124,7 +128,7 @@ Examples:
 					printErr(st.Err, err)
 					return exitFail
 				}
-				c := urlkit.ExplainEqual(&a, &b)
+				c := urlkit.ExplainEqual(&a, &b, *mode)
 				if c.Equal {
 					out.WriteString("equal\n")
 				} else {

@@ -72,11 +72,7 @@ type parsed struct {
 
 func parseOne(s string, m urlkit.Mode) *parsed {
 	r := &parsed{input: s, mode: m}
-	if m == urlkit.Lenient {
-		r.u, r.warnings, r.err = urlkit.ParseLenient(s)
-	} else {
-		r.u, r.err = urlkit.ParseMode(s, m)
-	}
+	r.u, r.warnings, r.err = urlkit.ParseMode(s, m)
 	if r.err != nil {
 		r.errs = urlkit.Check(s, m)
 	}
@@ -156,11 +152,11 @@ func (r *parsed) human(w *bufio.Writer) {
 	}
 	u := &r.u
 	line("valid", "yes")
-	if r.mode == urlkit.Lenient {
+	if r.mode == urlkit.Lenient || len(r.warnings) > 0 {
 		line("url", u.String())
-		for _, w := range r.warnings {
-			line("repaired", w.String())
-		}
+	}
+	for _, w := range r.warnings {
+		line(warningLabel(r.mode), w.String())
 	}
 	line("scheme", show(u.SchemeName(), u.Scheme != ""))
 	line("user", show(u.User, u.HasUser))
@@ -193,4 +189,14 @@ func printable(s string) string {
 		}
 	}
 	return s
+}
+
+// warningLabel names a warning in the text output: the lenient mode's
+// warnings are repairs; in the strict modes a warning says what was
+// removed before parsing (a "URL:" prefix).
+func warningLabel(m urlkit.Mode) string {
+	if m == urlkit.Lenient {
+		return "repaired"
+	}
+	return "warning"
 }

@@ -51,19 +51,13 @@ func resolveModeFlag(fs *flag.FlagSet) *urlkit.Mode {
 // parseAbs parses an absolute URL, and parseRef a URL or a relative
 // reference, in mode m.
 func parseAbs(s string, m urlkit.Mode) (urlkit.URL, error) {
-	if m == urlkit.Lenient {
-		u, _, err := urlkit.ParseLenient(s)
-		return u, err
-	}
-	return urlkit.ParseMode(s, m)
+	u, _, err := urlkit.ParseMode(s, m)
+	return u, err
 }
 
 func parseRef(s string, m urlkit.Mode) (urlkit.URL, error) {
-	if m == urlkit.Lenient {
-		u, _, err := urlkit.ParseLenientReference(s)
-		return u, err
-	}
-	return urlkit.ParseReference(s, m)
+	u, _, err := urlkit.ParseReference(s, m)
+	return u, err
 }
 
 // ruleFlags declares --rule and --compat and returns a function that
@@ -82,9 +76,9 @@ func ruleFlags(fs *flag.FlagSet, allowAll bool) func() ([]urlkit.Rule, error) {
 			}
 			return rules, nil
 		}
-		r, err := urlkit.ParseRule(*name)
+		r, err := urlkit.RuleByName(*name)
 		if err == nil && *compat {
-			r, err = urlkit.ParseRule(*name + "+compat")
+			r, err = urlkit.RuleByName(*name + "+compat")
 		}
 		if err != nil {
 			return nil, errors.New(strings.TrimPrefix(err.Error(), "urlkit: "))

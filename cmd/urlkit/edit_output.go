@@ -247,15 +247,15 @@ func (r *editRun) writeJSON(u *editURL, q *editQuery) {
 // resolveText resolves ref against base under RFC 3986 5.2, reading both
 // leniently where RFC 3986 refuses them (a space of --accept-space).
 func resolveText(base, ref string) (string, error) {
-	b, err := urlkit.ParseMode(base, urlkit.RFC3986)
+	b, _, err := urlkit.ParseMode(base, urlkit.RFC3986)
 	if err != nil {
-		if b, _, err = urlkit.ParseLenient(base); err != nil {
+		if b, _, err = urlkit.ParseMode(base, urlkit.Lenient); err != nil {
 			return "", err
 		}
 	}
-	rf, err := urlkit.ParseReference(ref, urlkit.RFC3986)
+	rf, _, err := urlkit.ParseReference(ref, urlkit.RFC3986)
 	if err != nil {
-		if rf, _, err = urlkit.ParseLenientReference(ref); err != nil {
+		if rf, _, err = urlkit.ParseReference(ref, urlkit.Lenient); err != nil {
 			return "", err
 		}
 	}

@@ -1,0 +1,105 @@
+package urlkit
+
+// hasDotSegment reports whether path has a complete "." or ".." segment.
+// Paths are short: a plain loop beats IndexByte's call and setup.
+func hasDotSegment(path string) bool {
+	for i := 0; i < len(path); i++ {
+		if path[i] != '.' || i > 0 && path[i-1] != '/' {
+			continue
+		}
+		j := i + 1
+		if j < len(path) && path[j] == '.' {
+			j++
+		}
+		if j == len(path) || path[j] == '/' {
+			return true
+		}
+	}
+	return false
+}
+
+// removeDotSegments is RFC 3986 5.2.4's algorithm, in place: the output
+// buffer is b[:out] and the input buffer b[in:], and out never passes
+// in, since every step consumes at least as much input as it writes
+// output. The input buffer starts with "/" except at the very start and
+// after rule A, so only there can rules A and D apply.
+func removeDotSegments(b []byte, t *trace, sec string) []byte {
+	t.removeDotsOn(sec, b)
+	in, out, n := 0, 0, len(b)
+	for in < n {
+		if b[in] == '/' {
+			switch dots(b, in+1) {
+			case 1: // B: "/./" or a final "/." becomes "/"
+				t.ruleB(sec, in+2 == n)
+				if in+2 == n {
+					in++
+					b[in] = '/'
+				} else {
+					in += 2
+				}
+				continue
+			case 2: // C: "/../" or a final "/.." becomes "/", and the last output segment goes
+				last := lastSlash(b[:out])
+				t.ruleC(sec, in+3 == n, b[last:out])
+				if in+3 == n {
+					in += 2
+					b[in] = '/'
+				} else {
+					in += 3
+				}
+				out = last
+				continue
+			}
+		} else if d := dots(b, in); d > 0 {
+			if in+d == n { // D: the input is "." or ".."
+				t.ruleD(sec, b[in:n])
+				in = n
+				continue
+			}
+			// A: a prefix "./" or "../"
+			t.ruleA(sec, b[in:in+d+1])
+			in += d + 1
+			continue
+		}
+		// E: the first segment moves to the output.
+		j := in + 1
+		for j < n && b[j] != '/' {
+			j++
+		}
+		if out != in {
+			copy(b[out:], b[in:j])
+		}
+		out += j - in
+		in = j
+	}
+	t.removeDotsResult(sec, b[:out])
+	return b[:out]
+}
+
+// dots returns 1 or 2 when b[i:] starts with a complete "." or ".."
+// segment (followed by "/" or the end), else 0.
+func dots(b []byte, i int) int {
+	n := len(b)
+	if i >= n || b[i] != '.' {
+		return 0
+	}
+	if i+1 == n || b[i+1] == '/' {
+		return 1
+	}
+	if b[i+1] == '.' && (i+2 == n || b[i+2] == '/') {
+		return 2
+	}
+	return 0
+}
+
+// lastSlash returns the index of the last "/" of b, or 0 when it has none
+// (RFC 3986 5.2.4 C: "remove the last segment and its preceding '/' (if
+// any) from the output buffer").
+func lastSlash(b []byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == '/' {
+			return i
+		}
+	}
+	return 0
+}

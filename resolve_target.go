@@ -1,0 +1,245 @@
+package urlkit
+
+import "strings"
+
+// plan is the target of a resolution before it is written: where each
+// component comes from. The path is pathA followed by pathB (the merged
+// base directory and reference path of RFC 3986 5.2.3, without building
+// the concatenation), with dot segments removed when dots is set. The
+// plan names the base or the reference as the source of each component
+// rather than copying their fields, which keeps the hot path free of
+// large copies.
+type plan struct {
+	scheme       string
+	auth         source // whose authority the target has, if that one has one
+	query        source // whose query the target has, if that one has one
+	frag         source // whose fragment the target has, if that one has one
+	pathA, pathB string
+	dots         bool
+}
+
+// source names where a component of the target comes from. The plan
+// holds no pointer to the base or the reference: escape analysis cannot
+// tell the plan's fields apart, and a pointer in it would make the base
+// and the reference escape to the heap with the plan's strings.
+type source uint8
+
+const (
+	fromNone source = iota
+	fromBase
+	fromRef
+)
+
+// pick returns the URL a source names, or nil.
+func pick(s source, base, ref *URL) *URL {
+	switch s {
+	case fromBase:
+		return base
+	case fromRef:
+		return ref
+	}
+	return nil
+}
+
+// assemble sets out to the planned target. With text, it builds the
+// target's text with one allocation, out's fields slice it, and it returns
+// the text; without, out's fields slice the base and the reference, and
+// only a merged or cleaned path is a new string.
+func (p *plan) assemble(out, base, ref *URL, t *trace, sec string, text bool) string {
+	if p.dots && (hasDotSegment(p.pathA) || hasDotSegment(p.pathB)) {
+		return p.assembleDots(out, base, ref, t, sec, text)
+	}
+	if p.dots {
+		t.noDotSegments(sec, p.pathA, p.pathB)
+	}
+	if text {
+		return p.write(out, base, ref, nil, false, t)
+	}
+	p.fields(out, base, ref, nil, false, t)
+	return ""
+}
+
+// assembleDots is assemble for a path with dot segments: they are
+// removed in a stack buffer (a heap one for a path over 256 bytes).
+func (p *plan) assembleDots(out, base, ref *URL, t *trace, sec string, text bool) string {
+	var scratch [256]byte
+	b := scratch[:0]
+	if n := len(p.pathA) + len(p.pathB); n > len(scratch) {
+		b = make([]byte, 0, n)
+	}
+	b = append(append(b, p.pathA...), p.pathB...)
+	clean := removeDotSegments(b, t, sec)
+	if text {
+		return p.write(out, base, ref, clean, true, t)
+	}
+	p.fields(out, base, ref, clean, true, t)
+	return ""
+}
+
+// guard reports whether the target's path starts with "//" while it has
+// no authority. RFC 3986 3.3 forbids that (the path would read as an
+// authority), so "/." is written before such a path.
+func (p *plan) guard(a *URL, clean []byte, cleaned bool, t *trace) bool {
+	if a != nil && a.HasAuthority {
+		return false
+	}
+	g := false
+	if cleaned {
+		g = len(clean) >= 2 && clean[0] == '/' && clean[1] == '/'
+	} else {
+		g = startsDoubleSlash(p.pathA, p.pathB)
+	}
+	if g {
+		t.slashDotWritten()
+	}
+	return g
+}
+
+// fields sets out to the target without building its text: every
+// component but a merged or cleaned path is the base's or the
+// reference's own string.
+func (p *plan) fields(out, base, ref *URL, clean []byte, cleaned bool, t *trace) {
+	a := pick(p.auth, base, ref)
+	guard := p.guard(a, clean, cleaned, t)
+	var path string
+	switch {
+	case cleaned && guard:
+		var b strings.Builder
+		b.Grow(2 + len(clean))
+		b.WriteString("/.")
+		b.Write(clean)
+		path = b.String()
+	case cleaned:
+		path = string(clean)
+	case guard:
+		path = "/." + p.pathA + p.pathB
+	case p.pathA == "":
+		path = p.pathB
+	default:
+		path = p.pathA + p.pathB
+	}
+	u := URL{Scheme: p.scheme, Path: path}
+	if a != nil && a.HasAuthority {
+		u.User, u.Password, u.Host, u.Port = a.User, a.Password, a.Host, a.Port
+		u.HasAuthority, u.HasUser, u.HasPassword, u.HasPort = true, a.HasUser, a.HasPassword, a.HasPort
+	}
+	if q := pick(p.query, base, ref); q != nil && q.HasQuery {
+		u.Query, u.HasQuery = q.Query, true
+	}
+	if f := pick(p.frag, base, ref); f != nil && f.HasFragment {
+		u.Fragment, u.HasFragment = f.Fragment, true
+	}
+	*out = u
+}
+
+// write builds the target's text with one allocation and sets out to the
+// URL whose fields slice it. The path is clean when cleaned is set, else
+// pathA followed by pathB.
+func (p *plan) write(out, base, ref *URL, clean []byte, cleaned bool, t *trace) string {
+	pathLen := len(clean)
+	if !cleaned {
+		pathLen = len(p.pathA) + len(p.pathB)
+	}
+	a, q, f := pick(p.auth, base, ref), pick(p.query, base, ref), pick(p.frag, base, ref)
+	hasAuth := a != nil && a.HasAuthority
+	guard := p.guard(a, clean, cleaned, t)
+	if guard {
+		pathLen += 2
+	}
+	hasQuery := q != nil && q.HasQuery
+	hasFrag := f != nil && f.HasFragment
+	n := len(p.scheme) + 1 + pathLen
+	if hasAuth {
+		n += 2 + len(a.User) + 1 + len(a.Password) + 1 + len(a.Host) + 1 + len(a.Port)
+	}
+	if hasQuery {
+		n += 1 + len(q.Query)
+	}
+	if hasFrag {
+		n += 1 + len(f.Fragment)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(p.scheme)
+	b.WriteByte(':')
+	var userAt, passAt, hostAt, portAt int
+	if hasAuth {
+		b.WriteString("//")
+		if a.HasUser {
+			userAt = b.Len()
+			b.WriteString(a.User)
+			if a.HasPassword {
+				b.WriteByte(':')
+				passAt = b.Len()
+				b.WriteString(a.Password)
+			}
+			b.WriteByte('@')
+		}
+		hostAt = b.Len()
+		b.WriteString(a.Host)
+		if a.HasPort {
+			b.WriteByte(':')
+			portAt = b.Len()
+			b.WriteString(a.Port)
+		}
+	}
+	pathAt := b.Len()
+	if guard {
+		b.WriteString("/.")
+	}
+	if cleaned {
+		b.Write(clean)
+	} else {
+		b.WriteString(p.pathA)
+		b.WriteString(p.pathB)
+	}
+	pathEnd := b.Len()
+	if hasQuery {
+		b.WriteByte('?')
+		b.WriteString(q.Query)
+	}
+	if hasFrag {
+		b.WriteByte('#')
+		b.WriteString(f.Fragment)
+	}
+	s := b.String()
+	// The sources may be out itself: read them before writing out.
+	var user, pass, host, port, query, frag string
+	var hasUser, hasPass, hasPort bool
+	if hasAuth {
+		hasUser, hasPass, hasPort = a.HasUser, a.HasPassword, a.HasPort
+		if hasUser {
+			user = s[userAt : userAt+len(a.User)]
+		}
+		if hasPass {
+			pass = s[passAt : passAt+len(a.Password)]
+		}
+		host = s[hostAt : hostAt+len(a.Host)]
+		if hasPort {
+			port = s[portAt : portAt+len(a.Port)]
+		}
+	}
+	if hasQuery {
+		query = s[pathEnd+1 : pathEnd+1+len(q.Query)]
+	}
+	if hasFrag {
+		frag = s[len(s)-len(f.Fragment):]
+	}
+	*out = URL{
+		Scheme: s[:len(p.scheme)], User: user, Password: pass, Host: host, Port: port,
+		Path: s[pathAt:pathEnd], Query: query, Fragment: frag,
+		HasAuthority: hasAuth, HasUser: hasUser, HasPassword: hasPass, HasPort: hasPort,
+		HasQuery: hasQuery, HasFragment: hasFrag,
+	}
+	return s
+}
+
+func startsDoubleSlash(a, b string) bool {
+	switch {
+	case len(a) >= 2:
+		return a[0] == '/' && a[1] == '/'
+	case len(a) == 1:
+		return a[0] == '/' && len(b) > 0 && b[0] == '/'
+	}
+	return len(b) >= 2 && b[0] == '/' && b[1] == '/'
+}
