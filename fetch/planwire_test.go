@@ -9,6 +9,7 @@ package fetch
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -37,9 +38,10 @@ var planWireCases = []struct {
 	// server as an HTTP proxy; fails: the server may refuse it (nginx is
 	// no proxy), the wire is compared all the same.
 	via, fails bool
-	nullCWD    NullCWD // the FTP opener's policy
-	kind       error   // the error the fetch must end with (implies fails)
-	compressed bool    // HTTPOpener.Compressed (get --compressed)
+	nullCWD    NullCWD  // the FTP opener's policy
+	kind       error    // the error the fetch must end with (implies fails)
+	compressed bool     // HTTPOpener.Compressed (get --compressed)
+	answers    []string // what the user answers, in order
 }{
 	{name: "ftp anonymous text (guessed TYPE A)", server: "FTP_PORT", path: "/pub/hello.txt", body: "Hello from anonymous FTP."},
 	{name: "ftp binary (TYPE I, SIZE)", server: "FTP_PORT", path: "/pub/64k.bin", body: "xxxx"},
@@ -59,6 +61,7 @@ var planWireCases = []struct {
 	{name: "gopher+ default view", server: "GOPHER_PORT", path: "/0/hello.txt%09%09+"},
 	{name: "gopher+ attributes, not a search: no empty search field", server: "GOPHER_PORT", path: "/0/hello.txt%09%09!"},
 	{name: "gopher+ directory attributes", server: "GOPHER_PORT", path: "/1/docs%09%09$"},
+	{name: "gopher+ ASK: the attributes, the user's answers, the submission", server: "GOPHER_PORT", path: "/0/form.txt%09%09?", answers: []string{"Joe", "green"}, body: "A form document."},
 	{name: "gopher+ a filled-in ASK form", server: "GOPHER_PORT", path: "/0/form.txt%09%09+%091%0D%0A+-1%0D%0Aone%0D%0A.two%0D%0A.%0D%0A"},
 	{name: "gophernicus text", server: "GOPHERNICUS_PORT", path: "/0/hello.txt"},
 	{name: "gophernicus search", server: "GOPHERNICUS_PORT", path: "/7/cgi-bin/search%09foo%20bar"},
@@ -78,6 +81,17 @@ func TestPlanEqualsWire(t *testing.T) {
 	for _, tc := range planWireCases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email, NullCWD: tc.nullCWD}}
+			if tc.answers != nil {
+				answers := tc.answers
+				f.Prompt = func(context.Context, Prompt) (string, error) {
+					if len(answers) == 0 {
+						return "", errors.New("more questions than answers")
+					}
+					a := answers[0]
+					answers = answers[1:]
+					return a, nil
+				}
+			}
 			var rawURL, proxy string
 			var rel *relay
 			var tr *http.Transport
@@ -155,7 +169,7 @@ func TestPlanEqualsWire(t *testing.T) {
 			if tc.server != "HTTP_PORT" && trace.Len() == 0 {
 				t.Errorf("no wire trace for %s", rawURL)
 			}
-			if msg := matchPlan(plan, wire); msg != "" {
+			if msg := matchPlan(plan, wire, tc.answers); msg != "" {
 				t.Errorf("%s: the wire is not the plan: %s\nwire:\n%q\nplan:\n%s", rawURL, msg, wire, strings.Join(plan.Lines(true), "\n"))
 			}
 		})
@@ -163,10 +177,23 @@ func TestPlanEqualsWire(t *testing.T) {
 }
 
 // matchPlan checks that wire is the plan's Send steps, in order, each
-// conditional one present or absent; it returns what differs, or "".
-func matchPlan(plan *scheme.Plan, wire []byte) string {
+// conditional one present or absent, the user's answers where the plan
+// sends them; it returns what differs, or "".
+func matchPlan(plan *scheme.Plan, wire []byte, answers []string) string {
 	rest := wire
 	for _, st := range plan.Sends() {
+		if st.Answers {
+			for _, a := range answers {
+				if strings.HasPrefix(a, ".") {
+					a = "." + a
+				}
+				if !bytes.HasPrefix(rest, []byte(a+"\r\n")) {
+					return "the answer " + quote(a) + " is not on the wire: " + quote(string(rest[:min(len(rest), 60)]))
+				}
+				rest = rest[len(a)+2:]
+			}
+			continue
+		}
 		if bytes.HasPrefix(rest, []byte(st.Text)) {
 			rest = rest[len(st.Text):]
 			continue

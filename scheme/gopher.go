@@ -442,7 +442,7 @@ func (p *planner) formLines(selector string, r *GopherRequest) {
 	st.Request = r
 	p.send("", "", "+-1\r\n")
 	if r == nil {
-		p.comment("one line per answer, in the order of the questions")
+		p.add(Step{Kind: Send, Op: "ANSWERS", Answers: true})
 	} else {
 		for _, v := range r.Form {
 			if strings.HasPrefix(v, ".") {

@@ -118,6 +118,10 @@ type Step struct {
 	// Binary marks a Send whose Text is a binary request (a WAIS APDU):
 	// rendered as Go-escaped bytes, never as a line.
 	Binary bool
+	// Answers marks a Send of the user's answers to the Ask steps before
+	// it, one line each, dot-stuffed (a Gopher+ ASK form): Text is empty,
+	// since the answers are not known when the plan is made.
+	Answers bool
 }
 
 // String formats the step alone as the explain command prints it:
@@ -131,6 +135,9 @@ func (s Step) String() string {
 	case Open:
 		return "open " + printable(s.Text)
 	case Send:
+		if s.Answers {
+			return "# send the answers, one line each (a line starting with \".\" gets another)"
+		}
 		return "send " + strconv.Quote(s.Text)
 	case Expect:
 		return "# expect " + escapeControls(s.Reply) + ": " + escapeControls(s.Text)
