@@ -403,7 +403,9 @@ func gopherPlan(v View, p *planner) {
 		st := p.send("ATTRIBUTES", g.Selector, attrs.Line())
 		st.Request = r
 		st.Why, st.RFC = "Gopher+ \"?\": the item has an ASK form; the client fetches all of its attributes (\"!\", since servers such as pygopherd answer \"!+ASK\" with the document itself) and reads its +ASK block", "draft-ietf-uri-url-06 3.4.5"
+		p.add(Step{Kind: End, Text: "the attribute blocks, up to the server's close"})
 		p.add(Step{Kind: Ask, Text: "each question of the +ASK block"})
+		p.add(Step{Kind: Connect, Text: addr(g.Host, g.Port, "gopher"), Why: "a second connection for the submission: a Gopher server closes each one after its reply", RFC: "RFC 1436 2"})
 		p.formLines(r.Selector, nil)
 		p.gopherReply(g, true)
 		return
