@@ -38,6 +38,18 @@ func TestSpans(t *testing.T) {
 			f := v.(*File)
 			return []string{text(u, f.At.Host), text(u, f.At.Path)}
 		}, []string{"localhost", "/etc/mo%74d?x"}},
+		{"wais://h/db/TEXT/doc%20id", urlkit.RFC1738, func(v View, u *urlkit.URL) []string {
+			w := v.(*WAIS)
+			return []string{text(u, w.At.Database), text(u, w.At.WType), text(u, w.At.WPath)}
+		}, []string{"db", "TEXT", "doc%20id"}},
+		{"wais://h/db?a%20b", urlkit.RFC1738, func(v View, u *urlkit.URL) []string {
+			w := v.(*WAIS)
+			return []string{text(u, w.At.Database), text(u, w.At.Search)}
+		}, []string{"db", "a%20b"}},
+		{"prospero://h/pros/name%001;a=b;c=d", urlkit.RFC1738, func(v View, u *urlkit.URL) []string {
+			p := v.(*Prospero)
+			return []string{text(u, p.At.Path), text(u, p.At.Fields[0]), text(u, p.At.Fields[1])}
+		}, []string{"pros/name%001", "a=b", "c=d"}},
 		{"telnet://user:pw@h:2323/", urlkit.RFC1738, func(v View, u *urlkit.URL) []string {
 			tv := v.(*Telnet)
 			return []string{text(u, tv.At.User), text(u, tv.At.Password), text(u, tv.At.Host), text(u, tv.At.Port)}
