@@ -16,6 +16,9 @@ import (
 // the address is written %25.
 type Mailto struct {
 	Address string // the addr-spec, decoded
+
+	// At holds where the address is written in the URL's String form.
+	At struct{ Address Span }
 }
 
 // ParseMailto returns the view of a mailto URL, checking the address.
@@ -27,7 +30,13 @@ func ParseMailto(u *urlkit.URL) (*Mailto, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Mailto{Address: addr}, nil
+	m := &Mailto{Address: addr}
+	o := u.Offsets()
+	m.At.Address = Span{o.SchemeSpecificPart, o.Fragment}
+	if u.HasFragment {
+		m.At.Address.End-- // the "#"
+	}
+	return m, nil
 }
 
 // Scheme returns "mailto".
@@ -188,6 +197,10 @@ func init() {
 
 // mailtoConcerns: the address goes into RCPT TO.
 func mailtoConcerns(v View, c *concernList) {
+	if m, _ := v.(*Mailto); m != nil {
+		c.scanSpan(m.At.Address, ctlCR|ctlLF|ctlNUL, "SMTP RCPT TO address")
+		return
+	}
 	c.scan(c.u.SchemeSpecificPart(), c.l.ssp, ctlCR|ctlLF|ctlNUL, "SMTP RCPT TO address")
 }
 

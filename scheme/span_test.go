@@ -50,6 +50,9 @@ func TestSpans(t *testing.T) {
 			p := v.(*Prospero)
 			return []string{text(u, p.At.Path), text(u, p.At.Fields[0]), text(u, p.At.Fields[1])}
 		}, []string{"pros/name%001", "a=b", "c=d"}},
+		{"mailto:timbl@info.cern.ch#x", urlkit.RFC1738, func(v View, u *urlkit.URL) []string {
+			return []string{text(u, v.(*Mailto).At.Address)}
+		}, []string{"timbl@info.cern.ch"}},
 		{"telnet://user:pw@h:2323/", urlkit.RFC1738, func(v View, u *urlkit.URL) []string {
 			tv := v.(*Telnet)
 			return []string{text(u, tv.At.User), text(u, tv.At.Password), text(u, tv.At.Host), text(u, tv.At.Port)}
