@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -40,8 +41,15 @@ type FileOpener struct {
 
 // Open opens the file or directory.
 func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	u := req.URL
-	fv, err := scheme.ParseFile(u)
+	// The plan's Open step names the file: the one explain prints.
+	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
+	if err != nil {
+		return nil, invalid(err)
+	}
+	if err := refused(plan); err != nil {
+		return nil, err
+	}
+	fv, err := scheme.ParseFile(req.URL)
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -49,12 +57,15 @@ func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		return nil, &Error{Op: "open", Offset: -1, Kind: ErrRemoteFile,
 			Rule: fmt.Sprintf("host %q is not this machine (a file URL names a local file by the host \"\", \"localhost\" or this machine's name)", fv.Host)}
 	}
-	// The view decoded the whole url-path, "?" included (RFC 1738's
-	// fsegment allows it): the name is the one explain prints.
-	local := scheme.File{Path: fv.Path}
-	name, err := local.LocalPath()
-	if err != nil {
-		return nil, &Error{Op: "open", Offset: -1, Kind: ErrNotFound, Rule: strings.TrimPrefix(err.Error(), "scheme: ")}
+	var name string
+	for _, st := range plan.Steps {
+		if st.Kind == scheme.Open {
+			name = st.Text
+			break
+		}
+	}
+	if name == "" {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the file access plan opens nothing"}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package scheme
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 
@@ -236,19 +237,21 @@ func fileConcerns(v View, c *concernList) {
 }
 
 func (p *planner) file(f *File) {
-	if !f.IsLocal() {
-		p.comment("host %q is not this machine: a file URL names no protocol to reach another machine's files (RFC 1738 3.10); there is nothing to open here", f.Host)
-		p.flushCautions()
+	local := File{Path: f.Path}
+	name, err := local.LocalPath()
+	if err != nil {
+		p.unsupported(f.At.Path.At, strings.TrimPrefix(err.Error(), "scheme: "))
 		return
 	}
-	name, err := f.LocalPath()
-	if err != nil {
-		name = f.Path
-	}
 	p.open(name)
-	if f.Host == "" {
+	switch {
+	case !f.IsLocal():
+		open := &p.plan.Steps[len(p.plan.Steps)-1]
+		open.When = fmt.Sprintf("the host %q is this machine's name (or its first label)", f.Host)
+		p.comment("a file URL names no protocol to reach another machine's files (RFC 1738 3.10): for another host the access fails (get --file-ftp fetches it over FTP, as early clients did)")
+	case f.Host == "":
 		p.comment("an empty host means the machine interpreting the URL (RFC 1738 3.10)")
-	} else {
+	default:
 		p.comment("host %q means the machine interpreting the URL (RFC 1738 3.10)", f.Host)
 	}
 }
