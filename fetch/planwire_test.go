@@ -65,6 +65,7 @@ var planWireCases = []struct {
 	{name: "gopher+ a filled-in ASK form", server: "GOPHER_PORT", path: "/0/form.txt%09%09+%091%0D%0A+-1%0D%0Aone%0D%0A.two%0D%0A.%0D%0A"},
 	{name: "gophernicus text", server: "GOPHERNICUS_PORT", path: "/0/hello.txt"},
 	{name: "gophernicus search", server: "GOPHERNICUS_PORT", path: "/7/cgi-bin/search%09foo%20bar"},
+	{name: "gophernicus search, the words asked", server: "GOPHERNICUS_PORT", path: "/7/cgi-bin/search", answers: []string{"foo bar"}, body: "foo bar"},
 	{name: "gophernicus ignores an attribute request (D12)", server: "GOPHERNICUS_PORT", path: "/0/hello.txt%09%09!", warn: "not its attributes"},
 	{name: "http", server: "HTTP_PORT", path: "/hello.txt"},
 	{name: "http no path", server: "HTTP_PORT", path: ""},
@@ -183,9 +184,13 @@ func matchPlan(plan *scheme.Plan, wire []byte, answers []string) string {
 	rest := wire
 	for _, st := range plan.Sends() {
 		if st.Answers {
+			if !bytes.HasPrefix(rest, []byte(st.Text)) {
+				return "the plan sends " + quote(st.Text) + " before the answers, the wire has " + quote(string(rest[:min(len(rest), 60)]))
+			}
+			rest = rest[len(st.Text):]
 			for _, a := range answers {
-				if strings.HasPrefix(a, ".") {
-					a = "." + a
+				if st.Text == "" && strings.HasPrefix(a, ".") {
+					a = "." + a // an ASK form is a dot-stuffed block
 				}
 				if !bytes.HasPrefix(rest, []byte(a+"\r\n")) {
 					return "the answer " + quote(a) + " is not on the wire: " + quote(string(rest[:min(len(rest), 60)]))

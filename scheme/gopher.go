@@ -367,6 +367,7 @@ func gopherPlan(v View, p *planner) {
 		r.AskSearch = true
 		p.add(Step{Kind: Ask, Text: "the words to search for", Request: r,
 			Why: "a search server and no search string in the URL: the client asks the user, then sends the selector, a TAB and the words", RFC: "RFC 1436 3.7"})
+		p.add(Step{Kind: Send, Op: "REQUEST", Arg: g.Selector, Text: g.Selector + "\t", Answers: true})
 		p.gopherReply(g, false)
 		return
 	case r.Plus != nil && perr != nil:

@@ -118,9 +118,11 @@ type Step struct {
 	// Binary marks a Send whose Text is a binary request (a WAIS APDU):
 	// rendered as Go-escaped bytes, never as a line.
 	Binary bool
-	// Answers marks a Send of the user's answers to the Ask steps before
-	// it, one line each, dot-stuffed (a Gopher+ ASK form): Text is empty,
-	// since the answers are not known when the plan is made.
+	// Answers marks a Send of Text followed by the user's answers to the
+	// Ask step before it, each ending with CR LF (dot-stuffed in a Gopher+
+	// ASK form, where Text is empty; a Gopher search sends the selector
+	// and a TAB, then the words): the answers are not known when the plan
+	// is made.
 	Answers bool
 }
 
@@ -135,8 +137,11 @@ func (s Step) String() string {
 	case Open:
 		return "open " + printable(s.Text)
 	case Send:
-		if s.Answers {
+		if s.Answers && s.Text == "" {
 			return "# send the answers, one line each (a line starting with \".\" gets another)"
+		}
+		if s.Answers {
+			return "# send " + strconv.Quote(s.Text) + " and the answer, then \"\\r\\n\""
 		}
 		return "send " + strconv.Quote(s.Text)
 	case Expect:
