@@ -55,7 +55,22 @@
 // The context of Fetch governs the whole transfer, up to the Close of the
 // Body. Fetcher.Timeout is an idle timeout: a fetch fails with ErrTimeout
 // when nothing arrives for that long, however long the whole transfer
-// takes.
+// takes. The limits with curl's names bound the rest: ConnectTimeout
+// (ErrConnectTimeout), MaxTime for the whole transfer (ErrMaxTime),
+// SpeedLimit and SpeedTime against a trickle (ErrTooSlow; all three match
+// ErrTimeout), and MaxSize (ErrTooLarge, before any data when the size is
+// announced). HTTP bodies are not decompressed unless HTTPOpener.Compressed
+// is set; file: URLs open FIFOs and devices only with
+// FileOpener.AllowSpecial.
+//
+// # Secrets and untrusted text
+//
+// Each fetch has one redactor of its secrets (the URL's password, the
+// gateway's, the answers to secret prompts): the Trace and every error
+// message go through it, so a password is masked even where a server
+// echoes it back. Text from the server in errors, warnings, Reply, the
+// HTTP trace and Render's output is escaped (package internal/safetext):
+// no control byte reaches a terminal.
 //
 // # Errors
 //

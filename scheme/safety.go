@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/urlkit/urlkit"
+	cc "github.com/urlkit/urlkit/internal/charclass"
 	"github.com/urlkit/urlkit/internal/registry"
 )
 
@@ -212,7 +213,7 @@ func (c *concernList) scan(raw string, off int, forbid uint8, field string) {
 		if !isEscape(raw, i) {
 			continue
 		}
-		b := unescape(raw[i : i+3])[0]
+		b := cc.Unhex(raw[i+1])<<4 | cc.Unhex(raw[i+2])
 		if ctlBit(b)&forbid != 0 {
 			c.refuse(off+i, raw[i:i+3], b, field)
 		}
@@ -228,6 +229,10 @@ func (c *concernList) scanSpan(sp Span, forbid uint8, field string) {
 }
 
 func (c *concernList) refuse(off int, esc string, b byte, field string) {
+	if len(c.list) >= maxConcerns {
+		c.add(off, true, "") // only counted: no message to build
+		return
+	}
 	var why string
 	switch b {
 	case '\r', '\n':

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 var checkCmd = &command{
@@ -69,7 +70,7 @@ Examples:
 							// -v or not (RFC 1738 appendix's "URL:"),
 							// naming the URL read, its password hidden.
 							out.Flush()
-							fmt.Fprintf(st.Err, "urlkit: %q: warning: %s\n", u.Redacted(), w)
+							fmt.Fprintf(st.Err, "urlkit: %s: warning: %s\n", quoteInput(u.Redacted(), w.Offset), safetext.Visible(w.String()))
 						case *verbose:
 							fmt.Fprintf(out, "  repaired: %s\n", w)
 						}

@@ -82,7 +82,9 @@ func parseOne(s string, m urlkit.Mode) *parsed {
 // json encodes the result with the keys of CLI.md, in its order, then
 // urlkit's additions (mode, url, warnings).
 func (r *parsed) json() []byte {
-	var o jsonObject
+	// Sized for the input repeated in six members (input, url, path,
+	// ...), so that a long line is not copied again at every doubling.
+	o := jsonObject{b: make([]byte, 0, 6*len(r.input)+512)}
 	o.begin()
 	o.str("input", r.input)
 	o.boolean("valid", r.err == nil)

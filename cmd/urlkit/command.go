@@ -145,7 +145,7 @@ func printCommandHelp(w io.Writer, c *command) {
 				dash = "-"
 			}
 			fmt.Fprintf(w, "  %s%s%s\n    \t%s", dash, f.Name, name, usage)
-			if f.DefValue != "" && f.DefValue != "false" {
+			if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "0s" {
 				fmt.Fprintf(w, " (default %s)", f.DefValue)
 			}
 			fmt.Fprintln(w)

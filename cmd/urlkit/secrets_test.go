@@ -101,6 +101,9 @@ func TestSecretsMatrix(t *testing.T) {
 		{name: "get bad --gateway without scheme", args: []string{"get", "--gateway", "gopher=gwuser:" + secret + "@x@proxy 3128", "gopher://h/"}},
 		{name: "get gateway refused", args: []string{"get", "--trace", "--gateway", "gopher=http://gwuser:" + secret + "@" + refused, "gopher://h/"}},
 		{name: "get password with raw @", args: []string{"get", "ftp://user:" + secret + "@x@" + refused + "/f"}},
+		{name: "edit bad port", args: []string{"edit", "--url", "http://u:" + secret + "@h:99999/a"}},
+		{name: "edit bad stdin", stdin: "http://u:" + secret + "@h:99999/a\n", args: []string{"edit", "-f", "-"}},
+		{name: "edit get password", args: []string{"edit", "--url", "http://u:" + secret + "@h/a", "--get", "{host}"}},
 		{name: "unknown command", args: []string{"gett", good}},
 		{name: "bad flag", args: []string{"get", "--nope", good}},
 	}
