@@ -20,6 +20,19 @@
 // documentation gives each algorithm. Each is a struct whose zero value
 // works and whose fields are the scheme's settings.
 //
+// An opener carries out the URL's access plan (scheme.PlanURL), the one
+// "urlkit explain" prints: it walks the plan's steps and makes the
+// protocol client call that sends each line, so explain and get cannot
+// disagree; TestPlanEqualsWire compares the plan's lines with the bytes
+// on the wire against the real servers. A plan that refuses the URL is
+// refused here with the same reason and offset, before anything is sent.
+//
+// The core (Fetcher, Request, Response, Error) knows no protocol: an
+// opener gets everything it needs on the Request, names the kind of its
+// client's errors as a Classifier, and fills the protocol-neutral
+// Response fields; the standard openers are looked up in a table built
+// once.
+//
 // # Safety
 //
 // Before anything is sent, Fetch checks the URL (CheckURL): a URL whose

@@ -12,8 +12,6 @@ import (
 	"syscall"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/client/ftp"
-	"github.com/urlkit/urlkit/client/gopher"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/internal/wire"
 )
@@ -210,17 +208,17 @@ func hostPort(u *urlkit.URL, def string) string {
 }
 
 // classify chooses the Kind of a failure from the error of a client or
-// the operating system. body tells whether the data was being read: then
-// a broken connection is a short transfer rather than a failed connect.
-func classify(ctx context.Context, err error, body bool) error {
+// the operating system: first as the opener's Classifier says (c, may be
+// nil), then by the rules every protocol shares. body tells whether the
+// data was being read: then a broken connection is a short transfer
+// rather than a failed connect.
+func classify(ctx context.Context, err error, body bool, c Classifier) error {
 	if err == nil {
 		return nil
 	}
 	if k := causeKind(ctx); k != nil {
 		return k
 	}
-	var re *ftp.ReplyError
-	var pe *gopher.PlusError
 	var ne net.Error
 	switch {
 	case errors.Is(err, context.Canceled):
@@ -229,21 +227,18 @@ func classify(ctx context.Context, err error, body bool) error {
 		return ErrConnectTimeout
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
 		return ErrTimeout
-	case errors.Is(err, ftp.ErrDataPort):
-		return ErrBlockedPort
 	case errors.Is(err, ErrUnsafe), errors.Is(err, wire.ErrUnsafeArg):
 		return ErrUnsafe
-	case errors.As(err, &re):
-		return ftpKind(re)
-	case errors.As(err, &pe):
-		if pe.Code == 1 {
-			return ErrNotFound
+	}
+	if c != nil {
+		if k := c.Classify(err); k != nil {
+			return k
 		}
-		return ErrStatus
-	case errors.Is(err, ftp.ErrShortTransfer), errors.Is(err, gopher.ErrShortTransfer), errors.Is(err, io.ErrUnexpectedEOF):
+	}
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
 		return ErrShortTransfer
-	case errors.Is(err, ftp.ErrMalformedReply), errors.Is(err, ftp.ErrReplyTooLong), errors.Is(err, wire.ErrLineTooLong),
-		errors.Is(err, gopher.ErrMalformedAttributes), errors.Is(err, gopher.ErrMalformedItem):
+	case errors.Is(err, wire.ErrLineTooLong):
 		return ErrProtocol
 	case errors.Is(err, os.ErrNotExist):
 		return ErrNotFound
@@ -260,19 +255,8 @@ func classify(ctx context.Context, err error, body bool) error {
 	if errors.As(err, &oe) && oe.Op == "dial" || errors.As(err, &de) || errors.Is(err, syscall.ECONNREFUSED) {
 		return ErrConnect
 	}
-	if errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, ftp.ErrClosed) {
+	if errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
 		return ErrShortTransfer
-	}
-	return ErrStatus
-}
-
-// ftpKind maps an FTP reply to a kind.
-func ftpKind(re *ftp.ReplyError) error {
-	switch {
-	case re.Code == 530 || re.Code == 332 || re.Code == 532:
-		return ErrAccessDenied
-	case re.Code == 550 || re.Code == 450 && (re.Cmd == "NLST" || re.Cmd == "LIST") || re.Code == 553:
-		return ErrNotFound
 	}
 	return ErrStatus
 }

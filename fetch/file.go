@@ -3,6 +3,7 @@ package fetch
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -39,8 +41,15 @@ type FileOpener struct {
 
 // Open opens the file or directory.
 func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	u := req.URL
-	fv, err := scheme.ParseFile(u)
+	// The plan's Open step names the file: the one explain prints.
+	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
+	if err != nil {
+		return nil, invalid(err)
+	}
+	if err := refused(plan); err != nil {
+		return nil, err
+	}
+	fv, err := scheme.ParseFile(req.URL)
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -48,12 +57,15 @@ func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		return nil, &Error{Op: "open", Offset: -1, Kind: ErrRemoteFile,
 			Rule: fmt.Sprintf("host %q is not this machine (a file URL names a local file by the host \"\", \"localhost\" or this machine's name)", fv.Host)}
 	}
-	// The view decoded the whole url-path, "?" included (RFC 1738's
-	// fsegment allows it): the name is the one explain prints.
-	local := scheme.File{Path: fv.Path}
-	name, err := local.LocalPath()
-	if err != nil {
-		return nil, &Error{Op: "open", Offset: -1, Kind: ErrNotFound, Rule: strings.TrimPrefix(err.Error(), "scheme: ")}
+	var name string
+	for _, st := range plan.Steps {
+		if st.Kind == scheme.Open {
+			name = st.Text
+			break
+		}
+	}
+	if name == "" {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the file access plan opens nothing"}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -159,6 +171,25 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 }
 
 func (c *ctxReader) Close() error { return c.c.Close() }
+
+// fileOverFTP is a FileOpener that fetches a file: URL naming another
+// host as the ftp: URL with the same host and path, as early clients did
+// (Mosaic, Lynx; Fetcher.FileOverFTP).
+type fileOverFTP struct{ *FileOpener }
+
+func (o *fileOverFTP) Open(ctx context.Context, req *Request) (*Response, error) {
+	resp, err := o.FileOpener.Open(ctx, req)
+	if !errors.Is(err, ErrRemoteFile) || req.Reopen == nil {
+		return resp, err
+	}
+	v := *req.URL
+	v.Scheme = "ftp"
+	resp, err = req.Reopen(ctx, &v)
+	if err == nil {
+		resp.Warnings = append(resp.Warnings, "file: URL for another host fetched over FTP")
+	}
+	return resp, err
+}
 
 // openCtx opens name for reading, giving up when ctx is done (the open of
 // a FIFO waits for a writer). An open that completes later is closed.

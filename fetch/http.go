@@ -17,6 +17,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // DefaultMaxRedirects is the number of HTTP redirects followed when
@@ -90,7 +91,18 @@ var sharedTransport = sync.OnceValue(func() *http.Transport {
 
 // Open fetches an http or https URL, through the proxy configured for
 // it, if any.
+//
+// The request is the GET of the URL's access plan (scheme.PlanURL, what
+// "urlkit explain" prints): net/http writes the lines of its Send steps,
+// as the plan-equals-wire test checks against a real server.
 func (o *HTTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, UserAgent: o.UserAgent, Compressed: o.Compressed})
+	if err != nil {
+		return nil, invalid(err)
+	}
+	if err := refused(plan); err != nil {
+		return nil, err
+	}
 	nu := req.URL.NetURL()
 	nu.Fragment, nu.RawFragment = "", ""
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, nu.String(), nil)
@@ -103,7 +115,7 @@ func (o *HTTPOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 // proxyFunc returns the function choosing the proxy of an http or https
 // URL (the original and each redirect) from the Fetcher's gateways.
 func (req *Request) proxyFunc() func(*url.URL) (*url.URL, error) {
-	if req.f == nil {
+	if req.Gateway == nil {
 		return nil
 	}
 	return func(t *url.URL) (*url.URL, error) {
@@ -111,7 +123,7 @@ func (req *Request) proxyFunc() func(*url.URL) (*url.URL, error) {
 		if err != nil {
 			return nil, nil
 		}
-		gw, ok := req.f.gatewayFor(&v)
+		gw, ok := req.Gateway(&v)
 		if !ok || gw.Mode != GatewayProxy {
 			return nil, nil
 		}
@@ -204,8 +216,8 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 	if o.Compressed {
 		hreq.Header.Set("Accept-Encoding", "gzip")
 	}
-	if req.f != nil && req.f.ConnectTimeout > 0 {
-		hreq = hreq.WithContext(context.WithValue(hreq.Context(), connectTimeoutKey{}, req.f.ConnectTimeout))
+	if req.ConnectTimeout > 0 {
+		hreq = hreq.WithContext(context.WithValue(hreq.Context(), connectTimeoutKey{}, req.ConnectTimeout))
 	}
 	client := o.client(req)
 	hresp, err := client.Do(hreq)
@@ -220,7 +232,7 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		kind := classify(ctx, err, false)
+		kind := classify(ctx, err, false, nil)
 		if httpProtocolError(err) {
 			kind = ErrProtocol
 		}
@@ -324,10 +336,7 @@ func (o *HTTPOpener) client(req *Request) *http.Client {
 	if max == 0 {
 		max = DefaultMaxRedirects
 	}
-	var allow []int
-	if req.f != nil {
-		allow = req.f.AllowPorts
-	}
+	allow := req.AllowPorts
 	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {
 		target := r.URL.Redacted()
 		if len(via) > max || max < 0 {

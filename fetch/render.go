@@ -49,7 +49,7 @@ func renderBody(w io.Writer, resp *Response) error {
 		return renderMenu(w, resp.Body)
 	case resp.ContentType == GopherAttributesType:
 		return renderAttributes(w, resp.Body)
-	case resp.GopherType != 0 && !resp.GopherType.IsBinary():
+	case resp.DotStuffed:
 		return copyVisibleText(w, gopher.NewTextReader(resp.Body))
 	}
 	_, err := io.Copy(w, resp.Body)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"io"
 	"os"
 	"strings"
@@ -26,8 +27,12 @@ func TestMain(m *testing.M) {
 // TestScripts runs the CLI scripts in testdata/script: each is a txtar
 // file of commands with their expected output and exit status.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script", RequireExplicitExec: true})
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", RequireExplicitExec: true, UpdateScripts: *updateScripts})
 }
+
+// updateScripts rewrites the expected files of the scripts whose cmp
+// fails (go test -run TestScripts -update); review the diff.
+var updateScripts = flag.Bool("update", false, "rewrite the expected output in testdata/script")
 
 func TestReadLineBounded(t *testing.T) {
 	long := strings.Repeat("x", maxLine+10)

@@ -15,7 +15,7 @@ var clientLayerDeps = map[string][]string{
 	"internal/wire":     {"golang.org/x/sys/unix"},
 	"internal/wiretest": {},
 	"client/ftp":        {"internal/wire"},
-	"client/gopher":     {"internal/wire"},
+	"client/gopher":     {"internal/wire", "internal/gophertype"},
 	"client/nntp":       {"internal/wire"},
 	"client/smtp":       {"internal/wire"},
 	"client/mailbox":    {},
