@@ -265,6 +265,19 @@ type PlanOptions struct {
 	// Compressed: HTTP requests ask for a gzip body (get --compressed);
 	// otherwise they ask for none.
 	Compressed bool
+
+	// Sessions (telnet, rlogin, tn3270). Term is the terminal type the
+	// client announces: "" means "DUMB" for telnet and "network" for
+	// rlogin (tn3270 always announces IBM-3278-2). Width and Height are
+	// the terminal's columns and rows, zero when the session is not on a
+	// terminal (no window size is sent). LocalUser is the rlogin
+	// handshake's local user name ("" means "user", a placeholder). Login:
+	// the client answers the login and password prompts once with the
+	// URL's user and password (get --login); otherwise they are advisory.
+	Term          string
+	Width, Height int
+	LocalUser     string
+	Login         bool
 }
 
 // PlanURL writes out the access plan u stands for, without any network
