@@ -336,9 +336,9 @@ type relay struct {
 	// sessions: the client's close closes the server's side too;
 	// privileged: connect to target from a port in 512-1023 (as root).
 	sessions, privileged bool
-	wg     sync.WaitGroup
-	mu     sync.Mutex
-	conns  []*bytes.Buffer
+	wg                   sync.WaitGroup
+	mu                   sync.Mutex
+	conns                []*bytes.Buffer
 }
 
 func newRelay(t *testing.T, target string) *relay {

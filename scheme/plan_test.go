@@ -1,9 +1,9 @@
 package scheme
 
 import (
-	"fmt"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
