@@ -19,8 +19,8 @@ import (
 
 var getCmd = &command{
 	name:    "get",
-	args:    "[-o FILE] [--gateway SCHEME=URL] [--allow-port PORT] [--timeout D] [--connect-timeout D] [--max-time D] [--speed-limit N --speed-time D] [--max-filesize N] [--compressed] [--render] [--active] [URL...]",
-	summary: "fetch what URLs name (file, http, https, ftp, gopher)",
+	args:    "[-o FILE] [--gateway SCHEME=URL] [--allow-port PORT] [--timeout D] [--connect-timeout D] [--max-time D] [--speed-limit N --speed-time D] [--max-filesize N] [--compressed] [--render] [--active] [--login] [--raw] [--keys SCRIPT] [URL...]",
+	summary: "fetch what URLs name (file, http, https, ftp, gopher), or open their sessions (telnet, rlogin, tn3270)",
 	detail: `Get fetches the resource each URL names and writes it to standard output,
 or to FILE with -o: written under a temporary name in the same directory and
 renamed only after a complete, checked transfer, so a failure leaves no file
@@ -64,6 +64,21 @@ Each URL is carried out as its specification says:
            attributes (!, $) and ASK forms (?). Output is the bytes as the
            server sent them; --render formats menus, attributes and text for
            people
+  telnet, rlogin, tn3270: sessions (RFC 1738 3.8, RFC 1630), not
+           retrievals. On a terminal: raw mode (restored on every exit,
+           signals included), the window size sent and updated, ^] for the
+           local prompt (quit, send brk, send ip, ...) as in BSD telnet;
+           tn3270 starts c3270 when installed, else shows the screen and
+           reads a key script per line. Over pipes: standard input goes to
+           the server, the output to standard output with control bytes
+           escaped (--raw: unchanged), until either side closes or
+           --max-time passes (a normal end). The URL's user is advisory:
+           "login as: USER" is printed, nothing is typed unless --login
+           (answers the login and password prompts once; the password is
+           never printed). rlogin binds a privileged source port as root
+           and says so when it cannot. tn3270 over pipes prints the first
+           screen (hidden fields blank), then plays --keys, printing each
+           screen the host answers with
 
 Safety (RFC 1738 section 6): a URL whose decoded parts would put CR, LF or
 NUL into a protocol line (FTP command, Gopher request, user, password) is
@@ -89,7 +104,9 @@ Examples:
   urlkit get 'gopher://host/7/search%09gopher+url'
   urlkit get --render 'gopher://host/0/item%09%09!'
   urlkit get --gateway ftp=http://proxy:3128 ftp://host/file
-  urlkit get --allow-port 25 gopher://host:25/`,
+  urlkit get --allow-port 25 gopher://host:25/
+  printf 'ls\nexit\n' | urlkit get --login telnet://me:secret@host/
+  urlkit get --keys 'logon applid(tso)<enter>' tn3270://mainframe/`,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		var o getOptions
 		fs.StringVar(&o.out, "o", "", "write to `FILE` (atomically) instead of standard output")
@@ -137,6 +154,9 @@ Examples:
 		fs.BoolVar(&o.fileFTP, "file-ftp", false, "fetch a file: URL naming another host over FTP, as early clients did")
 		fs.BoolVar(&o.trace, "trace", false, "print the protocol exchange on standard error (passwords masked)")
 		fs.BoolVar(&o.quiet, "q", false, "no progress bar")
+		fs.BoolVar(&o.login, "login", false, "telnet, rlogin: answer the login and password prompts once with the URL's user and password")
+		fs.BoolVar(&o.raw, "raw", false, "telnet, rlogin, tn3270 over pipes: write the session's output unchanged (control bytes not escaped)")
+		fs.StringVar(&o.keys, "keys", "", "tn3270: the key `SCRIPT` to play after the first screen (text, <enter>, <pf3>, <tab>...), printing each screen")
 		mode := modeFlag(fs)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			o.mode = *mode
@@ -169,6 +189,11 @@ type getOptions struct {
 	quiet   bool
 	mode    urlkit.Mode
 	modeSet bool
+
+	// Sessions (cmd_session.go).
+	login, raw   bool
+	keys         string
+	urlsFromArgs bool // standard input is free for a session
 }
 
 func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
@@ -222,6 +247,7 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 		fmt.Fprintf(st.Err, "urlkit get: -o takes one URL, got %d\n", len(args))
 		return exitUsage
 	}
+	o.urlsFromArgs = len(args) > 0
 	out := bufio.NewWriterSize(st.Out, 64<<10)
 	defer out.Flush()
 	n := 0
@@ -247,6 +273,13 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 	if err != nil {
 		printErr(st.Err, err)
 		return exitFail
+	}
+	if isSession(&u) {
+		if err := out.Flush(); err != nil {
+			fmt.Fprintf(st.Err, "urlkit: writing standard output: %v\n", err)
+			return exitFail
+		}
+		return o.session(ctx, st, f, &u)
 	}
 	resp, err := f.Fetch(ctx, &u)
 	if err != nil {
