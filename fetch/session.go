@@ -68,6 +68,10 @@ type Terminal struct {
 	Keys string
 }
 
+// ScreenSeparator is the line between two tn3270 screens printed over
+// pipes: each screen is 24 lines of text (trailing blanks removed).
+const ScreenSeparator = "--------------------------------------------------------------------------------"
+
 // Session runs the interactive session a telnet, rlogin or tn3270 URL
 // designates (RFC 1738 3.8, RFC 1630): a session is an action, not a
 // retrieval, so it is not an Opener. The URL is checked first (CheckURL:
@@ -80,7 +84,8 @@ type Terminal struct {
 // telnet and rlogin connect In and Out to the server until either side
 // closes, the Prompt's quit, or ctx ends. tn3270 prints the first full
 // screen as text (24 lines of 80 columns, hidden fields blank), plays
-// t.Keys, printing each screen the host answers with, and quits; with an
+// t.Keys, printing each screen the host answers with (after a
+// ScreenSeparator line), and quits; with an
 // Interactive terminal, each line of In is then a key script (a line
 // without an attention key gets <enter>), until In ends.
 //
@@ -310,18 +315,38 @@ func (f *Fetcher) tn3270Session(ctx context.Context, req *Request, plan *scheme.
 	if err := c.ReadScreen(ctx); err != nil {
 		return err
 	}
+	shown := 0
 	show := func(s *tn3270.Screen) error {
 		if t.Interactive {
-			_, err := io.WriteString(out, "\x1b[H\x1b[2J"+crlf(s.Text()))
+			_, err := io.WriteString(out, "\x1b[H\x1b[2J"+crlf(safetext.VisibleText(s.Text())))
 			return err
 		}
-		_, err := io.WriteString(out, s.Text()+"\f\n")
+		if shown++; shown > 1 {
+			io.WriteString(out, ScreenSeparator+"\n")
+		}
+		_, err := io.WriteString(out, s.Text())
 		return err
 	}
 	if err := show(c.Screen); err != nil {
 		return err
 	}
-	if err := c.Play(ctx, keys, show); err != nil {
+	// The host's answer to each key is bounded by the idle timeout (a
+	// host that never answers would otherwise hold the script for ever).
+	play := func(ks []tn3270.Key) error {
+		for _, k := range ks {
+			kctx, cancel := ctx, context.CancelFunc(func() {})
+			if idle := f.timeout(); idle > 0 && k.Kind == tn3270.KeyAID {
+				kctx, cancel = context.WithTimeout(ctx, idle)
+			}
+			err := c.Play(kctx, []tn3270.Key{k}, show)
+			cancel()
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := play(keys); err != nil {
 		return err
 	}
 	if !t.Interactive || t.In == nil {
@@ -341,7 +366,7 @@ func (f *Fetcher) tn3270Session(ctx context.Context, req *Request, plan *scheme.
 		if !hasAID(ks) {
 			ks = append(ks, tn3270.Key{Kind: tn3270.KeyAID, AID: tn3270.AIDEnter})
 		}
-		if err := c.Play(ctx, ks, show); err != nil {
+		if err := play(ks); err != nil {
 			var pe *tn3270.ProtectedFieldError
 			if errors.As(err, &pe) {
 				fmt.Fprintf(out, "\r\n%s\r\n", err)

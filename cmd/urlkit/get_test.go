@@ -34,6 +34,27 @@ func TestNetScripts(t *testing.T) {
 	})
 }
 
+// TestSessionScripts runs the session scripts (testdata/sessionscript)
+// against inetutils telnetd, in.rlogind and Hercules.
+func TestSessionScripts(t *testing.T) {
+	wt.ServerEnv(t, "TELNET_PORT", "TELNET_USER", "TELNET_PASS", "RLOGIN_PORT", "RLOGIN_USER", "RLOGIN_PASS", "TN3270_PORT")
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/sessionscript",
+		RequireExplicitExec: true,
+		Setup: func(e *testscript.Env) error {
+			for _, kv := range os.Environ() {
+				k, _, _ := strings.Cut(kv, "=")
+				for _, p := range []string{"TELNET_", "RLOGIN_", "TN3270_"} {
+					if strings.HasPrefix(k, p) {
+						e.Vars = append(e.Vars, kv)
+					}
+				}
+			}
+			return nil
+		},
+	})
+}
+
 func TestProgress(t *testing.T) {
 	var out strings.Builder
 	now := time.Unix(1000, 0)
