@@ -65,7 +65,8 @@ resources one:
                             http://xn--bcher-kva.example/
   idn                       http://xn--bcher-kva.example/ is
                             http://bücher.example/ (an IRI: no mode parses it)
-Sets: usually-safe (remove-empty-query, remove-trailing-slash,
-remove-dot-segments), unsafe (usually-safe and every flag marked * but
-add-trailing-slash, add-www and the host ones, plus remove-fragment), all
-(unsafe, decode-numeric-host, remove-unnecessary-host-dots).`
+Sets: usually-safe is remove-empty-query, remove-trailing-slash and
+remove-dot-segments; unsafe adds remove-directory-index, remove-fragment,
+force-http, remove-duplicate-slashes, remove-www, sort-query and
+remove-tracking; all adds decode-numeric-host and
+remove-unnecessary-host-dots.`
