@@ -67,8 +67,12 @@ Examples:
 				if !*all {
 					errs = errs[:1]
 				}
-				for _, e := range errs {
-					fmt.Fprintln(st.Err, e)
+				hint := modeHint(s, *mode, false)
+				for i, e := range errs {
+					if i > 0 {
+						hint = ""
+					}
+					fmt.Fprintf(st.Err, "%v%s\n", e, hint)
 				}
 				return exitFail
 			})

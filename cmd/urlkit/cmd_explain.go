@@ -81,7 +81,7 @@ Examples:
 }
 
 func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.ExplainOptions) int {
-	u, _, err := urlkit.ParseMode(s, opts.Mode)
+	u, err := parseAbs(s, opts.Mode)
 	if err != nil {
 		out.Flush()
 		fmt.Fprintln(st.Err, err)

@@ -178,7 +178,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 		}
 	}
 	if err != nil {
-		fmt.Fprintln(st.Err, err)
+		fmt.Fprintln(st.Err, hinted(err, s, o.mode, false))
 		return exitFail
 	}
 	resp, err := f.Fetch(ctx, &u)

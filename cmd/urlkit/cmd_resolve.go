@@ -50,13 +50,20 @@ func resolveModeFlag(fs *flag.FlagSet) *urlkit.Mode {
 
 // parseAbs parses an absolute URL, and parseRef a URL or a relative
 // reference, in mode m.
+// Their errors say when RFC 3986 takes the URL (modehint.go).
 func parseAbs(s string, m urlkit.Mode) (urlkit.URL, error) {
 	u, _, err := urlkit.ParseMode(s, m)
+	if err != nil {
+		err = hinted(err, s, m, false)
+	}
 	return u, err
 }
 
 func parseRef(s string, m urlkit.Mode) (urlkit.URL, error) {
 	u, _, err := urlkit.ParseReference(s, m)
+	if err != nil {
+		err = hinted(err, s, m, true)
+	}
 	return u, err
 }
 
