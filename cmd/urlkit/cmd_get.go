@@ -216,6 +216,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 	var bar *progress
 	if !o.quiet && st.ErrTTY && (file != nil || !st.OutTTY) {
 		bar = newProgress(st.Err, displayName(&u), resp.Size)
+		bar.width = st.ErrWidth
 		src = bar.reader(src)
 	}
 	var werr error // a write error, as opposed to a transfer error
