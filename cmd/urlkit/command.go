@@ -49,6 +49,9 @@ func run(ctx context.Context, args []string, st *Streams) int {
 	switch name {
 	case "help", "-h", "-help", "--help":
 		return help(st, rest)
+	case "--version", "-version", "version":
+		printVersion(st.Out)
+		return exitOK
 	}
 	c, ok := commands[name]
 	if !ok {
@@ -95,7 +98,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprint(w, "usage: urlkit COMMAND [FLAGS] ARGS...\n\nCommands:\n")
+	fmt.Fprint(w, "usage: urlkit COMMAND [FLAGS] ARGS...\n       urlkit --version\n\nCommands:\n")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
