@@ -16,9 +16,10 @@ import (
 )
 
 var getCmd = &command{
-	name:    "get",
-	args:    "[-o FILE] [--gateway SCHEME=URL] [--allow-port PORT] [--timeout D] [--render] [--active] [URL...]",
-	summary: "fetch what URLs name (file, http, https, ftp, gopher)",
+	name:         "get",
+	args:         "[URL...]",
+	flagSynopsis: true,
+	summary:      "fetch what URLs name (file, http, https, ftp, gopher)",
 	detail: `Get fetches the resource each URL names and writes it to standard output,
 or to FILE with -o: written under a temporary name in the same directory and
 renamed only after a complete, checked transfer, so a failure leaves no file

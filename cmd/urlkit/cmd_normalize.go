@@ -36,9 +36,10 @@ the escapes of A-Z a-z 0-9 - . _ ~ are decoded, "~" stays, and the dot
 segments of an absolute URI are removed.`
 
 var normalizeCmd = &command{
-	name:    "normalize",
-	args:    "[--mode M] [--flags F,...] [--explain] [URL...]",
-	summary: "print URLs in canonical form",
+	name:         "normalize",
+	args:         "[URL...]",
+	flagSynopsis: true,
+	summary:      "print URLs in canonical form",
 	detail: `Normalize prints each URL (or each line of standard input) in the canonical
 form below, one per line. With --explain, each rule that changed something
 is printed under the URL. Invalid URLs are reported (offset and rule) and
@@ -84,9 +85,10 @@ Examples:
 }
 
 var equalCmd = &command{
-	name:    "equal",
-	args:    "[--mode M] [--flags F,...] [--explain] URL1 URL2",
-	summary: "tell whether two URLs are the same; exit 1 if not",
+	name:         "equal",
+	args:         "URL1 URL2",
+	flagSynopsis: true,
+	summary:      "tell whether two URLs are the same; exit 1 if not",
 	detail: `Equal compares URL1 and URL2 once both are in canonical form (see
 'urlkit normalize'), component by component, and prints "equal" or
 "not equal". The exit status is 0 when they are equal, 1 when they are
@@ -119,7 +121,7 @@ Examples:
 		explain := fs.Bool("explain", false, "say which component differs, or which rules made the URLs equal")
 		return func(ctx context.Context, st *Streams, args []string) int {
 			if len(args) != 0 && len(args) != 2 {
-				fmt.Fprintf(st.Err, "urlkit equal: want two URLs, got %d\nusage: urlkit equal [--mode M] [--flags F,...] [--explain] URL1 URL2\n", len(args))
+				fmt.Fprintf(st.Err, "urlkit equal: want two URLs, got %d\nrun 'urlkit equal -h' for help\n", len(args))
 				return exitUsage
 			}
 			norm := normalizer()
