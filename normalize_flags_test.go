@@ -207,6 +207,12 @@ func FuzzNormalizeFlags(f *testing.F) {
 		if !n.Equal(&u, &na) {
 			t.Fatalf("%v %v: %q is not equal to its normal form %q", m, n.Flags, a, na.String())
 		}
+		// As text too: the normal form, read back, is its own normal form.
+		if r, _, err := urlkit.ParseMode(na.String(), m); err == nil {
+			if nr := n.Normalize(&r); nr.String() != na.String() {
+				t.Fatalf("%v %v: %q -> %q, read back and normalized: %q", m, n.Flags, a, na.String(), nr.String())
+			}
+		}
 		v, _, err := urlkit.ParseMode(b, m)
 		if err != nil {
 			return
