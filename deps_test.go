@@ -13,27 +13,35 @@ import (
 // module packages it may import directly. Dependencies point one way:
 // core <- scheme <- extract, fetch <- cmd; clients know nothing of URLs.
 var allowedImports = map[string][]string{
-	"":                   {"internal/charclass"},
+	"":                   {"internal/charclass", "internal/registry"},
 	"internal/charclass": {},
-	"internal/wire":      {},
-	"internal/wiretest":  {},
-	"scheme":             {"", "internal/charclass"},
-	"extract":            {"", "scheme", "internal/charclass"},
-	"fetch":              {"", "scheme", "internal/wire", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox"},
-	"client/ftp":         {"internal/wire"},
-	"client/gopher":      {"internal/wire"},
-	"client/nntp":        {"internal/wire"},
-	"client/smtp":        {"internal/wire"},
-	"client/telnet":      {"internal/wire"},
-	"client/wais":        {"internal/wire"},
-	"client/prospero":    {"internal/wire"},
-	"client/mailbox":     {},
-	"cmd/urlkit":         {"*"},
+	"internal/registry":  {},
+	// The Gopher item types are protocol facts, shared by the client
+	// and package scheme's gopher view without either knowing the other.
+	"internal/gophertype": {},
+	"internal/wire":       {},
+	"internal/safetext":   {},
+	"internal/wiretest":   {},
+	"scheme":              {"", "internal/charclass", "internal/registry", "internal/gophertype"},
+	"extract":             {"", "scheme", "internal/charclass", "internal/registry"},
+	"fetch":               {"", "scheme", "internal/wire", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
+	"client/ftp":          {"internal/wire"},
+	"client/gopher":       {"internal/wire", "internal/gophertype"},
+	"client/nntp":         {"internal/wire"},
+	"client/smtp":         {"internal/wire"},
+	"client/telnet":       {"internal/wire"},
+	"client/wais":         {"internal/wire"},
+	"client/prospero":     {"internal/wire"},
+	"client/mailbox":      {},
+	"client/rlogin":       {"internal/wire"},
+	// TN3270 is telnet with three options (RFC 1576): it reuses the NVT.
+	"client/tn3270": {"internal/wire", "client/telnet"},
+	"cmd/urlkit":    {"*"},
 }
 
 // networkFree lists packages that must not reach network code, even
 // indirectly: the URL packages are pure functions of their input.
-var networkFree = []string{"", "internal/charclass", "scheme", "extract"}
+var networkFree = []string{"", "internal/charclass", "internal/registry", "internal/gophertype", "internal/safetext", "scheme", "extract"}
 
 // networkPackages are the standard packages that open connections.
 var networkPackages = []string{"net", "net/http", "crypto/tls", "net/smtp", "net/textproto", "os/exec"}

@@ -49,6 +49,30 @@
 //   - Zone identifiers in IPv6 literals (RFC 6874) are refused: RFC 3986
 //     does not have them.
 //
+// # Schemes
+//
+// What the generic code knows of each scheme is one row of
+// internal/registry: name, default port (DefaultPort), whether it uses
+// the common Internet scheme syntax, whether a login is allowed, host or
+// hostport, its section-5 production, status, title and section. The
+// RFC1738 check here, package scheme (views, safety concerns, access
+// plans), extract and the command line all read that table; none keeps
+// one of its own. The registry is a leaf below both this package and
+// package scheme because this package may import nothing of the module
+// but internal packages, and scheme imports this one.
+//
+// A scheme's production is named by an enumeration (registry.Production)
+// that the parser switches on, calling its own methods, rather than a
+// function value in the row: an indirect call would make the parser and
+// the URL escape to the heap and cost allocations on every parse (see
+// -gcflags=-m and the benchmarks). So a scheme with a production of its
+// own adds a Production value and its check in grammar.go; a scheme
+// whose url-path the generic rules cover (most later schemes, and the
+// experimental "x-" ones) is one registry row and one file in package
+// scheme. The url-paths that the strict check and the views both read
+// (ftp, gopher) are split once, by registry's allocation-free splitters,
+// whose offsets the check reports and the views keep.
+//
 // # Relative references
 //
 // Resolve turns a reference into an absolute URL under one of the four

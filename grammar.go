@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/registry"
 )
 
 // The scheme-specific productions of RFC 1738 section 5, applied in the
@@ -18,31 +19,32 @@ import (
 // literals are case-insensitive.
 
 // schemeGrammar applies the scheme-specific production of RFC 1738
-// section 5 selected by sch.grammar, after the generic rules passed.
-func (p *parser) schemeGrammar(u *URL, sch *schemeSyntax) {
-	switch sch.grammar {
-	case grammarGeneric:
-	case grammarFTP:
+// section 5 named by the scheme's registry row, after the generic rules
+// passed.
+func (p *parser) schemeGrammar(u *URL, sch *registry.Scheme) {
+	switch sch.Production {
+	case registry.Generic:
+	case registry.FTP:
 		p.ftpURL(u)
-	case grammarHTTP:
+	case registry.HTTP:
 		if u.HasQuery {
 			p.search(p.queryAt, p.urlEnd(u), "an HTTP search (RFC 1738 3.3; section 5, search)")
 		}
-	case grammarGopher:
+	case registry.Gopher:
 		p.gopherURL(u)
-	case grammarMailto:
+	case registry.Mailto:
 		p.mailtoURL(u)
-	case grammarNews:
+	case registry.News:
 		p.newsURL(u)
-	case grammarNNTP:
+	case registry.NNTP:
 		p.nntpURL(u)
-	case grammarTelnet:
+	case registry.Telnet:
 		p.telnetURL(u)
-	case grammarWAIS:
+	case registry.WAIS:
 		p.waisURL(u)
-	case grammarFile:
+	case registry.File:
 		p.fileURL(u)
-	case grammarProspero:
+	case registry.Prospero:
 		p.prosperoURL(u)
 	}
 }
@@ -84,9 +86,8 @@ func (p *parser) requirePath(u *URL, rule string) (int, bool) {
 	return i, true
 }
 
-// encodedSemicolons reports each unencoded ";" of s[i:end] with rule; a
-// ";" for which allowed returns true ends the check instead.
-func (p *parser) encodedSemicolons(i, end int, rule string, allowed func(at int) bool) {
+// encodedSemicolons reports each unencoded ";" of s[i:end] with rule.
+func (p *parser) encodedSemicolons(i, end int, rule string) {
 	s := p.s
 	for ; i < end; i++ {
 		k := strings.IndexByte(s[i:end], ';')
@@ -94,9 +95,6 @@ func (p *parser) encodedSemicolons(i, end int, rule string, allowed func(at int)
 			return
 		}
 		i += k
-		if allowed != nil && allowed(i) {
-			return
-		}
 		p.fail(i, ErrInvalidChar, rule)
 		if p.stop() {
 			return
@@ -140,21 +138,24 @@ func (p *parser) search(i, end int, what string) {
 
 // ftpURL checks ftpurl = "ftp://" login [ "/" fpath [ ";type=" ftptype ]]
 // with fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]: a ";" may
-// appear unencoded only to start the final ";type=".
+// appear unencoded only to start the final ";type=". The url-path is
+// split by registry.SplitFTP, the split the ftp view reads too.
 func (p *parser) ftpURL(u *URL) {
 	s, end := p.s, p.urlEnd(u)
 	i := p.urlPathAt(u)
 	if i < 0 {
 		return
 	}
-	p.encodedSemicolons(i, end, "';' is reserved and must be encoded as %3B in an FTP path: only a final \";type=\" may follow the name (RFC 1738 3.2.2; section 5, fsegment)",
-		func(at int) bool {
-			if end-at >= 6 && equalFoldASCII(";type=", s[at:at+6]) && strings.IndexByte(s[at:end], '/') < 0 {
-				p.ftpType(at+6, end)
-				return true
-			}
-			return false
-		})
+	f := registry.SplitFTP(s[i:end])
+	if f.Semicolon >= 0 {
+		p.encodedSemicolons(i+f.Semicolon, i+f.End, "';' is reserved and must be encoded as %3B in an FTP path: only a final \";type=\" may follow the name (RFC 1738 3.2.2; section 5, fsegment)")
+		if p.stop() {
+			return
+		}
+	}
+	if f.TypeAt >= 0 {
+		p.ftpType(i+f.TypeAt+6, end)
+	}
 }
 
 // ftpType checks the ftptype at t, which must be the last byte of the url-path.
@@ -172,42 +173,19 @@ func (p *parser) ftpType(t, end int) {
 // gopherURL checks gopherurl = "gopher://" hostport [ / [ gtype [ selector
 // [ "%09" search [ "%09" gopher+_string ] ] ] ] ]. gtype, selector and
 // gopher+_string are xchar, which the generic rules checked; the search
-// between the first and the second "%09" is the search production.
+// between the first and the second "%09" is the search production. The
+// url-path is split by registry.SplitGopher, as the gopher view does.
 func (p *parser) gopherURL(u *URL) {
 	end := p.urlEnd(u)
 	i := p.urlPathAt(u)
 	if i < 0 || i >= end {
 		return
 	}
-	// gtype is one xchar: a character or an escape.
-	if p.escapeAt(i, end) {
-		i += 3
-	} else {
-		i++
-	}
-	tab := p.indexTab(i, end)
-	if tab < 0 {
+	g := registry.SplitGopher(p.s[i:end])
+	if g.SearchAt < 0 {
 		return
 	}
-	searchEnd := p.indexTab(tab+3, end)
-	if searchEnd < 0 {
-		searchEnd = end
-	}
-	p.search(tab+3, searchEnd, "a gopher search (RFC 1738 section 5, gopherurl uses the search production)")
-}
-
-// indexTab returns the offset of the first "%09" escape in s[i:end], or -1.
-func (p *parser) indexTab(i, end int) int {
-	s := p.s
-	for ; i < end; i++ {
-		if s[i] == '%' && p.escapeAt(i, end) {
-			if s[i+1] == '0' && s[i+2] == '9' {
-				return i
-			}
-			i += 2
-		}
-	}
-	return -1
+	p.search(i+g.SearchAt, i+g.SearchEnd, "a gopher search (RFC 1738 section 5, gopherurl uses the search production)")
 }
 
 // mailtoURL checks mailtourl = "mailto:" encoded822addr, encoded822addr =
@@ -229,6 +207,10 @@ func (p *parser) mailtoURL(u *URL) {
 func (p *parser) newsURL(u *URL) {
 	s := p.s
 	a, end := p.schemeEnd+1, p.urlEnd(u)
+	if u.HasAuthority && strings.IndexByte(s[a:end], '@') < 0 {
+		p.fail(a, ErrSchemeSyntax, "news URLs take no host: the reader's own news server is used (RFC 1738 3.6): write news:GROUP, or nntp://HOST/GROUP for a group on a given server; RFC 5538's news://HOST/GROUP is accepted in the rfc3986 mode")
+		return
+	}
 	switch {
 	case a >= end:
 		p.fail(a, ErrSchemeSyntax, "a news URL names a newsgroup, a message-id (unique@host) or '*' (RFC 1738 3.6; section 5, grouppart)")
@@ -388,7 +370,7 @@ func (p *parser) fileURL(u *URL) {
 	if !ok {
 		return
 	}
-	p.encodedSemicolons(i, end, "';' is reserved and must be encoded as %3B in a file path (RFC 1738 section 5, fsegment)", nil)
+	p.encodedSemicolons(i, end, "';' is reserved and must be encoded as %3B in a file path (RFC 1738 section 5, fsegment)")
 }
 
 // prosperoURL checks prosperourl = "prospero://" hostport "/" ppath

@@ -41,6 +41,16 @@ func (p *parser) what822(c byte, i, w int) string {
 	return describe(c)
 }
 
+// addrSection names where the address of the URL's scheme is defined:
+// RFC 1738 3.5 for mailto, RFC 1630 for mid and cid (the registry row's
+// section), for the error messages.
+func (p *parser) addrSection() string {
+	if p.sch != nil && p.sch.Name != "mailto" {
+		return p.sch.Section + ", an RFC 822 addr-spec"
+	}
+	return "RFC 1738 3.5"
+}
+
 func isAtom822(c byte) bool {
 	return c > ' ' && c < 0x7f && !isSpecial822(c)
 }
@@ -62,7 +72,7 @@ func (p *parser) addrSpec(i, end int) {
 			return
 		}
 		if i == end {
-			p.fail(end, ErrSchemeSyntax, "the address has no '@' and domain: an RFC 822 addr-spec is local-part \"@\" domain (RFC 1738 3.5)")
+			p.fail(end, ErrSchemeSyntax, "the address has no '@' and domain: an RFC 822 addr-spec is local-part \"@\" domain ("+p.addrSection()+")")
 			return
 		}
 		c, w := p.decAt(i, end)
@@ -71,7 +81,7 @@ func (p *parser) addrSpec(i, end int) {
 			continue
 		}
 		if c != '@' {
-			p.fail(i, ErrSchemeSyntax, p.what822(c, i, w)+" may not appear unquoted in the local-part of an RFC 822 address (RFC 822 6.1, local-part = word *(\".\" word); RFC 1738 3.5)")
+			p.fail(i, ErrSchemeSyntax, p.what822(c, i, w)+" may not appear unquoted in the local-part of an RFC 822 address (RFC 822 6.1, local-part = word *(\".\" word); "+p.addrSection()+")")
 			return
 		}
 		i += w
@@ -84,7 +94,7 @@ func (p *parser) addrSpec(i, end int) {
 		}
 		c, w := p.decAt(i, end)
 		if c != '.' {
-			p.fail(i, ErrSchemeSyntax, p.what822(c, i, w)+" may not appear in the domain of an RFC 822 address (RFC 822 6.1, domain = sub-domain *(\".\" sub-domain); RFC 1738 3.5)")
+			p.fail(i, ErrSchemeSyntax, p.what822(c, i, w)+" may not appear in the domain of an RFC 822 address (RFC 822 6.1, domain = sub-domain *(\".\" sub-domain); "+p.addrSection()+")")
 			return
 		}
 		i += w
@@ -95,7 +105,7 @@ func (p *parser) addrSpec(i, end int) {
 // offset after it, or -1 after reporting an error.
 func (p *parser) word822(i, end int) int {
 	if i == end {
-		p.fail(i, ErrSchemeSyntax, "a word of the local-part is missing (RFC 822 6.1, local-part = word *(\".\" word); RFC 1738 3.5)")
+		p.fail(i, ErrSchemeSyntax, "a word of the local-part is missing (RFC 822 6.1, local-part = word *(\".\" word); "+p.addrSection()+")")
 		return -1
 	}
 	if c, w := p.decAt(i, end); c == '"' {
@@ -104,7 +114,7 @@ func (p *parser) word822(i, end int) int {
 	j := p.atom822(i, end)
 	if j == i {
 		c, w := p.decAt(i, end)
-		p.fail(i, ErrSchemeSyntax, p.what822(c, i, w)+" cannot start a word of the local-part of an RFC 822 address (an atom or a quoted-string; RFC 822 3.3; RFC 1738 3.5)")
+		p.fail(i, ErrSchemeSyntax, p.what822(c, i, w)+" cannot start a word of the local-part of an RFC 822 address (an atom or a quoted-string; RFC 822 3.3; "+p.addrSection()+")")
 		return -1
 	}
 	return j
@@ -113,7 +123,7 @@ func (p *parser) word822(i, end int) int {
 // subDomain822 checks a sub-domain (domain-ref or domain-literal) at i.
 func (p *parser) subDomain822(i, end int) int {
 	if i == end {
-		p.fail(i, ErrSchemeSyntax, "a domain part is missing (RFC 822 6.1, domain = sub-domain *(\".\" sub-domain); RFC 1738 3.5)")
+		p.fail(i, ErrSchemeSyntax, "a domain part is missing (RFC 822 6.1, domain = sub-domain *(\".\" sub-domain); "+p.addrSection()+")")
 		return -1
 	}
 	if c, w := p.decAt(i, end); c == '[' {
@@ -122,7 +132,7 @@ func (p *parser) subDomain822(i, end int) int {
 	j := p.atom822(i, end)
 	if j == i {
 		c, w := p.decAt(i, end)
-		p.fail(i, ErrSchemeSyntax, p.what822(c, i, w)+" cannot start a part of the domain of an RFC 822 address (an atom or a domain-literal; RFC 822 6.1; RFC 1738 3.5)")
+		p.fail(i, ErrSchemeSyntax, p.what822(c, i, w)+" cannot start a part of the domain of an RFC 822 address (an atom or a domain-literal; RFC 822 6.1; "+p.addrSection()+")")
 		return -1
 	}
 	return j

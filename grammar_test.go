@@ -104,6 +104,16 @@ var schemeInvalid = []struct {
 	err     error
 	rule    string
 }{
+	// Issue 10, D4: ":", "@" and "/" must be encoded in a user name and
+	// password (RFC 1738 3.1); fileurl has host, not hostport.
+	{"RFC 1738 3.1 (issue 10, D4)", "ftp://us:er:pw@host/", 11, ErrInvalidChar, "':' must be encoded as %3A in a password"},
+	{"RFC 1738 3.1 (issue 10, D4)", "ftp://u:p@w@host/", 9, ErrInvalidChar, "the password contains a character that must be encoded"},
+	{"RFC 1738 3.1 (issue 10, D4)", "telnet://us:er:pw@host/", 14, ErrInvalidChar, "':' must be encoded as %3A in a password"},
+	{"RFC 1738 section 5, fileurl (issue 10, D4)", "file://host.example.com:8080/x", 23, ErrSchemeSyntax, "names a host, not host:port"},
+	// Issue 10, D12: a news URL with a host says what is wrong; cid and
+	// mid cite RFC 1630, not the mailto section.
+	{"RFC 1738 3.6 (issue 10, D12)", "news://host/comp.x", 5, ErrSchemeSyntax, "news URLs take no host"},
+	{"RFC 1630 Content-Id (issue 10, D12)", "cid:foo", 7, ErrSchemeSyntax, "(RFC 1630 (Content-Id), an RFC 822 addr-spec)"},
 	{"RFC 1738 section 5, ftptype", "ftp://myname@host.dom/etc/motd;type=x", 36, ErrSchemeSyntax, "ftptype must be one of A I D a i d"},
 	{"RFC 1738 section 5, ftptype", "ftp://host.dom/motd;type=", 25, ErrSchemeSyntax, "ftptype must be one of A I D a i d"},
 	{"RFC 1738 section 5, ftptype", "ftp://host.dom/motd;type=", 25, ErrSchemeSyntax, "(RFC 1738 section 5, ftptype)"},

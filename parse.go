@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/registry"
 )
 
 // Parse parses s as an absolute URL in the RFC1738 mode. It does not
@@ -159,10 +160,10 @@ type parser struct {
 	first       *Error // the first error found
 	// offsets of the components in s, valid when the component is present
 	userAt, passAt, hostAt, portAt, pathAt, queryAt, fragAt int
-	schemeEnd                                               int           // offset of the ':' after the scheme, or -1
-	grammar                                                 bool          // a scheme-specific grammar applies
-	sch                                                     *schemeSyntax // the RFC 1738 scheme row, or nil
-	afterLiteral                                            int           // offset of a byte wrongly following "]", or 0
+	schemeEnd                                               int              // offset of the ':' after the scheme, or -1
+	grammar                                                 bool             // a scheme-specific grammar applies
+	sch                                                     *registry.Scheme // the registry row of a scheme with an RFC 1738 grammar, or nil
+	afterLiteral                                            int              // offset of a byte wrongly following "]", or 0
 }
 
 // stop reports whether parsing must end: an error was found and the caller
@@ -204,15 +205,15 @@ func (p *parser) parse(u *URL) {
 	// The checks run in the order of the input, so that the first error
 	// found is the one at the lowest offset; only a scheme's own grammar,
 	// which runs last, can break that order (see parse).
-	var sch *schemeSyntax
+	var sch *registry.Scheme
 	if p.mode == RFC1738 {
 		sch = schemeSyntax1738(u)
 		p.sch = sch
-		p.grammar = sch != nil && sch.grammar != grammarGeneric
+		p.grammar = sch != nil && sch.Production != registry.Generic
 	}
 	hasAuthority := len(s)-i >= 2 && s[i] == '/' && s[i+1] == '/'
-	if sch != nil && sch.ip && !hasAuthority {
-		p.fail(i, ErrSchemeSyntax, sch.name+" URLs use the common Internet scheme syntax: \"//\" must follow \""+sch.name+":\" (RFC 1738 3.1)")
+	if sch != nil && sch.IP && !hasAuthority {
+		p.fail(i, ErrSchemeSyntax, sch.Name+" URLs use the common Internet scheme syntax: \"//\" must follow \""+sch.Name+":\" (RFC 1738 3.1)")
 		if p.stop() {
 			return
 		}
@@ -236,7 +237,7 @@ func (p *parser) parse(u *URL) {
 		return
 	}
 	if i < len(s) && s[i] == '?' {
-		if sch != nil && sch.ip && hasAuthority && u.Path == "" {
+		if sch != nil && sch.IP && hasAuthority && u.Path == "" {
 			p.fail(i, ErrSchemeSyntax, "'/' must separate the host from the url-path before '?' (RFC 1738 3.1)")
 			if p.stop() {
 				return
@@ -468,7 +469,7 @@ func (p *parser) checkScheme(name string) {
 func (p *parser) authority(u *URL, i int) int {
 	s := p.s
 	bit := authBits[p.mode]
-	if p.mode == RFC1738 && (p.sch == nil || !p.sch.ip) {
+	if p.mode == RFC1738 && (p.sch == nil || !p.sch.IP) {
 		bit = authGeneric1738
 	}
 	at, colon, literal := -1, -1, false
@@ -716,13 +717,14 @@ func (p *parser) port(u *URL, required bool) {
 	}
 }
 
-// schemeSyntax1738 returns the RFC 1738 scheme row of u, or nil for a
-// scheme RFC 1738 handles with the generic rules.
-func schemeSyntax1738(u *URL) *schemeSyntax {
+// schemeSyntax1738 returns the registry row of u's scheme when RFC 1738
+// gives it a grammar, or nil for a scheme it handles with the generic
+// rules.
+func schemeSyntax1738(u *URL) *registry.Scheme {
 	if u.Scheme == "" {
 		return nil
 	}
-	if sch := lookupScheme(u.Scheme); sch != nil && !sch.lenientOnly {
+	if sch := lookupScheme(u.Scheme); sch != nil && sch.Grammar1738 {
 		return sch
 	}
 	return nil
@@ -733,7 +735,7 @@ func schemeSyntax1738(u *URL) *schemeSyntax {
 // (genericurl = scheme ":" schemepart, schemepart = *xchar).
 func (p *parser) authority1738(u *URL, bad bool) {
 	sch := p.sch
-	if sch == nil || !sch.ip {
+	if sch == nil || !sch.IP {
 		if !bad {
 			return
 		}
@@ -749,9 +751,9 @@ func (p *parser) authority1738(u *URL, bad bool) {
 		}
 		return
 	}
-	name := sch.name
+	name := sch.Name
 	if u.HasUser {
-		if !sch.login {
+		if !sch.Login {
 			p.fail(p.userAt, ErrSchemeSyntax, "a user name or password is not allowed in "+name+" URLs (RFC 1738 section 5, "+name+"url)")
 			if p.stop() {
 				return
@@ -766,12 +768,44 @@ func (p *parser) authority1738(u *URL, bad bool) {
 		if p.stop() {
 			return
 		}
+		p.loginDelimiters(u)
+		if p.stop() {
+			return
+		}
 	}
-	p.hostname1738(u.Host, p.hostAt, sch.emptyHost)
+	p.hostname1738(u.Host, p.hostAt, sch.EmptyHost)
 	if p.stop() {
 		return
 	}
+	if sch.HostOnly && u.HasPort {
+		p.fail(p.portAt-1, ErrSchemeSyntax, "a "+name+" URL names a host, not host:port: it takes no port (RFC 1738 section 5, "+name+"url)")
+		return
+	}
 	p.port(u, true)
+}
+
+// loginDelimiters reports a ":" or "@" written unencoded in the user
+// name or password: RFC 1738 3.1 requires ":", "@" and "/" to be encoded
+// there ("/" already ends the authority). The generic scan lets them
+// pass, since they delimit the authority.
+func (p *parser) loginDelimiters(u *URL) {
+	if i := strings.IndexByte(u.User, '@'); i >= 0 {
+		p.fail(p.userAt+i, ErrInvalidChar, "'@' must be encoded as %40 in a user name (RFC 1738 3.1)")
+		if p.stop() {
+			return
+		}
+	}
+	if !u.HasPassword {
+		return
+	}
+	for i := 0; i < len(u.Password); i++ {
+		if c := u.Password[i]; c == ':' || c == '@' {
+			p.fail(p.passAt+i, ErrInvalidChar, describe(c)+" must be encoded as "+encoded(c)+" in a password (RFC 1738 3.1)")
+			if p.stop() {
+				return
+			}
+		}
+	}
 }
 
 // hostname1738 checks host = hostname | hostnumber (RFC 1738 section 5):

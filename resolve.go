@@ -107,7 +107,7 @@ func sameScheme(a, b string) bool {
 // Normalize uses the same list for the optional "/" before an empty
 // url-path.
 func hierarchicalScheme(name string) bool {
-	if s := lookupScheme(name); s != nil && (s.ip || s.name == "https") {
+	if s := lookupScheme(name); s != nil && (s.Grammar1738 && s.IP || s.Name == "https") {
 		return true
 	}
 	return false

@@ -10,7 +10,8 @@
 #   SERVERS=0 ./test.sh     no real servers (their tests skip)
 #
 # The protocol tests talk to real servers from Debian's packages (ProFTPD,
-# pygopherd, Gophernicus, nginx, INN, aiosmtpd, Exim), which
+# pygopherd, Gophernicus, nginx, INN, aiosmtpd, Exim, inetutils telnetd,
+# Hercules, rsh-redone rlogind), which
 # scripts/with-servers.sh installs with apt-get on first use, starts on
 # 127.0.0.1 and stops afterwards, and to two servers Debian lacks
 # (freeWAIS-sf, Prospero), which their start scripts build once from
@@ -52,7 +53,7 @@ else
     echo "note: ../shared/bench/urls is absent: the tests over the benchmark data sets skip"
 fi
 
-servers=(ftp gopher gophernicus http nntp smtp smtp-exim wais prospero)
+servers=(ftp gopher gophernicus http nntp smtp smtp-exim wais prospero telnet tn3270 rlogin)
 if [ "${SERVERS:-1}" = 0 ]; then
     step "go test -race (no servers: protocol tests skip)"
     go test -race -count=1 ./...

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/urlkit/urlkit/internal/registry"
 )
 
 // bare examines the ':' at the buffer position t: the end of a scheme
@@ -46,8 +48,9 @@ func (s *Scanner) bare(t int) bool {
 		s.skip = true
 		return false
 	}
-	e = urlAt + trimEnd(buf[urlAt:e])
-	if e <= colon+1 || !hasBody(buf[colon+1:e]) {
+	floor := registry.TrimFloor(string(buf[urlAt:e]))
+	e = urlAt + max(trimEnd(buf[urlAt:e]), floor)
+	if e <= colon+1 || !hasBody(buf[colon+1:e]) && floor < e-urlAt {
 		return false // "http://", "mailto:..."
 	}
 	text := string(buf[urlAt:e])

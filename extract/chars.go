@@ -49,7 +49,8 @@ var class = func() (t [256]uint8) {
 		if cc.Is(b, cc.Alpha|cc.Digit) {
 			c |= alnum
 		}
-		if cc.Is(b, cc.Alpha|cc.Digit) || b == '/' || b == '%' || b == '[' || b >= 0x80 {
+		// "*": news:* (RFC 1738 3.6); a known scheme still has to qualify.
+		if cc.Is(b, cc.Alpha|cc.Digit) || b == '/' || b == '%' || b == '[' || b == '*' || b >= 0x80 {
 			c |= bodyStart
 		}
 		if b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == '\v' {

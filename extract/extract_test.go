@@ -38,6 +38,10 @@ var urlCases = []urlCase{
 	{src: "RFC 2818 https", in: "https://example.com/a?b=c#d", want: "https://example.com/a?b=c#d"},
 	{src: "RFC 1738 3.4 gopher", in: "gopher://gopher.micro.umn.edu/00/Information", want: "gopher://gopher.micro.umn.edu/00/Information"},
 	{src: "RFC 1738 3.5 mailto", in: "mailto:timbl@info.cern.ch", want: "mailto:timbl@info.cern.ch"},
+	// Issue 10, D2 and D9: punctuation the scheme gives a meaning stays.
+	{src: "RFC 1738 3.6 (issue 10, D2)", in: "<URL:news:*>", want: "news:*", at: 5, wrapped: true},
+	{src: "RFC 1738 3.6 (issue 10, D2)", in: "news:*", want: "news:*"},
+	{src: "draft-ietf-uri-url-03 gopher+ (issue 10, D9)", in: "gopher://host/0a_gopher_selector%09%09!", want: "gopher://host/0a_gopher_selector%09%09!"},
 	{src: "RFC 1738 3.6 news", in: "news:comp.infosystems.www", want: "news:comp.infosystems.www"},
 	{src: "RFC 1738 3.7 nntp", in: "nntp://news.cern.ch/comp.infosystems.www/42", want: "nntp://news.cern.ch/comp.infosystems.www/42"},
 	{src: "RFC 1738 3.8 telnet", in: "telnet://guest:guest@info.cern.ch:23/", want: "telnet://guest:guest@info.cern.ch:23/"},

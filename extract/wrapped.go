@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/registry"
 )
 
 // wrapped examines the '<' at the buffer position t: a "<URL:...>" or
@@ -90,10 +91,10 @@ func (s *Scanner) wrapped(t int) bool {
 	toSpan := func(o int) int { return unshift(o, cuts) }
 	altToSpan := func(o int) int { return unshift(unshift(o, hy), cuts) }
 	// Like a bare URL, a wrapped one needs more than "scheme:" and slashes.
-	if err == nil && !hasBody([]byte(u.SchemeSpecificPart())) {
+	if err == nil && !hasBody([]byte(u.SchemeSpecificPart())) && !whole(&u) {
 		err = errNoBody
 	}
-	if altErr == nil && !hasBody([]byte(alt.SchemeSpecificPart())) {
+	if altErr == nil && !hasBody([]byte(alt.SchemeSpecificPart())) && !whole(&alt) {
 		altErr = errNoBody
 	}
 	// The parser removes the wrapper and the prefix: not repairs.
@@ -451,4 +452,11 @@ func unshift(o int, cuts []cut) int {
 		o += c.n
 	}
 	return o
+}
+
+// whole reports a URL whose scheme gives its punctuation-only part a
+// meaning (news:*: all groups, RFC 1738 3.6).
+func whole(u *urlkit.URL) bool {
+	s := u.String()
+	return s != "" && registry.TrimFloor(s) == len(s)
 }

@@ -20,6 +20,19 @@
 // documentation gives each algorithm. Each is a struct whose zero value
 // works and whose fields are the scheme's settings.
 //
+// An opener carries out the URL's access plan (scheme.PlanURL), the one
+// "urlkit explain" prints: it walks the plan's steps and makes the
+// protocol client call that sends each line, so explain and get cannot
+// disagree; TestPlanEqualsWire compares the plan's lines with the bytes
+// on the wire against the real servers. A plan that refuses the URL is
+// refused here with the same reason and offset, before anything is sent.
+//
+// The core (Fetcher, Request, Response, Error) knows no protocol: an
+// opener gets everything it needs on the Request, names the kind of its
+// client's errors as a Classifier, and fills the protocol-neutral
+// Response fields; the standard openers are looked up in a table built
+// once.
+//
 // # Safety
 //
 // Before anything is sent, Fetch checks the URL (CheckURL): a URL whose
@@ -42,7 +55,22 @@
 // The context of Fetch governs the whole transfer, up to the Close of the
 // Body. Fetcher.Timeout is an idle timeout: a fetch fails with ErrTimeout
 // when nothing arrives for that long, however long the whole transfer
-// takes.
+// takes. The limits with curl's names bound the rest: ConnectTimeout
+// (ErrConnectTimeout), MaxTime for the whole transfer (ErrMaxTime),
+// SpeedLimit and SpeedTime against a trickle (ErrTooSlow; all three match
+// ErrTimeout), and MaxSize (ErrTooLarge, before any data when the size is
+// announced). HTTP bodies are not decompressed unless HTTPOpener.Compressed
+// is set; file: URLs open FIFOs and devices only with
+// FileOpener.AllowSpecial.
+//
+// # Secrets and untrusted text
+//
+// Each fetch has one redactor of its secrets (the URL's password, the
+// gateway's, the answers to secret prompts): the Trace and every error
+// message go through it, so a password is masked even where a server
+// echoes it back. Text from the server in errors, warnings, Reply, the
+// HTTP trace and Render's output is escaped (package internal/safetext):
+// no control byte reaches a terminal.
 //
 // # Errors
 //

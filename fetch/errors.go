@@ -12,8 +12,7 @@ import (
 	"syscall"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/client/ftp"
-	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/internal/wire"
 )
 
@@ -59,12 +58,26 @@ var (
 	// directory, or a file: URL with a trailing name that is a directory
 	// when a file was required); add a trailing "/" to list it.
 	ErrIsDirectory = errors.New("is a directory")
+	// ErrSpecialFile: a file: URL names a FIFO, device or socket and
+	// FileOpener.AllowSpecial is not set.
+	ErrSpecialFile = errors.New("special file")
 	// ErrRemoteFile: a file: URL names another host (see
 	// Fetcher.FileOverFTP).
 	ErrRemoteFile = errors.New("file URL names another host")
 	// ErrTimeout: nothing arrived for Fetcher.Timeout, or a connection
 	// could not be established in time.
 	ErrTimeout = errors.New("timed out")
+	// ErrConnectTimeout: a connection was not established within
+	// Fetcher.ConnectTimeout. It matches ErrTimeout too.
+	ErrConnectTimeout = fmt.Errorf("%w: connecting", ErrTimeout)
+	// ErrMaxTime: the fetch took longer than Fetcher.MaxTime. It matches
+	// ErrTimeout too.
+	ErrMaxTime = fmt.Errorf("%w: the maximum time for the whole transfer passed", ErrTimeout)
+	// ErrTooSlow: the data arrived slower than Fetcher.SpeedLimit for
+	// Fetcher.SpeedTime. It matches ErrTimeout too.
+	ErrTooSlow = fmt.Errorf("%w: slower than the speed limit", ErrTimeout)
+	// ErrTooLarge: the resource is larger than Fetcher.MaxSize.
+	ErrTooLarge = errors.New("larger than the maximum size")
 	// ErrConnect: the connection could not be established (refused,
 	// unreachable, unknown host).
 	ErrConnect = errors.New("cannot connect")
@@ -107,12 +120,15 @@ type Error struct {
 	// operating system), or nil.
 	Err error
 
-	secret string // the URL's decoded password, scrubbed from messages
+	secrets *safetext.Redactor // the fetch's secrets, hidden in the message
 }
 
 // Error formats the error as `fetch: "URL": offset N: RULE` when the
 // offset is known, else `fetch: "URL": KIND: RULE` or
-// `fetch: "URL": KIND: CAUSE`.
+// `fetch: "URL": KIND: CAUSE`. The fetch's secrets (the URL's password, a
+// gateway's, a password typed at a prompt) are masked wherever a lower
+// layer or a server's reply quoted them, and bytes from the server are
+// escaped (safetext.Visible): the message is one safe line.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("fetch: ")
@@ -140,7 +156,7 @@ func (e *Error) Error() string {
 	default:
 		b.WriteString("failed")
 	}
-	return scrub(b.String(), e.secret)
+	return safetext.Visible(e.secrets.Redact(b.String()))
 }
 
 // Unwrap returns Kind and Err, for errors.Is and errors.As.
@@ -155,26 +171,20 @@ func (e *Error) Unwrap() []error {
 	return errs
 }
 
-// scrub replaces a password that some lower layer might have quoted in
-// its message. It is a second line of defence (no client puts arguments
-// in its errors); passwords shorter than 4 bytes are not scrubbed, as
-// replacing every "a" of a message would garble it.
-func scrub(msg, secret string) string {
-	if len(secret) < 4 || !strings.Contains(msg, secret) {
-		return msg
-	}
-	return strings.ReplaceAll(msg, secret, "xxxxx")
-}
-
 // errorf builds an *Error for req's URL.
 func (req *Request) errorf(op string, kind, err error) *Error {
-	return &Error{Op: op, URL: req.URL.Redacted(), Offset: -1, Kind: kind, Err: err, secret: req.secret()}
+	return &Error{Op: op, URL: req.URL.Redacted(), Offset: -1, Kind: kind, Err: err, secrets: req.secrets()}
 }
 
-// secret returns the decoded password of the URL, for scrubbing.
-func (req *Request) secret() string {
-	p, _ := req.URL.DecodedPassword()
-	return p
+// secrets returns the redactor of req's secrets, made on first use with
+// the URL's password as written and decoded.
+func (req *Request) secrets() *safetext.Redactor {
+	if req.redactor == nil {
+		req.redactor = new(safetext.Redactor)
+		p, _ := req.URL.DecodedPassword()
+		req.redactor.Add(req.URL.Password, p)
+	}
+	return req.redactor
 }
 
 // invalid turns the *urlkit.Error of a scheme view into an *Error with
@@ -198,38 +208,37 @@ func hostPort(u *urlkit.URL, def string) string {
 }
 
 // classify chooses the Kind of a failure from the error of a client or
-// the operating system. body tells whether the data was being read: then
-// a broken connection is a short transfer rather than a failed connect.
-func classify(ctx context.Context, err error, body bool) error {
+// the operating system: first as the opener's Classifier says (c, may be
+// nil), then by the rules every protocol shares. body tells whether the
+// data was being read: then a broken connection is a short transfer
+// rather than a failed connect.
+func classify(ctx context.Context, err error, body bool, c Classifier) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(context.Cause(ctx), errIdle) {
-		return ErrTimeout
+	if k := causeKind(ctx); k != nil {
+		return k
 	}
-	var re *ftp.ReplyError
-	var pe *gopher.PlusError
 	var ne net.Error
 	switch {
 	case errors.Is(err, context.Canceled):
 		return nil // Err carries context.Canceled
+	case dialTimeout(err):
+		return ErrConnectTimeout
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
 		return ErrTimeout
-	case errors.Is(err, ftp.ErrDataPort):
-		return ErrBlockedPort
 	case errors.Is(err, ErrUnsafe), errors.Is(err, wire.ErrUnsafeArg):
 		return ErrUnsafe
-	case errors.As(err, &re):
-		return ftpKind(re)
-	case errors.As(err, &pe):
-		if pe.Code == 1 {
-			return ErrNotFound
+	}
+	if c != nil {
+		if k := c.Classify(err); k != nil {
+			return k
 		}
-		return ErrStatus
-	case errors.Is(err, ftp.ErrShortTransfer), errors.Is(err, gopher.ErrShortTransfer), errors.Is(err, io.ErrUnexpectedEOF):
+	}
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
 		return ErrShortTransfer
-	case errors.Is(err, ftp.ErrMalformedReply), errors.Is(err, ftp.ErrReplyTooLong), errors.Is(err, wire.ErrLineTooLong),
-		errors.Is(err, gopher.ErrMalformedAttributes), errors.Is(err, gopher.ErrMalformedItem):
+	case errors.Is(err, wire.ErrLineTooLong):
 		return ErrProtocol
 	case errors.Is(err, os.ErrNotExist):
 		return ErrNotFound
@@ -246,19 +255,15 @@ func classify(ctx context.Context, err error, body bool) error {
 	if errors.As(err, &oe) && oe.Op == "dial" || errors.As(err, &de) || errors.Is(err, syscall.ECONNREFUSED) {
 		return ErrConnect
 	}
-	if errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, ftp.ErrClosed) {
+	if errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
 		return ErrShortTransfer
 	}
 	return ErrStatus
 }
 
-// ftpKind maps an FTP reply to a kind.
-func ftpKind(re *ftp.ReplyError) error {
-	switch {
-	case re.Code == 530 || re.Code == 332 || re.Code == 532:
-		return ErrAccessDenied
-	case re.Code == 550 || re.Code == 450 && (re.Cmd == "NLST" || re.Cmd == "LIST") || re.Code == 553:
-		return ErrNotFound
-	}
-	return ErrStatus
+// dialTimeout reports a connection attempt that a dialer's Timeout (see
+// Fetcher.ConnectTimeout) cut short.
+func dialTimeout(err error) bool {
+	var oe *net.OpError
+	return errors.As(err, &oe) && oe.Op == "dial" && oe.Timeout()
 }

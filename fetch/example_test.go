@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/client/gopher"
 	"github.com/urlkit/urlkit/fetch"
 )
 
@@ -62,22 +61,6 @@ func ExampleCheckURL() {
 	// ok
 }
 
-func ExampleBlockedPort() {
-	for _, p := range []int{25, 70, 119, 6667, 8080} {
-		if service, blocked := fetch.BlockedPort(p); blocked {
-			fmt.Println(p, "blocked:", service)
-		} else {
-			fmt.Println(p, "allowed")
-		}
-	}
-	// Output:
-	// 25 blocked: smtp
-	// 70 allowed
-	// 119 blocked: nntp
-	// 6667 blocked: ircu
-	// 8080 allowed
-}
-
 func ExampleParseGateway() {
 	scheme, gw, err := fetch.ParseGateway("ftp=http://proxy.example:3128")
 	fmt.Println(scheme, gw.URL, gw.Mode, err)
@@ -94,7 +77,7 @@ func ExampleRender() {
 		"7Search\t/search\tgopher.example\t70\r\n" +
 		"hHome page\tURL:http://www.example/\tgopher.example\t70\r\n" +
 		".\r\n"
-	resp := &fetch.Response{Body: io.NopCloser(strings.NewReader(menu)), ContentType: fetch.GopherMenuType, GopherType: gopher.TypeMenu}
+	resp := &fetch.Response{Body: io.NopCloser(strings.NewReader(menu)), ContentType: fetch.GopherMenuType}
 	fetch.Render(os.Stdout, resp)
 	// Output:
 	//          Welcome

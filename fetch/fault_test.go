@@ -237,5 +237,17 @@ func classifyRender(err error) error {
 	if err == nil || errors.As(err, &fe) {
 		return err
 	}
-	return &Error{Kind: classify(context.Background(), err, true), Err: err}
+	return &Error{Kind: classify(context.Background(), err, true, classifiers{&FTPOpener{}, &GopherOpener{}}), Err: err}
+}
+
+// classifiers tries each Classifier in turn.
+type classifiers []Classifier
+
+func (cs classifiers) Classify(err error) error {
+	for _, c := range cs {
+		if k := c.Classify(err); k != nil {
+			return k
+		}
+	}
+	return nil
 }

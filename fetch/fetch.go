@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/internal/safetext"
+	urlscheme "github.com/urlkit/urlkit/scheme"
 )
 
 // DefaultTimeout is the idle timeout a Fetcher uses when its Timeout is
@@ -41,6 +42,27 @@ type Fetcher struct {
 	// does not count. Zero means DefaultTimeout; a negative value means no
 	// timeout besides ctx's.
 	Timeout time.Duration
+
+	// ConnectTimeout bounds the establishment of each connection (curl's
+	// --connect-timeout); zero means only Timeout and ctx bound it. With
+	// an HTTPOpener.Client of your own, its transport's dialer decides.
+	ConnectTimeout time.Duration
+	// MaxTime bounds the whole fetch, from Fetch to the Close of the
+	// Body (curl's --max-time): past it the fetch fails with ErrMaxTime.
+	// Zero means no bound.
+	MaxTime time.Duration
+	// SpeedLimit and SpeedTime: the fetch fails with ErrTooSlow when
+	// fewer than SpeedLimit bytes per second arrive, on average, for
+	// SpeedTime (curl's --speed-limit and --speed-time). A stalled
+	// transfer counts as 0 bytes per second. SpeedLimit zero disables
+	// the check; SpeedTime zero means 30 seconds.
+	SpeedLimit int64
+	SpeedTime  time.Duration
+	// MaxSize is the largest resource fetched, in bytes (curl's
+	// --max-filesize): a fetch whose announced size is larger fails
+	// before any data is read, and one whose data grows larger fails
+	// at that point, with ErrTooLarge. Zero means no limit.
+	MaxSize int64
 
 	// AllowPorts lists ports to fetch from even though they are on the
 	// list of blocked ports (see CheckURL and BlockedPort).
@@ -97,7 +119,8 @@ type Opener interface {
 }
 
 // Request is what an Opener gets: the URL and the Fetcher's settings that
-// apply to every scheme.
+// apply to every scheme. An Opener learns everything it needs from it;
+// it never reaches back into the Fetcher.
 type Request struct {
 	// URL is the URL to fetch. Its fragment is never sent.
 	URL *urlkit.URL
@@ -105,9 +128,35 @@ type Request struct {
 	Trace io.Writer
 	// Prompt asks the user a question; nil if nobody can be asked.
 	Prompt func(ctx context.Context, p Prompt) (string, error)
+	// Getenv reads the environment (the Fetcher's Getenv, or os.Getenv).
+	Getenv func(key string) string
+	// AllowPorts are the blocked ports the user allowed (see CheckURL),
+	// for URLs the opener meets on the way (HTTP redirects).
+	AllowPorts []int
+	// Gateway returns the gateway configured for a URL, if any (for the
+	// proxies of HTTP redirects); nil means none.
+	Gateway func(u *urlkit.URL) (Gateway, bool)
+	// Reopen fetches another URL in place of this one, through the
+	// Fetcher's checks and openers (a file: URL of another host fetched
+	// as ftp:); nil when the Opener is called outside a Fetcher.
+	Reopen func(ctx context.Context, u *urlkit.URL) (*Response, error)
 
-	f  *Fetcher
-	wd *watchdog
+	// ConnectTimeout bounds each connection attempt (the Fetcher's
+	// ConnectTimeout); zero means the client's own setting.
+	ConnectTimeout time.Duration
+
+	opener   Opener // for the classification of its errors
+	wd       *watchdog
+	redactor *safetext.Redactor // see secrets
+}
+
+// A Classifier is an Opener that names the kind of its protocol's
+// errors (ErrNotFound for an FTP 550, ErrProtocol for a malformed Gopher+
+// block, ...), so that the Fetcher's core needs to know no protocol. It
+// returns nil for an error it does not recognise; the core then applies
+// the generic rules (timeouts, connection failures, file system errors).
+type Classifier interface {
+	Classify(err error) error
 }
 
 // Response is a retrieved resource: its data as a stream, and what the
@@ -130,10 +179,11 @@ type Response struct {
 	// Listing reports that Body is a directory listing (a file: directory,
 	// an FTP NLST) or a Gopher menu.
 	Listing bool
-	// GopherType is the item type of a gopher: URL (0 otherwise).
-	GopherType gopher.ItemType
-	// GopherPlus reports that a Gopher+ header framed the response.
-	GopherPlus bool
+	// DotStuffed reports that Body is text in the form line-based
+	// protocols send it (a Gopher text item, RFC 1436; an NNTP article,
+	// RFC 977): a line starting with "." has it doubled, and a line
+	// holding "." may end it. Render undoes both.
+	DotStuffed bool
 	// Reply is the protocol's status for the resource: the FTP
 	// preliminary reply ("150 Opening BINARY mode data connection for
 	// hello.txt (26 bytes)"), the HTTP status line ("200 OK"), the
@@ -191,24 +241,45 @@ func (r *Registry) Schemes() []string {
 	return s
 }
 
+// standardOpeners maps each scheme of the standard openers to the
+// Fetcher field that serves it; built once, for every Fetcher.
+var standardOpeners = map[string]func(f *Fetcher) Opener{
+	"file": func(f *Fetcher) Opener {
+		if f.FileOverFTP {
+			return &fileOverFTP{&f.File}
+		}
+		return &f.File
+	},
+	"http":   func(f *Fetcher) Opener { return &f.HTTP },
+	"https":  func(f *Fetcher) Opener { return &f.HTTP },
+	"ftp":    func(f *Fetcher) Opener { return &f.FTP },
+	"gopher": func(f *Fetcher) Opener { return &f.Gopher },
+}
+
 // StandardRegistry returns a new Registry holding f's standard openers:
-// file (&f.File), http and https (&f.HTTP), ftp (&f.FTP) and gopher
-// (&f.Gopher). Add schemes to it and set it as f.Registry to extend f.
+// file (&f.File, fetching another host's files over FTP when
+// f.FileOverFTP is set), http and https (&f.HTTP), ftp (&f.FTP) and
+// gopher (&f.Gopher). Add schemes to it and set it as f.Registry to
+// extend f.
 func (f *Fetcher) StandardRegistry() *Registry {
 	r := NewRegistry()
-	r.Register("file", &f.File)
-	r.Register("http", &f.HTTP)
-	r.Register("https", &f.HTTP)
-	r.Register("ftp", &f.FTP)
-	r.Register("gopher", &f.Gopher)
+	for name, o := range standardOpeners {
+		r.Register(name, o(f))
+	}
 	return r
 }
 
-func (f *Fetcher) registry() *Registry {
+// lookup returns the opener of a scheme: f.Registry's, or the standard
+// one (no registry is built per fetch).
+func (f *Fetcher) lookup(scheme string) (Opener, bool) {
 	if f.Registry != nil {
-		return f.Registry
+		return f.Registry.Lookup(scheme)
 	}
-	return f.StandardRegistry()
+	o, ok := standardOpeners[strings.ToLower(scheme)]
+	if !ok {
+		return nil, false
+	}
+	return o(f), true
 }
 
 // Get parses rawURL (RFC 1738, or RFC 3986 if RFC 1738 rejects it) and
@@ -231,29 +302,57 @@ func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Response, error) {
 // scheme's opener. The Response's Body must be closed. Every error is an
 // *Error.
 func (f *Fetcher) Fetch(ctx context.Context, u *urlkit.URL) (*Response, error) {
-	req := &Request{URL: u, Trace: f.Trace, f: f}
+	req := f.newRequest(u)
 	if !u.IsAbs() {
 		return nil, req.errorf("check", ErrUnsupportedScheme, errors.New("not an absolute URL"))
 	}
 	if err := CheckURL(u, f.AllowPorts); err != nil {
-		err.(*Error).secret = req.secret()
+		err.(*Error).secrets = req.secrets()
 		return nil, err
 	}
+	// Every secret of this fetch goes through one redactor: the URL's
+	// password, the gateway's, what the user types at a secret prompt.
+	// The trace and every error message are filtered by it.
+	red := req.secrets()
+	if gw, ok := f.gatewayFor(u); ok {
+		red.AddURLPasswords(gw.URL)
+		red.AddURLPasswords("http://" + gw.URL)
+	}
+	if f.Trace != nil {
+		req.Trace = red.Writer(f.Trace)
+	}
+	ctx, lim := f.newLimits(ctx)
 	ctx, wd := newWatchdog(ctx, f.timeout())
 	req.wd = wd
 	if f.Prompt != nil {
 		req.Prompt = func(ctx context.Context, p Prompt) (string, error) {
 			resume := wd.pause()
 			defer resume()
-			return f.Prompt(ctx, p)
+			lim.pause()
+			defer lim.resume()
+			answer, err := f.Prompt(ctx, p)
+			if p.Secret {
+				red.Add(answer)
+			}
+			return answer, err
 		}
 	}
 	resp, err := f.dispatch(ctx, req)
+	if err == nil && f.MaxSize > 0 && resp.Size > f.MaxSize {
+		resp.Body.Close()
+		err = &Error{Op: "open", Offset: -1, Kind: ErrTooLarge,
+			Rule: fmt.Sprintf("the resource is %d bytes, more than the limit of %d", resp.Size, f.MaxSize)}
+	}
 	if err != nil {
 		wd.stop()
+		lim.stop()
 		return nil, req.wrap(ctx, "open", err)
 	}
-	resp.fetched = &body{rc: resp.Body, ctx: ctx, req: req, wd: wd}
+	for i, w := range resp.Warnings {
+		resp.Warnings[i] = safetext.Visible(red.Redact(w))
+	}
+	resp.Reply = safetext.Visible(red.Redact(resp.Reply))
+	resp.fetched = &body{rc: resp.Body, ctx: ctx, req: req, wd: wd, lim: lim, max: f.MaxSize}
 	resp.Body = resp.fetched
 	if resp.URL == "" {
 		resp.URL = u.Redacted()
@@ -261,34 +360,56 @@ func (f *Fetcher) Fetch(ctx context.Context, u *urlkit.URL) (*Response, error) {
 	return resp, nil
 }
 
+// noOpener says why a scheme cannot be fetched, with a hint only where it
+// is true: a gateway helps a retrieval scheme, not a session or mail.
+func noOpener(name string) error {
+	in, known := urlscheme.Known(name)
+	switch {
+	case known && in.Retrieval:
+		return fmt.Errorf("no opener for %q: fetch it through a gateway (%s_proxy, WWW_%s_GATEWAY)", name, name, name)
+	case known && in.HasPlan:
+		return fmt.Errorf("%s URLs are not retrieved: urlkit has no opener for them (explain shows their access)", name)
+	}
+	return fmt.Errorf("no opener for %q: urlkit knows no access algorithm for it", name)
+}
+
+// newRequest returns the Request of a fetch of u.
+func (f *Fetcher) newRequest(u *urlkit.URL) *Request {
+	return &Request{URL: u, Getenv: f.getenv, AllowPorts: f.AllowPorts, Gateway: f.gatewayFor, ConnectTimeout: f.ConnectTimeout}
+}
+
 func (f *Fetcher) dispatch(ctx context.Context, req *Request) (*Response, error) {
 	u := req.URL
 	scheme := u.SchemeName()
 	if gw, ok := f.gatewayFor(u); ok {
+		req.opener = &f.HTTP
 		return f.HTTP.openVia(ctx, req, gw)
 	}
-	o, ok := f.registry().Lookup(scheme)
+	o, ok := f.lookup(scheme)
 	if !ok {
-		return nil, req.errorf("check", ErrUnsupportedScheme, fmt.Errorf("no opener for %q and no gateway (%s_proxy, WWW_%s_GATEWAY)", scheme, scheme, scheme))
+		return nil, req.errorf("check", ErrUnsupportedScheme, noOpener(scheme))
 	}
-	resp, err := o.Open(ctx, req)
-	if errors.Is(err, ErrRemoteFile) && scheme == "file" && f.FileOverFTP {
-		v := *u
-		v.Scheme = "ftp"
-		sub := &Request{URL: &v, Trace: req.Trace, Prompt: req.Prompt, f: f, wd: req.wd}
-		if cerr := CheckURL(&v, f.AllowPorts); cerr != nil {
-			return nil, cerr
-		}
-		fo, ok := f.registry().Lookup("ftp")
-		if !ok {
+	req.opener = o
+	req.Reopen = func(ctx context.Context, v *urlkit.URL) (*Response, error) {
+		if err := CheckURL(v, f.AllowPorts); err != nil {
 			return nil, err
 		}
-		resp, err = fo.Open(ctx, sub)
-		if err == nil {
-			resp.Warnings = append(resp.Warnings, "file: URL for another host fetched over FTP")
-		}
+		sub := f.newRequest(v)
+		sub.Trace, sub.Prompt, sub.wd, sub.redactor = req.Trace, req.Prompt, req.wd, req.redactor
+		resp, err := f.dispatch(ctx, sub)
+		req.opener = sub.opener // its errors are classified by its opener
+		return resp, err
 	}
-	return resp, err
+	return o.Open(ctx, req)
+}
+
+// connectTimeout returns the connect timeout for a client whose own
+// setting is d: the Fetcher's ConnectTimeout when set and shorter.
+func (req *Request) connectTimeout(d time.Duration) time.Duration {
+	if req.ConnectTimeout > 0 && (d <= 0 || req.ConnectTimeout < d) {
+		return req.ConnectTimeout
+	}
+	return d
 }
 
 // progress tells the idle timeout that the exchange moved on (a reply
@@ -319,17 +440,18 @@ func (req *Request) wrap(ctx context.Context, op string, err error) error {
 		if fe.Op == "" {
 			fe.Op = op
 		}
-		if fe.secret == "" {
-			fe.secret = req.secret()
+		if fe.secrets == nil {
+			fe.secrets = req.secrets()
 		}
-		// A cancellation by the watchdog surfaces as whatever the client
-		// saw when its connection was closed: name it.
-		if errors.Is(context.Cause(ctx), errIdle) && fe.Kind != ErrTimeout && fe.Kind != ErrUnsafe {
-			fe.Kind = ErrTimeout
+		// A cancellation by the watchdog or a limit surfaces as whatever
+		// the client saw when its connection was closed: name it.
+		if k := causeKind(ctx); k != nil && fe.Kind != ErrUnsafe && !errors.Is(fe.Kind, ErrTimeout) {
+			fe.Kind = k
 		}
 		return fe
 	}
-	return req.errorf(op, classify(ctx, err, op == "read" || op == "close"), err)
+	c, _ := req.opener.(Classifier)
+	return req.errorf(op, classify(ctx, err, op == "read" || op == "close", c), err)
 }
 
 // body wraps an opener's Body: it kicks the watchdog on progress, turns
@@ -339,6 +461,9 @@ type body struct {
 	ctx    context.Context
 	req    *Request
 	wd     *watchdog
+	lim    *limits
+	max    int64 // Fetcher.MaxSize
+	n      int64 // bytes read
 	closed bool
 	err    error
 }
@@ -353,6 +478,14 @@ func (b *body) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
 	if n > 0 {
 		b.wd.kick()
+		b.lim.add(n)
+		b.n += int64(n)
+		if b.max > 0 && b.n > b.max {
+			n -= int(b.n - b.max)
+			b.err = b.req.wrap(b.ctx, "read", &Error{Offset: -1, Kind: ErrTooLarge,
+				Rule: fmt.Sprintf("the data grew past the limit of %d bytes", b.max)})
+			return n, b.err
+		}
 	}
 	if err != nil && err != io.EOF {
 		b.err = b.req.wrap(b.ctx, "read", err)
@@ -368,6 +501,10 @@ func (b *body) Close() error {
 	b.closed = true
 	err := b.rc.Close()
 	b.wd.stop()
+	b.lim.stop()
+	if err == nil && b.err != nil {
+		err = b.err
+	}
 	if err != nil {
 		return b.req.wrap(b.ctx, "close", err)
 	}

@@ -3,6 +3,7 @@ package fetch
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -25,15 +28,28 @@ import (
 // no file name can contain one. A directory
 // gives a listing: one entry per line, sorted, directories with a
 // trailing "/".
+//
+// Only regular files and directories are opened unless AllowSpecial is
+// set: a FIFO, a device or a socket could block for ever or never end.
 type FileOpener struct {
 	// Hostname returns this machine's name; nil means os.Hostname.
 	Hostname func() (string, error)
+	// AllowSpecial lets FIFOs, devices and sockets be read. Opening and
+	// reading them still end when the fetch's context does.
+	AllowSpecial bool
 }
 
 // Open opens the file or directory.
 func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	u := req.URL
-	fv, err := scheme.ParseFile(u)
+	// The plan's Open step names the file: the one explain prints.
+	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
+	if err != nil {
+		return nil, invalid(err)
+	}
+	if err := refused(plan); err != nil {
+		return nil, err
+	}
+	fv, err := scheme.ParseFile(req.URL)
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -41,17 +57,23 @@ func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		return nil, &Error{Op: "open", Offset: -1, Kind: ErrRemoteFile,
 			Rule: fmt.Sprintf("host %q is not this machine (a file URL names a local file by the host \"\", \"localhost\" or this machine's name)", fv.Host)}
 	}
-	// The view decoded the whole url-path, "?" included (RFC 1738's
-	// fsegment allows it): the name is the one explain prints.
-	local := scheme.File{Path: fv.Path}
-	name, err := local.LocalPath()
-	if err != nil {
-		return nil, &Error{Op: "open", Offset: -1, Kind: ErrNotFound, Rule: strings.TrimPrefix(err.Error(), "scheme: ")}
+	var name string
+	for _, st := range plan.Steps {
+		if st.Kind == scheme.Open {
+			name = st.Text
+			break
+		}
+	}
+	if name == "" {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the file access plan opens nothing"}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(name)
+	// Opened without blocking (a FIFO would wait for a writer), then
+	// checked on the descriptor itself, so no rename in between can slip
+	// a FIFO in place of the file that was checked.
+	f, err := openNonBlocking(name)
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +81,22 @@ func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	if err != nil {
 		f.Close()
 		return nil, err
+	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		f.Close()
+		if !o.AllowSpecial {
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrSpecialFile,
+				Rule: fmt.Sprintf("%s is a %s, not a regular file or directory", safetext.Visible(name), fileKind(fi.Mode()))}
+		}
+		if f, err = openCtx(ctx, name); err != nil {
+			return nil, err
+		}
+		// A read that waits (a FIFO without a writer yet) ends when the
+		// fetch does: closing the file unblocks it.
+		stop := context.AfterFunc(ctx, func() { f.Close() })
+		resp := &Response{Size: -1, ModTime: fi.ModTime(), Reply: fi.Mode().String()}
+		resp.Body = &ctxReader{ctx: ctx, r: f, c: closerFunc(func() error { stop(); return f.Close() })}
+		return resp, nil
 	}
 	resp := &Response{Size: -1, ModTime: fi.ModTime(), Reply: fi.Mode().String()}
 	if !fi.IsDir() {
@@ -133,3 +171,66 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 }
 
 func (c *ctxReader) Close() error { return c.c.Close() }
+
+// fileOverFTP is a FileOpener that fetches a file: URL naming another
+// host as the ftp: URL with the same host and path, as early clients did
+// (Mosaic, Lynx; Fetcher.FileOverFTP).
+type fileOverFTP struct{ *FileOpener }
+
+func (o *fileOverFTP) Open(ctx context.Context, req *Request) (*Response, error) {
+	resp, err := o.FileOpener.Open(ctx, req)
+	if !errors.Is(err, ErrRemoteFile) || req.Reopen == nil {
+		return resp, err
+	}
+	v := *req.URL
+	v.Scheme = "ftp"
+	resp, err = req.Reopen(ctx, &v)
+	if err == nil {
+		resp.Warnings = append(resp.Warnings, "file: URL for another host fetched over FTP")
+	}
+	return resp, err
+}
+
+// openCtx opens name for reading, giving up when ctx is done (the open of
+// a FIFO waits for a writer). An open that completes later is closed.
+func openCtx(ctx context.Context, name string) (*os.File, error) {
+	type result struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		f, err := os.Open(name)
+		ch <- result{f, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.f, r.err
+	case <-ctx.Done():
+		go func() {
+			if r := <-ch; r.f != nil {
+				r.f.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
+}
+
+// fileKind names the type of a special file.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&os.ModeSocket != 0:
+		return "socket"
+	case m&os.ModeCharDevice != 0:
+		return "character device"
+	case m&os.ModeDevice != 0:
+		return "block device"
+	}
+	return "special file (" + m.Type().String() + ")"
+}
+
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }

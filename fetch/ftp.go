@@ -93,154 +93,121 @@ type FTPOpener struct {
 	NullCWD NullCWD
 }
 
-// ftpPlan is an ftp: URL decoded into the commands of the algorithm.
-type ftpPlan struct {
-	addr      string   // host:port to dial
-	user      string   // decoded; "" with !hasUser
-	pass      string   // decoded
-	hasUser   bool     // a non-empty user name was given
-	hasPass   bool     // a password was given (possibly empty)
-	cwd       []string // decoded directory segments, "" for a null CWD
-	cwdOffset []int    // offset of each segment in the URL
-	name      string   // decoded file name, "" for a directory
-	list      bool     // NLST (";type=d" or an empty name)
-	typ       string   // the TYPE argument ("A", "I"), given or guessed
-}
-
-// planFTP decodes u with package scheme's view (segments split at the
-// unencoded "/", then decoded, so %2F stays inside its segment).
-func planFTP(u *urlkit.URL) (*ftpPlan, error) {
-	v, err := scheme.ParseFTP(u)
+// Open carries out the access plan of the URL (scheme.PlanURL), the one
+// "urlkit explain" prints: each Send step becomes the FTP client call
+// that sends that line (a test compares them with the wire against a
+// real server). The client's passive logic sends the EPSV (or PASV) of
+// the plan as part of RETR and NLST; QUIT goes on Close. The plan
+// assumes the client's default data connection: with Dialer.Active
+// (EPRT, PORT) or Dialer.DisableEPSV (PASV alone) those lines differ.
+func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req)})
 	if err != nil {
 		return nil, invalid(err)
 	}
-	login := v.Login() // the login explain prints
-	p := &ftpPlan{
-		addr:    hostPort(u, "21"),
-		user:    login.User,
-		pass:    login.Password,
-		hasUser: !login.Anonymous,
-		hasPass: login.HasPassword,
-		cwd:     v.CWD,
-		name:    v.Name,
-		list:    v.IsDir(),
-		typ:     v.TypeCommand(),
-	}
-	// The offset of each CWD segment, for errors: the raw url-path split
-	// at "/" like the view does.
-	_, _, off := offsets(u)
-	off++ // the "/" before the url-path
-	raw, _ := u.URLPath()
-	for range p.cwd {
-		p.cwdOffset = append(p.cwdOffset, off)
-		i := strings.IndexByte(raw, '/')
-		off += i + 1
-		raw = raw[i+1:]
-	}
-	if !p.list && p.typ == "" {
-		code, _ := scheme.GuessType(p.name)
-		p.typ = strings.ToUpper(code)
-	}
-	return p, nil
-}
-
-// Open runs the algorithm.
-func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := planFTP(req.URL)
-	if err != nil {
+	if err := refused(plan); err != nil {
 		return nil, err
 	}
-	d := o.Dialer
-	d.Trace = req.Trace
-	if d.CheckDataPort == nil {
-		d.CheckDataPort = req.checkDataPort
-	}
-	c, err := d.Dial(ctx, plan.addr)
-	if err != nil {
-		return nil, err
-	}
-	req.progress()
+	steps := plan.Steps
+	var c *ftp.Conn
 	ok := false
 	defer func() {
-		if !ok {
+		if c != nil && !ok {
 			c.Quit(ctx) // closes the connection, politely if it still works
 		}
 	}()
-	if err := o.login(ctx, req, c, plan); err != nil {
-		return nil, err
-	}
-	req.progress()
 	resp := &Response{Size: -1}
-	for i, dir := range plan.cwd {
-		err := c.Cwd(ctx, dir)
-		req.progress()
-		if err == nil {
+	var addr string
+	for i := 0; i < len(steps); i++ {
+		st := steps[i]
+		switch st.Kind {
+		case scheme.Connect:
+			addr = st.Text
+			d := o.Dialer
+			d.Trace = req.Trace
+			d.Timeout = req.connectTimeout(d.Timeout)
+			if d.CheckDataPort == nil {
+				d.CheckDataPort = req.checkDataPort
+			}
+			if c, err = d.Dial(ctx, addr); err != nil {
+				return nil, err
+			}
+			req.progress()
+			continue
+		case scheme.Send:
+		default:
 			continue
 		}
-		var re *ftp.ReplyError
-		if dir != "" || !errors.As(err, &re) || re.Code/100 != 5 {
-			return nil, err
+		if st.When != "" {
+			continue // taken by the step it depends on (PASS, PASV, the CWD after a failed RETR)
 		}
-		if o.NullCWD != NullCWDSkip {
-			return nil, &Error{Op: "open", Offset: plan.cwdOffset[i], Kind: ErrNullCWD, Err: err,
-				Rule: fmt.Sprintf("the server refused the CWD with a null argument that the empty path segment here stands for (RFC 1738 section 3.2.2): %d %s; "+
-					"write %%2F for an absolute path", re.Code, re.Msg)}
-		}
-		resp.Warnings = append(resp.Warnings, fmt.Sprintf("offset %d: the server refused the null-argument CWD (%d %s); skipped it", plan.cwdOffset[i], re.Code, re.Msg))
-	}
-	switch {
-	case plan.list:
-		l, err := c.Nlst(ctx, plan.name)
-		if err != nil {
-			return nil, err
-		}
-		code, msg := c.LastReply()
-		resp.Reply = fmt.Sprintf("%d %s", code, firstLine(msg))
-		resp.Listing = true
-		resp.ContentType = "text/plain"
-		resp.Body = &ftpBody{r: &listingReader{l: l}, closeData: l.Close, c: c, ctx: ctx, want: -1}
-	default:
-		if plan.typ != ftp.TypeASCII && plan.typ != ftp.TypeImage {
-			return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme,
-				Rule: fmt.Sprintf("TYPE %s: the FTP client transfers only types A and I", plan.typ)}
-		}
-		if err := c.Type(ctx, plan.typ); err != nil {
-			return nil, err
-		}
-		req.progress()
-		if plan.typ == ftp.TypeImage {
-			if n, err := c.Size(ctx, plan.name); err == nil {
+		switch st.Op {
+		case "USER":
+			if err := o.login(ctx, req, c, addr, st.Arg, steps[i+1:]); err != nil {
+				return nil, err
+			}
+		case "CWD":
+			if err := o.cwd(ctx, c, st, resp); err != nil {
+				return nil, err
+			}
+		case "TYPE":
+			if err := c.Type(ctx, st.Arg); err != nil {
+				return nil, err
+			}
+		case "SIZE":
+			if n, err := c.Size(ctx, st.Arg); err == nil {
 				resp.Size = n
 			}
-		}
-		rc, err := c.Retr(ctx, plan.name)
-		if err != nil {
-			var re *ftp.ReplyError
-			if errors.As(err, &re) && re.Code == 550 && plan.name != "" && c.Cwd(ctx, plan.name) == nil {
-				return nil, &Error{Op: "open", Offset: -1, Kind: ErrIsDirectory, Err: err,
-					Rule: fmt.Sprintf("%q is a directory (RETR: %d %s); add a trailing \"/\" to list it", plan.name, re.Code, re.Msg)}
+		case "EPSV":
+			// Sent by the client's passive logic with the next RETR or NLST.
+		case "NLST":
+			l, err := c.Nlst(ctx, st.Arg)
+			if err != nil {
+				return nil, err
 			}
-			return nil, err
+			code, msg := c.LastReply()
+			resp.Reply = fmt.Sprintf("%d %s", code, firstLine(msg))
+			resp.Listing = true
+			resp.ContentType = "text/plain"
+			resp.Body = &ftpBody{r: &listingReader{l: l}, closeData: l.Close, c: c, ctx: ctx, want: -1}
+		case "RETR":
+			rc, err := c.Retr(ctx, st.Arg)
+			if err != nil {
+				var re *ftp.ReplyError
+				if errors.As(err, &re) && re.Code == 550 && hasStep(steps[i+1:], "CWD", st.Arg) && c.Cwd(ctx, st.Arg) == nil {
+					return nil, &Error{Op: "open", Offset: -1, Kind: ErrIsDirectory, Err: err,
+						Rule: fmt.Sprintf("%q is a directory (RETR: %d %s); add a trailing \"/\" to list it", st.Arg, re.Code, re.Msg)}
+				}
+				return nil, err
+			}
+			code, msg := c.LastReply()
+			resp.Reply = fmt.Sprintf("%d %s", code, firstLine(msg))
+			resp.ContentType = mime.TypeByExtension(path.Ext(st.Arg))
+			resp.Body = &ftpBody{r: rc, closeData: rc.Close, c: c, ctx: ctx, want: resp.Size}
+		case "QUIT":
+			// On Close, after the data.
+		default:
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: fmt.Sprintf("the FTP access plan has a step the access layer cannot carry out: %q", st.Text)}
 		}
-		code, msg := c.LastReply()
-		resp.Reply = fmt.Sprintf("%d %s", code, firstLine(msg))
-		resp.ContentType = mime.TypeByExtension(path.Ext(plan.name))
-		resp.Body = &ftpBody{r: rc, closeData: rc.Close, c: c, ctx: ctx, want: resp.Size}
+		req.progress()
+	}
+	if resp.Body == nil {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the FTP access plan retrieves nothing"}
 	}
 	ok = true
 	return resp, nil
 }
 
 // checkDataPort judges the port of an EPSV or PASV reply like the port
-// of a URL, and stricter: a blocked port (see BlockedPort) or a
+// of a URL, and stricter: a blocked port (see scheme.BlockedPort) or a
 // well-known one (below 1024) is refused unless Fetcher.AllowPorts lists
 // it. A server could otherwise aim the data connection at another
 // service of its host, which a URL naming that port could not.
 func (req *Request) checkDataPort(port int) error {
-	if req.f != nil && slices.Contains(req.f.AllowPorts, port) {
+	if slices.Contains(req.AllowPorts, port) {
 		return nil
 	}
-	if service, blocked := BlockedPort(port); blocked {
+	if service, blocked := scheme.BlockedPort(port); blocked {
 		return fmt.Errorf("port %d (%s) is on the list of blocked ports: the server may be aiming the data connection at another service; --allow-port %d allows it", port, service, port)
 	}
 	if port < 1024 {
@@ -249,25 +216,93 @@ func (req *Request) checkDataPort(port int) error {
 	return nil
 }
 
-// login logs in as RFC 1738 section 3.2.1 says.
-func (o *FTPOpener) login(ctx context.Context, req *Request, c *ftp.Conn, plan *ftpPlan) error {
-	switch {
-	case !plan.hasUser:
-		return c.Login(ctx, "anonymous", o.email(req))
-	case plan.hasPass:
-		return c.Login(ctx, plan.user, plan.pass)
+// hasStep reports whether steps hold a conditional Send of op with arg.
+func hasStep(steps []scheme.Step, op, arg string) bool {
+	for _, st := range steps {
+		if st.Kind == scheme.Send && st.Op == op && st.Arg == arg && st.When != "" {
+			return true
+		}
 	}
-	return c.LoginFunc(ctx, plan.user, func(ctx context.Context) (string, error) {
+	return false
+}
+
+// refused turns the refusal of a plan into an *Error: ErrUnsafe for the
+// concerns of RFC 1738 section 6, ErrUnsupportedScheme for what the
+// clients cannot do.
+func refused(plan *scheme.Plan) error {
+	for _, c := range plan.Refused {
+		kind := ErrUnsafe
+		if c.Unsupported {
+			kind = ErrUnsupportedScheme
+		}
+		return &Error{Op: "check", Offset: c.Offset, Kind: kind, Rule: c.Message}
+	}
+	return nil
+}
+
+// cwd runs a CWD step, with the NullCWD policy for a refused null one.
+func (o *FTPOpener) cwd(ctx context.Context, c *ftp.Conn, st scheme.Step, resp *Response) error {
+	err := c.Cwd(ctx, st.Arg)
+	if err == nil {
+		return nil
+	}
+	var re *ftp.ReplyError
+	if st.Arg != "" || !errors.As(err, &re) || re.Code/100 != 5 {
+		return err
+	}
+	if o.NullCWD != NullCWDSkip {
+		return &Error{Op: "open", Offset: st.At.At, Kind: ErrNullCWD, Err: err,
+			Rule: fmt.Sprintf("the server refused the CWD with a null argument that the empty path segment here stands for (RFC 1738 section 3.2.2): %d %s; "+
+				"write %%2F for an absolute path", re.Code, re.Msg)}
+	}
+	resp.Warnings = append(resp.Warnings, fmt.Sprintf("offset %d: the server refused the null-argument CWD (%d %s); skipped it", st.At.At, re.Code, re.Msg))
+	return nil
+}
+
+// login runs the USER step and the PASS step after it (sent if the
+// server replies 331), or asks for the password when the plan says to.
+func (o *FTPOpener) login(ctx context.Context, req *Request, c *ftp.Conn, addr, user string, rest []scheme.Step) error {
+	for _, st := range rest {
+		if st.Kind == scheme.Send && st.Op == "PASS" {
+			return c.Login(ctx, user, st.Arg)
+		}
+		if st.Kind == scheme.Ask || st.Kind == scheme.Send {
+			break
+		}
+	}
+	return c.LoginFunc(ctx, user, func(ctx context.Context) (string, error) {
 		if req.Prompt == nil {
 			return "", &Error{Op: "open", Offset: -1, Kind: ErrNeedPassword,
-				Rule: fmt.Sprintf("the server asks for the password of %q, the URL gives none, and there is no terminal to ask on; put it in the URL (user:password@host)", plan.user)}
+				Rule: fmt.Sprintf("the server asks for the password of %q, the URL gives none, and there is no terminal to ask on; put it in the URL (user:password@host)", user)}
 		}
-		p, err := req.Prompt(ctx, Prompt{Text: fmt.Sprintf("Password for %q on %s", plan.user, plan.addr), Secret: true})
+		p, err := req.Prompt(ctx, Prompt{Text: fmt.Sprintf("Password for %q on %s", user, addr), Secret: true})
 		if err != nil {
 			return "", &Error{Op: "open", Offset: -1, Kind: ErrNeedPassword, Err: err}
 		}
 		return p, nil
 	})
+}
+
+// Classify names the kind of the FTP client's errors (see Classifier).
+func (o *FTPOpener) Classify(err error) error {
+	var re *ftp.ReplyError
+	switch {
+	case errors.Is(err, ftp.ErrDataPort):
+		return ErrBlockedPort
+	case errors.As(err, &re):
+		switch {
+		case re.Code == 530 || re.Code == 332 || re.Code == 532:
+			return ErrAccessDenied
+		case re.Code == 550 || re.Code == 450 && (re.Cmd == "NLST" || re.Cmd == "LIST") || re.Code == 553:
+			return ErrNotFound
+		}
+		return ErrStatus
+	case errors.Is(err, ftp.ErrShortTransfer), errors.Is(err, ftp.ErrClosed):
+		return ErrShortTransfer
+	case errors.Is(err, ftp.ErrMalformedReply), errors.Is(err, ftp.ErrReplyTooLong):
+		return ErrProtocol
+	}
+	return nil
 }
 
 // email returns the anonymous password.
@@ -276,8 +311,8 @@ func (o *FTPOpener) email(req *Request) string {
 		return o.Email
 	}
 	getenv := os.Getenv
-	if req.f != nil {
-		getenv = req.f.getenv
+	if req.Getenv != nil {
+		getenv = req.Getenv
 	}
 	if e := getenv("EMAIL"); e != "" {
 		return e

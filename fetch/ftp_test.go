@@ -298,14 +298,14 @@ func TestConformanceFTP(t *testing.T) {
 }
 
 func TestFTPEmail(t *testing.T) {
-	req := &Request{f: &Fetcher{Getenv: env(map[string]string{"EMAIL": "me@example.org"})}}
+	req := &Request{Getenv: env(map[string]string{"EMAIL": "me@example.org"})}
 	if got := (&FTPOpener{Email: "cfg@example.org"}).email(req); got != "cfg@example.org" {
 		t.Errorf("Email field: %q", got)
 	}
 	if got := (&FTPOpener{}).email(req); got != "me@example.org" {
 		t.Errorf("$EMAIL: %q", got)
 	}
-	req.f.Getenv = noEnv()
+	req.Getenv = noEnv()
 	if got := (&FTPOpener{}).email(req); !strings.Contains(got, "@") || strings.HasPrefix(got, "@") || strings.HasSuffix(got, "@") {
 		t.Errorf("default: %q, want user@host", got)
 	}

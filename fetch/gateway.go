@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // GatewayMode says how a gateway is given the URL to fetch.
@@ -88,15 +89,16 @@ func (gw Gateway) parse() (*url.URL, error) {
 	return u, nil
 }
 
-// redactRaw redacts the password of a URL string that may not parse.
+// redactRaw redacts the password of a URL string that may not parse: a
+// password with a raw "@" (which url.Parse refuses) is hidden up to the
+// last "@" of the authority, not cut at the first.
 func redactRaw(s string) string {
-	if u, err := url.Parse(s); err == nil {
-		return u.Redacted()
+	var r safetext.Redactor
+	r.AddURLPasswords(s)
+	if !strings.Contains(s, "://") {
+		r.AddURLPasswords("http://" + s) // a gateway without a scheme is http
 	}
-	if i := strings.Index(s, "@"); i >= 0 {
-		return "xxxxx" + s[i:]
-	}
-	return s
+	return r.Redact(s)
 }
 
 func (f *Fetcher) getenv(k string) string {

@@ -3,6 +3,7 @@ package fetch
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -62,131 +63,98 @@ type GopherOpener struct {
 	Client gopher.Client
 }
 
-// gopherPlan is a gopher: URL decoded into the request.
-type gopherPlan struct {
-	addr     string
-	typ      gopher.ItemType
-	selector string
-	search   *string           // nil: no search field
-	plus     *string           // nil: no Gopher+ field
-	req      scheme.GopherPlus // the Gopher+ string classified
-	badPlus  bool              // none of the forms: sent as it is
-}
-
-// planGopher decodes u with package scheme's view.
-func planGopher(u *urlkit.URL) (*gopherPlan, error) {
-	v, err := scheme.ParseGopher(u)
+// Open carries out the access plan of the URL (scheme.PlanURL), the one
+// "urlkit explain" prints: the request step's fields go to the Gopher
+// client, which writes the line the plan shows (a test compares them
+// with the wire against real servers).
+func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
 	if err != nil {
 		return nil, invalid(err)
 	}
-	p := &gopherPlan{addr: hostPort(u, "70"), typ: gopher.ItemType(v.Type), selector: v.Selector}
-	if v.HasSearch {
-		p.search = &v.Search
-	}
-	if v.HasPlus && v.Plus != "" {
-		p.plus = &v.Plus
-		if p.req, err = v.PlusRequest(); err != nil {
-			p.badPlus = true
-		}
-	}
-	return p, nil
-}
-
-// Open sends the request.
-func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := planGopher(req.URL)
-	if err != nil {
+	if err := refused(plan); err != nil {
 		return nil, err
 	}
-	c := o.Client
-	c.Trace = req.Trace
-	resp := &Response{Size: -1, GopherType: plan.typ}
-	switch plan.typ {
-	case gopher.TypeTelnet, gopher.TypeTN3270:
-		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme,
-			Rule: fmt.Sprintf("gopher item type %q is an interactive %s session on %s, not a document to fetch (RFC 1436)",
-				string([]byte{byte(plan.typ)}), map[gopher.ItemType]string{'8': "telnet", 'T': "tn3270"}[plan.typ], plan.addr)}
-	case gopher.TypeSearch:
-		if plan.search == nil {
-			// A search server and no search string: ask for one.
-			if req.Prompt == nil {
-				return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput,
-					Rule: "the URL names a Gopher search server (type 7) but no search string (%09 words), and there is no terminal to ask on"}
-			}
-			words, err := req.Prompt(ctx, Prompt{Text: "Search " + plan.addr + " for"})
-			if err != nil {
-				return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput, Err: err}
-			}
-			if strings.ContainsAny(words, "\t\r\n\x00") {
-				return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsafe, Rule: "the search words hold a TAB, CR, LF or NUL"}
-			}
-			plan.search = &words
+	var addr string
+	var r *scheme.GopherRequest
+	for _, st := range plan.Steps {
+		if st.Kind == scheme.Connect {
+			addr = st.Text
+		}
+		if gr, ok := st.Request.(*scheme.GopherRequest); ok && gr != nil && r == nil {
+			r = gr
 		}
 	}
-	search := plan.search
-	if plan.plus != nil && !plan.badPlus && plan.typ != gopher.TypeSearch && search != nil && *search == "" {
-		// draft-ietf-uri-url-06 3.4.3: "selector TAB gopher+" for an
-		// item that is not a search.
-		search = nil
+	if addr == "" || r == nil {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the gopher access plan sends no request"}
 	}
-	if plan.badPlus && search == nil {
-		empty := ""
-		search = &empty
+	v, err := scheme.ParseGopher(req.URL)
+	if err != nil {
+		return nil, invalid(err)
 	}
+	typ := gopher.ItemType(v.Type)
+	c := o.Client
+	c.Trace = req.Trace
+	c.Timeout = req.connectTimeout(c.Timeout)
+	resp := &Response{Size: -1}
 	var gr *gopher.Response
-	attributes := false
-	switch plan.req.Kind {
-	case scheme.PlusAsk:
-		values, err := o.askForm(ctx, req, &c, plan)
+	switch {
+	case r.AskSearch:
+		if req.Prompt == nil {
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput,
+				Rule: "the URL names a Gopher search server (type 7) but no search string (%09 words), and there is no terminal to ask on"}
+		}
+		words, err := req.Prompt(ctx, Prompt{Text: "Search " + addr + " for"})
+		if err != nil {
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput, Err: err}
+		}
+		if strings.ContainsAny(words, "\t\r\n\x00") {
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsafe, Rule: "the search words hold a TAB, CR, LF or NUL"}
+		}
+		gr, err = c.Fetch(ctx, addr, r.Selector, &words, nil)
 		if err != nil {
 			return nil, err
 		}
-		if gr, err = c.SubmitAsk(ctx, plan.addr, plan.selector, values); err != nil {
+	case r.AskForm:
+		values, err := o.askForm(ctx, req, &c, addr, r.Selector)
+		if err != nil {
 			return nil, err
 		}
-	case scheme.PlusView:
-		if !plan.req.Form {
-			break
-		}
-		if plan.req.View != "" {
-			resp.Warnings = append(resp.Warnings, fmt.Sprintf("the form is submitted for the default view, not %q (client/gopher sends \"+\" with a form)", plan.req.View))
-		}
-		if gr, err = c.SubmitAsk(ctx, plan.addr, plan.selector, plan.req.Values); err != nil {
+		if gr, err = c.SubmitAsk(ctx, addr, r.Selector, values); err != nil {
 			return nil, err
 		}
-	case scheme.PlusItemAttributes, scheme.PlusDirectoryAttributes:
-		attributes = true
-	}
-	if gr == nil {
-		if gr, err = c.Fetch(ctx, plan.addr, plan.selector, search, plan.plus); err != nil {
+	case r.Form != nil:
+		if gr, err = c.SubmitAsk(ctx, addr, r.Selector, r.Form); err != nil {
+			return nil, err
+		}
+	default:
+		if gr, err = c.Fetch(ctx, addr, r.Selector, r.Search, r.Plus); err != nil {
 			return nil, err
 		}
 	}
 	if gr.Plus {
-		resp.GopherPlus = true
 		resp.Reply = "+" + strconv.FormatInt(gr.Length, 10)
 		if gr.Length >= 0 {
 			resp.Size = gr.Length
 		}
 	}
 	switch {
-	case gr.Plus && attributes:
-		// (A server that ignores the request sends the item instead.)
+	case r.Attributes && gr.Plus:
 		resp.ContentType = GopherAttributesType
-	case plan.typ.IsMenu():
-		resp.ContentType = GopherMenuType
-		resp.Listing = true
-	case plan.typ == gopher.TypeHTML:
-		resp.ContentType = "text/html"
-	case plan.typ == gopher.TypeGIF:
-		resp.ContentType = "image/gif"
-	case plan.typ.IsBinary():
-		resp.ContentType = "application/octet-stream"
+	case r.Attributes:
+		// A plain Gopher server ignores the Gopher+ field and sends the
+		// item itself: say so rather than pass the item off as its
+		// attributes (issue 10, D12).
+		resp.Warnings = append(resp.Warnings, "the server answered the Gopher+ attribute request with the item itself, not its attributes: it does not speak Gopher+")
+		resp.ContentType = gopherContentType(typ)
+		resp.Listing = typ.IsMenu()
 	default:
-		resp.ContentType = "text/plain"
+		resp.ContentType = gopherContentType(typ)
+		resp.Listing = typ.IsMenu()
 	}
+	resp.DotStuffed = !typ.IsBinary() && !typ.IsMenu() && resp.ContentType != GopherAttributesType
 	var body io.Reader = gr // binary data: read straight from the connection
-	if !plan.typ.IsBinary() && resp.ContentType != GopherAttributesType {
+	if !typ.IsBinary() && resp.ContentType != GopherAttributesType {
 		br := bufio.NewReaderSize(gr, 32<<10)
 		if err := gopherErrorItem(br); err != nil {
 			gr.Close()
@@ -195,10 +163,10 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 		body = br
 	}
 	gb := &gopherBody{r: body, c: gr}
-	if !gr.Plus && (plan.typ == gopher.TypeText || plan.typ.IsMenu()) {
+	if !gr.Plus && (typ == gopher.TypeText || typ.IsMenu()) {
 		gb.unterminated = func() {
 			what := "text"
-			if plan.typ.IsMenu() {
+			if typ.IsMenu() {
 				what = "menu"
 			}
 			resp.Warnings = append(resp.Warnings, fmt.Sprintf(
@@ -209,6 +177,39 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 	}
 	resp.Body = gb
 	return resp, nil
+}
+
+// gopherContentType is the media type of an item type's response.
+func gopherContentType(t gopher.ItemType) string {
+	switch {
+	case t.IsMenu():
+		return GopherMenuType
+	case t == gopher.TypeHTML:
+		return "text/html"
+	case t == gopher.TypeGIF:
+		return "image/gif"
+	case t.IsBinary():
+		return "application/octet-stream"
+	}
+	return "text/plain"
+}
+
+// Classify names the kind of the Gopher client's errors (see
+// Classifier).
+func (o *GopherOpener) Classify(err error) error {
+	var pe *gopher.PlusError
+	switch {
+	case errors.As(err, &pe):
+		if pe.Code == 1 {
+			return ErrNotFound
+		}
+		return ErrStatus
+	case errors.Is(err, gopher.ErrShortTransfer):
+		return ErrShortTransfer
+	case errors.Is(err, gopher.ErrMalformedAttributes), errors.Is(err, gopher.ErrMalformedItem):
+		return ErrProtocol
+	}
+	return nil
 }
 
 // gopherErrorItem reports a response whose first line is a type 3 (error)
@@ -238,11 +239,11 @@ func gopherErrorItem(br *bufio.Reader) error {
 }
 
 // askForm fetches the +ASK block of the item and asks its questions.
-func (o *GopherOpener) askForm(ctx context.Context, req *Request, c *gopher.Client, plan *gopherPlan) ([]string, error) {
+func (o *GopherOpener) askForm(ctx context.Context, req *Request, c *gopher.Client, addr, selector string) ([]string, error) {
 	// All the attributes: pygopherd, the one Gopher+ server packaged,
 	// answers "!+ASK" with the item's data instead.
 	bang := "!"
-	gr, err := c.Fetch(ctx, plan.addr, plan.selector, nil, &bang)
+	gr, err := c.Fetch(ctx, addr, selector, nil, &bang)
 	if err != nil {
 		return nil, err
 	}

@@ -86,11 +86,11 @@ func TestRealGopher(t *testing.T) {
 			if tt.ctype != "" && resp.ContentType != tt.ctype {
 				t.Errorf("ContentType %q, want %q", resp.ContentType, tt.ctype)
 			}
-			if tt.gtype != 0 && resp.GopherType != tt.gtype {
-				t.Errorf("GopherType %q, want %q", resp.GopherType, tt.gtype)
+			if tt.gtype != 0 && resp.DotStuffed != (!tt.gtype.IsBinary() && !tt.gtype.IsMenu() && resp.ContentType != GopherAttributesType) {
+				t.Errorf("type %q: DotStuffed %v", tt.gtype, resp.DotStuffed)
 			}
-			if tt.plus != resp.GopherPlus || tt.size != 0 && resp.Size != tt.size {
-				t.Errorf("GopherPlus %v Size %d Reply %q", resp.GopherPlus, resp.Size, resp.Reply)
+			if plus := strings.HasPrefix(resp.Reply, "+"); tt.plus != plus || tt.size != 0 && resp.Size != tt.size {
+				t.Errorf("Gopher+ %v Size %d Reply %q", plus, resp.Size, resp.Reply)
 			}
 			if tt.rendered {
 				if got := render(t, resp); !strings.Contains(got, tt.want) {
@@ -203,8 +203,8 @@ func TestRealGophernicus(t *testing.T) {
 		t.Errorf("search:\n%s", got)
 	}
 	resp := get("/0/hello.txt%09%09+")
-	if got := readAll(t, resp); resp.GopherPlus || got != "Hello from gophernicus.\r\n" {
-		t.Errorf("Gopher+ to a plain server: plus %v, %q", resp.GopherPlus, got)
+	if got := readAll(t, resp); resp.Reply != "" || got != "Hello from gophernicus.\r\n" {
+		t.Errorf("Gopher+ to a plain server: reply %q, %q", resp.Reply, got)
 	}
 }
 

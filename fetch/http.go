@@ -1,18 +1,23 @@
 package fetch
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // DefaultMaxRedirects is the number of HTTP redirects followed when
@@ -42,10 +47,19 @@ type HTTPOpener struct {
 	MaxRedirects int
 	// UserAgent is the User-Agent header; "" means "urlkit".
 	UserAgent string
+	// Compressed asks the server for a gzip-compressed body
+	// (Accept-Encoding: gzip) and decompresses it (curl's --compressed).
+	// Without it the body is the bytes the server sent, compressed or
+	// not: nothing is decompressed behind the caller's back.
+	Compressed bool
 }
 
 // proxyKey is the context key of the proxy function of one fetch.
 type proxyKey struct{}
+
+// connectTimeoutKey is the context key of the connect timeout of one
+// fetch (a time.Duration), read by the shared transport's dialer.
+type connectTimeoutKey struct{}
 
 // maxHeaderBytes bounds a response head (net/http's default is 10 MiB).
 const maxHeaderBytes = 1 << 20
@@ -55,6 +69,17 @@ const maxHeaderBytes = 1 << 20
 var sharedTransport = sync.OnceValue(func() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxResponseHeaderBytes = maxHeaderBytes
+	// The body is saved as the server sent it (curl's behaviour): no
+	// transparent gzip, so a compressed bomb stays compressed.
+	// HTTPOpener.Compressed asks for and decodes gzip explicitly.
+	t.DisableCompression = true
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		d := net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+		if ct, ok := ctx.Value(connectTimeoutKey{}).(time.Duration); ok && ct > 0 {
+			d.Timeout = ct
+		}
+		return d.DialContext(ctx, network, addr)
+	}
 	t.Proxy = func(r *http.Request) (*url.URL, error) {
 		if p, ok := r.Context().Value(proxyKey{}).(func(*url.URL) (*url.URL, error)); ok && p != nil {
 			return p(r.URL)
@@ -66,7 +91,18 @@ var sharedTransport = sync.OnceValue(func() *http.Transport {
 
 // Open fetches an http or https URL, through the proxy configured for
 // it, if any.
+//
+// The request is the GET of the URL's access plan (scheme.PlanURL, what
+// "urlkit explain" prints): net/http writes the lines of its Send steps,
+// as the plan-equals-wire test checks against a real server.
 func (o *HTTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, UserAgent: o.UserAgent, Compressed: o.Compressed})
+	if err != nil {
+		return nil, invalid(err)
+	}
+	if err := refused(plan); err != nil {
+		return nil, err
+	}
 	nu := req.URL.NetURL()
 	nu.Fragment, nu.RawFragment = "", ""
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, nu.String(), nil)
@@ -79,7 +115,7 @@ func (o *HTTPOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 // proxyFunc returns the function choosing the proxy of an http or https
 // URL (the original and each redirect) from the Fetcher's gateways.
 func (req *Request) proxyFunc() func(*url.URL) (*url.URL, error) {
-	if req.f == nil {
+	if req.Gateway == nil {
 		return nil
 	}
 	return func(t *url.URL) (*url.URL, error) {
@@ -87,7 +123,7 @@ func (req *Request) proxyFunc() func(*url.URL) (*url.URL, error) {
 		if err != nil {
 			return nil, nil
 		}
-		gw, ok := req.f.gatewayFor(&v)
+		gw, ok := req.Gateway(&v)
 		if !ok || gw.Mode != GatewayProxy {
 			return nil, nil
 		}
@@ -177,6 +213,12 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		ua = "urlkit"
 	}
 	hreq.Header.Set("User-Agent", ua)
+	if o.Compressed {
+		hreq.Header.Set("Accept-Encoding", "gzip")
+	}
+	if req.ConnectTimeout > 0 {
+		hreq = hreq.WithContext(context.WithValue(hreq.Context(), connectTimeoutKey{}, req.ConnectTimeout))
+	}
 	client := o.client(req)
 	hresp, err := client.Do(hreq)
 	if err != nil {
@@ -190,7 +232,7 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		kind := classify(ctx, err, false)
+		kind := classify(ctx, err, false, nil)
 		if httpProtocolError(err) {
 			kind = ErrProtocol
 		}
@@ -218,11 +260,29 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		Size:        hresp.ContentLength,
 		Reply:       hresp.Status,
 	}
+	if o.Compressed && strings.EqualFold(hresp.Header.Get("Content-Encoding"), "gzip") {
+		zr, err := gzip.NewReader(hresp.Body)
+		if err != nil {
+			hresp.Body.Close()
+			return nil, req.errorf("open", ErrProtocol, fmt.Errorf("gzip body: %w", err))
+		}
+		resp.Body = &gzipBody{zr: zr, c: hresp.Body}
+		resp.Size = -1
+	}
 	if t, err := http.ParseTime(hresp.Header.Get("Last-Modified")); err == nil {
 		resp.ModTime = t
 	}
 	return resp, nil
 }
+
+// gzipBody decompresses a gzip body and closes the connection's body.
+type gzipBody struct {
+	zr *gzip.Reader
+	c  io.Closer
+}
+
+func (g *gzipBody) Read(p []byte) (int, error) { return g.zr.Read(p) }
+func (g *gzipBody) Close() error               { g.zr.Close(); return g.c.Close() }
 
 // httpBody names the shortfall when net/http reports a body cut short
 // (io.ErrUnexpectedEOF): the bytes received of the Content-Length, or a
@@ -276,10 +336,7 @@ func (o *HTTPOpener) client(req *Request) *http.Client {
 	if max == 0 {
 		max = DefaultMaxRedirects
 	}
-	var allow []int
-	if req.f != nil {
-		allow = req.f.AllowPorts
-	}
+	allow := req.AllowPorts
 	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {
 		target := r.URL.Redacted()
 		if len(via) > max || max < 0 {
@@ -328,7 +385,7 @@ func (t *traceTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	b.Reset()
-	fmt.Fprintf(&b, "< %s %s\n", resp.Proto, resp.Status)
+	fmt.Fprintf(&b, "< %s %s\n", resp.Proto, safetext.Visible(resp.Status))
 	writeHeader(&b, "< ", resp.Header)
 	t.write(b.String())
 	return resp, nil
@@ -351,7 +408,9 @@ func writeHeader(b *strings.Builder, prefix string, h http.Header) {
 			if k == "Authorization" || k == "Proxy-Authorization" {
 				v = "****"
 			}
-			fmt.Fprintf(b, "%s%s: %s\n", prefix, k, v)
+			// A Location (or any header) may name a URL with a password
+			// of its own; and header values are the server's bytes.
+			fmt.Fprintf(b, "%s%s: %s\n", prefix, safetext.Visible(k), safetext.Visible(redactRaw(v)))
 		}
 	}
 }

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -28,6 +30,10 @@ import (
 // (or a copy of it with another Body, such as a progress meter's reader)
 // is an *Error for its URL (a malformed menu line is ErrProtocol); an
 // error writing to w is returned as it is.
+//
+// What the server sent is made safe for a terminal in the first three
+// forms: control bytes, ESC and OSC sequences are shown escaped
+// (safetext.Visible), in text all but LF and TAB.
 func Render(w io.Writer, resp *Response) error {
 	ew := &renderWriter{w: w}
 	err := renderBody(ew, resp)
@@ -43,9 +49,8 @@ func renderBody(w io.Writer, resp *Response) error {
 		return renderMenu(w, resp.Body)
 	case resp.ContentType == GopherAttributesType:
 		return renderAttributes(w, resp.Body)
-	case resp.GopherType != 0 && !resp.GopherType.IsBinary():
-		_, err := io.Copy(w, gopher.NewTextReader(resp.Body))
-		return err
+	case resp.DotStuffed:
+		return copyVisibleText(w, gopher.NewTextReader(resp.Body))
 	}
 	_, err := io.Copy(w, resp.Body)
 	return err
@@ -73,11 +78,11 @@ func renderMenu(w io.Writer, r io.Reader) error {
 		it := m.Item()
 		switch it.Type {
 		case gopher.TypeInfo:
-			fmt.Fprintf(bw, "         %s\n", it.Display)
+			fmt.Fprintf(bw, "         %s\n", safetext.Visible(it.Display))
 		case gopher.TypeError:
-			fmt.Fprintf(bw, "[error]  %s\n", it.Display)
+			fmt.Fprintf(bw, "[error]  %s\n", safetext.Visible(it.Display))
 		default:
-			fmt.Fprintf(bw, "%-8s %s <%s>\n", "["+it.Type.String()+"]", it.Display, ItemURL(it))
+			fmt.Fprintf(bw, "%-8s %s <%s>\n", safetext.Visible("["+it.Type.String()+"]"), safetext.Visible(it.Display), safetext.Visible(ItemURL(it)))
 		}
 	}
 	if err := bw.Flush(); err != nil {
@@ -129,16 +134,55 @@ func renderAttributes(w io.Writer, r io.Reader) error {
 	bw := bufio.NewWriter(w)
 	for _, b := range blocks {
 		if b.Value != "" {
-			fmt.Fprintf(bw, "+%s: %s\n", b.Name, b.Value)
+			fmt.Fprintf(bw, "+%s: %s\n", safetext.Visible(b.Name), safetext.VisibleText(b.Value))
 		} else {
-			fmt.Fprintf(bw, "+%s:\n", b.Name)
+			fmt.Fprintf(bw, "+%s:\n", safetext.Visible(b.Name))
 		}
 		for _, l := range b.Lines {
-			fmt.Fprintf(bw, "    %s\n", l)
+			fmt.Fprintf(bw, "    %s\n", safetext.VisibleText(l))
 		}
 	}
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
 	return err
+}
+
+// copyVisibleText copies text from r to w made safe for a terminal, line
+// by line (a long line in pieces that end on a character boundary).
+func copyVisibleText(w io.Writer, r io.Reader) error {
+	br := bufio.NewReaderSize(r, 32<<10)
+	var carry []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		piece := append(carry, chunk...)
+		carry = carry[:0]
+		if err == bufio.ErrBufferFull {
+			// Keep an incomplete UTF-8 sequence for the next piece.
+			cut := len(piece)
+			for k := 1; k < utf8.UTFMax && k <= len(piece); k++ {
+				if utf8.RuneStart(piece[len(piece)-k]) {
+					if !utf8.FullRune(piece[len(piece)-k:]) {
+						cut = len(piece) - k
+					}
+					break
+				}
+			}
+			carry = append(carry, piece[cut:]...)
+			piece = piece[:cut]
+		}
+		if _, werr := io.WriteString(w, safetext.VisibleText(string(piece))); werr != nil {
+			return werr
+		}
+		switch {
+		case err == io.EOF:
+			if len(carry) > 0 {
+				_, werr := io.WriteString(w, safetext.VisibleText(string(carry)))
+				return werr
+			}
+			return nil
+		case err != nil && err != bufio.ErrBufferFull:
+			return err
+		}
+	}
 }

@@ -46,7 +46,7 @@ func checkPort(u *urlkit.URL, name string, allow []int) error {
 	if !ok || port == urlkit.DefaultPort(name) || slices.Contains(allow, port) {
 		return nil
 	}
-	service, blocked := BlockedPort(port)
+	service, blocked := scheme.BlockedPort(port)
 	if !blocked {
 		return nil
 	}

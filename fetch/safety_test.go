@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 func mustParse(t testing.TB, s string) *urlkit.URL {
@@ -127,13 +128,65 @@ func TestInvalidFTPType(t *testing.T) {
 
 func TestBlockedPort(t *testing.T) {
 	for _, p := range []int{1, 25, 119, 6665, 6669, 10080} {
-		if _, ok := BlockedPort(p); !ok {
-			t.Errorf("BlockedPort(%d) = false", p)
+		if _, ok := scheme.BlockedPort(p); !ok {
+			t.Errorf("scheme.BlockedPort(%d) = false", p)
 		}
 	}
 	for _, p := range []int{0, 70, 80, 443, 2121, 6670, 8080} {
-		if _, ok := BlockedPort(p); ok {
-			t.Errorf("BlockedPort(%d) = true", p)
+		if _, ok := scheme.BlockedPort(p); ok {
+			t.Errorf("scheme.BlockedPort(%d) = true", p)
+		}
+	}
+}
+
+// TestHintsAreTrue: issue 10, D11: no gateway is suggested for a scheme
+// that is not retrieved (telnet, mailto, mid), and the explain caution
+// promises --allow-port only for schemes get retrieves.
+func TestHintsAreTrue(t *testing.T) {
+	f := &Fetcher{Getenv: noEnv()}
+	for _, s := range []string{"telnet://h/", "mailto:a@b.example", "mid:a@b.example"} {
+		_, err := f.Get(testCtx(t), s)
+		if !errors.Is(err, ErrUnsupportedScheme) || strings.Contains(err.Error(), "_proxy") || !strings.Contains(err.Error(), "not retrieved") {
+			t.Errorf("%s: %v", s, err)
+		}
+	}
+	if _, err := f.Get(testCtx(t), "wais://h/db"); err == nil || !strings.Contains(err.Error(), "wais_proxy") {
+		t.Errorf("wais, a retrieval scheme, gets the gateway hint: %v", err)
+	}
+	for s, want := range map[string]bool{"telnet://h:25/": false, "gopher://h:25/": true} {
+		u := mustParse(t, s)
+		cs := scheme.Concerns(u)
+		if len(cs) == 0 || strings.Contains(cs[0].Message, "--allow-port") != want {
+			t.Errorf("%s: caution %q, want --allow-port: %v", s, cs, want)
+		}
+	}
+}
+
+// TestGetRefusesWhatExplainRefuses: issue 10: get and explain read one
+// plan, so a URL explain shows as refused is refused by get with the
+// same reason, before anything is sent (port 2: nothing listens there).
+func TestGetRefusesWhatExplainRefuses(t *testing.T) {
+	f := &Fetcher{Getenv: noEnv()}
+	for _, s := range []string{
+		"ftp://127.0.0.1:2/pub/f;type=e",    // the drafts' EBCDIC type: read in the lenient mode, not transferable
+		"gopher://127.0.0.1:2/8login",       // a telnet item
+		"ftp://127.0.0.1:2/a%0D%0ADELE%20x", // CR LF into a CWD
+	} {
+		u, _, err := urlkit.ParseMode(s, urlkit.RFC3986)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.Lenient})
+		if err != nil || len(plan.Refused) == 0 || len(plan.Sends()) != 0 {
+			t.Fatalf("%s: plan %q, %v", s, plan.Lines(false), err)
+		}
+		_, err = f.Fetch(testCtx(t), &u)
+		var fe *Error
+		if !errors.As(err, &fe) || fe.Op != "check" || fe.Offset != plan.Refused[0].Offset || !strings.Contains(err.Error(), plan.Refused[0].Message) {
+			t.Errorf("%s: get says %v, explain %q", s, err, plan.Refused[0])
+		}
+		if errors.Is(err, ErrConnect) {
+			t.Errorf("%s: get tried to connect", s)
 		}
 	}
 }

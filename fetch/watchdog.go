@@ -88,3 +88,131 @@ func (w *watchdog) stop() {
 	w.mu.Unlock()
 	w.cancel(context.Canceled)
 }
+
+// Causes of the cancellations by limits, turned into kinds by causeKind.
+var (
+	errMaxTime = errors.New("the maximum time passed")
+	errTooSlow = errors.New("slower than the speed limit")
+)
+
+// causeKind returns the Kind of a fetch that ctx's watchdog or limits
+// cancelled, or nil.
+func causeKind(ctx context.Context) error {
+	switch context.Cause(ctx) {
+	case errIdle:
+		return ErrTimeout
+	case errMaxTime:
+		return ErrMaxTime
+	case errTooSlow:
+		return ErrTooSlow
+	}
+	return nil
+}
+
+// limits enforces Fetcher.MaxTime and the speed limit on one fetch by
+// cancelling its context. A nil *limits enforces nothing.
+type limits struct {
+	cancel context.CancelCauseFunc
+	maxT   *time.Timer
+	quit   chan struct{}
+	once   sync.Once
+	n      atomic.Int64 // bytes so far
+	paused atomic.Int32
+}
+
+// newLimits returns ctx bound to f's MaxTime and speed limit.
+func (f *Fetcher) newLimits(parent context.Context) (context.Context, *limits) {
+	if f.MaxTime <= 0 && f.SpeedLimit <= 0 {
+		return parent, nil
+	}
+	ctx, cancel := context.WithCancelCause(parent)
+	l := &limits{cancel: cancel, quit: make(chan struct{})}
+	if f.MaxTime > 0 {
+		l.maxT = time.AfterFunc(f.MaxTime, func() { cancel(errMaxTime) })
+	}
+	if f.SpeedLimit > 0 {
+		window := f.SpeedTime
+		if window <= 0 {
+			window = 30 * time.Second
+		}
+		go l.watchSpeed(f.SpeedLimit, window)
+	}
+	return ctx, l
+}
+
+// watchSpeed cancels the fetch when, over every check in the last window,
+// the average rate stayed below limit bytes per second. It checks ten
+// times per window (at least every second), as curl does once a second.
+func (l *limits) watchSpeed(limit int64, window time.Duration) {
+	every := min(window/10, time.Second)
+	if every <= 0 {
+		every = window
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	type sample struct {
+		at time.Time
+		n  int64
+	}
+	start := time.Now()
+	samples := []sample{{start, 0}}
+	for {
+		select {
+		case <-l.quit:
+			return
+		case now := <-t.C:
+			n := l.n.Load()
+			if l.paused.Load() > 0 {
+				// A prompt waits for the user: start the window again.
+				samples = append(samples[:0], sample{now, n})
+				continue
+			}
+			samples = append(samples, sample{now, n})
+			// Keep the samples of the last window (and one before it).
+			for len(samples) > 2 && now.Sub(samples[1].at) >= window {
+				samples = samples[1:]
+			}
+			first := samples[0]
+			span := now.Sub(first.at)
+			if span < window {
+				continue
+			}
+			if float64(n-first.n)/span.Seconds() < float64(limit) {
+				l.cancel(errTooSlow)
+				return
+			}
+		}
+	}
+}
+
+func (l *limits) add(n int) {
+	if l != nil {
+		l.n.Add(int64(n))
+	}
+}
+
+func (l *limits) pause() {
+	if l != nil {
+		l.paused.Add(1)
+	}
+}
+
+func (l *limits) resume() {
+	if l != nil {
+		l.paused.Add(-1)
+	}
+}
+
+// stop releases the timers and cancels the context.
+func (l *limits) stop() {
+	if l == nil {
+		return
+	}
+	l.once.Do(func() {
+		if l.maxT != nil {
+			l.maxT.Stop()
+		}
+		close(l.quit)
+		l.cancel(context.Canceled)
+	})
+}

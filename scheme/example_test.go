@@ -131,21 +131,31 @@ func ExampleKnown() {
 	// gopher+ false 0 defined
 }
 
-func ExampleExplain() {
+func ExamplePlanURL() {
 	u, _ := urlkit.Parse("ftp://myname@host.dom/%2Fetc/motd;type=a")
-	steps, _ := scheme.Explain(&u, scheme.ExplainOptions{})
-	for _, s := range steps {
-		fmt.Println(s)
+	plan, _ := scheme.PlanURL(&u, scheme.PlanOptions{})
+	for _, line := range plan.Lines(false) {
+		fmt.Println(line)
 	}
 	// Output:
 	// connect host.dom:21
+	// # expect 220: the server's greeting (RFC 959 5.4)
 	// send "USER myname\r\n"
-	// # no password in the URL: if the server asks for one (reply 331), the client asks the user and sends PASS with the answer (RFC 1738 3.2.1)
+	// # no password in the URL: the client asks the user and sends PASS with the answer (RFC 1738 3.2.1)
+	// # if the server replies 331 (it wants a password):
+	// # ask the user: the password of myname
 	// send "CWD /etc\r\n"
+	// # ;type=a: the client performs TYPE with the type code (RFC 1738 3.2.2)
 	// send "TYPE A\r\n"
 	// send "EPSV\r\n"
-	// # the client opens the data connection to the port of the 229 reply (if EPSV is refused: PASV, and the port of the 227 reply, on the control connection's address); the file comes over it
+	// # if the server refuses EPSV:
+	// send "PASV\r\n"
+	// # the client opens the data connection to the port of the 229 reply (or of the 227 reply, on the control connection's address)
 	// send "RETR motd\r\n"
+	// # to tell a directory (add a "/" to list it) from a missing file
+	// # if RETR fails with 550:
+	// send "CWD motd\r\n"
+	// # the file ends when the server closes the data connection; fewer bytes than SIZE or the 150 reply announced is a short transfer
 	// send "QUIT\r\n"
 }
 
@@ -158,8 +168,24 @@ func ExampleCheckSafe() {
 	err := scheme.CheckSafe(&u)
 	fmt.Println(errors.Is(err, scheme.ErrUnsafe))
 	// Output:
-	// false offset 22: port 25 is not the gopher default (70); port 25 usually runs SMTP, which could take the lines below as commands of its own; it is on the list of ports browsers block: the access layer refuses it unless told to allow it (get --allow-port 25) (RFC 1738 section 6)
+	// false offset 22: port 25 is not the gopher default (70); port 25 usually runs SMTP, which could take the request as commands of its own; it is on the list of ports browsers block: the access layer refuses it unless told to allow it (get --allow-port 25) (RFC 1738 section 6)
 	// true offset 34: %0D decodes to CR in the Gopher selector line: CR ends the line, and what follows would be read as a command of its own (RFC 1738 section 6); the access layer refuses this URL
 	// true offset 37: %0A decodes to LF in the Gopher selector line: LF ends the line, and what follows would be read as a command of its own (RFC 1738 section 6); the access layer refuses this URL
 	// true
+}
+
+func ExampleBlockedPort() {
+	for _, p := range []int{25, 70, 119, 6667, 8080} {
+		if service, blocked := scheme.BlockedPort(p); blocked {
+			fmt.Println(p, "blocked:", service)
+		} else {
+			fmt.Println(p, "allowed")
+		}
+	}
+	// Output:
+	// 25 blocked: smtp
+	// 70 allowed
+	// 119 blocked: nntp
+	// 6667 blocked: ircu
+	// 8080 allowed
 }

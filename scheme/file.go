@@ -2,6 +2,7 @@ package scheme
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 
@@ -19,6 +20,10 @@ import (
 type File struct {
 	Host string // as written; "" or "localhost" for this machine
 	Path string // decoded; starts with "/"
+
+	// At holds where the host and the path are written in the URL's
+	// String form.
+	At struct{ Host, Path Span }
 }
 
 // ParseFile returns the view of a file URL. Each segment is decoded after
@@ -50,7 +55,14 @@ func ParseFile(u *urlkit.URL) (*File, error) {
 	if k := indexEscape(p, '/'); k >= 0 {
 		return nil, syntaxError(u, off+k, "%2F in a file path: a file or directory name cannot hold '/' (RFC 1738 3.10: the path is hierarchical)")
 	}
-	return &File{Host: u.Host, Path: unescape(p)}, nil
+	f := &File{Host: u.Host, Path: unescape(p)}
+	o := u.Offsets()
+	f.At.Host = Span{o.Host, o.Host + len(u.Host)}
+	f.At.Path = Span{o.Path, o.Fragment} // the path and a "?" part: fsegment data
+	if u.HasFragment {
+		f.At.Path.End-- // the "#"
+	}
+	return f, nil
 }
 
 // Scheme returns "file".
@@ -209,3 +221,37 @@ func (f *File) VMSPath() (string, error) {
 }
 
 func quote(s string) string { return "\"" + s + "\"" }
+
+func init() {
+	register(&unit{parse: view(ParseFile), concerns: fileConcerns, plan: func(v View, p *planner) { p.file(v.(*File)) }}, "file")
+}
+
+// fileConcerns: no file name can hold NUL.
+func fileConcerns(v View, c *concernList) {
+	if f, _ := v.(*File); f != nil {
+		c.scanSpan(f.At.Path, ctlNUL, "file name")
+		return
+	}
+	c.scan(c.u.Path, c.l.path, ctlNUL, "file name")
+	c.scan(c.u.Query, c.l.query, ctlNUL, "file name")
+}
+
+func (p *planner) file(f *File) {
+	local := File{Path: f.Path}
+	name, err := local.LocalPath()
+	if err != nil {
+		p.unsupported(f.At.Path.At, strings.TrimPrefix(err.Error(), "scheme: "))
+		return
+	}
+	p.open(name)
+	switch {
+	case !f.IsLocal():
+		open := &p.plan.Steps[len(p.plan.Steps)-1]
+		open.When = fmt.Sprintf("the host %q is this machine's name (or its first label)", f.Host)
+		p.comment("a file URL names no protocol to reach another machine's files (RFC 1738 3.10): for another host the access fails (get --file-ftp fetches it over FTP, as early clients did)")
+	case f.Host == "":
+		p.comment("an empty host means the machine interpreting the URL (RFC 1738 3.10)")
+	default:
+		p.comment("host %q means the machine interpreting the URL (RFC 1738 3.10)", f.Host)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/registry"
 )
 
 // FTP is the view of an ftp URL (RFC 1738 3.2):
@@ -36,6 +37,21 @@ type FTP struct {
 	// code "n", "t" or "c", "e" alone, and "l" followed by a byte size
 	// ("l8"); TypeCommand gives their TYPE argument.
 	Type string
+	// NoPath reports a URL without a url-path: "ftp://host" (RFC 1630
+	// and draft-03: list the directory the login starts in), where
+	// "ftp://host/" has an empty one.
+	NoPath bool
+
+	// At holds where each part is written in the URL's String form.
+	At FTPSpans
+}
+
+// FTPSpans are the spans of an ftp URL's parts (see Span).
+type FTPSpans struct {
+	Server
+	CWD  []Span // one per CWD argument
+	Name Span
+	Type Span // the type code after ";type=", empty when there is none
 }
 
 // ParseFTP returns the view of an ftp URL. A ";" in the url-path must
@@ -57,6 +73,7 @@ func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
 		return nil, err
 	}
 	f := &FTP{Host: u.Host, Port: port(u), HasUser: u.HasUser, HasPassword: u.HasPassword}
+	f.At.Server = serverSpans(u)
 	f.User, _ = u.DecodedUser()
 	f.Password, _ = u.DecodedPassword()
 	p, off, ok := urlPath(u)
@@ -64,14 +81,15 @@ func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
 		if u.HasQuery {
 			return nil, noSlashBeforeQuery(u)
 		}
+		f.NoPath, f.At.Name = true, Span{off - 1, off - 1}
 		return f, nil
 	}
-	if k := strings.IndexByte(p, ';'); k >= 0 {
-		rest := p[k:]
-		if strings.IndexByte(rest, '/') >= 0 || len(rest) < 6 || !strings.EqualFold(rest[:6], ";type=") {
-			return nil, syntaxError(u, off+k, "';' is reserved and must be encoded as %3B in an FTP path: only a final \";type=\" may follow the name (RFC 1738 3.2.2)")
-		}
-		code := lowerASCII(rest[6:])
+	sp := registry.SplitFTP(p) // the split the strict check reads
+	if k := sp.Semicolon; k >= 0 {
+		return nil, syntaxError(u, off+k, "';' is reserved and must be encoded as %3B in an FTP path: only a final \";type=\" may follow the name (RFC 1738 3.2.2)")
+	}
+	if sp.TypeAt >= 0 {
+		code := lowerASCII(p[sp.TypeAt+6:])
 		if !validFTPType(code, drafts) {
 			rule := "ftptype must be one of A I D a i d (RFC 1738 section 5, ftptype)"
 			if drafts {
@@ -79,15 +97,22 @@ func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
 			} else if validFTPType(code, true) {
 				rule += "; the drafts' E, L and form codes are accepted in the lenient mode"
 			}
-			return nil, syntaxError(u, off+k+6, rule)
+			return nil, syntaxError(u, off+sp.TypeAt+6, rule)
 		}
-		f.Type, p = code, p[:k]
+		f.Type = code
+		f.At.Type = Span{off + sp.TypeAt + 6, off + len(p)}
 	}
-	segs := strings.Split(p, "/")
-	for _, s := range segs[:len(segs)-1] {
-		f.CWD = append(f.CWD, unescape(s))
+	for at := 0; ; {
+		start, end, next, last := sp.NextSegment(p, at)
+		seg := unescape(p[start:end])
+		if last {
+			f.Name, f.At.Name = seg, Span{off + start, off + end}
+			break
+		}
+		f.CWD = append(f.CWD, seg)
+		f.At.CWD = append(f.At.CWD, Span{off + start, off + end})
+		at = next
 	}
-	f.Name = unescape(segs[len(segs)-1])
 	return f, nil
 }
 
@@ -127,6 +152,9 @@ func (f *FTP) Scheme() string { return "ftp" }
 func (f *FTP) URL() *urlkit.URL {
 	u := serverURL("ftp", f.Host, f.Port)
 	setLogin(u, f.User, f.Password, f.HasUser, f.HasPassword)
+	if f.NoPath && f.CWD == nil && f.Name == "" && f.Type == "" {
+		return u
+	}
 	var b strings.Builder
 	b.WriteByte('/')
 	for _, c := range f.CWD {
@@ -236,4 +264,136 @@ func set(names ...string) map[string]bool {
 		m[n] = true
 	}
 	return m
+}
+
+func init() {
+	register(&unit{
+		parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
+			if m == urlkit.Lenient {
+				return nilView(ParseFTPLenient(u))
+			}
+			return nilView(ParseFTP(u))
+		},
+		concerns: ftpConcerns,
+		plan:     ftpPlan,
+		proxied:  true,
+	}, "ftp")
+}
+
+// ftpConcerns: the USER and PASS arguments, each CWD argument and the
+// name go into FTP command lines.
+func ftpConcerns(v View, c *concernList) {
+	f, _ := v.(*FTP)
+	if f == nil {
+		return
+	}
+	c.scanSpan(f.At.User, ctlLine, "FTP USER command")
+	c.scanSpan(f.At.Password, ctlLine, "FTP PASS command")
+	for _, sp := range f.At.CWD {
+		c.scanSpan(sp, ctlLine, "FTP CWD command")
+	}
+	c.scanSpan(f.At.Name, ctlLine, "FTP RETR or NLST command")
+}
+
+// ftpPlan is the access algorithm of RFC 1738 section 3.2, as urlkit's
+// FTP client carries it out (package fetch executes these steps).
+func ftpPlan(v View, p *planner) {
+	f := v.(*FTP)
+	p.connect(addr(f.Host, f.Port, "ftp"))
+	p.add(Step{Kind: Expect, Reply: "220", Text: "the server's greeting (RFC 959 5.4)"})
+	const if331 = "the server replies 331 (it wants a password)"
+	switch l := f.Login(); {
+	case l.Anonymous:
+		if f.HasUser {
+			p.comment("the URL gives an empty user name (RFC 1738 3.1), which USER cannot carry (RFC 959 wants at least one character): the client logs in as if there were none")
+		}
+		p.comment("no user name in the URL: the anonymous FTP convention (RFC 1738 3.2.1): user \"anonymous\", password the user's e-mail address")
+		p.send("USER", "anonymous", "USER anonymous\r\n").Reply = "230, or 331"
+		st := p.send("PASS", p.opts.Email, cmdLine("PASS", p.opts.Email))
+		st.When, st.Reply = if331, "230"
+	case !l.HasPassword:
+		p.send("USER", l.User, cmdLine("USER", l.User)).Reply = "230, or 331"
+		p.add(Step{Kind: Ask, When: if331, Why: "no password in the URL: the client asks the user and sends PASS with the answer", RFC: "RFC 1738 3.2.1",
+			Text: "the password of " + l.User})
+	default:
+		p.send("USER", l.User, cmdLine("USER", l.User)).Reply = "230, or 331"
+		st := p.send("PASS", l.Password, cmdLine("PASS", l.Password))
+		st.When, st.Reply, st.Secret = if331, "230", l.Password != ""
+		if l.Password == "" {
+			st.Why, st.RFC = "the URL gives an empty password: PASS has no argument", "RFC 1738 3.1"
+		}
+	}
+	for i, c := range f.CWD {
+		st := p.send("CWD", c, cmdLine("CWD", c))
+		st.Reply = "250"
+		if i < len(f.At.CWD) {
+			st.At = f.At.CWD[i]
+		}
+		if c == "" {
+			st.Why, st.RFC = "an empty segment: CWD with a null argument", "RFC 1738 3.2.2"
+		}
+	}
+	typ := f.TypeCommand()
+	if f.IsDir() {
+		switch {
+		case f.Type == "d":
+			p.comment(";type=d: a directory listing by NLST (RFC 1738 3.2.2)")
+		case f.NoPath:
+			p.comment("no url-path: the URL names the directory the login starts in, which the client lists (RFC 1630; draft-ietf-uri-url-03), with NLST")
+		default:
+			p.comment("the name is empty (the url-path ends with \"/\"): RFC 1738 does not say what that means; urlkit lists the directory, with NLST")
+		}
+		if typ != "" && !p.ftpType(f, typ) {
+			return
+		}
+		p.passive()
+		p.send("NLST", f.Name, cmdLine("NLST", f.Name)).Reply = "150 (or 125), then 226"
+		p.add(Step{Kind: End, Text: "the listing, one name per line, ends when the server closes the data connection; the 226 reply confirms it"})
+	} else {
+		if f.Type == "" {
+			code, why := GuessType(f.Name)
+			typ = strings.ToUpper(code)
+			p.comment("no ;type= in the URL, so the client guesses (RFC 1738 3.2.3): TYPE %s, since %s", typ, why)
+		}
+		if !p.ftpType(f, typ) {
+			return
+		}
+		if typ == "I" {
+			st := p.send("SIZE", f.Name, cmdLine("SIZE", f.Name))
+			st.Reply, st.Why, st.RFC = "213 (a refusal is ignored)", "the size in advance, to tell a complete transfer from a short one; servers refuse SIZE in TYPE A", "RFC 3659 4"
+		}
+		p.passive()
+		p.send("RETR", f.Name, cmdLine("RETR", f.Name)).Reply = "150 (or 125), then 226"
+		if f.Name != "" {
+			st := p.send("CWD", f.Name, cmdLine("CWD", f.Name))
+			st.When, st.Why = "RETR fails with 550", "to tell a directory (add a \"/\" to list it) from a missing file"
+		}
+		p.add(Step{Kind: End, Text: "the file ends when the server closes the data connection; fewer bytes than SIZE or the 150 reply announced is a short transfer"})
+	}
+	p.send("QUIT", "", "QUIT\r\n").Reply = "221"
+}
+
+// ftpType adds the TYPE command, or the refusal of a type urlkit's FTP
+// client does not transfer (the drafts' E and L, the form codes); it
+// reports whether the plan goes on.
+func (p *planner) ftpType(f *FTP, typ string) bool {
+	if typ != "A" && typ != "I" {
+		p.unsupported(f.At.Type.At, "TYPE "+typ+": urlkit's FTP client transfers types A and I only (the drafts' E, L and form codes are read, not carried out)")
+		return false
+	}
+	st := p.send("TYPE", typ, "TYPE "+typ+"\r\n")
+	st.Reply = "200"
+	if f.Type != "" && f.Type != "d" {
+		st.Why, st.RFC = ";type="+f.Type+": the client performs TYPE with the type code", "RFC 1738 3.2.2"
+	}
+	return true
+}
+
+// passive adds the data connection as the FTP client opens it: EPSV (RFC
+// 2428), and PASV if the server refuses it.
+func (p *planner) passive() {
+	p.send("EPSV", "", "EPSV\r\n").Reply = "229"
+	st := p.send("PASV", "", "PASV\r\n")
+	st.When, st.Reply = "the server refuses EPSV", "227"
+	p.add(Step{Kind: Data, Text: "the client opens the data connection to the port of the 229 reply (or of the 227 reply, on the control connection's address)"})
 }

@@ -99,7 +99,7 @@ func checkView(t *testing.T, u *urlkit.URL, m urlkit.Mode) {
 		if err != nil {
 			t.Fatalf("%q (%v): view %#v builds %q, which is not a view: %v", s, m, v, u2.String(), err)
 		}
-		if !reflect.DeepEqual(v, v2) {
+		if !sameView(v, v2) {
 			t.Fatalf("%q (%v): view\n%#v\nbuilds %q, whose view is\n%#v", s, m, v, u2.String(), v2)
 		}
 		if m == urlkit.RFC1738 {
@@ -108,19 +108,25 @@ func checkView(t *testing.T, u *urlkit.URL, m urlkit.Mode) {
 			if err != nil {
 				t.Fatalf("%q: the view builds %q, invalid in the rfc1738 mode: %v", s, s2, err)
 			}
-			if v3, err := Parse(&u3, m); err != nil || !reflect.DeepEqual(v, v3) {
+			if v3, err := Parse(&u3, m); err != nil || !sameView(v, v3) {
 				t.Fatalf("%q: the view builds %q, whose view is %#v, %v", s, s2, v3, err)
 			}
 		}
 	}
-	for _, opts := range []ExplainOptions{{Mode: m}, {Mode: m, Proxy: "proxy:3128", ShowPassword: true}} {
-		steps, err := Explain(u, opts)
-		if err == nil && len(steps) == 0 {
-			t.Fatalf("Explain(%q) gave no steps", s)
+	for _, opts := range []PlanOptions{{Mode: m}, {Mode: m, Proxy: "proxy:3128"}} {
+		plan, err := PlanURL(u, opts)
+		if err != nil {
+			continue
 		}
-		for _, st := range steps {
-			if st.Kind == Send && !strings.HasSuffix(st.Text, "\r\n") && !strings.HasSuffix(st.Text, "\n") {
-				t.Fatalf("Explain(%q): send %q has no line end", s, st.Text)
+		if len(plan.Steps) == 0 {
+			t.Fatalf("PlanURL(%q) gave no steps", s)
+		}
+		for _, st := range plan.Steps {
+			if st.Kind == Send && !st.Binary && !st.Answers && !strings.HasSuffix(st.Text, "\r\n") {
+				t.Fatalf("PlanURL(%q): send %q has no line end", s, st.Text)
+			}
+			if st.Kind == Send && len(plan.Refused) > 0 {
+				t.Fatalf("PlanURL(%q): a refused plan sends %q", s, st.Text)
 			}
 		}
 	}
@@ -233,7 +239,7 @@ func FuzzBuildViews(f *testing.F) {
 			t.Fatalf("%#v builds %q, invalid in the rfc1738 mode: %v", v, s, err)
 		}
 		v2, err := Parse(&back, urlkit.RFC1738)
-		if err != nil || !reflect.DeepEqual(v, v2) {
+		if err != nil || !sameView(v, v2) {
 			t.Fatalf("%#v builds %q, whose view is %#v, %v", v, s, v2, err)
 		}
 	})

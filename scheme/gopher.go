@@ -2,10 +2,13 @@ package scheme
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/urlkit/urlkit"
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/gophertype"
+	"github.com/urlkit/urlkit/internal/registry"
 )
 
 // Gopher is the view of a gopher URL (RFC 1738 3.4):
@@ -31,6 +34,15 @@ type Gopher struct {
 	HasSearch bool   // a first %09 is present
 	Plus      string // the Gopher+ string, decoded; see HasPlus and PlusRequest
 	HasPlus   bool   // a second %09 is present (HasPlus implies HasSearch)
+
+	// At holds where each part is written in the URL's String form.
+	At GopherSpans
+}
+
+// GopherSpans are the spans of a gopher URL's parts (see Span).
+type GopherSpans struct {
+	Server
+	Type, Selector, Search, Plus Span
 }
 
 // ParseGopher returns the view of a gopher URL.
@@ -42,28 +54,31 @@ func ParseGopher(u *urlkit.URL) (*Gopher, error) {
 		return nil, err
 	}
 	g := &Gopher{Host: u.Host, Port: port(u), Type: '1'}
-	p, _, ok := urlPath(u)
+	g.At.Server = serverSpans(u)
+	p, off, ok := urlPath(u)
 	if !ok && u.HasQuery {
 		return nil, noSlashBeforeQuery(u)
 	}
 	if p == "" {
 		return g, nil
 	}
-	// gtype is one xchar: a character or an escape.
-	if isEscape(p, 0) {
-		g.Type, p = cc.Unhex(p[1])<<4|cc.Unhex(p[2]), p[3:]
+	sp := registry.SplitGopher(p) // the split the strict check reads
+	if sp.TypeEnd == 3 {
+		g.Type = cc.Unhex(p[1])<<4 | cc.Unhex(p[2])
 	} else {
-		g.Type, p = p[0], p[1:]
+		g.Type = p[0]
 	}
-	sel, rest, found := cutEscape(p, '\t')
-	g.Selector = unescape(sel)
-	if !found {
+	g.At.Type = Span{off, off + sp.TypeEnd}
+	g.Selector = unescape(p[sp.TypeEnd:sp.SelectorEnd])
+	g.At.Selector = Span{off + sp.TypeEnd, off + sp.SelectorEnd}
+	if sp.SearchAt < 0 {
 		return g, nil
 	}
-	search, plus, found := cutEscape(rest, '\t')
-	g.HasSearch, g.Search = true, unescape(search)
-	if found {
-		g.HasPlus, g.Plus = true, unescape(plus)
+	g.HasSearch, g.Search = true, unescape(p[sp.SearchAt:sp.SearchEnd])
+	g.At.Search = Span{off + sp.SearchAt, off + sp.SearchEnd}
+	if sp.PlusAt >= 0 {
+		g.HasPlus, g.Plus = true, unescape(p[sp.PlusAt:])
+		g.At.Plus = Span{off + sp.PlusAt, off + len(p)}
 	}
 	return g, nil
 }
@@ -102,26 +117,12 @@ func (g *Gopher) PlusRequest() (GopherPlus, error) {
 	return ParseGopherPlus(g.Plus)
 }
 
-// GopherTypes names the gopher item types of RFC 1436 (and the Gopher+
-// and later conventions in common use).
-var GopherTypes = map[byte]string{
-	'0': "a text file",
-	'1': "a directory (menu)",
-	'2': "a CSO phone-book server",
-	'3': "an error",
-	'4': "a BinHexed Macintosh file",
-	'5': "a DOS binary archive",
-	'6': "a uuencoded file",
-	'7': "an index-search server",
-	'8': "a telnet session",
-	'9': "a binary file",
-	'+': "a redundant server",
-	'T': "a tn3270 session",
-	'g': "a GIF image",
-	'I': "an image",
-	'h': "an HTML page",
-	'i': "an informational line",
-	's': "a sound",
+// GopherTypeMeaning says what a gopher item type stands for ("a text
+// file"), from the one table of item types that the Gopher client reads
+// too; "" for a type RFC 1436 and the conventions do not define.
+func GopherTypeMeaning(t byte) string {
+	it, _ := gophertype.Lookup(t)
+	return it.Meaning
 }
 
 // PlusKind is the kind of a Gopher+ request.
@@ -265,4 +266,208 @@ func (p GopherPlus) String() string {
 		return s
 	}
 	return ""
+}
+
+func init() {
+	register(&unit{parse: view(ParseGopher), concerns: gopherConcerns, plan: gopherPlan, proxied: true}, "gopher")
+}
+
+// gopherConcerns: the selector, the search and the Gopher+ string go
+// into the request line; the type is not sent (it tells the client how
+// to read the reply).
+func gopherConcerns(v View, c *concernList) {
+	g, _ := v.(*Gopher)
+	if g == nil {
+		return
+	}
+	c.scanSpan(g.At.Selector, ctlLine, "Gopher selector line")
+	c.scanSpan(g.At.Search, ctlLine, "Gopher search")
+	if !g.HasPlus {
+		return
+	}
+	plus := c.s[g.At.Plus.At:g.At.Plus.End]
+	req, err := g.PlusRequest()
+	head := indexEscape(plus, '\t')
+	if err != nil || !req.Form || head < 0 { // a raw TAB was reported as a raw byte
+		c.scanSpan(g.At.Plus, ctlLine|ctlTAB, "Gopher+ string")
+		return
+	}
+	// An ASK submission: the head (up to its TAB) holds no control
+	// character; after it, the CR LF are the form's own (the values were
+	// checked to hold none) and a value may not hold NUL.
+	c.scanSpan(Span{g.At.Plus.At, g.At.Plus.At + head}, ctlLine|ctlTAB, "Gopher+ view")
+	c.scanSpan(Span{g.At.Plus.At + head, g.At.Plus.End}, ctlNUL, "Gopher+ ASK value")
+}
+
+// GopherRequest is the request of a gopher Plan, for the executor: the
+// fields of the request line, or what the client must ask first.
+type GopherRequest struct {
+	Selector string
+	// Search is the search field, nil when the line has none.
+	Search *string
+	// Plus is the Gopher+ field, nil when the line has none.
+	Plus *string
+	// AskSearch: a search server (type 7) and no words in the URL: the
+	// client asks the user and sends them as the search field.
+	AskSearch bool
+	// AskForm: Gopher+ "?": the client fetches the item's attributes
+	// ("!"), asks the questions of its +ASK block, then submits the
+	// answers as a form.
+	AskForm bool
+	// Form holds the values of a filled-in ASK form to submit (a "+"
+	// request with a +-1 data block); nil when there is none.
+	Form []string
+	// Attributes: a "!" or "$" request, answered with attribute blocks.
+	Attributes bool
+}
+
+// Line returns the request line with its CR LF.
+func (r *GopherRequest) Line() string {
+	line := r.Selector
+	for _, f := range []*string{r.Search, r.Plus} {
+		if f != nil {
+			line += "\t" + *f
+		}
+	}
+	return line + "\r\n"
+}
+
+// gopherPlan is the access of RFC 1738 3.4 and RFC 1436, with Gopher+ as
+// draft-ietf-uri-url-06 3.4 describes it.
+func gopherPlan(v View, p *planner) {
+	g := v.(*Gopher)
+	p.connect(addr(g.Host, g.Port, "gopher"))
+	it, known := gophertype.Lookup(g.Type)
+	what := it.Meaning
+	if !known {
+		what = "a type RFC 1436 does not define"
+	}
+	p.comment("gopher item type %q: %s; the type is not sent, it tells the client how to read the reply", string([]byte{g.Type}), what)
+	if it.Session {
+		kind := "telnet"
+		if g.Type == 'T' {
+			kind = "tn3270"
+		}
+		p.unsupported(g.At.Type.At, fmt.Sprintf("gopher item type %q is an interactive %s session on %s, not a document to fetch; the selector, if any, is the user name to log in with (RFC 1436)",
+			string([]byte{g.Type}), kind, addr(g.Host, g.Port, "gopher")))
+		return
+	}
+	r := &GopherRequest{Selector: g.Selector}
+	if g.HasSearch {
+		s := g.Search
+		r.Search = &s
+	}
+	preq, perr := g.PlusRequest()
+	if g.HasPlus && g.Plus != "" {
+		s := g.Plus
+		r.Plus = &s
+	}
+	switch {
+	case g.Type == '7' && !g.HasSearch:
+		r.AskSearch = true
+		p.add(Step{Kind: Ask, Text: "the words to search for", Request: r,
+			Why: "a search server and no search string in the URL: the client asks the user, then sends the selector, a TAB and the words", RFC: "RFC 1436 3.7"})
+		p.add(Step{Kind: Send, Op: "REQUEST", Arg: g.Selector, Text: g.Selector + "\t", Answers: true})
+		p.gopherReply(g, false)
+		return
+	case r.Plus != nil && perr != nil:
+		p.comment("the Gopher+ string is none of the forms of RFC 1738 3.4 (%v); it is sent as it is", perr)
+		if r.Search == nil {
+			empty := ""
+			r.Search = &empty
+		}
+	case r.Plus != nil && g.Type != '7' && g.Search == "":
+		r.Search = nil
+		p.comment("not a search item: the selector, a TAB and the Gopher+ string, without the empty search (draft-ietf-uri-url-06 3.4.3)")
+	}
+	switch preq.Kind {
+	case PlusNone:
+		if g.HasSearch {
+			p.comment("the selector, a TAB and the search string (RFC 1738 3.4)")
+		}
+	case PlusView:
+		switch {
+		case preq.Form:
+			p.gopherForm(r, preq)
+			return
+		case preq.View == "":
+			p.comment("Gopher+: the item's default view (RFC 1738 3.4)")
+		case preq.Language == "":
+			p.comment("Gopher+: the alternate view %q (RFC 1738 3.4)", preq.View)
+		default:
+			p.comment("Gopher+: the alternate view %q in the language %q (RFC 1738 3.4)", preq.View, preq.Language)
+		}
+	case PlusAsk:
+		r.AskForm = true
+		bang := "!"
+		attrs := &GopherRequest{Selector: g.Selector, Plus: &bang, Attributes: true}
+		st := p.send("ATTRIBUTES", g.Selector, attrs.Line())
+		st.Request = r
+		st.Why, st.RFC = "Gopher+ \"?\": the item has an ASK form; the client fetches all of its attributes (\"!\", since servers such as pygopherd answer \"!+ASK\" with the document itself) and reads its +ASK block", "draft-ietf-uri-url-06 3.4.5"
+		p.add(Step{Kind: End, Text: "the attribute blocks, up to the server's close"})
+		p.add(Step{Kind: Ask, Text: "each question of the +ASK block"})
+		p.add(Step{Kind: Connect, Text: addr(g.Host, g.Port, "gopher"), Why: "a second connection for the submission: a Gopher server closes each one after its reply", RFC: "RFC 1436 2"})
+		p.formLines(r.Selector, nil)
+		p.gopherReply(g, true)
+		return
+	case PlusItemAttributes, PlusDirectoryAttributes:
+		r.Attributes = true
+		of := "the item"
+		if preq.Kind == PlusDirectoryAttributes {
+			of = "every item of the directory"
+		}
+		if preq.Attributes == nil {
+			p.comment("Gopher+: all attributes of %s (draft-ietf-uri-url-06 3.4.6)", of)
+		} else {
+			p.comment("Gopher+: the attributes %s of %s, separated by spaces (draft-ietf-uri-url-06 3.4.7)", strings.Join(preq.Attributes, " "), of)
+		}
+	}
+	p.send("REQUEST", g.Selector, r.Line()).Request = r
+	p.gopherReply(g, r.Plus != nil && perr == nil)
+}
+
+// gopherForm adds the submission of a filled-in ASK form.
+func (p *planner) gopherForm(r *GopherRequest, preq GopherPlus) {
+	r.Form = append([]string{}, preq.Values...)
+	p.comment("a filled-out ASK form: %d value(s) in a +-1 data block ending with a line holding \".\" (RFC 1738 3.4)", len(preq.Values))
+	if preq.View != "" {
+		p.comment("the form is submitted for the default view (\"+\"), not %q: urlkit's Gopher client submits forms that way", preq.View)
+	}
+	p.formLines(r.Selector, r)
+	p.comment("the server replies with a Gopher+ data block: a \"+\" length line, then the data")
+}
+
+// formLines adds the lines of an ASK submission (Gopher+ 2.6): the head,
+// "+-1", each value (dot-stuffed), ".". With r nil the values are the
+// user's answers, not known yet.
+func (p *planner) formLines(selector string, r *GopherRequest) {
+	st := p.send("ASK", selector, selector+"\t+\t1\r\n")
+	st.Request = r
+	p.send("", "", "+-1\r\n")
+	if r == nil {
+		p.add(Step{Kind: Send, Op: "ANSWERS", Answers: true})
+	} else {
+		for _, v := range r.Form {
+			if strings.HasPrefix(v, ".") {
+				v = "." + v // dot-stuffed, as in a text block
+			}
+			p.send("", "", v+"\r\n")
+		}
+	}
+	p.send("", "", ".\r\n")
+}
+
+// gopherReply says how the reply ends.
+func (p *planner) gopherReply(g *Gopher, plus bool) {
+	it, _ := gophertype.Lookup(g.Type)
+	switch {
+	case plus:
+		p.add(Step{Kind: End, Text: "the server replies with a Gopher+ data block: a \"+\" length line (+-1: up to a line holding \".\"; +-2: until it closes the connection), then the data"})
+	case it.Menu:
+		p.add(Step{Kind: End, Text: "the server replies with a menu, one item per line, ending with a line holding \".\", and closes the connection"})
+	case g.Type == '0':
+		p.add(Step{Kind: End, Text: "the server replies with the text, ending with a line holding \".\", and closes the connection"})
+	default:
+		p.add(Step{Kind: End, Text: "the server replies with the item and closes the connection"})
+	}
 }

@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"encoding/base64"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -14,12 +15,29 @@ import (
 // HTTP passes the path and the search to the server as they are written,
 // so the view keeps them encoded. No user name or password is allowed.
 type HTTP struct {
-	Secure    bool   // https
-	Host      string // as written
-	Port      string // the digits as written, "" for the default (80, or 443 for https)
-	Path      string // the HTTP selector as written, without the "/" that follows the host
-	Search    string // the search part as written, after "?"; see HasSearch
-	HasSearch bool   // a "?" is present
+	Secure bool   // https
+	Host   string // as written
+	Port   string // the digits as written, "" for the default (80, or 443 for https)
+	Path   string // the HTTP selector as written, without the "/" that follows the host; see NoPath
+	NoPath bool   // no "/" follows the host: "http://h" has no path, "http://h/" an empty one
+
+	// User and Password, decoded, are read in the RFC3986 and Lenient
+	// modes only
+	// (RFC 1738 3.3 allows no login; RFC 3986 does, and the access layer
+	// sends it as Basic authorization); see HasUser and HasPassword.
+	User, Password       string
+	HasUser, HasPassword bool
+	Search               string // the search part as written, after "?"; see HasSearch
+	HasSearch            bool   // a "?" is present
+
+	// At holds where each part is written in the URL's String form.
+	At HTTPSpans
+}
+
+// HTTPSpans are the spans of an http URL's parts (see Span).
+type HTTPSpans struct {
+	Server
+	Path, Search Span
 }
 
 // ParseHTTP returns the view of an http or https URL.
@@ -31,13 +49,41 @@ func ParseHTTP(u *urlkit.URL) (*HTTP, error) {
 		return nil, err
 	}
 	if u.HasUser {
-		return nil, syntaxError(u, layoutOf(u).user, "a user name or password is not allowed in "+u.SchemeName()+" URLs (RFC 1738 3.3)")
+		return nil, syntaxError(u, layoutOf(u).user, "a user name or password is not allowed in "+u.SchemeName()+" URLs (RFC 1738 3.3); RFC 3986's are read in the rfc3986 mode")
 	}
+	return parseHTTP(u), nil
+}
+
+// ParseHTTP3986 is ParseHTTP that also reads a user name and password,
+// which RFC 3986 allows in http URLs (RFC 1738 3.3 does not).
+func ParseHTTP3986(u *urlkit.URL) (*HTTP, error) {
+	if err := expect(u, "http", "https"); err != nil {
+		return nil, err
+	}
+	if err := needAuthority(u); err != nil {
+		return nil, err
+	}
+	h := parseHTTP(u)
+	h.HasUser, h.HasPassword = u.HasUser, u.HasPassword
+	h.User, _ = u.DecodedUser()
+	h.Password, _ = u.DecodedPassword()
+	return h, nil
+}
+
+func parseHTTP(u *urlkit.URL) *HTTP {
 	h := &HTTP{Secure: u.SchemeName() == "https", Host: u.Host, Port: port(u), Search: u.Query, HasSearch: u.HasQuery}
+	h.At.Server = serverSpans(u)
+	o := u.Offsets()
 	if len(u.Path) > 0 {
 		h.Path = u.Path[1:]
+		h.At.Path = Span{o.Path + 1, o.Path + len(u.Path)}
+	} else {
+		h.NoPath = true
 	}
-	return h, nil
+	if u.HasQuery {
+		h.At.Search = Span{o.Query, o.Query + len(u.Query)}
+	}
+	return h
 }
 
 // Scheme returns "http" or "https".
@@ -51,7 +97,10 @@ func (h *HTTP) Scheme() string {
 // URL builds the URL from the path and search as they are.
 func (h *HTTP) URL() *urlkit.URL {
 	u := serverURL(h.Scheme(), h.Host, h.Port)
-	u.Path = "/" + h.Path
+	setLogin(u, h.User, h.Password, h.HasUser, h.HasPassword)
+	if !h.NoPath || h.Path != "" {
+		u.Path = "/" + h.Path
+	}
 	u.Query, u.HasQuery = h.Search, h.HasSearch
 	return u
 }
@@ -68,3 +117,60 @@ func (h *HTTP) RequestURI() string {
 
 // Hostname returns the host without the brackets of an IP literal.
 func (h *HTTP) Hostname() string { return strings.TrimSuffix(strings.TrimPrefix(h.Host, "["), "]") }
+
+func init() {
+	register(&unit{parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
+		if m == urlkit.RFC3986 || m == urlkit.Lenient {
+			return nilView(ParseHTTP3986(u))
+		}
+		return nilView(ParseHTTP(u))
+	}, plan: httpPlan, proxied: true}, "http", "https")
+}
+
+// httpPlan is the request urlkit's access layer sends with net/http: an
+// HTTP/1.1 GET with the headers net/http writes, in its order. The path
+// and search go as written, still encoded, so their decoded bytes are no
+// concern.
+func httpPlan(v View, p *planner) {
+	h := v.(*HTTP)
+	p.connect(addr(h.Host, h.Port, h.Scheme()))
+	if h.Secure {
+		p.comment("https: a TLS handshake with server name %q comes first; the request then goes over TLS (RFC 2818)", h.Hostname())
+	}
+	p.httpRequest(h.RequestURI(), hostHeader(h), h)
+	p.fragmentNote()
+}
+
+// httpRequest adds a GET request as net/http writes it (Request.write:
+// the request line, Host, User-Agent, then the other headers in the
+// order of their names), with the transport's own compression off, as
+// the access layer sets it.
+func (p *planner) httpRequest(target, host string, h *HTTP) {
+	st := p.send("GET", target, "GET "+target+" HTTP/1.1\r\n")
+	st.Why, st.RFC = "the path and search go to the server as written, still encoded", "RFC 1738 3.3; RFC 9112 3"
+	st.Reply = "2xx; a redirect to an http or https URL is followed (at most 10), each checked like this one"
+	p.send("Host", host, "Host: "+host+"\r\n")
+	p.send("User-Agent", p.opts.UserAgent, "User-Agent: "+p.opts.UserAgent+"\r\n")
+	if p.opts.Compressed {
+		st = p.send("Accept-Encoding", "gzip", "Accept-Encoding: gzip\r\n")
+		st.Why = "a gzip-compressed body, asked for (get --compressed) and decoded by the client"
+	}
+	if h != nil && h.HasUser {
+		// net/http's Client sends the URL's login as Basic authorization
+		// (RFC 7617).
+		cred := base64.StdEncoding.EncodeToString([]byte(h.User + ":" + h.Password))
+		st := p.send("Authorization", cred, "Authorization: Basic "+cred+"\r\n")
+		st.Secret, st.Why, st.RFC = true, "the user name and password of the URL, as Basic authorization", "RFC 7617"
+	}
+	p.send("", "", "\r\n")
+	p.add(Step{Kind: End, Text: "the body ends after Content-Length bytes, with the last chunk, or when the server closes the connection"})
+}
+
+// hostHeader is the Host header net/http writes: the host and the port
+// as written (an empty port dropped).
+func hostHeader(h *HTTP) string {
+	if h.Port != "" {
+		return h.Host + ":" + h.Port
+	}
+	return h.Host
+}

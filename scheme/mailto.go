@@ -16,6 +16,9 @@ import (
 // the address is written %25.
 type Mailto struct {
 	Address string // the addr-spec, decoded
+
+	// At holds where the address is written in the URL's String form.
+	At struct{ Address Span }
 }
 
 // ParseMailto returns the view of a mailto URL, checking the address.
@@ -27,7 +30,13 @@ func ParseMailto(u *urlkit.URL) (*Mailto, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Mailto{Address: addr}, nil
+	m := &Mailto{Address: addr}
+	o := u.Offsets()
+	m.At.Address = Span{o.SchemeSpecificPart, o.Fragment}
+	if u.HasFragment {
+		m.At.Address.End-- // the "#"
+	}
+	return m, nil
 }
 
 // Scheme returns "mailto".
@@ -58,10 +67,13 @@ func opaqueURL(scheme, ssp string) *urlkit.URL {
 func addrSpec(u *urlkit.URL) (string, error) {
 	ssp := u.SchemeSpecificPart()
 	addr, from := unescapeMap(ssp)
+	// The check of the URL's own scheme (mailto, mid or cid), so that
+	// its errors cite the section that defines it.
+	prefix := u.SchemeName() + ":"
 	var b strings.Builder
-	b.WriteString("mailto:")
-	to := make([]int, 0, len(addr)*3+8)
-	for range len("mailto:") {
+	b.WriteString(prefix)
+	to := make([]int, 0, len(addr)*3+len(prefix))
+	for range len(prefix) {
 		to = append(to, 0)
 	}
 	for i := 0; i < len(addr); i++ {
@@ -171,3 +183,63 @@ func (n *URN) Scheme() string { return "urn" }
 
 // URL builds "urn:" and the name as it is.
 func (n *URN) URL() *urlkit.URL { return opaqueURL("urn", n.Name) }
+
+func init() {
+	register(&unit{parse: view(ParseMailto), concerns: mailtoConcerns, plan: mailtoPlan}, "mailto")
+	register(&unit{parse: view(ParseMID), plan: func(v View, p *planner) {
+		p.comment("mid: a mail message already received (RFC 1630): the client looks in the user's mail for the message whose Message-ID is <%s>", v.(*MID).ID)
+	}}, "mid")
+	register(&unit{parse: view(ParseCID), plan: func(v View, p *planner) {
+		p.comment("cid: a body part of the MIME message this URL appears in (RFC 1630): the one whose Content-ID is <%s>", v.(*CID).ID)
+	}}, "cid")
+	register(&unit{parse: view(ParseURN)}, "urn")
+}
+
+// mailtoConcerns: the address goes into RCPT TO.
+func mailtoConcerns(v View, c *concernList) {
+	if m, _ := v.(*Mailto); m != nil {
+		c.scanSpan(m.At.Address, ctlCR|ctlLF|ctlNUL, "SMTP RCPT TO address")
+		return
+	}
+	c.scan(c.u.SchemeSpecificPart(), c.l.ssp, ctlCR|ctlLF|ctlNUL, "SMTP RCPT TO address")
+}
+
+// mailtoPlan: a message sent by SMTP (RFC 821) to the address.
+func mailtoPlan(v View, p *planner) {
+	m := v.(*Mailto)
+	local, domain := m.Split()
+	var hfields string
+	if p.u.HasQuery {
+		// RFC 1738 has no header fields in a mailto URL, and "?" is an
+		// atom character of RFC 822; but no domain holds one, and RFC
+		// 6068's hfields start there: the mail domain ends before it.
+		if i := strings.IndexByte(domain, '?'); i >= 0 {
+			domain, hfields = domain[:i], domain[i+1:]
+		}
+	}
+	host := domain
+	if strings.HasPrefix(domain, "[") && strings.HasSuffix(domain, "]") {
+		host = domain[1 : len(domain)-1]
+	}
+	p.connect(host + ":25")
+	p.comment("mailto designates an Internet mail address, not a data object (RFC 1738 3.5): the client writes a message to it and sends it by SMTP (RFC 821)")
+	if host == domain {
+		p.comment("to a mail exchanger of %q (its DNS MX records) or to the user's own mail server", domain)
+	}
+	if hfields != "" {
+		p.comment("%q after \"?\": header fields of the message in RFC 6068's form (RFC 1738 has none), not part of the address", hfields)
+	}
+	_, from := splitAddr(p.opts.Email)
+	if from == "" {
+		from = "localhost"
+	}
+	p.add(Step{Kind: Expect, Reply: "220", Text: "the server's greeting (RFC 5321 4.2)"})
+	p.line("EHLO " + from + "\r\n").Reply = "250 and the extensions"
+	st := p.line("HELO " + from + "\r\n")
+	st.When, st.Reply = "the server does not know EHLO (500, 501, 502, 504)", "250"
+	p.line("MAIL FROM:<" + p.opts.Email + ">\r\n").Reply = "250"
+	p.line("RCPT TO:<" + local + "@" + domain + ">\r\n").Reply = "250 or 251"
+	p.line("DATA\r\n").Reply = "354"
+	p.add(Step{Kind: End, Text: "the message: header lines, an empty line, the body, and a line holding only \".\""})
+	p.line("QUIT\r\n").Reply = "221"
+}

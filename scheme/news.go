@@ -21,6 +21,35 @@ type News struct {
 	All       bool   // news:*
 	Group     string // decoded; a group name holds no "@"
 	MessageID string // decoded, without "<" and ">"; it holds an "@"
+	// Host and Port name the server of RFC 5538's news://HOST/GROUP,
+	// read in the RFC3986 mode only (ParseNews5538); "" otherwise.
+	Host, Port string
+}
+
+// ParseNews5538 is ParseNews that also reads RFC 5538's form with a
+// server, news://HOST[:PORT]/GROUP or news://HOST/MESSAGE-ID (RFC 5538
+// 2.1), which the RFC 3986 mode accepts and RFC 1738 does not.
+func ParseNews5538(u *urlkit.URL) (*News, error) {
+	if !u.HasAuthority || u.Host == "" {
+		return ParseNews(u)
+	}
+	if err := expect(u, "news"); err != nil {
+		return nil, err
+	}
+	p, off, ok := urlPath(u)
+	if !ok || p == "" {
+		return nil, syntaxError(u, off, "RFC 5538's news URL names a group or a message-id after the server: news://HOST/GROUP")
+	}
+	n := &News{Host: u.Host, Port: port(u)}
+	switch v := unescape(p); {
+	case v == "*":
+		n.All = true
+	case strings.IndexByte(v, '@') >= 0:
+		n.MessageID = v
+	default:
+		n.Group = v
+	}
+	return n, nil
 }
 
 // ParseNews returns the view of a news URL.
@@ -67,6 +96,18 @@ func (n *News) Kind() string {
 // written %2A), or the message-id with the "@" before its host left
 // unencoded.
 func (n *News) URL() *urlkit.URL {
+	if n.Host != "" { // RFC 5538's form
+		u := serverURL("news", n.Host, n.Port)
+		switch {
+		case n.All:
+			u.Path = "/*"
+		case n.MessageID != "":
+			u.Path = "/" + escape(n.MessageID, &keepUchar)
+		default:
+			u.Path = "/" + escape(n.Group, &keepUchar)
+		}
+		return u
+	}
 	switch {
 	case n.All:
 		return opaqueURL("news", "*")
@@ -93,6 +134,15 @@ type NNTP struct {
 	// names only the group. (RFC 1738 says only "digits": a number of any
 	// length reads and builds back unchanged; ArticleNumber converts it.)
 	Article string
+
+	// At holds where each part is written in the URL's String form.
+	At NNTPSpans
+}
+
+// NNTPSpans are the spans of an nntp URL's parts (see Span).
+type NNTPSpans struct {
+	Server
+	Group, Article Span
 }
 
 // ParseNNTP returns the view of an nntp URL.
@@ -103,17 +153,18 @@ func ParseNNTP(u *urlkit.URL) (*NNTP, error) {
 	if err := needAuthority(u); err != nil {
 		return nil, err
 	}
-	n := &NNTP{Host: u.Host, Port: port(u)}
+	n := &NNTP{Host: u.Host, Port: port(u), At: NNTPSpans{Server: serverSpans(u)}}
 	p, off, ok := urlPath(u)
 	if !ok || p == "" {
 		return nil, syntaxError(u, off-1+len(u.Path), "an nntp URL needs '/' and a newsgroup name after the host (RFC 1738 3.7)")
 	}
 	group, num, hasNum := strings.Cut(p, "/")
-	n.Group = unescape(group)
+	n.Group, n.At.Group = unescape(group), Span{off, off + len(group)}
 	if !hasNum {
 		return n, nil
 	}
 	off += len(group) + 1
+	n.At.Article = Span{off, off + len(num)}
 	if num == "" {
 		return nil, syntaxError(u, off, "an article number (digits) must follow the '/' after the newsgroup (RFC 1738 3.7)")
 	}
@@ -145,4 +196,80 @@ func (n *NNTP) URL() *urlkit.URL {
 	}
 	setPath(u, p)
 	return u
+}
+
+func init() {
+	register(&unit{parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
+		if m == urlkit.RFC3986 {
+			return nilView(ParseNews5538(u))
+		}
+		return nilView(ParseNews(u))
+	}, concerns: newsConcerns, plan: newsPlan, proxied: true}, "news")
+	register(&unit{parse: view(ParseNNTP), concerns: nntpConcerns, plan: nntpPlan, proxied: true}, "nntp")
+}
+
+// newsConcerns: the group or message-id goes into an NNTP command,
+// whose arguments are separated by spaces.
+func newsConcerns(v View, c *concernList) {
+	c.scan(c.u.SchemeSpecificPart(), c.l.ssp, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
+}
+
+func nntpConcerns(v View, c *concernList) {
+	if n, _ := v.(*NNTP); n != nil {
+		c.scanSpan(n.At.Group, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
+		c.scanSpan(n.At.Article, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
+	} else if p, off, ok := urlPath(c.u); ok {
+		c.scan(p, off, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
+	}
+}
+
+func newsPlan(v View, p *planner) { p.news(v.(*News)) }
+
+func nntpPlan(v View, p *planner) { p.nntp(v.(*NNTP)) }
+
+func (p *planner) news(n *News) {
+	if n.Host != "" {
+		p.connect(addr(n.Host, n.Port, "nntp"))
+		p.comment("the server the URL names (RFC 5538 2.1's news://HOST/GROUP, read in the rfc3986 mode)")
+	} else {
+		p.connect(addr(p.opts.NewsServer, "", "nntp"))
+		p.comment("news URLs name no server: the reader's own news server is used, here %q (RFC 1738 3.6)", p.opts.NewsServer)
+	}
+	p.nntpStart()
+	switch {
+	case n.All:
+		p.comment("news:* refers to all available newsgroups: the client lists them")
+		p.line("LIST\r\n")
+	case n.MessageID != "":
+		p.comment("an article by its message-id, in the \"<\" \">\" the URL leaves out (RFC 977 ARTICLE)")
+		p.line("ARTICLE <" + n.MessageID + ">\r\n")
+	default:
+		p.line("GROUP " + n.Group + "\r\n")
+		p.comment("the client then reads the group's articles by number (ARTICLE, HEAD)")
+	}
+	p.line("QUIT\r\n")
+}
+
+func (p *planner) nntp(n *NNTP) {
+	p.connect(addr(n.Host, n.Port, "nntp"))
+	p.nntpStart()
+	p.line("GROUP " + n.Group + "\r\n").Reply = "211"
+	if n.Article != "" {
+		p.comment("the article number is the server's own numbering within the group (RFC 1738 3.7)")
+		p.line("ARTICLE " + n.Article + "\r\n").Reply = "220"
+	} else {
+		p.comment("the client then reads the group's articles by number (ARTICLE, HEAD)")
+	}
+	p.line("QUIT\r\n")
+}
+
+// nntpStart is how client/nntp opens a reading session: the greeting,
+// CAPABILITIES (RFC 3977 5.2), and MODE READER unless the server lists
+// READER already (RFC 3977 5.3).
+func (p *planner) nntpStart() {
+	p.add(Step{Kind: Expect, Reply: "200 or 201", Text: "the server's greeting (posting allowed or not; RFC 977 2.4.3)"})
+	st := p.line("CAPABILITIES\r\n")
+	st.Reply, st.Why, st.RFC = "101 and the list (an RFC 977 server answers 500)", "what the server can do", "RFC 3977 5.2"
+	st = p.line("MODE READER\r\n")
+	st.When, st.Reply = "the capabilities list MODE-READER, not READER (or there are none)", "200 or 201"
 }

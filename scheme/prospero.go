@@ -27,6 +27,17 @@ type Prospero struct {
 	HasVersion bool
 	Attributes []string // decoded, after further %00; nil when none (they imply HasVersion)
 	Fields     []Field  // the ";name=value" fields, decoded; nil when none
+
+	// At holds where each part is written in the URL's String form: the
+	// hsoname (with its %00 version and attributes) and each field.
+	At ProsperoSpans
+}
+
+// ProsperoSpans are the spans of a prospero URL's parts (see Span).
+type ProsperoSpans struct {
+	Server
+	Path   Span   // the hsoname, version and attributes, up to the first ";"
+	Fields []Span // each "name=value"
 }
 
 // Field is one ";name=value" field of a Prospero URL.
@@ -47,7 +58,9 @@ func ParseProspero(u *urlkit.URL) (*Prospero, error) {
 		return nil, syntaxError(u, off-1, "a prospero URL needs '/' and an hsoname after the host (RFC 1738 3.11)")
 	}
 	v := &Prospero{Host: u.Host, Port: port(u)}
+	v.At.Server = serverSpans(u)
 	ppath, fields, hasFields := strings.Cut(p, ";")
+	v.At.Path = Span{off, off + len(ppath)}
 	parts := splitEscape(ppath, 0)
 	v.HSOName = unescape(parts[0])
 	if len(parts) > 1 {
@@ -66,6 +79,7 @@ func ParseProspero(u *urlkit.URL) (*Prospero, error) {
 			return nil, syntaxError(u, off+len(f), "a Prospero field is \";\" fieldname \"=\" fieldvalue: the '=' is missing (RFC 1738 3.11)")
 		}
 		v.Fields = append(v.Fields, Field{Name: unescape(name), Value: unescape(value)})
+		v.At.Fields = append(v.At.Fields, Span{off, off + len(f)})
 		off += len(f) + 1
 	}
 	return v, nil
@@ -143,3 +157,42 @@ func (a *AFS) URL() *urlkit.URL {
 // GlobalPath returns the file name under which AFS clients mount the
 // cell: /afs/<cell><path>.
 func (a *AFS) GlobalPath() string { return "/afs/" + a.Cell + a.Path }
+
+func init() {
+	register(&unit{parse: view(ParseProspero), concerns: prosperoConcerns, plan: func(v View, p *planner) { p.prospero(v.(*Prospero)) }}, "prospero")
+	register(&unit{parse: view(ParseAFS), concerns: fileConcerns, plan: func(v View, p *planner) {
+		p.open(v.(*AFS).GlobalPath())
+		p.comment("afs (draft-ietf-uri-url-03, historical): the Andrew File System global name, read where AFS mounts its cells under /afs")
+	}}, "afs")
+}
+
+// prosperoConcerns: the hsoname and the fields go into the request.
+func prosperoConcerns(v View, c *concernList) {
+	if p, _ := v.(*Prospero); p != nil {
+		c.scanSpan(p.At.Path, ctlCR|ctlLF, "Prospero request (hsoname)")
+		for _, f := range p.At.Fields {
+			c.scanSpan(f, ctlCR|ctlLF|ctlNUL, "Prospero request (fields)")
+		}
+		return
+	}
+	if p, off, ok := urlPath(c.u); ok {
+		ppath, fields, _ := strings.Cut(p, ";")
+		c.scan(ppath, off, ctlCR|ctlLF, "Prospero request (hsoname)")
+		c.scan(fields, off+len(ppath)+1, ctlCR|ctlLF|ctlNUL, "Prospero request (fields)")
+	}
+}
+
+func (pl *planner) prospero(p *Prospero) {
+	pl.connect(addr(p.Host, p.Port, "prospero"))
+	pl.comment("Prospero (ARDP over UDP): the client asks the directory server to resolve the hsoname %q, opaque to the client (RFC 1738 3.11)", p.HSOName)
+	if p.HasVersion {
+		pl.comment("version %q (after %%00, RFC 1630)", p.Version)
+	}
+	for _, a := range p.Attributes {
+		pl.comment("attribute %q (after %%00, the October 1993 draft)", a)
+	}
+	for _, f := range p.Fields {
+		pl.comment("field %s=%q identifies the target", f.Name, f.Value)
+	}
+	pl.comment("the reply names the access methods of the object, themselves URLs")
+}

@@ -8,11 +8,20 @@
 // section 5 says must be encoded; the round trip view -> URL -> view is
 // lossless.
 //
-// Explain writes out the access algorithm a URL stands for (the lines a
-// client would send), and Concerns and CheckSafe report what the security
-// considerations of RFC 1738 section 6 warn about: a non-default port,
-// and decoded CR, LF, NUL or TAB bytes that would enter a protocol line.
-// Nothing here touches the network.
+// Every scheme is one unit: its registry row (internal/registry: name,
+// port, syntax, production) and one file here holding its view (with
+// the Span of every part), its safety concerns and its access plan,
+// registered from that file's init. Adding a scheme is adding the row
+// and the file; nothing else switches on scheme names.
+//
+// PlanURL writes out the access a URL stands for as data (a Plan: the
+// connection, each line sent with its reason, the replies expected, how
+// the data ends), which the explain command renders and the access layer
+// (package fetch) carries out; Concerns and CheckSafe report what the
+// security considerations of RFC 1738 section 6 warn about: a
+// non-default port, and decoded CR, LF, NUL or TAB bytes that would
+// enter a protocol line (a Plan for such a URL sends nothing). Nothing
+// here touches the network.
 package scheme
 
 import (
@@ -21,6 +30,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/registry"
 )
 
 // View is a typed scheme view: *FTP, *HTTP, *Gopher, *Mailto, *News,
@@ -30,6 +40,9 @@ type View interface {
 	Scheme() string
 	// URL builds the URL the view stands for.
 	URL() *urlkit.URL
+	// Parts lists the view's parts, decoded, for machine-readable
+	// output (absent parts nil).
+	Parts() []Part
 }
 
 // Parse returns the typed view of u for its scheme, or nil and no error
@@ -38,45 +51,11 @@ type View interface {
 // drafts allowed: FTP type codes E and L and the form codes (ParseFTP
 // versus ParseFTPLenient), and the afs scheme.
 func Parse(u *urlkit.URL, m urlkit.Mode) (View, error) {
-	var v View
-	var err error
-	switch u.SchemeName() {
-	case "ftp":
-		if m == urlkit.Lenient {
-			v, err = nilView(ParseFTPLenient(u))
-		} else {
-			v, err = nilView(ParseFTP(u))
-		}
-	case "http", "https":
-		v, err = nilView(ParseHTTP(u))
-	case "gopher":
-		v, err = nilView(ParseGopher(u))
-	case "mailto":
-		v, err = nilView(ParseMailto(u))
-	case "news":
-		v, err = nilView(ParseNews(u))
-	case "nntp":
-		v, err = nilView(ParseNNTP(u))
-	case "telnet", "rlogin", "tn3270":
-		v, err = nilView(ParseTelnet(u))
-	case "wais":
-		v, err = nilView(ParseWAIS(u))
-	case "file":
-		v, err = nilView(ParseFile(u))
-	case "prospero":
-		v, err = nilView(ParseProspero(u))
-	case "mid":
-		v, err = nilView(ParseMID(u))
-	case "cid":
-		v, err = nilView(ParseCID(u))
-	case "urn":
-		v, err = nilView(ParseURN(u))
-	case "afs":
-		if m == urlkit.Lenient {
-			v, err = nilView(ParseAFS(u))
-		}
+	un, row := unitOf(u.SchemeName())
+	if un == nil || un.parse == nil || row.LenientOnly && m != urlkit.Lenient {
+		return nil, nil
 	}
-	return v, err
+	return un.parse(u, m)
 }
 
 // nilView turns a typed nil pointer into a nil View, so that a failed
@@ -88,37 +67,30 @@ func nilView[T View](v T, err error) (View, error) {
 	return v, nil
 }
 
-// Status says where a scheme comes from.
-type Status uint8
+// Status says where a scheme comes from: Defined, Modern, Reserved,
+// Historical or Experimental (the registry's own type).
+type Status = registry.Status
 
+// The statuses of a scheme.
 const (
 	// Defined: RFC 1738 (or, for mid, cid, rlogin and tn3270, RFC 1630)
 	// gives its syntax and meaning.
-	Defined Status = iota
+	Defined = registry.Defined
 	// Modern: a later scheme urlkit knows (https).
-	Modern
+	Modern = registry.Modern
 	// Reserved: named by the specifications but not defined (urn, nfs,
 	// mailserver, z39.50).
-	Reserved
+	Reserved = registry.Reserved
 	// Historical: defined only by the 1993-94 drafts (afs); urlkit reads
 	// it in the Lenient mode only.
-	Historical
+	Historical = registry.Historical
 	// Experimental: an "x-" scheme, reserved for experiments by mutual
 	// agreement (RFC 1738 section 4); accepted as generic.
-	Experimental
+	Experimental = registry.Experimental
 )
 
-var statusNames = [...]string{"defined", "modern", "reserved", "historical", "experimental"}
-
-// String returns the status in lower case ("defined", "reserved", ...).
-func (s Status) String() string {
-	if int(s) < len(statusNames) {
-		return statusNames[s]
-	}
-	return "unknown"
-}
-
-// Info describes a scheme of the specifications.
+// Info describes a scheme: its registry row, and what this package
+// offers for it.
 type Info struct {
 	Name    string // lower case
 	Title   string // what the specification calls it
@@ -127,46 +99,29 @@ type Info struct {
 	IPBased bool   // uses the common Internet scheme syntax "//" login
 	Status  Status
 	HasView bool // Parse returns a view for it
+	// HasPlan: PlanURL gives an access plan for it (explain can write it
+	// out; whether get can carry it out is the access layer's business).
+	HasPlan bool
+	// Retrieval: its URLs name resources to retrieve, which an HTTP proxy
+	// or gateway can fetch too (RFC 1630); not interactive sessions
+	// (telnet, rlogin, tn3270), mail (mailto) or local references.
+	Retrieval bool
 }
 
-var known = []Info{
-	{Name: "ftp", Title: "File Transfer Protocol", Section: "RFC 1738 3.2", IPBased: true, HasView: true},
-	{Name: "http", Title: "Hypertext Transfer Protocol", Section: "RFC 1738 3.3", IPBased: true, HasView: true},
-	{Name: "gopher", Title: "The Gopher protocol", Section: "RFC 1738 3.4", IPBased: true, HasView: true},
-	{Name: "mailto", Title: "Electronic mail address", Section: "RFC 1738 3.5", HasView: true},
-	{Name: "news", Title: "USENET news", Section: "RFC 1738 3.6", HasView: true},
-	{Name: "nntp", Title: "USENET news using NNTP access", Section: "RFC 1738 3.7", IPBased: true, HasView: true},
-	{Name: "telnet", Title: "Reference to interactive sessions", Section: "RFC 1738 3.8", IPBased: true, HasView: true},
-	{Name: "wais", Title: "Wide Area Information Servers", Section: "RFC 1738 3.9", IPBased: true, HasView: true},
-	{Name: "file", Title: "Host-specific file names", Section: "RFC 1738 3.10", IPBased: true, HasView: true},
-	{Name: "prospero", Title: "Prospero Directory Service", Section: "RFC 1738 3.11", IPBased: true, HasView: true},
-	{Name: "rlogin", Title: "Reference to interactive sessions (rlogin)", Section: "RFC 1630 (Telnet, rlogin, tn3270)", IPBased: true, HasView: true},
-	{Name: "tn3270", Title: "Interactive 3270 emulation sessions", Section: "RFC 1630 (Telnet, rlogin, tn3270)", IPBased: true, HasView: true},
-	{Name: "mid", Title: "Message identifiers for electronic mail", Section: "RFC 1630 (Message-Id)", HasView: true},
-	{Name: "cid", Title: "Content identifiers for MIME body parts", Section: "RFC 1630 (Content-Id)", HasView: true},
-	{Name: "urn", Title: "Uniform Resource Names (reserved, opaque)", Section: "RFC 1630 (URN)", Status: Reserved, HasView: true},
-	{Name: "afs", Title: "Andrew File System global file names", Section: "draft-ietf-uri-url-03 (afsaddress)", IPBased: true, Status: Historical, HasView: true},
-	{Name: "nfs", Title: "Network File System (NFS) file names", Section: "draft-ietf-uri-url-06 section 4", IPBased: true, Status: Reserved},
-	{Name: "mailserver", Title: "Access to data available from mail servers", Section: "draft-ietf-uri-url-06 section 4", Status: Reserved},
-	{Name: "z39.50", Title: "Access to ANSI Z39.50 services", Section: "draft-ietf-uri-url-06 section 4", Status: Reserved},
-	{Name: "https", Title: "HTTP over TLS", Section: "RFC 2818", IPBased: true, Status: Modern, HasView: true},
-}
-
-func init() {
-	for i := range known {
-		known[i].Port = urlkit.DefaultPort(known[i].Name)
-	}
+func infoOf(r *registry.Scheme) Info {
+	u := units[r.Name]
+	return Info{Name: r.Name, Title: r.Title, Section: r.Section, Port: r.Port, IPBased: r.IP,
+		Status: r.Status, HasView: u != nil && u.parse != nil, HasPlan: u != nil && u.plan != nil,
+		Retrieval: u != nil && u.proxied}
 }
 
 // Known returns what urlkit knows of the scheme name (case-insensitive).
 // Every "x-" name is known as Experimental.
 func Known(name string) (Info, bool) {
-	name = strings.ToLower(name)
-	for _, in := range known {
-		if in.Name == name {
-			return in, true
-		}
+	if r := registry.Lookup(name); r != nil {
+		return infoOf(r), true
 	}
+	name = strings.ToLower(name)
 	if len(name) > 2 && strings.HasPrefix(name, "x-") {
 		return Info{Name: name, Title: "experimental scheme", Section: "RFC 1738 section 4", Status: Experimental}, true
 	}
@@ -175,7 +130,14 @@ func Known(name string) (Info, bool) {
 
 // List returns every named scheme of the specifications, in the order of
 // RFC 1738 section 3 and then the others.
-func List() []Info { return append([]Info(nil), known...) }
+func List() []Info {
+	rows := registry.All()
+	l := make([]Info, len(rows))
+	for i := range rows {
+		l[i] = infoOf(&rows[i])
+	}
+	return l
+}
 
 // Errors of this package wrap one of these sentinels in a *urlkit.Error
 // that names the offset in the URL's String form.
@@ -383,5 +345,27 @@ func splitEscape(s string, c byte) []string {
 			return parts
 		}
 		s = after
+	}
+}
+
+// Span is where a part of a URL is written: the byte offsets At
+// (inclusive) and End (exclusive) in the URL's String form. The views
+// record the span of every part they decode, so that errors, safety
+// concerns and access plans name the place without splitting the URL
+// again. A view built by hand (not by ParseXXX) has zero spans.
+type Span struct{ At, End int }
+
+// Server holds the spans of the parts of the common Internet scheme
+// syntax (RFC 1738 3.1): user, password, host, port. A missing part has
+// an empty span where it would be.
+type Server struct{ User, Password, Host, Port Span }
+
+func serverSpans(u *urlkit.URL) Server {
+	o := u.Offsets()
+	return Server{
+		User:     Span{o.User, o.User + len(u.User)},
+		Password: Span{o.Password, o.Password + len(u.Password)},
+		Host:     Span{o.Host, o.Host + len(u.Host)},
+		Port:     Span{o.Port, o.Port + len(u.Port)},
 	}
 }

@@ -30,6 +30,15 @@ type WAIS struct {
 	// written in that form; URL writes them in that form again. nil
 	// otherwise.
 	Fields []WAISField
+
+	// At holds where each part is written in the URL's String form.
+	At WAISSpans
+}
+
+// WAISSpans are the spans of a wais URL's parts (see Span).
+type WAISSpans struct {
+	Server
+	Database, Search, WType, WPath Span
 }
 
 // WAISField is one field of a WAIS document identifier in RFC 1630's
@@ -49,15 +58,21 @@ func ParseWAIS(u *urlkit.URL) (*WAIS, error) {
 		return nil, err
 	}
 	w := &WAIS{Host: u.Host, Port: port(u)}
+	w.At.Server = serverSpans(u)
 	l := layoutOf(u)
 	if u.Path == "" {
 		return nil, syntaxError(u, l.path, "a wais URL needs '/' and a database name after the host (RFC 1738 3.9)")
 	}
 	segs := strings.SplitN(u.Path[1:], "/", 3)
 	w.Database = unescape(segs[0])
+	at := l.path + 1
+	w.At.Database = Span{at, at + len(segs[0])}
 	switch len(segs) {
 	case 1:
 		w.Search, w.HasSearch = unescape(u.Query), u.HasQuery
+		if u.HasQuery {
+			w.At.Search = Span{l.query, l.query + len(u.Query)}
+		}
 		return w, nil
 	case 2:
 		return nil, syntaxError(u, l.path+len(u.Path), "a WAIS document URL is /database/wtype/wpath: the '/' and the wpath are missing (RFC 1738 3.9)")
@@ -68,6 +83,10 @@ func ParseWAIS(u *urlkit.URL) (*WAIS, error) {
 	w.HasDocument = true
 	w.WType = unescape(segs[1])
 	w.WPath = unescape(segs[2])
+	at += len(segs[0]) + 1
+	w.At.WType = Span{at, at + len(segs[1])}
+	at += len(segs[1]) + 1
+	w.At.WPath = Span{at, at + len(segs[2])}
 	w.Fields = waisFields(segs[2])
 	return w, nil
 }
@@ -125,4 +144,24 @@ func (w *WAIS) URL() *urlkit.URL {
 		u.Query, u.HasQuery = escape(w.Search, &keepSearch), true
 	}
 	return u
+}
+
+func init() {
+	register(&unit{parse: view(ParseWAIS), plan: func(v View, p *planner) { p.wais(v.(*WAIS)) }, proxied: true}, "wais")
+}
+
+func (p *planner) wais(w *WAIS) {
+	p.connect(addr(w.Host, w.Port, "wais"))
+	p.comment("WAIS speaks Z39.50-1988 (RFC 1625): binary requests, not text lines; first an init request, then:")
+	switch {
+	case w.HasDocument:
+		p.comment("a retrieval of the document of database %q, type %q, document-id %q (RFC 1738 3.9)", w.Database, w.WType, w.WPath)
+		for _, f := range w.Fields {
+			p.comment("document-id field %d: %q (RFC 1630 wpath encoding)", f.Number, f.Value)
+		}
+	case w.HasSearch:
+		p.comment("a search of database %q for %q (RFC 1738 3.9)", w.Database, w.Search)
+	default:
+		p.comment("database %q is there to be searched: the client asks the user for the words, then sends a search request (RFC 1738 3.9)", w.Database)
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/gophertype"
 )
 
 // ItemType is the one-character type of a Gopher item, the first byte of
@@ -39,38 +41,29 @@ const (
 	TypeMIME     ItemType = 'M' // MIME multipart/mixed message
 )
 
-var typeNames = map[ItemType]string{
-	TypeText: "text", TypeMenu: "menu", TypeCSO: "cso", TypeError: "error",
-	TypeBinHex: "binhex", TypeDOS: "dos", TypeUUEncoded: "uuencoded",
-	TypeSearch: "search", TypeTelnet: "telnet", TypeBinary: "binary",
-	TypeMirror: "mirror", TypeTN3270: "tn3270", TypeGIF: "gif", TypeImage: "image",
-	TypeBitmap: "bitmap", TypeMovie: "movie", TypeAudio: "audio",
-	TypeInfo: "info", TypeHTML: "html", TypeSound: "sound", TypeDocument: "document",
-	TypeMIME: "mime",
-}
-
 // String returns a short lowercase name ("text", "menu", "search", ...),
-// or `type 'x'` for an unknown type.
+// or `type 'x'` for an unknown type. The names, like IsMenu and IsBinary,
+// come from internal/gophertype, the one table of item types.
 func (t ItemType) String() string {
-	if n, ok := typeNames[t]; ok {
-		return n
+	if it, ok := gophertype.Lookup(byte(t)); ok {
+		return it.Name
 	}
 	return fmt.Sprintf("type %q", rune(t))
 }
 
 // IsMenu reports whether the item's response is a menu: types 1 and 7.
-func (t ItemType) IsMenu() bool { return t == TypeMenu || t == TypeSearch }
+func (t ItemType) IsMenu() bool {
+	it, _ := gophertype.Lookup(byte(t))
+	return it.Menu
+}
 
 // IsBinary reports whether the item's response is binary data, read
 // until the server closes the connection with no "." terminator
 // (RFC 1436: types 5 and 9, and by extension images, sounds, movies and
 // documents). Other types are text or menus.
 func (t ItemType) IsBinary() bool {
-	switch t {
-	case TypeDOS, TypeBinary, TypeGIF, TypeImage, TypeBitmap, TypeMovie, TypeAudio, TypeSound, TypeDocument:
-		return true
-	}
-	return false
+	it, _ := gophertype.Lookup(byte(t))
+	return it.Binary
 }
 
 // ErrMalformedItem is returned by ParseItem for a line that has no item

@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 var checkCmd = &command{
@@ -41,12 +43,24 @@ Examples:
 			return eachInput(ctx, st, out, args, func(s string) int {
 				var errs urlkit.ErrorList
 				u, warns, err := urlkit.ParseMode(s, *mode)
-				if err != nil {
+				switch {
+				case err == nil:
+				case *all || *mode == urlkit.Lenient:
 					errs = urlkit.Check(s, *mode)
+				default:
+					// Only the first problem is shown: the parse finds it
+					// without a list of every other (a million on a
+					// hostile line).
+					var ue *urlkit.Error
+					if errors.As(err, &ue) {
+						errs = urlkit.ErrorList{ue}
+					} else {
+						errs = urlkit.Check(s, *mode)
+					}
 				}
 				if len(errs) == 0 {
 					if *verbose {
-						fmt.Fprintf(out, "ok %s\n", s)
+						fmt.Fprintf(out, "ok %s\n", st.redact(s))
 					}
 					for _, w := range warns {
 						switch {
@@ -56,7 +70,7 @@ Examples:
 							// -v or not (RFC 1738 appendix's "URL:"),
 							// naming the URL read, its password hidden.
 							out.Flush()
-							fmt.Fprintf(st.Err, "urlkit: %q: warning: %s\n", u.Redacted(), w)
+							fmt.Fprintf(st.Err, "urlkit: %s: warning: %s\n", quoteInput(u.Redacted(), w.Offset), safetext.Visible(w.String()))
 						case *verbose:
 							fmt.Fprintf(out, "  repaired: %s\n", w)
 						}
@@ -65,14 +79,9 @@ Examples:
 				}
 				out.Flush()
 				if !*all {
-					errs = errs[:1]
-				}
-				hint := modeHint(s, *mode, false)
-				for i, e := range errs {
-					if i > 0 {
-						hint = ""
-					}
-					fmt.Fprintf(st.Err, "%v%s\n", e, hint)
+					printErrorsHint(st.Err, errs[:1], 1, modeHint(s, *mode, false))
+				} else {
+					printErrorsHint(st.Err, errs, len(errs), modeHint(s, *mode, false))
 				}
 				return exitFail
 			})

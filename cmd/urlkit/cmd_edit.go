@@ -11,6 +11,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 var editCmd = &command{
@@ -268,7 +270,7 @@ type editRun struct {
 
 func runEdit(ctx context.Context, st *Streams, c *editConfig, args []string) int {
 	usage := func(format string, a ...any) int {
-		fmt.Fprintf(st.Err, "urlkit edit: "+format+"\nrun 'urlkit edit -h' for help\n", a...)
+		fmt.Fprintf(st.Err, "urlkit edit: %s\nrun 'urlkit edit -h' for help\n", safetext.Visible(clip(fmt.Sprintf(format, a...))))
 		return exitUsage
 	}
 	if c.version {
@@ -398,6 +400,7 @@ func (r *editRun) fileURLs(ctx context.Context, in io.Reader) int {
 		if errors.Is(err, errLineTooLong) || len(line) > maxEditLine {
 			r.note("skipping a line longer than %d bytes", maxEditLine)
 		} else if line = strings.TrimRight(line, " \t"); line != "" {
+			r.st.addSecrets(line) // hidden in every message from now on
 			if code := r.one(line, true); code != exitOK {
 				return code
 			}
@@ -417,7 +420,7 @@ func (r *editRun) note(format string, a ...any) {
 		return
 	}
 	r.out.Flush()
-	fmt.Fprintf(r.st.Err, "urlkit edit: note: "+format+"\n", a...)
+	fmt.Fprintf(r.st.Err, "urlkit edit: note: %s\n", safetext.Visible(clip(fmt.Sprintf(format, a...))))
 }
 
 // bad reports a URL that cannot be read or built: a note, and the run
@@ -425,7 +428,7 @@ func (r *editRun) note(format string, a ...any) {
 func (r *editRun) bad(format string, a ...any) int {
 	r.out.Flush()
 	if !r.c.verify {
-		fmt.Fprintf(r.st.Err, "urlkit edit: note: "+format+"\n", a...)
+		fmt.Fprintf(r.st.Err, "urlkit edit: note: %s\n", safetext.Visible(clip(fmt.Sprintf(format, a...))))
 		return exitOK
 	}
 	if r.c.json {
@@ -436,7 +439,7 @@ func (r *editRun) bad(format string, a ...any) int {
 		r.out.Flush()
 	}
 	r.failed = true
-	fmt.Fprintf(r.st.Err, "urlkit edit: "+format+"\n", a...)
+	fmt.Fprintf(r.st.Err, "urlkit edit: %s\n", safetext.Visible(clip(fmt.Sprintf(format, a...))))
 	return exitFail
 }
 

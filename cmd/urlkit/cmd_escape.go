@@ -85,7 +85,7 @@ Examples:
 				v, err := urlkit.Unescape(s, flags)
 				if err != nil {
 					out.Flush()
-					fmt.Fprintln(st.Err, err)
+					printErr(st.Err, err)
 					return exitFail
 				}
 				out.WriteString(v)

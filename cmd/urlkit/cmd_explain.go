@@ -11,25 +11,33 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
 
 var explainCmd = &command{
 	name:    "explain",
-	args:    "[--mode M] [--proxy HOST:PORT] [--email ADDR] [--news-server HOST] [--show-password] [URL...]",
+	args:    "[--mode M] [--proxy HOST:PORT] [--email ADDR] [--news-server HOST] [--show-password] [--compressed] [URL...]",
 	summary: "print the access algorithm a URL stands for, without network access",
 	detail: `Explain prints, without any network access, what a client does to access
 each URL: first "connect HOST:PORT" (or "open PATH" for a local file), then
-one "send" line per protocol line the client would send, in Go's quoted
-form (send "CWD /etc\r\n"), and "#" comment lines for prompts, choices
-(an FTP transfer type guessed from the name, the anonymous FTP login) and
-the security concerns of RFC 1738 section 6: a port other than the
-scheme's default (and what usually listens there), and any decoded CR,
-LF, NUL or TAB that would enter a protocol line.
+one "send" line per protocol line the client sends, in Go's quoted form
+(send "CWD /etc\r\n"), and "#" comment lines for the reason of a step, a
+condition ("# if the server replies 331 (it wants a password):" before the
+step it guards), the reply expected ("# expect 220: ..."), what the client
+asks the user, how the data ends, and the security concerns of RFC 1738
+section 6: a port other than the scheme's default (and what usually
+listens there), and any decoded CR, LF, NUL or TAB that would enter a
+protocol line.
+
+It prints the same access plan that get carries out (a test compares the
+plan with the wire against real servers), so the two cannot disagree. A
+URL the access layer refuses (a control character in a protocol line, a
+transfer type its clients cannot do) gets a plan that says why and sends
+nothing.
 
 The exit status is 1 for an invalid URL, a scheme with no access
-algorithm (urn, x-, unknown), and a URL the access layer would refuse
-(a control character in a protocol line; the reason also goes to
+algorithm (urn, x-, unknown), and a refused URL (the reason also goes to
 standard error). Several URLs are explained one after the other,
 separated by an empty line.
 
@@ -48,11 +56,13 @@ Examples:
   urlkit explain 'ftp://host:25/a%0D%0AHELO'`,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		mode := modeFlag(fs)
-		var opts scheme.ExplainOptions
+		var opts scheme.PlanOptions
+		var showPassword bool
 		fs.StringVar(&opts.Proxy, "proxy", "", "explain the access through the HTTP proxy at `HOST:PORT`")
 		fs.StringVar(&opts.Email, "email", "", "the user's mail `ADDR`ess: anonymous FTP password, mail sender (default user@example.com)")
 		fs.StringVar(&opts.NewsServer, "news-server", "", "the news server `HOST` for news: URLs (default $NNTPSERVER, else news)")
-		fs.BoolVar(&opts.ShowPassword, "show-password", false, "show a password of the URL instead of xxxxx")
+		fs.BoolVar(&opts.Compressed, "compressed", false, "explain the HTTP request of get --compressed (it asks for a gzip body)")
+		fs.BoolVar(&showPassword, "show-password", false, "show a password of the URL instead of xxxxx")
 		return func(ctx context.Context, st *Streams, args []string) int {
 			opts.Mode = *mode
 			if opts.NewsServer == "" {
@@ -74,32 +84,33 @@ Examples:
 					out.WriteByte('\n')
 				}
 				first = false
-				return explainOne(st, out, s, opts)
+				return explainOne(st, out, s, opts, showPassword)
 			})
 		}
 	},
 }
 
-func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.ExplainOptions) int {
+func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.PlanOptions, showPassword bool) int {
 	u, err := parseAbs(s, opts.Mode)
 	if err != nil {
 		out.Flush()
-		fmt.Fprintln(st.Err, err)
+		printErr(st.Err, err)
 		return exitFail
 	}
-	steps, err := scheme.Explain(&u, opts)
+	plan, err := scheme.PlanURL(&u, opts)
 	if err != nil {
 		out.Flush()
-		fmt.Fprintln(st.Err, err)
+		printErr(st.Err, err)
 		return exitFail
 	}
-	for _, step := range steps {
-		out.WriteString(step.String())
+	for _, line := range plan.Lines(showPassword) {
+		// One line per step, whatever bytes the URL decoded to.
+		out.WriteString(safetext.Visible(line))
 		out.WriteByte('\n')
 	}
-	if err := scheme.CheckSafe(&u); err != nil {
+	if err := plan.Err(&u); err != nil {
 		out.Flush()
-		fmt.Fprintln(st.Err, err)
+		printErr(st.Err, err)
 		return exitFail
 	}
 	return exitOK

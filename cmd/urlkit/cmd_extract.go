@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/urlkit/urlkit/extract"
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 var extractCmd = &command{
@@ -103,7 +104,7 @@ func extractOne(ctx context.Context, st *Streams, out *bufio.Writer, name string
 		f, err := os.Open(name)
 		if err != nil {
 			out.Flush()
-			fmt.Fprintf(st.Err, "urlkit extract: %v\n", err)
+			fmt.Fprintf(st.Err, "urlkit extract: %s\n", safetext.Visible(err.Error()))
 			return exitFail, true
 		}
 		r = f
@@ -114,7 +115,7 @@ func extractOne(ctx context.Context, st *Streams, out *bufio.Writer, name string
 		cfg.Problem = func(p extract.Problem) {
 			out.Flush()
 			fmt.Fprintf(st.Err, "urlkit: %s:%d:%d: %s: offset %d: %s\n",
-				name, p.Line, p.Column, strconv.Quote(p.Text), p.Offset, p.Rule())
+				safetext.Visible(name), p.Line, p.Column, quoteInput(p.Text, 0), p.Offset, safetext.Visible(p.Rule()))
 		}
 	}
 	s := cfg.NewScanner(flushReader{r, out})
@@ -132,7 +133,7 @@ func extractOne(ctx context.Context, st *Streams, out *bufio.Writer, name string
 	}
 	if err := s.Err(); err != nil {
 		out.Flush()
-		fmt.Fprintf(st.Err, "urlkit extract: reading %s: %v\n", name, err)
+		fmt.Fprintf(st.Err, "urlkit extract: reading %s: %s\n", safetext.Visible(name), safetext.Visible(err.Error()))
 		status = exitFail
 	}
 	if ctx.Err() != nil {

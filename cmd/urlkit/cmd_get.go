@@ -7,12 +7,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/fetch"
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 var getCmd = &command{
@@ -23,8 +25,29 @@ var getCmd = &command{
 	detail: `Get fetches the resource each URL names and writes it to standard output,
 or to FILE with -o: written under a temporary name in the same directory and
 renamed only after a complete, checked transfer, so a failure leaves no file
-(and an existing FILE untouched). A progress bar (size, rate, ETA) appears on
-a terminal for transfers longer than half a second, never in a pipe.
+(and an existing FILE untouched; a replaced FILE keeps its permissions, and
+its owner when run as root). A symbolic link FILE is followed: the file it
+points to is replaced, the link stays. A device, FIFO or socket FILE
+(/dev/null, a named pipe) is written in place. A progress bar (size, rate,
+ETA) appears on a terminal for transfers longer than half a second, never
+in a pipe.
+
+Limits (curl's spelling; D is a duration such as 30s or 2m, N a byte count
+with an optional k, M or G suffix, powers of 1024):
+  --timeout D          nothing arrives for D (each step, and the data)
+  --connect-timeout D  a connection is not established within D
+  --max-time D         the whole transfer takes longer than D
+  --speed-limit N      fewer than N bytes per second arrive, on average,
+  --speed-time D       for D (default 30s when --speed-limit is given)
+  --max-filesize N     the resource is larger than N bytes: refused before
+                       the transfer when the size is announced, else
+                       stopped when the data passes N; no file is kept
+Data is saved as the server sent it: an HTTP body that the server
+compressed stays compressed unless --compressed asks for gzip and
+decompresses it (as curl does). A file: URL naming a FIFO, device or
+socket is refused (it could block for ever or never end) unless
+--allow-special-files is given. SIGINT, SIGTERM and SIGHUP stop urlkit
+within a second, whatever it is waiting for, and remove the temporary file.
 
 Each URL is carried out as its specification says:
   file:    a local file or directory listing (host "", localhost or this
@@ -93,6 +116,21 @@ Examples:
 			return nil
 		})
 		fs.DurationVar(&o.timeout, "timeout", fetch.DefaultTimeout, "give up when nothing arrives for `D` (0: never)")
+		fs.DurationVar(&o.connectTimeout, "connect-timeout", 0, "give up when a connection is not established within `D`")
+		fs.DurationVar(&o.maxTime, "max-time", 0, "give up when the whole transfer takes longer than `D`")
+		fs.Func("speed-limit", "give up when fewer than `N` bytes per second arrive for the --speed-time", func(v string) error {
+			n, err := parseBytes(v)
+			o.speedLimit = n
+			return err
+		})
+		fs.DurationVar(&o.speedTime, "speed-time", 0, "the time `D` the transfer may stay below --speed-limit (default 30s)")
+		fs.Func("max-filesize", "refuse a resource larger than `N` bytes (suffix k, M, G)", func(v string) error {
+			n, err := parseBytes(v)
+			o.maxSize = n
+			return err
+		})
+		fs.BoolVar(&o.compressed, "compressed", false, "ask an HTTP server for a gzip body and decompress it (else bytes are saved as sent)")
+		fs.BoolVar(&o.allowSpecial, "allow-special-files", false, "let a file: URL read a FIFO, device or socket")
 		fs.BoolVar(&o.render, "render", false, "format Gopher menus, attributes and text for people")
 		fs.BoolVar(&o.active, "active", false, "FTP active mode (the server connects back) instead of passive")
 		fs.StringVar(&o.email, "email", "", "the anonymous FTP password `ADDRESS` (default $EMAIL, else user@host)")
@@ -115,14 +153,23 @@ type getOptions struct {
 	allow    []int
 	timeout  time.Duration
 	render   bool
-	active   bool
-	email    string
-	nullCWD  string
-	fileFTP  bool
-	trace    bool
-	quiet    bool
-	mode     urlkit.Mode
-	modeSet  bool
+
+	connectTimeout time.Duration
+	maxTime        time.Duration
+	speedLimit     int64
+	speedTime      time.Duration
+	maxSize        int64
+	compressed     bool
+	allowSpecial   bool
+
+	active  bool
+	email   string
+	nullCWD string
+	fileFTP bool
+	trace   bool
+	quiet   bool
+	mode    urlkit.Mode
+	modeSet bool
 }
 
 func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
@@ -131,7 +178,15 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 		AllowPorts:  o.allow,
 		Timeout:     o.timeout,
 		FileOverFTP: o.fileFTP,
+
+		ConnectTimeout: o.connectTimeout,
+		MaxTime:        o.maxTime,
+		SpeedLimit:     o.speedLimit,
+		SpeedTime:      o.speedTime,
+		MaxSize:        o.maxSize,
 	}
+	f.HTTP.Compressed = o.compressed
+	f.File.AllowSpecial = o.allowSpecial
 	if o.timeout == 0 {
 		f.Timeout = -1
 	}
@@ -151,6 +206,18 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 	if len(args) > 0 {
 		// With URLs from standard input nobody could answer a question.
 		f.Prompt = terminalPrompter(st)
+		if f.Prompt != nil {
+			// What is typed at a secret prompt joins the secrets that no
+			// message may show (a server may echo it back).
+			ask := f.Prompt
+			f.Prompt = func(ctx context.Context, p fetch.Prompt) (string, error) {
+				answer, err := ask(ctx, p)
+				if p.Secret && st.secrets != nil {
+					st.secrets.Add(answer)
+				}
+				return answer, err
+			}
+		}
 	}
 	if o.out != "" && o.out != "-" && len(args) > 1 {
 		fmt.Fprintf(st.Err, "urlkit get: -o takes one URL, got %d\n", len(args))
@@ -162,7 +229,7 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 	return eachInput(ctx, st, out, args, func(s string) int {
 		n++
 		if n > 1 && o.out != "" && o.out != "-" {
-			fmt.Fprintf(st.Err, "urlkit get: -o takes one URL; skipped %q\n", s)
+			fmt.Fprintf(st.Err, "urlkit get: -o takes one URL; skipped %s\n", quoteInput(redactURL(s), 0))
 			return exitUsage
 		}
 		return o.get(ctx, st, f, out, s)
@@ -179,7 +246,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 		}
 	}
 	if err != nil {
-		fmt.Fprintln(st.Err, hinted(err, s, o.mode, false))
+		printErr(st.Err, hinted(err, s, o.mode, false))
 		return exitFail
 	}
 	resp, err := f.Fetch(ctx, &u)
@@ -190,7 +257,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 	warned := 0 // warnings printed; the transfer may add more (a missing "." line)
 	warn := func() {
 		for _, w := range resp.Warnings[warned:] {
-			fmt.Fprintf(st.Err, "urlkit: %q: warning: %s\n", resp.URL, w)
+			fmt.Fprintf(st.Err, "urlkit: %s: warning: %s\n", quoteInput(resp.URL, 0), safetext.Visible(w))
 		}
 		warned = len(resp.Warnings)
 	}
@@ -203,11 +270,11 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 		return exitFail
 	}
 	var dst io.Writer = st.Out
-	var file *atomicFile
+	var file *outputFile
 	if o.out != "" && o.out != "-" {
-		if file, err = createAtomic(o.out); err != nil {
+		if file, err = createOutput(ctx, o.out); err != nil {
 			resp.Body.Close()
-			fmt.Fprintf(st.Err, "urlkit: %v\n", err)
+			fmt.Fprintf(st.Err, "urlkit: %s\n", safetext.Visible(err.Error()))
 			return exitFail
 		}
 		defer file.abort()
@@ -239,7 +306,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 	warn()
 	if err != nil {
 		if werr != nil {
-			fmt.Fprintf(st.Err, "urlkit: writing %s: %v\n", outName(o.out), werr)
+			fmt.Fprintf(st.Err, "urlkit: writing %s: %s\n", safetext.Visible(outName(o.out)), safetext.Visible(unwrapPath(werr).Error()))
 		} else {
 			fmt.Fprintln(st.Err, describe(err))
 		}
@@ -247,7 +314,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 	}
 	if file != nil {
 		if err := file.commit(); err != nil {
-			fmt.Fprintf(st.Err, "urlkit: writing %s: %v\n", o.out, err)
+			fmt.Fprintf(st.Err, "urlkit: writing %s: %s\n", safetext.Visible(o.out), safetext.Visible(unwrapPath(err).Error()))
 			return exitFail
 		}
 	}
@@ -292,18 +359,13 @@ func displayName(u *urlkit.URL) string {
 	if p == "" {
 		return u.Host
 	}
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return '?'
-		}
-		return r
-	}, p)
+	return safetext.Visible(p)
 }
 
 // describe formats a fetch error as one line in the CLI's style:
 // `urlkit: "URL": ...`, with a hint at the flag that changes the outcome.
 func describe(err error) string {
-	msg := err.Error()
+	msg := safetext.Visible(clip(err.Error()))
 	msg = "urlkit: " + strings.TrimPrefix(msg, "fetch: ")
 	var fe *fetch.Error
 	if errors.As(err, &fe) {
@@ -316,9 +378,58 @@ func describe(err error) string {
 			msg += "; --null-cwd skip goes on without it"
 		case errors.Is(err, fetch.ErrRemoteFile):
 			msg += "; --file-ftp fetches it over FTP"
+		case errors.Is(err, fetch.ErrConnectTimeout):
+			msg += "; --connect-timeout sets the limit"
+		case errors.Is(err, fetch.ErrMaxTime):
+			msg += "; --max-time sets the limit"
+		case errors.Is(err, fetch.ErrTooSlow):
+			msg += "; --speed-limit and --speed-time set the limit"
 		case errors.Is(err, fetch.ErrTimeout):
 			msg += "; --timeout sets the limit"
+		case errors.Is(err, fetch.ErrTooLarge):
+			msg += "; --max-filesize sets the limit"
+		case errors.Is(err, fetch.ErrSpecialFile):
+			msg += "; --allow-special-files reads it"
 		}
 	}
 	return msg
+}
+
+// unwrapPath returns the cause of a *fs.PathError, whose message names a
+// file the caller names itself.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// redactURL hides the password of a URL string, valid or not.
+func redactURL(s string) string {
+	var r safetext.Redactor
+	r.AddURLPasswords(s)
+	return r.Redact(s)
+}
+
+// parseBytes parses a byte count: digits with an optional k, M or G
+// suffix (powers of 1024, curl's --max-filesize spelling).
+func parseBytes(s string) (int64, error) {
+	mult := int64(1)
+	switch {
+	case strings.HasSuffix(s, "k"), strings.HasSuffix(s, "K"):
+		mult = 1 << 10
+	case strings.HasSuffix(s, "m"), strings.HasSuffix(s, "M"):
+		mult = 1 << 20
+	case strings.HasSuffix(s, "g"), strings.HasSuffix(s, "G"):
+		mult = 1 << 30
+	}
+	if mult > 1 {
+		s = s[:len(s)-1]
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("invalid byte count %q: want digits with an optional k, M or G", s)
+	}
+	return n * mult, nil
 }

@@ -68,7 +68,7 @@ Examples:
 				u, err := parseAbs(s, norm.Mode)
 				if err != nil {
 					out.Flush()
-					fmt.Fprintln(st.Err, err)
+					printErr(st.Err, err)
 					return exitFail
 				}
 				n, steps := norm.Explain(&u)
@@ -135,7 +135,7 @@ Examples:
 				}
 				if err != nil {
 					out.Flush()
-					fmt.Fprintln(st.Err, err)
+					printErr(st.Err, err)
 					return exitFail
 				}
 				c := norm.ExplainEqual(&a, &b)
@@ -159,7 +159,7 @@ Examples:
 				s1, s2, ok := strings.Cut(line, "\t")
 				if !ok {
 					out.Flush()
-					fmt.Fprintf(st.Err, "urlkit equal: %q: want two URLs separated by a tab\n", line)
+					fmt.Fprintf(st.Err, "urlkit equal: %s: want two URLs separated by a tab\n", quoteInput(line, 0))
 					return exitFail
 				}
 				return compare(s1, s2)

@@ -73,13 +73,11 @@ Examples:
 				first = false
 				if r.err != nil {
 					out.Flush()
-					for i, e := range r.errs {
-						hint := ""
-						if i == 0 && r.validIn != "" {
-							hint = "; valid in --mode " + r.validIn
-						}
-						fmt.Fprintf(st.Err, "%v%s\n", e, hint)
+					hint := ""
+					if r.validIn != "" {
+						hint = "; valid in --mode " + r.validIn
 					}
+					printErrorsHint(st.Err, r.errs, len(r.errs), hint)
 					return exitFail
 				}
 				return exitOK
@@ -139,7 +137,9 @@ func parseOne(s string, m urlkit.Mode) *parsed {
 // json encodes the result with the keys of CLI.md, in its order, then
 // urlkit's additions (mode, url, warnings).
 func (r *parsed) json() []byte {
-	o := jsonObject{only: r.only}
+	// Sized for the input repeated in six members (input, url, path,
+	// ...), so that a long line is not copied again at every doubling.
+	o := jsonObject{b: make([]byte, 0, 6*len(r.input)+512), only: r.only}
 	o.begin()
 	o.str("input", r.input)
 	o.boolean("valid", r.err == nil)
@@ -215,7 +215,11 @@ func (r *parsed) human(w *bufio.Writer) {
 	line("input", printable(r.input))
 	if r.err != nil {
 		line("valid", "no")
-		for _, e := range r.errs {
+		for i, e := range r.errs {
+			if i == maxErrorsShown {
+				line("error", fmt.Sprintf("and %d more", len(r.errs)-i))
+				break
+			}
 			line("error", "offset "+strconv.Itoa(e.Offset)+": "+e.Rule)
 		}
 		if r.validIn != "" {

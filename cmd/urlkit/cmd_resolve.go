@@ -136,11 +136,11 @@ Examples:
 			}
 			base, err := parseAbs(args[0], *mode)
 			if err != nil {
-				fmt.Fprintln(st.Err, err)
+				printErr(st.Err, err)
 				return exitFail
 			}
 			if _, err := urlkit.Resolve(&base, &urlkit.URL{}, rules[0]); err != nil {
-				fmt.Fprintln(st.Err, err) // a relative base
+				printErr(st.Err, err) // a relative base
 				return exitFail
 			}
 			all := len(rules) > 1
@@ -154,7 +154,7 @@ Examples:
 				ref, err := parseRef(s, *mode)
 				if err != nil {
 					out.Flush()
-					fmt.Fprintln(st.Err, err)
+					printErr(st.Err, err)
 					return exitFail
 				}
 				indent := ""
@@ -166,7 +166,7 @@ Examples:
 					u, steps, err := urlkit.ExplainResolve(&base, &ref, rule)
 					if err != nil {
 						out.Flush()
-						fmt.Fprintln(st.Err, err)
+						printErr(st.Err, err)
 						return exitFail
 					}
 					if all {
@@ -225,7 +225,7 @@ Examples:
 				_, err = urlkit.Resolve(&base, &urlkit.URL{}, rules[0]) // a relative base
 			}
 			if err != nil {
-				fmt.Fprintln(st.Err, err)
+				printErr(st.Err, err)
 				return exitFail
 			}
 			out := bufio.NewWriter(st.Out)
@@ -240,7 +240,7 @@ Examples:
 					}
 				}
 				out.Flush()
-				fmt.Fprintln(st.Err, err)
+				printErr(st.Err, err)
 				return exitFail
 			})
 		}

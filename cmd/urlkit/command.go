@@ -8,6 +8,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // A command is one verb of the CLI. setup declares the flags on fs and
@@ -51,6 +53,7 @@ func run(ctx context.Context, args []string, st *Streams) int {
 		usage(st.Err)
 		return exitUsage
 	}
+	st = st.guarded(args)
 	name, rest := args[0], args[1:]
 	switch name {
 	case "help", "-h", "-help", "--help":
@@ -61,7 +64,7 @@ func run(ctx context.Context, args []string, st *Streams) int {
 	}
 	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(st.Err, "urlkit: unknown command %q; run 'urlkit help' for the list\n", name)
+		fmt.Fprintf(st.Err, "urlkit: unknown command %q; run 'urlkit help' for the list\n", clip(name))
 		return exitUsage
 	}
 	fs := flag.NewFlagSet("urlkit "+c.name, flag.ContinueOnError)
@@ -76,7 +79,7 @@ func run(ctx context.Context, args []string, st *Streams) int {
 		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(st.Err, "urlkit %s: %v\nusage: urlkit %s %s\nrun 'urlkit %s -h' for help\n", c.name, err, c.name, c.synopsis(), c.name)
+		fmt.Fprintf(st.Err, "urlkit %s: %s\nusage: urlkit %s %s\nrun 'urlkit %s -h' for help\n", c.name, safetext.Visible(clip(err.Error())), c.name, c.synopsis(), c.name)
 		return exitUsage
 	}
 	return runner(ctx, st, pos)
@@ -151,7 +154,7 @@ func printCommandHelp(w io.Writer, c *command) {
 				dash = "-"
 			}
 			fmt.Fprintf(w, "  %s%s%s\n    \t%s", dash, f.Name, name, usage)
-			if f.DefValue != "" && f.DefValue != "false" {
+			if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "0s" {
 				fmt.Fprintf(w, " (default %s)", f.DefValue)
 			}
 			fmt.Fprintln(w)

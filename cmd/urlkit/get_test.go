@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -82,7 +83,7 @@ func TestProgress(t *testing.T) {
 func TestAtomicFile(t *testing.T) {
 	dir := t.TempDir()
 	path := dir + "/out.bin"
-	f, err := createAtomic(path)
+	f, err := createOutput(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestAtomicFile(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("abort left %v", entries)
 	}
-	f, err = createAtomic(path)
+	f, err = createOutput(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +115,8 @@ func TestAtomicFile(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("directory holds %v", entries)
 	}
-	if _, err := createAtomic(dir + "/"); err == nil {
-		t.Error("createAtomic of a directory path succeeded")
+	if _, err := createOutput(context.Background(), dir+"/"); err == nil {
+		t.Error("createOutput of a directory path succeeded")
 	}
 }
 
@@ -124,7 +125,7 @@ func TestDisplayName(t *testing.T) {
 		"ftp://user:secret@h/pub/big%20file.bin": "big file.bin",
 		"http://h/dir/":                          "dir",
 		"gopher://h":                             "h",
-		"ftp://h/a%0Ab":                          "a?b",
+		"ftp://h/a%0Ab":                          `a\nb`,
 		"ftp://h/pub/big.bin;type=i":             "big.bin",
 	} {
 		u := mustParse(t, in)
@@ -246,5 +247,15 @@ func TestIsTerminalDevNull(t *testing.T) {
 	defer f.Close()
 	if isTerminal(f) {
 		t.Errorf("%s is taken for a terminal", os.DevNull)
+	}
+}
+
+// A UTF-8 name is clipped between runes and counted in runes.
+func TestClipNameUTF8(t *testing.T) {
+	if got := clipName("ééééééééééééé", 10); got != "ééééééé..." {
+		t.Errorf("clip: %q", got)
+	}
+	if got := clipName("é", 3); got != "é  " {
+		t.Errorf("pad: %q", got)
 	}
 }

@@ -48,6 +48,7 @@ func eachInput(ctx context.Context, st *Streams, out *bufio.Writer, args []strin
 			continue
 		}
 		if line != "" {
+			st.addSecrets(line)
 			note(fn(line))
 		}
 		if err == io.EOF {

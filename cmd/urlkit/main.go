@@ -7,17 +7,55 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
+	"time"
 )
 
+// signalGrace is how long a command has, after SIGINT, SIGTERM or
+// SIGHUP, to stop by itself (get -o removes its temporary file when its
+// context ends) before the process exits anyway: some waits (a read of
+// standard input, the open of a FIFO) cannot be interrupted.
+const signalGrace = 500 * time.Millisecond
+
+// memoryLimit is the soft limit of the Go heap (GOMEMLIMIT overrides
+// it): urlkit's working set for one input line of up to 1 MiB is a few
+// times the line, and the garbage collector keeps the process near it
+// instead of letting the heap double between collections.
+const memoryLimit = 20 << 20
+
 func main() {
-	// SIGTERM and SIGHUP too: get -o removes its temporary file when the
-	// context ends, whichever way the command is stopped.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	code := run(ctx, os.Args[1:], SystemStreams())
-	if ctx.Err() != nil && code != exitOK {
-		code = exitInterrupted
+	os.Exit(runUntilSignal(ctx, stop, func(ctx context.Context) int {
+		return run(ctx, os.Args[1:], SystemStreams())
+	}))
+}
+
+// runUntilSignal runs cmd and returns its exit status, or
+// exitInterrupted once ctx (cancelled by a signal) is done and cmd has
+// not returned within signalGrace; the temporary files of get -o are
+// then removed. stop restores the default handling of the signals, so
+// that a second one kills the process at once.
+func runUntilSignal(ctx context.Context, stop func(), cmd func(context.Context) int) int {
+	done := make(chan int, 1)
+	go func() { done <- cmd(ctx) }()
+	select {
+	case code := <-done:
+		if ctx.Err() != nil && code != exitOK {
+			code = exitInterrupted
+		}
+		stop()
+		return code
+	case <-ctx.Done():
 	}
 	stop()
-	os.Exit(code)
+	select {
+	case <-done:
+	case <-time.After(signalGrace):
+		removePendingTemps()
+	}
+	return exitInterrupted
 }

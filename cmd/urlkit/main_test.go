@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"io"
 	"os"
 	"strings"
@@ -13,6 +14,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv("URLKIT_TEST_MAIN") == "1" {
+		// The test binary as the urlkit command, main() and all (the
+		// signal tests need a process of their own).
+		main()
+	}
 	testscript.Main(m, map[string]func(){
 		"urlkit": func() { os.Exit(run(context.Background(), os.Args[1:], SystemStreams())) },
 	})
@@ -21,8 +27,12 @@ func TestMain(m *testing.M) {
 // TestScripts runs the CLI scripts in testdata/script: each is a txtar
 // file of commands with their expected output and exit status.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script", RequireExplicitExec: true})
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", RequireExplicitExec: true, UpdateScripts: *updateScripts})
 }
+
+// updateScripts rewrites the expected files of the scripts whose cmp
+// fails (go test -run TestScripts -update); review the diff.
+var updateScripts = flag.Bool("update", false, "rewrite the expected output in testdata/script")
 
 func TestReadLineBounded(t *testing.T) {
 	long := strings.Repeat("x", maxLine+10)

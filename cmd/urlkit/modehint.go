@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/urlkit/urlkit"
 )
 
@@ -30,16 +28,27 @@ func validElsewhere(s string, m urlkit.Mode, ref bool) (urlkit.Mode, bool) {
 // m, is valid in that mode, and "" otherwise.
 func modeHint(s string, m urlkit.Mode, ref bool) string {
 	if other, ok := validElsewhere(s, m, ref); ok {
-		return "; valid in --mode " + other.String()
+		return (&hintError{mode: other}).hint()
 	}
 	return ""
 }
 
-// hinted adds modeHint to a parse error of s, keeping the error for
-// errors.Is and errors.As.
+// hinted adds the hint of modeHint to a parse error of s, keeping the
+// error for errors.Is and errors.As (printErr prints the hint after the
+// error's line).
 func hinted(err error, s string, m urlkit.Mode, ref bool) error {
-	if h := modeHint(s, m, ref); h != "" {
-		return fmt.Errorf("%w%s", err, h)
+	if other, ok := validElsewhere(s, m, ref); ok {
+		return &hintError{err, other}
 	}
 	return err
 }
+
+// hintError is a parse error with the mode in which the input is valid.
+type hintError struct {
+	err  error
+	mode urlkit.Mode
+}
+
+func (e *hintError) Error() string { return e.err.Error() + e.hint() }
+func (e *hintError) Unwrap() error { return e.err }
+func (e *hintError) hint() string  { return "; valid in --mode " + e.mode.String() }

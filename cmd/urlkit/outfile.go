@@ -1,24 +1,73 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
-// atomicFile is an output file written under a temporary name in the
-// same directory and renamed to its real name only by commit: a failed
-// or interrupted transfer leaves nothing behind, and an existing file of
-// that name is untouched until the new one is complete.
-type atomicFile struct {
+// An outputFile is where get -o writes. What happens to the target
+// depends on what it is:
+//
+//   - absent, or a regular file: the data is written under a hidden
+//     temporary name in the same directory and renamed to the target only
+//     by commit, so a failed or interrupted transfer leaves nothing behind
+//     and an existing file is untouched until the new one is complete. A
+//     replaced file keeps its permission bits (and, as root, its owner).
+//   - a symbolic link: it is followed (to any depth) and the file it
+//     points to is treated as above; the link itself stays.
+//   - a character device, FIFO or socket (/dev/null, a named pipe): it is
+//     opened and written in place, as curl does: a reader of the FIFO sees
+//     the bytes, and /dev/null stays a device.
+//
+// Every error names the target as the user gave it, never the temporary
+// file.
+type outputFile struct {
 	*os.File
-	path string
-	done bool
+	target string // the name the user gave, for messages
+	final  string // the file renamed into place (the symlink's target)
+	atomic bool   // written under a temporary name
+	done   bool
 }
 
-// createAtomic creates the temporary file for path.
-func createAtomic(path string) (*atomicFile, error) {
-	dir, base := filepath.Split(path)
+// pendingTemps holds the temporary files not yet committed or removed,
+// for removal when the process must exit on a signal before the command
+// returns.
+var pendingTemps sync.Map // name -> struct{}
+
+// removePendingTemps removes every temporary file still pending.
+func removePendingTemps() {
+	pendingTemps.Range(func(k, _ any) bool {
+		os.Remove(k.(string))
+		pendingTemps.Delete(k)
+		return true
+	})
+}
+
+// createOutput opens the -o target path (see outputFile). The open of a
+// FIFO waits for a reader; ctx ends the wait.
+func createOutput(ctx context.Context, path string) (*outputFile, error) {
+	final, err := followLinks(path)
+	if err != nil {
+		return nil, nameTarget(err, "open", path)
+	}
+	fi, err := os.Stat(final)
+	switch {
+	case err == nil && fi.IsDir():
+		return nil, &os.PathError{Op: "open", Path: path, Err: errors.New("is a directory")}
+	case err == nil && !fi.Mode().IsRegular():
+		f, err := openWriteCtx(ctx, final)
+		if err != nil {
+			return nil, nameTarget(err, "open", path)
+		}
+		return &outputFile{File: f, target: path, final: final}, nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, nameTarget(err, "open", path)
+	}
+	dir, base := filepath.Split(final)
 	if dir == "" {
 		dir = "."
 	}
@@ -27,40 +76,125 @@ func createAtomic(path string) (*atomicFile, error) {
 	}
 	f, err := os.CreateTemp(dir, "."+base+".urlkit-*.part")
 	if err != nil {
-		return nil, err
+		return nil, nameTarget(err, "create", path)
 	}
-	return &atomicFile{File: f, path: path}, nil
+	pendingTemps.Store(f.Name(), struct{}{})
+	return &outputFile{File: f, target: path, final: final, atomic: true}, nil
 }
 
-// commit flushes the data to stable storage, gives the file the usual
-// permissions (0666 less the umask) and renames it into place.
-func (f *atomicFile) commit() error {
-	if err := f.Sync(); err != nil {
-		f.abort()
-		return err
+// followLinks resolves the symbolic links of path's last element (to 40
+// levels, like the kernel) and returns the name of the file they lead
+// to, which need not exist.
+func followLinks(path string) (string, error) {
+	for range 40 {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(path), link)
+		}
+		path = link
 	}
-	if err := f.Chmod(0o666 &^ umask()); err != nil {
-		f.abort()
-		return err
+	return "", errors.New("too many levels of symbolic links")
+}
+
+// openWriteCtx opens a special file for writing in place, giving up when
+// ctx is done (a FIFO's open waits for a reader).
+func openWriteCtx(ctx context.Context, name string) (*os.File, error) {
+	type result struct {
+		f   *os.File
+		err error
 	}
-	if err := f.Close(); err != nil {
-		f.abort()
-		return err
+	ch := make(chan result, 1)
+	go func() {
+		f, err := os.OpenFile(name, os.O_WRONLY, 0)
+		ch <- result{f, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.f, r.err
+	case <-ctx.Done():
+		go func() {
+			if r := <-ch; r.f != nil {
+				r.f.Close()
+			}
+		}()
+		return nil, ctx.Err()
 	}
-	if err := os.Rename(f.Name(), f.path); err != nil {
-		f.abort()
-		return err
+}
+
+// nameTarget returns err as an *os.PathError naming the user's target
+// instead of whatever file the failing call named.
+func nameTarget(err error, op, target string) error {
+	if err == nil {
+		return nil
 	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: target, Err: pe.Err}
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return &fs.PathError{Op: op, Path: target, Err: le.Err}
+	}
+	return &fs.PathError{Op: op, Path: target, Err: err}
+}
+
+// Write writes to the file; an error names the target.
+func (f *outputFile) Write(p []byte) (int, error) {
+	n, err := f.File.Write(p)
+	if err != nil {
+		err = nameTarget(err, "write", f.target)
+	}
+	return n, err
+}
+
+// commit finishes the output: for a temporary file, flushes it to stable
+// storage, gives it the replaced file's mode and owner (else 0666 less
+// the umask) and renames it into place.
+func (f *outputFile) commit() error {
+	if !f.atomic {
+		f.done = true
+		return nameTarget(f.Close(), "close", f.target)
+	}
+	err := f.Sync()
+	if err == nil {
+		err = f.Chmod(0o666 &^ umask())
+		if old, serr := os.Stat(f.final); serr == nil && old.Mode().IsRegular() {
+			err = f.Chmod(old.Mode().Perm())
+			keepOwner(f.File, old)
+		}
+	}
+	if err == nil {
+		err = f.Close()
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), f.final)
+	}
+	if err != nil {
+		f.abort()
+		return nameTarget(err, "write", f.target)
+	}
+	pendingTemps.Delete(f.Name())
 	f.done = true
 	return nil
 }
 
-// abort removes the temporary file; it does nothing after commit.
-func (f *atomicFile) abort() {
+// abort removes the temporary file (a special file is just closed); it
+// does nothing after commit.
+func (f *outputFile) abort() {
 	if f.done {
 		return
 	}
 	f.done = true
 	f.Close()
-	os.Remove(f.Name())
+	if f.atomic {
+		os.Remove(f.Name())
+		pendingTemps.Delete(f.Name())
+	}
 }

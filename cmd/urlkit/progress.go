@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // progressDelay is how long a transfer runs before the bar appears: short
@@ -140,11 +141,13 @@ func fitLine(room int, name string, nameWidth int, tail string, shorter ...strin
 	return last[:max(min(room, len(last)), 0)]
 }
 
+// clipName fits s in n columns, counted as runes (a name may be UTF-8):
+// cut with "..." when longer, padded with spaces when shorter.
 func clipName(s string, n int) string {
-	if len(s) > n {
-		s = s[:n-3] + "..."
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n-3]) + "..."
 	}
-	return fmt.Sprintf("%-*s", n, s)
+	return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s)))
 }
 
 // size formats a byte count with IEC units.

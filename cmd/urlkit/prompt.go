@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/urlkit/urlkit/fetch"
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // errNoTerminal is why a question cannot be asked.
@@ -36,7 +37,8 @@ func terminalPrompter(st *Streams) func(context.Context, fetch.Prompt) (string, 
 			q += " [" + p.Default + "]"
 		}
 		for {
-			fmt.Fprintf(st.Err, "%s: ", q)
+			// The question may come from a server (a Gopher+ ASK form).
+			fmt.Fprintf(st.Err, "%s: ", safetext.Visible(q))
 			answer, err := readAnswer(ctx, fd, lines, p.Secret)
 			if p.Secret {
 				fmt.Fprintln(st.Err)
@@ -50,7 +52,7 @@ func terminalPrompter(st *Streams) func(context.Context, fetch.Prompt) (string, 
 			if len(p.Choices) == 0 || slices.Contains(p.Choices, answer) {
 				return answer, nil
 			}
-			fmt.Fprintf(st.Err, "please answer one of: %s\n", strings.Join(p.Choices, ", "))
+			fmt.Fprintf(st.Err, "please answer one of: %s\n", safetext.Visible(strings.Join(p.Choices, ", ")))
 		}
 	}
 }

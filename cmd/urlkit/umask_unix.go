@@ -15,3 +15,13 @@ var umask = sync.OnceValue(func() os.FileMode {
 	syscall.Umask(m)
 	return os.FileMode(m)
 })
+
+// keepOwner gives f the owner and group of the file old describes, when
+// the process may (as root); otherwise it does nothing.
+func keepOwner(f *os.File, old os.FileInfo) {
+	st, ok := old.Sys().(*syscall.Stat_t)
+	if !ok || os.Geteuid() != 0 {
+		return
+	}
+	f.Chown(int(st.Uid), int(st.Gid))
+}

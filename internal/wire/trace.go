@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -22,6 +22,9 @@ type Tracer struct {
 	// Clients use it to hide secrets: the FTP client masks "PASS xxx".
 	// It is applied to partial lines too (see Limit).
 	Mask func(line string) string
+	// MaskReceived applies Mask to received lines too: a peer may echo a
+	// secret back (a telnet server's pty echoing a password typed ahead).
+	MaskReceived bool
 	// Limit caps the bytes traced per direction and connection; zero means
 	// no cap. When the cap is reached a note is written and the rest of
 	// that direction is skipped (bodies of big transfers, binary data).
@@ -36,7 +39,11 @@ func (t *Tracer) Conn(c net.Conn) net.Conn {
 	if t == nil || t.W == nil {
 		return c
 	}
-	return &traceConn{Conn: c, t: t, in: traceDir{prefix: "< "}, out: traceDir{prefix: "> ", mask: t.Mask}}
+	tc := &traceConn{Conn: c, t: t, in: traceDir{prefix: "< "}, out: traceDir{prefix: "> ", mask: t.Mask}}
+	if t.MaskReceived {
+		tc.in.mask = t.Mask
+	}
+	return tc
 }
 
 // maxPending bounds the partial line a direction keeps before flushing it.
@@ -49,6 +56,7 @@ type traceDir struct {
 	pending []byte
 	n       int64 // bytes seen
 	cut     bool  // Limit reached, note written
+	closed  bool  // the conn was closed: partial lines are written at once
 }
 
 type traceConn struct {
@@ -110,6 +118,12 @@ func (t *Tracer) feed(d *traceDir, p []byte) {
 		}
 		t.emit(d, line)
 	}
+	if d.closed && len(d.pending) > 0 {
+		// A write that finished as the conn was closed (the peer
+		// answered and a reader closed it first) is fed late.
+		t.emit(d, d.pending)
+		d.pending = d.pending[:0]
+	}
 	if cut {
 		if len(d.pending) > 0 {
 			t.emit(d, d.pending)
@@ -123,6 +137,7 @@ func (t *Tracer) feed(d *traceDir, p []byte) {
 func (t *Tracer) flush(d *traceDir) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.closed = true
 	if len(d.pending) > 0 && !d.cut {
 		t.emit(d, d.pending)
 		d.pending = nil
@@ -145,13 +160,35 @@ func (t *Tracer) write(s string) {
 }
 
 // printable returns s with non-printable bytes Go-escaped, or s itself
-// when there is nothing to escape.
+// when there is nothing to escape. It escapes byte by byte (\xNN above
+// 0x7e, never \uNNNN for a UTF-8 sequence), so a transcript of a binary
+// protocol (telnet negotiation, 3270 records) shows every byte as sent;
+// ASCII is escaped as strconv.Quote does.
 func printable(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f {
-			q := strconv.QuoteToASCII(s)
-			return q[1 : len(q)-1]
+			return escapeBytes(s)
 		}
 	}
 	return s
+}
+
+func escapeBytes(s string) string {
+	const hex = "0123456789abcdef"
+	b := make([]byte, 0, len(s)+16)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' || c == '"':
+			b = append(b, '\\', c)
+		case c >= 0x20 && c < 0x7f:
+			b = append(b, c)
+		default:
+			if j := strings.IndexByte("\a\b\f\n\r\t\v", c); j >= 0 {
+				b = append(b, '\\', "abfnrtv"[j])
+			} else {
+				b = append(b, '\\', 'x', hex[c>>4], hex[c&15])
+			}
+		}
+	}
+	return string(b)
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"io"
 	"net"
 	"strings"
@@ -72,5 +73,42 @@ func TestTracerNil(t *testing.T) {
 	}
 	if (&Tracer{}).Conn(a) != a {
 		t.Error("Tracer without W wrapped the conn")
+	}
+}
+
+// Bytes are escaped one by one, the same way for every sequence above
+// 0x7e (valid UTF-8 or not), so a transcript shows the bytes sent; ASCII
+// escapes match strconv.Quote.
+func TestPrintableBytes(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                    "plain",
+		"tab\there \"q\" \\":       `tab\there \"q\" \\`,
+		"\xc8\x85\x99":             `\xc8\x85\x99`, // "ȅ" in UTF-8, EBCDIC "He" in a 3270 record
+		"\xff\xfd\x18\x00\x7f\x1b": `\xff\xfd\x18\x00\x7f\x1b`,
+		"\a\b\f\r\v":               `\a\b\f\r\v`,
+	} {
+		if got := printable(in); got != want {
+			t.Errorf("printable(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestTraceMaskReceived(t *testing.T) {
+	a, b := net.Pipe()
+	defer b.Close()
+	var out bytes.Buffer
+	tr := &Tracer{W: &out, Mask: func(l string) string { return strings.ReplaceAll(l, "secret", "***") }, MaskReceived: true}
+	c := tr.Conn(a)
+	go func() {
+		buf := make([]byte, 64)
+		n, _ := b.Read(buf)
+		b.Write(buf[:n]) // echo
+	}()
+	c.Write([]byte("secret\n"))
+	buf := make([]byte, 64)
+	c.Read(buf)
+	c.Close()
+	if got := out.String(); got != "> ***\n< ***\n" {
+		t.Errorf("trace %q", got)
 	}
 }

@@ -1,9 +1,9 @@
-package urlkit
+package registry
 
 // currentPorts are the default ports of schemes in use today that the
-// specifications of schemeTable do not cover. They live apart from
-// schemeTable, which holds the grammar of the RFC 1738 era, and only
-// DefaultPort reads them. Sources: ws 80 and wss 443 (RFC 6455 3), imap
+// rows do not cover. They live apart from the rows, which hold the
+// schemes of the specifications (and which extract, scheme.List and the
+// strict check read), and only DefaultPort reads them. Sources: ws 80 and wss 443 (RFC 6455 3), imap
 // 143 (RFC 5092), pop 110 (RFC 2384), ldap 389 (RFC 4516), rtsp 554 and
 // rtsps 322 (RFC 7826 19), sip 5060 and sips 5061 (RFC 3261 19.1.2), dict
 // 2628 (RFC 2229), tftp 69 (RFC 3617), coap 5683 and coaps 5684 (RFC 7252

@@ -1,0 +1,259 @@
+package telnet
+
+// Integration tests against GNU inetutils telnetd (TELNET_PORT) started by
+// scripts/servers/start-telnet.sh, which runs a fake login and a tiny
+// command loop on the pty. Without the variables they skip, or fail with
+// URLKIT_REQUIRE_SERVERS=1.
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/urlkit/urlkit/internal/wiretest"
+)
+
+type telnetd struct {
+	addr, user, pass, log string
+}
+
+func server(t *testing.T) telnetd {
+	t.Helper()
+	env := wiretest.ServerEnv(t, "TELNET_PORT", "TELNET_USER", "TELNET_PASS", "TELNET_LOG")
+	return telnetd{"127.0.0.1:" + env["TELNET_PORT"], env["TELNET_USER"], env["TELNET_PASS"], env["TELNET_LOG"]}
+}
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// syncBuffer is a bytes.Buffer safe for the session's output goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// logLines returns the fake login's log lines written since the test began.
+func logSince(t *testing.T, path string, from int) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(string(b[from:])), "\n")
+}
+
+func logSize(t *testing.T, path string) int {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(fi.Size())
+}
+
+// A whole session over pipes: the login answered once, commands, exit.
+func TestSessionLogin(t *testing.T) {
+	srv := server(t)
+	from := logSize(t, srv.log)
+	var trace syncBuffer
+	d := Dialer{Trace: &trace, Width: 100, Height: 40, TermTypes: []string{"XTERM"}}
+	c, err := d.Dial(testCtx(t), srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuffer
+	s := Session{Conn: c, In: strings.NewReader("echo hello there\nwhoami\nsize\nterm\nexit\n"), Out: &out,
+		Login: &Login{User: srv.user, Password: srv.pass}, Linger: 5 * time.Second}
+	if err := s.Run(testCtx(t)); err != nil {
+		t.Fatalf("Run: %v\noutput:\n%s", err, out.String())
+	}
+	got := out.String()
+	// The input was typed ahead while the password prompt had echo off,
+	// so the commands are not echoed: each answer follows a "$ " prompt.
+	lines := map[string]bool{}
+	for _, l := range strings.Split(got, "\r\n") {
+		lines[strings.TrimPrefix(l, "$ ")] = true
+	}
+	for _, want := range []string{"login: " + srv.user, "Password: ", "Welcome, " + srv.user + ".", "hello there",
+		srv.user, "size 40 100", "term xterm", "bye"} {
+		if !lines[want] {
+			t.Errorf("output lacks the line %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(trace.String(), srv.pass) {
+		t.Errorf("the password is in the trace:\n%s", trace.String())
+	}
+	if !strings.Contains(trace.String(), "\n> ***\n") {
+		t.Errorf("trace lacks the masked password line:\n%s", trace.String())
+	}
+	wantLog := []string{"user " + srv.user, "login ok " + srv.user, "cmd echo hello there", "cmd whoami", "cmd size", "cmd term", "cmd exit"}
+	if gotLog := logSince(t, srv.log, from); strings.Join(gotLog, "|") != strings.Join(wantLog, "|") {
+		t.Errorf("server log = %q, want %q", gotLog, wantLog)
+	}
+	if !c.LocalEnabled(OptNAWS) || !c.LocalEnabled(OptTermType) {
+		t.Errorf("NAWS %v, TTYPE %v: want both enabled", c.LocalEnabled(OptNAWS), c.LocalEnabled(OptTermType))
+	}
+}
+
+// Without a Login the prompts are left to the user; a wrong password is
+// refused by the server and the session still ends cleanly.
+func TestSessionWrongPassword(t *testing.T) {
+	srv := server(t)
+	from := logSize(t, srv.log)
+	var d Dialer
+	c, err := d.Dial(testCtx(t), srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuffer
+	s := Session{Conn: c, In: strings.NewReader(""), Out: &out, Login: &Login{User: srv.user, Password: "wrong"}, Linger: 5 * time.Second}
+	if err := s.Run(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "Login incorrect") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	if got := logSince(t, srv.log, from); len(got) != 2 || got[1] != "login failed "+srv.user {
+		t.Errorf("server log = %q", got)
+	}
+}
+
+// A window size set during the session reaches the pty (NAWS).
+func TestWindowSizeUpdate(t *testing.T) {
+	srv := server(t)
+	d := Dialer{Width: 80, Height: 24}
+	c, err := d.Dial(testCtx(t), srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	var out syncBuffer
+	s := Session{Conn: c, In: pr, Out: &out, Login: &Login{User: srv.user, Password: srv.pass}, Linger: 5 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- s.Run(testCtx(t)) }()
+	waitFor(t, &out, "$ ")
+	pw.Write([]byte("size\n"))
+	waitFor(t, &out, "size 24 80")
+	if err := c.SetWindowSize(132, 50); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // telnetd applies it to the pty asynchronously
+	pw.Write([]byte("size\nexit\n"))
+	pw.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "size 50 132") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+func waitFor(t *testing.T, out *syncBuffer, s string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in output:\n%s", s, out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// The escape prompt's commands reach telnetd as IAC commands; telnetd
+// answers AO and IP with a Synch (urgent IAC DM), which the client takes
+// out of the stream without losing the data that follows. IP interrupts
+// the fake login's shell loop, which ends the session.
+func TestEscapeCommandsSynch(t *testing.T) {
+	srv := server(t)
+	var trace syncBuffer
+	d := Dialer{Trace: &trace}
+	c, err := d.Dial(testCtx(t), srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	var out syncBuffer
+	cmds := make(chan Command, 4)
+	s := Session{Conn: c, In: pr, Out: &out, Escape: DefaultEscape, Login: &Login{User: srv.user, Password: srv.pass},
+		Prompt: func() (Command, error) { return <-cmds, nil }, Linger: 5 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- s.Run(testCtx(t)) }()
+	waitFor(t, &out, "$ ")
+	cmds <- CmdAbortOutput
+	pw.Write([]byte{DefaultEscape})
+	// telnetd puts AO's VDISCARD character (^O) into the pty's line:
+	// end that line before the command.
+	pw.Write([]byte("\nwhoami\n"))
+	waitFor(t, &out, "$ "+srv.user+"\r\n")
+	cmds <- CmdInterrupt
+	pw.Write([]byte{DefaultEscape})
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // the IP write may be traced just after the close
+	if got := out.String(); strings.ContainsRune(got, 0xFFFD) || strings.Contains(got, "\xff") {
+		t.Errorf("output:\n%q", got)
+	}
+	tr := trace.String()
+	if !strings.Contains(tr, `> \xff\xf5`) || !strings.Contains(tr, `> \xff\xf4`) || strings.Count(tr, `\xff\xf2`) != 2 {
+		t.Errorf("want AO and IP sent and two DMs received:\n%s", tr)
+	}
+}
+
+// No size at first: NAWS is refused; a size given later is offered with
+// WILL NAWS, which telnetd accepts, and reaches the pty.
+func TestWindowSizeLate(t *testing.T) {
+	srv := server(t)
+	var d Dialer
+	c, err := d.Dial(testCtx(t), srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	var out syncBuffer
+	s := Session{Conn: c, In: pr, Out: &out, Login: &Login{User: srv.user, Password: srv.pass}, Linger: 5 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- s.Run(testCtx(t)) }()
+	waitFor(t, &out, "$ ")
+	if c.LocalEnabled(OptNAWS) {
+		t.Fatal("NAWS enabled without a size")
+	}
+	if err := c.SetWindowSize(90, 30); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !c.LocalEnabled(OptNAWS) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // telnetd applies the size to the pty
+	pw.Write([]byte("size\nexit\n"))
+	pw.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "size 30 90") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}

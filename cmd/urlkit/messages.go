@@ -1,0 +1,120 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/safetext"
+)
+
+// maxErrorsShown is how many errors of one URL are printed before "and N
+// more": the error output of one input is bounded, however many
+// problems it has.
+const maxErrorsShown = 10
+
+// Bounds of an input quoted in a message: up to maxQuoted bytes it is
+// quoted whole, past that as its first quoteHead bytes and the
+// quoteContext bytes on each side of the offset, the rest elided.
+const (
+	maxQuoted    = 256
+	quoteHead    = 48
+	quoteContext = 64
+)
+
+// printErr prints err on w as the CLI's one-line messages: a
+// urlkit.ErrorList as its first maxErrorsShown errors and a count of the
+// rest, a *urlkit.Error with its input elided around the offset, anything
+// else made visible-safe and clipped.
+func printErr(w io.Writer, err error) {
+	var list urlkit.ErrorList
+	var one *urlkit.Error
+	hint := ""
+	var h *hintError
+	if errors.As(err, &h) {
+		hint = h.hint()
+	}
+	switch {
+	case errors.As(err, &list):
+		printErrorsHint(w, list, len(list), hint)
+	case errors.As(err, &one):
+		fmt.Fprintln(w, errorLine(one)+hint)
+	default:
+		fmt.Fprintln(w, safetext.Visible(clip(err.Error())))
+	}
+}
+
+// printErrors prints the first maxErrorsShown of errs, then how many of
+// total were left out.
+func printErrors(w io.Writer, errs urlkit.ErrorList, total int) {
+	printErrorsHint(w, errs, total, "")
+}
+
+// printErrorsHint is printErrors with hint (modeHint) after the first
+// error.
+func printErrorsHint(w io.Writer, errs urlkit.ErrorList, total int, hint string) {
+	for i, e := range errs {
+		if i == maxErrorsShown {
+			break
+		}
+		if i > 0 {
+			hint = ""
+		}
+		fmt.Fprintln(w, errorLine(e)+hint)
+	}
+	if total > maxErrorsShown && len(errs) > 0 {
+		fmt.Fprintf(w, "urlkit: %s: and %d more errors\n", quoteInput(errs[0].Input, errs[maxErrorsShown-1].Offset), total-maxErrorsShown)
+	}
+}
+
+// errorLine formats e as urlkit.Error does (`urlkit: "INPUT": offset N:
+// RULE`), with a long input elided around the offset.
+func errorLine(e *urlkit.Error) string {
+	return "urlkit: " + quoteInput(e.Input, e.Offset) + ": offset " + strconv.Itoa(e.Offset) + ": " + safetext.Visible(e.Rule)
+}
+
+// quoteInput quotes s (Go syntax, so control bytes are escaped) for a
+// message about offset off: whole when short, else its head and the
+// bytes around off, with the elided byte counts in between, so a message
+// stays short for an input of any length.
+func quoteInput(s string, off int) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	off = max(0, min(off, len(s)))
+	lo, hi := runeStart(s, max(0, off-quoteContext)), runeStart(s, min(len(s), off+quoteContext))
+	var b strings.Builder
+	if lo <= quoteHead {
+		b.WriteString(strconv.Quote(s[:hi]))
+	} else {
+		head := runeStart(s, quoteHead)
+		b.WriteString(strconv.Quote(s[:head]))
+		fmt.Fprintf(&b, "...(%d bytes)...", lo-head)
+		b.WriteString(strconv.Quote(s[lo:hi]))
+	}
+	if hi < len(s) {
+		fmt.Fprintf(&b, "...(%d more bytes)", len(s)-hi)
+	}
+	return b.String()
+}
+
+// runeStart moves i back to the start of the UTF-8 sequence it is in.
+func runeStart(s string, i int) int {
+	for k := 0; k < utf8.UTFMax && i > 0 && i < len(s) && !utf8.RuneStart(s[i]); k++ {
+		i--
+	}
+	return i
+}
+
+// clip shortens a message text to maxQuoted bytes around its middle.
+func clip(s string) string {
+	if len(s) <= 2*maxQuoted {
+		return s
+	}
+	head, tail := runeStart(s, maxQuoted), runeStart(s, len(s)-maxQuoted)
+	return s[:head] + fmt.Sprintf("...(%d bytes)...", tail-head) + s[tail:]
+}

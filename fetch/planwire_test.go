@@ -1,0 +1,316 @@
+package fetch
+
+// The plan-equals-wire test (issue 10): for every scheme the access
+// layer can fetch, against its real server, the bytes the client puts on
+// the wire are the Send steps of the URL's access plan (scheme.PlanURL,
+// what "urlkit explain" prints), byte for byte, in order. A conditional
+// step (When) may be missing from the wire; nothing else may be. A
+// scheme that joins the access layer joins this table.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/wiretest"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+// planWireCases: server is the env var of the server's port ("" for
+// file), path what follows the host:port in the URL (userinfo goes in
+// user). The email is the anonymous FTP password of the plan and of the
+// fetch.
+var planWireCases = []struct {
+	name, server, user, path string
+	body                     string // a substring of the body ("" for none)
+	warn                     string // a substring of a warning
+	// via: the URL (path is then the whole URL) is fetched through the
+	// server as an HTTP proxy; fails: the server may refuse it (nginx is
+	// no proxy), the wire is compared all the same.
+	via, fails bool
+	nullCWD    NullCWD  // the FTP opener's policy
+	kind       error    // the error the fetch must end with (implies fails)
+	compressed bool     // HTTPOpener.Compressed (get --compressed)
+	answers    []string // what the user answers, in order
+}{
+	{name: "ftp anonymous text (guessed TYPE A)", server: "FTP_PORT", path: "/pub/hello.txt", body: "Hello from anonymous FTP."},
+	{name: "ftp binary (TYPE I, SIZE)", server: "FTP_PORT", path: "/pub/64k.bin", body: "xxxx"},
+	{name: "ftp ;type=a", server: "FTP_PORT", path: "/pub/hello.txt;type=a", body: "Hello"},
+	{name: "ftp no url-path lists the login directory (D7)", server: "FTP_PORT", path: "", body: "pub"},
+	{name: "ftp empty name lists", server: "FTP_PORT", path: "/pub/", body: "hello.txt"},
+	{name: "ftp ;type=d", server: "FTP_PORT", path: "/pub;type=d", body: "hello.txt"},
+	{name: "ftp ;type=i on a directory performs TYPE I (D8)", server: "FTP_PORT", path: "/pub/;type=i", body: "hello.txt"},
+	{name: "ftp escaped name", server: "FTP_PORT", path: "/pub/sub%20dir/nested%20file.txt"},
+	{name: "ftp login with password", server: "FTP_PORT", user: "tester:secret@", path: "/home.txt"},
+	{name: "ftp a null CWD, refused by ProFTPD and skipped", server: "FTP_PORT", path: "//pub/hello.txt", nullCWD: NullCWDSkip, warn: "null-argument CWD"},
+	{name: "ftp a directory named as a file: RETR 550, then the CWD that tells", server: "FTP_PORT", path: "/pub", fails: true, kind: ErrIsDirectory},
+	{name: "ftp %2F: an absolute CWD", server: "FTP_PORT", user: "tester:secret@", path: "/%2Fpub/root.txt"},
+	{name: "gopher text", server: "GOPHER_PORT", path: "/0/hello.txt"},
+	{name: "gopher menu", server: "GOPHER_PORT", path: "/1/docs"},
+	{name: "gopher top menu (empty path)", server: "GOPHER_PORT", path: "/"},
+	{name: "gopher+ default view", server: "GOPHER_PORT", path: "/0/hello.txt%09%09+"},
+	{name: "gopher+ attributes, not a search: no empty search field", server: "GOPHER_PORT", path: "/0/hello.txt%09%09!"},
+	{name: "gopher+ directory attributes", server: "GOPHER_PORT", path: "/1/docs%09%09$"},
+	{name: "gopher+ ASK: the attributes, the user's answers, the submission", server: "GOPHER_PORT", path: "/0/form.txt%09%09?", answers: []string{"Joe", "green"}, body: "A form document."},
+	{name: "gopher+ a filled-in ASK form", server: "GOPHER_PORT", path: "/0/form.txt%09%09+%091%0D%0A+-1%0D%0Aone%0D%0A.two%0D%0A.%0D%0A"},
+	{name: "gophernicus text", server: "GOPHERNICUS_PORT", path: "/0/hello.txt"},
+	{name: "gophernicus search", server: "GOPHERNICUS_PORT", path: "/7/cgi-bin/search%09foo%20bar"},
+	{name: "gophernicus search, the words asked", server: "GOPHERNICUS_PORT", path: "/7/cgi-bin/search", answers: []string{"foo bar"}, body: "foo bar"},
+	{name: "gophernicus ignores an attribute request (D12)", server: "GOPHERNICUS_PORT", path: "/0/hello.txt%09%09!", warn: "not its attributes"},
+	{name: "http", server: "HTTP_PORT", path: "/hello.txt"},
+	{name: "http no path", server: "HTTP_PORT", path: ""},
+	{name: "http search", server: "HTTP_PORT", path: "/echo?a=b"},
+	{name: "http --compressed", server: "HTTP_PORT", path: "/hello.txt", compressed: true},
+	{name: "http with a login (RFC 3986): Basic authorization", server: "HTTP_PORT", user: "tester:secret@", path: "/private/secret.txt"},
+	{name: "file", server: "", path: "/hello.txt", body: "hello, file"},
+	{name: "http through a proxy", server: "HTTP_PORT", via: true, path: "http://127.0.0.1:%s/hello.txt", fails: true},
+	{name: "ftp through an HTTP gateway (RFC 1630)", server: "HTTP_PORT", via: true, path: "ftp://ftp.example:2121/pub/hello.txt", fails: true},
+}
+
+func TestPlanEqualsWire(t *testing.T) {
+	const email = "planwire@example.org"
+	for _, tc := range planWireCases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email, NullCWD: tc.nullCWD}}
+			if tc.answers != nil {
+				answers := tc.answers
+				f.Prompt = func(context.Context, Prompt) (string, error) {
+					if len(answers) == 0 {
+						return "", errors.New("more questions than answers")
+					}
+					a := answers[0]
+					answers = answers[1:]
+					return a, nil
+				}
+			}
+			var rawURL, proxy string
+			var rel *relay
+			var tr *http.Transport
+			switch {
+			case tc.via:
+				port := wiretest.ServerEnv(t, tc.server)[tc.server]
+				rel = newRelay(t, "127.0.0.1:"+port)
+				proxy = rel.addr()
+				rawURL = strings.Replace(tc.path, "%s", port, 1)
+				u, _, _ := urlkit.ParseMode(rawURL, urlkit.RFC3986)
+				f.Gateways = map[string]Gateway{u.SchemeName(): {URL: "http://" + proxy + "/"}}
+				f.IgnoreEnvironment = true
+				tr = sharedTransport()
+			case tc.server == "":
+				dir := t.TempDir()
+				if err := os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("hello, file\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				rawURL = "file://" + filepath.ToSlash(dir) + tc.path
+			default:
+				port := wiretest.ServerEnv(t, tc.server)[tc.server]
+				rel = newRelay(t, "127.0.0.1:"+port)
+				scheme := map[string]string{"FTP_PORT": "ftp", "GOPHER_PORT": "gopher", "GOPHERNICUS_PORT": "gopher", "HTTP_PORT": "http"}[tc.server]
+				rawURL = scheme + "://" + tc.user + rel.addr() + tc.path
+				if scheme == "http" {
+					tr = sharedTransport() // the opener's own transport, closed after
+					f.HTTP.Compressed = tc.compressed
+				}
+			}
+			u, _, err := urlkit.ParseMode(rawURL, urlkit.RFC3986) // get's fallback for what RFC 1738 refuses
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.RFC3986, Email: email, Proxy: proxy, Compressed: tc.compressed})
+			if err != nil {
+				t.Fatalf("PlanURL(%s): %v", rawURL, err)
+			}
+			var trace bytes.Buffer
+			f.Trace = &trace // the wire trace on, as get --trace
+			resp, err := f.Fetch(testCtx(t), &u)
+			var body []byte
+			switch {
+			case err != nil && tc.fails:
+				if tc.kind != nil && !errors.Is(err, tc.kind) {
+					t.Errorf("Fetch(%s): %v, want %v", rawURL, err, tc.kind)
+				}
+				resp = &Response{}
+			case err == nil && tc.kind != nil:
+				t.Fatalf("Fetch(%s) succeeded, want %v", rawURL, tc.kind)
+			case err != nil:
+				t.Fatalf("Fetch(%s): %v\nplan:\n%s", rawURL, err, strings.Join(plan.Lines(true), "\n"))
+			default:
+				body, err = io.ReadAll(resp.Body)
+				if cerr := resp.Body.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					t.Fatalf("read %s: %v", rawURL, err)
+				}
+			}
+			if !bytes.Contains(body, []byte(tc.body)) {
+				t.Errorf("body of %s lacks %q: %.200q", rawURL, tc.body, body)
+			}
+			if tc.warn != "" && !strings.Contains(strings.Join(resp.Warnings, "\n"), tc.warn) {
+				t.Errorf("warnings of %s: %q, want ...%s...", rawURL, resp.Warnings, tc.warn)
+			}
+			if tc.server == "" {
+				checkOpen(t, plan, rawURL)
+				return
+			}
+			if tr != nil {
+				tr.CloseIdleConnections()
+			}
+			wire := rel.sent(t)
+			if tc.server != "HTTP_PORT" && trace.Len() == 0 {
+				t.Errorf("no wire trace for %s", rawURL)
+			}
+			if msg := matchPlan(plan, wire, tc.answers); msg != "" {
+				t.Errorf("%s: the wire is not the plan: %s\nwire:\n%q\nplan:\n%s", rawURL, msg, wire, strings.Join(plan.Lines(true), "\n"))
+			}
+		})
+	}
+}
+
+// matchPlan checks that wire is the plan's Send steps, in order, each
+// conditional one present or absent, the user's answers where the plan
+// sends them; it returns what differs, or "".
+func matchPlan(plan *scheme.Plan, wire []byte, answers []string) string {
+	rest := wire
+	for _, st := range plan.Sends() {
+		if st.Answers {
+			if !bytes.HasPrefix(rest, []byte(st.Text)) {
+				return "the plan sends " + quote(st.Text) + " before the answers, the wire has " + quote(string(rest[:min(len(rest), 60)]))
+			}
+			rest = rest[len(st.Text):]
+			for _, a := range answers {
+				if st.Text == "" && strings.HasPrefix(a, ".") {
+					a = "." + a // an ASK form is a dot-stuffed block
+				}
+				if !bytes.HasPrefix(rest, []byte(a+"\r\n")) {
+					return "the answer " + quote(a) + " is not on the wire: " + quote(string(rest[:min(len(rest), 60)]))
+				}
+				rest = rest[len(a)+2:]
+			}
+			continue
+		}
+		if bytes.HasPrefix(rest, []byte(st.Text)) {
+			rest = rest[len(st.Text):]
+			continue
+		}
+		if st.When != "" {
+			continue
+		}
+		return "the plan sends " + quote(st.Text) + ", the wire has " + quote(string(rest[:min(len(rest), 60)]))
+	}
+	if len(rest) > 0 {
+		return "the wire goes on after the plan ends: " + quote(string(rest[:min(len(rest), 60)]))
+	}
+	return ""
+}
+
+func quote(s string) string {
+	return "\"" + strings.ReplaceAll(strings.ReplaceAll(s, "\r", `\r`), "\n", `\n`) + "\""
+}
+
+// checkOpen checks the plan of a file URL: no Send, one Open of the file.
+func checkOpen(t *testing.T, plan *scheme.Plan, rawURL string) {
+	t.Helper()
+	if len(plan.Sends()) != 0 || len(plan.Steps) == 0 || plan.Steps[0].Kind != scheme.Open {
+		t.Fatalf("%s: the plan of a file URL is %q", rawURL, plan.Lines(true))
+	}
+	if _, err := os.Stat(plan.Steps[0].Text); err != nil {
+		t.Errorf("%s: the plan opens %q: %v", rawURL, plan.Steps[0].Text, err)
+	}
+}
+
+// relay forwards the connections made to it to target and records the
+// bytes each client sent, so that a test sees the wire itself.
+type relay struct {
+	ln     net.Listener
+	target string
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	conns  []*bytes.Buffer
+}
+
+func newRelay(t *testing.T, target string) *relay {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &relay{ln: ln, target: target}
+	t.Cleanup(func() { ln.Close() })
+	go r.serve()
+	return r
+}
+
+func (r *relay) addr() string { return r.ln.Addr().String() }
+
+func (r *relay) serve() {
+	for {
+		c, err := r.ln.Accept()
+		if err != nil {
+			return
+		}
+		s, err := net.Dial("tcp", r.target)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		var rec bytes.Buffer
+		r.mu.Lock()
+		r.conns = append(r.conns, &rec)
+		r.mu.Unlock()
+		r.wg.Add(2)
+		go func() { // client -> server, recorded
+			defer r.wg.Done()
+			io.Copy(s, io.TeeReader(c, lockedWriter{&rec, &r.mu}))
+			if tc, ok := s.(*net.TCPConn); ok {
+				tc.CloseWrite()
+			}
+		}()
+		go func() { // server -> client
+			defer r.wg.Done()
+			io.Copy(c, s)
+			c.Close()
+			s.Close()
+		}()
+	}
+}
+
+// lockedWriter records under the relay's lock.
+type lockedWriter struct {
+	w  *bytes.Buffer
+	mu *sync.Mutex
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// sent waits for the relayed connections to end and returns the bytes
+// the client sent on them, in the order they were opened.
+func (r *relay) sent(t *testing.T) []byte {
+	done := make(chan struct{})
+	go func() { r.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the relayed connections did not end")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var all []byte
+	for _, b := range r.conns {
+		all = append(all, b.Bytes()...)
+	}
+	return all
+}

@@ -1,0 +1,292 @@
+// Package safetext makes text safe to show: bytes that came from a
+// network or from a URL are escaped so that no control sequence reaches a
+// terminal (Visible), and known secrets are replaced wherever they appear
+// (Redactor). Every message, trace line and rendered text that urlkit
+// prints goes through these two, and only these two.
+package safetext
+
+import (
+	"io"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Visible returns s with every byte that could act on a terminal shown
+// escaped in Go's notation: C0 controls and DEL (\n, \r, \t, \x1b, ...),
+// C1 controls (U+0080 to U+009F, which some terminals read as CSI or
+// OSC), the bidirectional overrides and isolates (U+202A-U+202E,
+// U+2066-U+2069, which make text display in another order than it is
+// stored) and invalid UTF-8 bytes (\xff). A backslash is not escaped: the
+// result is for people, not for parsing. Printable text, non-ASCII
+// letters included, is kept; s itself is returned when nothing needs
+// escaping.
+func Visible(s string) string { return visible(s, false) }
+
+// VisibleText is Visible for multi-line text: it keeps LF and TAB (and a
+// CR right before LF) as they are and escapes the rest the same way.
+func VisibleText(s string) string { return visible(s, true) }
+
+func visible(s string, multiline bool) string {
+	i := firstUnsafe(s, multiline)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !unsafe(s, i, r, n, multiline) {
+			b.WriteString(s[i : i+n])
+			i += n
+			continue
+		}
+		writeEscape(&b, s, i, r, n)
+		i += n
+	}
+	return b.String()
+}
+
+// firstUnsafe returns the offset of the first byte to escape, or -1.
+func firstUnsafe(s string, multiline bool) int {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unsafe(s, i, r, n, multiline) {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+func unsafe(s string, i int, r rune, n int, multiline bool) bool {
+	switch {
+	case r == utf8.RuneError && n == 1:
+		return true // invalid UTF-8
+	case multiline && (r == '\n' || r == '\t'):
+		return false
+	case multiline && r == '\r' && i+1 < len(s) && s[i+1] == '\n':
+		return false
+	case r < 0x20 || r == 0x7f:
+		return true
+	case r >= 0x80 && r <= 0x9f:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+func writeEscape(b *strings.Builder, s string, i int, r rune, n int) {
+	const hex = "0123456789abcdef"
+	switch {
+	case r == utf8.RuneError && n == 1:
+		c := s[i]
+		b.WriteString(`\x`)
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	case r == '\n':
+		b.WriteString(`\n`)
+	case r == '\r':
+		b.WriteString(`\r`)
+	case r == '\t':
+		b.WriteString(`\t`)
+	case r < 0x80:
+		b.WriteString(`\x`)
+		b.WriteByte(hex[r>>4])
+		b.WriteByte(hex[r&15])
+	default:
+		b.WriteString(`\u`)
+		for shift := 12; shift >= 0; shift -= 4 {
+			b.WriteByte(hex[(r>>shift)&15])
+		}
+	}
+}
+
+// Mask is what a Redactor puts in place of a secret, the same mark the
+// URL package uses for a redacted password.
+const Mask = "xxxxx"
+
+// A Redactor replaces known secrets in text. Secrets of 4 bytes or more
+// are replaced wherever they occur; shorter ones only where they stand
+// as a word of their own (not next to a letter or digit), so that a
+// two-letter password echoed in a server's reply is hidden without every
+// "a" of a message becoming xxxxx. The zero Redactor hides nothing; a
+// Redactor may be used concurrently.
+type Redactor struct {
+	mu      sync.RWMutex
+	secrets []string
+}
+
+// Add makes r hide each non-empty secret from now on.
+func (r *Redactor) Add(secrets ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+outer:
+	for _, s := range secrets {
+		if s == "" || s == Mask {
+			continue
+		}
+		for _, have := range r.secrets {
+			if have == s {
+				continue outer
+			}
+		}
+		r.secrets = append(r.secrets, s)
+	}
+	// Longest first, so that a secret containing another is hidden whole.
+	for i := 1; i < len(r.secrets); i++ {
+		for j := i; j > 0 && len(r.secrets[j]) > len(r.secrets[j-1]); j-- {
+			r.secrets[j], r.secrets[j-1] = r.secrets[j-1], r.secrets[j]
+		}
+	}
+}
+
+// AddURLPasswords adds the passwords of the URLs written in s (see
+// URLPasswords).
+func (r *Redactor) AddURLPasswords(s string) {
+	if !strings.Contains(s, "://") {
+		return
+	}
+	r.Add(URLPasswords(s)...)
+}
+
+// Redact returns s with every secret replaced by Mask.
+func (r *Redactor) Redact(s string) string {
+	if r == nil {
+		return s
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, sec := range r.secrets {
+		s = replaceSecret(s, sec)
+	}
+	return s
+}
+
+func replaceSecret(s, sec string) string {
+	if len(sec) >= 4 {
+		return strings.ReplaceAll(s, sec, Mask)
+	}
+	var b strings.Builder
+	rest := s
+	changed := false
+	for {
+		i := strings.Index(rest, sec)
+		if i < 0 {
+			break
+		}
+		end := i + len(sec)
+		if (i == 0 || !isWordByte(rest[i-1])) && (end == len(rest) || !isWordByte(rest[end])) {
+			b.WriteString(rest[:i])
+			b.WriteString(Mask)
+			changed = true
+		} else {
+			b.WriteString(rest[:end])
+		}
+		rest = rest[end:]
+	}
+	if !changed {
+		return s
+	}
+	b.WriteString(rest)
+	return b.String()
+}
+
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// Writer returns a writer that redacts each Write's text before passing
+// it to w. Each Write is redacted on its own: writers of messages and
+// traces write whole lines.
+func (r *Redactor) Writer(w io.Writer) io.Writer {
+	if w == nil {
+		return nil
+	}
+	return &redactWriter{w: w, r: r}
+}
+
+type redactWriter struct {
+	w io.Writer
+	r *Redactor
+}
+
+func (rw *redactWriter) Write(p []byte) (int, error) {
+	s := rw.r.Redact(string(p))
+	if _, err := io.WriteString(rw.w, s); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// URLPasswords returns the passwords of the URLs written anywhere in s,
+// as written and percent-decoded, found leniently so that an invalid URL
+// is covered too: after each "://", the userinfo runs to the LAST "@"
+// before the next "/", "?", "#" or white space (a password may hold a raw
+// "@"), and the password from its first ":".
+func URLPasswords(s string) []string {
+	var out []string
+	for {
+		i := strings.Index(s, "://")
+		if i < 0 {
+			return out
+		}
+		s = s[i+3:]
+		end := strings.IndexAny(s, "/?# \t\r\n")
+		if end < 0 {
+			end = len(s)
+		}
+		auth := s[:end]
+		at := strings.LastIndexByte(auth, '@')
+		if at < 0 {
+			continue
+		}
+		_, pass, ok := strings.Cut(auth[:at], ":")
+		if !ok || pass == "" {
+			continue
+		}
+		out = append(out, pass)
+		if d, ok := unescape(pass); ok && d != pass {
+			out = append(out, d)
+		}
+	}
+}
+
+// unescape decodes %XX escapes; ok is false for a malformed one.
+func unescape(s string) (string, bool) {
+	if !strings.Contains(s, "%") {
+		return s, true
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b = append(b, s[i])
+			continue
+		}
+		if i+2 >= len(s) || unhex(s[i+1]) < 0 || unhex(s[i+2]) < 0 {
+			return "", false
+		}
+		b = append(b, byte(unhex(s[i+1])<<4|unhex(s[i+2])))
+		i += 2
+	}
+	return string(b), true
+}
+
+func unhex(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
