@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -89,9 +90,11 @@ const (
 	// "http://www.example.com/". Unsafe: "example.com." is a fully
 	// qualified name, "example.com" may be searched for in local domains.
 	FlagRemoveUnnecessaryHostDots
-	// FlagHostToPunycode writes an internationalized host name in its
-	// ASCII form, IDNA A-labels (UTS 46 lookup rules): "http://bücher.example/"
-	// is "http://xn--bcher-kva.example/". The two name the same host.
+	// FlagHostToPunycode writes an internationalized host name, raw or
+	// percent-encoded UTF-8, in its ASCII form, IDNA A-labels (UTS 46
+	// lookup rules): "http://bücher.example/" and
+	// "http://b%C3%BCcher.example/" are "http://xn--bcher-kva.example/".
+	// They name the same host.
 	FlagHostToPunycode
 	// FlagHostToIDN writes a host name's A-labels as Unicode:
 	// "http://xn--bcher-kva.example/" is "http://bücher.example/". The
@@ -288,11 +291,11 @@ func (n Normalizer) applyFlags(v *URL, t *trace) {
 			}
 		}
 		if f&FlagHostToPunycode != 0 {
-			if a, err := idna.Lookup.ToASCII(v.Host); err == nil && a != "" {
+			if a, err := idna.Lookup.ToASCII(decodedHost(v.Host)); err == nil && plainHost(a) {
 				host(FlagHostToPunycode, a)
 			}
-		} else if f&FlagHostToIDN != 0 && strings.Contains(v.Host, "xn--") {
-			if a, err := idna.Lookup.ToUnicode(v.Host); err == nil && a != "" {
+		} else if h := decodedHost(v.Host); f&FlagHostToIDN != 0 && (h != v.Host || strings.Contains(h, "xn--")) {
+			if a, err := idna.Lookup.ToUnicode(h); err == nil && plainHost(a) {
 				host(FlagHostToIDN, a)
 			}
 		}
@@ -363,6 +366,36 @@ func (n Normalizer) applyFlags(v *URL, t *trace) {
 		t.flagApplied(FlagRemoveFragment, "#"+v.Fragment, "")
 		v.HasFragment, v.Fragment = false, ""
 	}
+}
+
+// decodedHost returns a reg-name host with its escapes decoded when they
+// encode UTF-8 (RFC 3986 3.2.2: a reg-name's non-ASCII characters are
+// percent-encoded UTF-8), for IDNA; otherwise h itself.
+func decodedHost(h string) string {
+	if !strings.Contains(h, "%") {
+		return h
+	}
+	d, err := Unescape(h, 0)
+	if err != nil || !utf8.ValidString(d) {
+		return h
+	}
+	return d
+}
+
+// plainHost reports whether an IDNA result can stand as a host as it is:
+// not empty, and nothing that would end the host or need an escape
+// (IDNA's lookup rules refuse these already; this keeps the URL whole
+// whatever they let through).
+func plainHost(h string) bool {
+	if h == "" {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		if c := h[i]; c <= ' ' || c == 0x7f || strings.IndexByte("/?#[]@%:\\", c) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // comparePairs orders query pairs by key, then by value.

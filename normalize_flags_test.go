@@ -55,7 +55,9 @@ var flagCases = []struct {
 	{urlkit.FlagDecodeNumericHost, "http://1.2.3.256/", "http://1.2.3.256/"},
 	{urlkit.FlagRemoveUnnecessaryHostDots, "http://.host../path", "http://host/path"},
 	{urlkit.FlagRemoveUnnecessaryHostDots, "http://www.example.com./", "http://www.example.com/"},
-	{urlkit.FlagHostToPunycode, "http://b%C3%BCcher.example/", "http://b%C3%BCcher.example/"},
+	{urlkit.FlagHostToPunycode, "http://b%C3%BCcher.example/", "http://xn--bcher-kva.example/"},
+	{urlkit.FlagHostToPunycode, "http://a%FFb.example/", "http://a%FFb.example/"}, // not UTF-8: kept
+	{urlkit.FlagHostToIDN, "http://b%C3%BCcher.example/", "http://bücher.example/"},
 	{urlkit.FlagHostToPunycode, "http://XN--bcher-kva.example/", "http://xn--bcher-kva.example/"},
 	{urlkit.FlagHostToIDN, "http://xn--bcher-kva.example/", "http://bücher.example/"},
 	{urlkit.FlagHostToIDN, "http://xn--zz.example/", "http://xn--zz.example/"}, // not valid punycode: kept
