@@ -42,29 +42,45 @@ func normalizerFlags(fs *flag.FlagSet) func() urlkit.Normalizer {
 	}
 }
 
-const normalizeFlagsHelp = `Optional normalizations (--flags, comma-separated; named after purell's).
-Each makes more URLs equal; those marked * can make two different
-resources one:
-  remove-empty-query        http://h/p? is http://h/p (*: RFC 3986 6.2.3
-                            keeps an empty query)
-  remove-trailing-slash     http://h/a/ is http://h/a (* usually safe)
-  add-trailing-slash        http://h/a is http://h/a/ (* usually safe)
-  remove-dot-segments       http://h/a/./b/../c is http://h/a/c (rfc3986
-                            and lenient do it always)
-  remove-directory-index *  http://h/a/index.html is http://h/a/
-  remove-fragment           http://h/p#s is http://h/p
-  force-http *              https://h/ is http://h/
-  remove-duplicate-slashes *  http://h/a//b is http://h/a/b
-  remove-www *              http://www.example.com/ is http://example.com/
-  add-www *                 http://example.com/ is http://www.example.com/
-  sort-query *              ?c=3&b=2&a=1&b=1 is ?a=1&b=1&b=2&c=3
-  remove-tracking *         drops utm_*, fbclid, gclid... (--tracking)
-  decode-numeric-host *     http://0x42660793/ is http://66.102.7.147/
-  remove-unnecessary-host-dots *  http://.example.com./ is http://example.com/
-  punycode                  http://bücher.example/ is
-                            http://xn--bcher-kva.example/
-  idn                       http://xn--bcher-kva.example/ is
-                            http://bücher.example/ (an IRI: no mode parses it)
+const normalizeFlagsHelp = `Optional normalizations (--flags F,...; named after purell's flags). Each
+makes more URLs equal. "usually safe": rarely changes what a server
+returns; "unsafe": can make two different resources one; "same": the
+same resource.
+  remove-empty-query (usually safe)
+      http://h/p? is http://h/p (RFC 3986 6.2.3 keeps an empty query)
+  remove-trailing-slash (usually safe)
+      http://h/a/ is http://h/a; a path of only "/" stays
+  add-trailing-slash (usually safe; remove-trailing-slash wins)
+      http://h/a is http://h/a/
+  remove-dot-segments (usually safe; rfc3986 and lenient always do it)
+      http://h/a/./b/../c is http://h/a/c
+  remove-directory-index (unsafe)
+      http://h/a/index.html is http://h/a/ (index.* and default.*)
+  remove-fragment (same)
+      http://h/p#s is http://h/p
+  force-http (unsafe)
+      https://h/ is http://h/
+  remove-duplicate-slashes (unsafe)
+      http://h/a//b is http://h/a/b
+  remove-www (unsafe)
+      http://www.example.com/ is http://example.com/
+  add-www (unsafe; remove-www wins)
+      http://example.com/ is http://www.example.com/
+  sort-query (unsafe)
+      ?c=3&b=2&a=1&b=1 is ?a=1&b=1&b=2&c=3
+  remove-tracking (unsafe)
+      drops the query pairs whose key matches --tracking (utm_*, fbclid,
+      gclid, ...); a query left empty goes with its "?"
+  decode-numeric-host (unsafe)
+      http://0x42660793/ and http://1113982867/ are http://66.102.7.147/
+  remove-unnecessary-host-dots (unsafe)
+      http://.example..com./ is http://example.com/
+  punycode (same)
+      http://bücher.example/ and http://b%C3%BCcher.example/ are
+      http://xn--bcher-kva.example/
+  idn (same; punycode wins)
+      http://xn--bcher-kva.example/ is http://bücher.example/, an IRI
+      that only the lenient mode reads back
 Sets: usually-safe is remove-empty-query, remove-trailing-slash and
 remove-dot-segments; unsafe adds remove-directory-index, remove-fragment,
 force-http, remove-duplicate-slashes, remove-www, sort-query and
