@@ -364,7 +364,8 @@ func normPort(v *URL, t *trace) {
 		v.HasPort, v.Port = false, ""
 		return
 	}
-	if s := strconv.Itoa(n); s != v.Port {
+	if len(v.Port) > 1 && v.Port[0] == '0' { // only leading zeros change it (and Itoa allocates)
+		s := strconv.Itoa(n)
 		t.portWritten(v.Port, s)
 		v.Port = s
 	}

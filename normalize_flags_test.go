@@ -179,7 +179,7 @@ func TestNormalizerEqual(t *testing.T) {
 }
 
 func TestNormalizeRFC5952Allocs(t *testing.T) {
-	u, _, _ := urlkit.ParseMode("http://[2001:db8::1]/a", urlkit.RFC3986)
+	u, _, _ := urlkit.ParseMode("http://[2001:db8::1]:8080/a", urlkit.RFC3986)
 	if n := testing.AllocsPerRun(100, func() { urlkit.Normalize(&u, urlkit.RFC3986) }); n != 0 {
 		t.Errorf("Normalize of a canonical IPv6 URL: %v allocations", n)
 	}
@@ -245,4 +245,32 @@ func ExampleNormalizer() {
 	// https://example.com/b?lang=en&q=url
 	// https://example.com/b?lang=en&q=url
 	// remove-empty-query,remove-trailing-slash,remove-dot-segments,remove-directory-index,remove-fragment,force-http,remove-duplicate-slashes,remove-www,sort-query,remove-tracking
+}
+
+// BenchmarkNormalize measures the canonical form alone (nothing to
+// change), the RFC 3986 form of an IPv6 URL, and a crawler's flags on a
+// URL they change.
+func BenchmarkNormalize(b *testing.B) {
+	canon, _, _ := urlkit.ParseMode("http://info.cern.ch/albert/bertram/marie-claude?q=1#f", urlkit.RFC3986)
+	ipv6, _, _ := urlkit.ParseMode("http://[2001:db8::1]:8080/a/b?q", urlkit.RFC3986)
+	crawl, _, _ := urlkit.ParseMode("HTTPS://www.Example.com:443/a/./b/../index.html?q=url&lang=en&utm_source=news#top", urlkit.RFC3986)
+	unsafe := urlkit.Normalizer{Mode: urlkit.RFC3986, Flags: urlkit.FlagsUnsafe}
+	b.Run("canonical", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			urlkit.Normalize(&canon, urlkit.RFC3986)
+		}
+	})
+	b.Run("ipv6", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			urlkit.Normalize(&ipv6, urlkit.RFC3986)
+		}
+	})
+	b.Run("unsafe-flags", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			unsafe.Normalize(&crawl)
+		}
+	})
 }
