@@ -303,7 +303,7 @@ func (n Normalizer) applyFlags(v *URL, t *trace) {
 			if rest, ok := strings.CutPrefix(v.Host, "www."); ok && strings.Contains(strings.Trim(rest, "."), ".") {
 				host(FlagRemoveWWW, rest)
 			}
-		} else if f&FlagAddWWW != 0 && strings.Count(strings.TrimSuffix(v.Host, "."), ".") == 1 && !isNumericHost(v.Host) {
+		} else if f&FlagAddWWW != 0 && strings.Count(strings.TrimSuffix(v.Host, "."), ".") == 1 && !isNumericHost(v.Host) && !strings.HasPrefix(v.Host, "[") {
 			host(FlagAddWWW, "www."+v.Host)
 		}
 	}

@@ -40,6 +40,8 @@ var flagCases = []struct {
 	{urlkit.FlagRemoveWWW, "http://www.com/", "http://www.com/"},
 	{urlkit.FlagAddWWW, "http://host.com/", "http://www.host.com/"},
 	{urlkit.FlagAddWWW, "http://a.host.com/", "http://a.host.com/"},
+	{urlkit.FlagAddWWW, "http://[::1.2.3.4]/", "http://[::102:304]/"},
+	{urlkit.FlagAddWWW, "http://10.1/", "http://10.1/"},
 	{urlkit.FlagAddWWW | urlkit.FlagRemoveWWW, "http://www.host.com/", "http://host.com/"},
 	{urlkit.FlagSortQuery, "http://host/path?c=3&b=2&a=1&b=1", "http://host/path?a=1&b=1&b=2&c=3"},
 	{urlkit.FlagSortQuery, "http://host/path?b&a=", "http://host/path?a=&b"},
@@ -195,6 +197,7 @@ func FuzzNormalizeFlags(f *testing.F) {
 	}
 	f.Add("http://www.x.y/a/index.htm/?", "http://x.y/a?", uint32(urlkit.FlagsAll), uint8(urlkit.RFC1738))
 	f.Add("gopher://h//", "gopher://h/", uint32(urlkit.FlagsAll|urlkit.FlagAddTrailingSlash), uint8(urlkit.RFC1738))
+	f.Add("http://[::1]/a", "http://x.y/", uint32(urlkit.FlagAddWWW|urlkit.FlagHostToIDN|urlkit.FlagDecodeNumericHost), uint8(urlkit.RFC3986))
 	f.Fuzz(func(t *testing.T, a, b string, flags uint32, mode uint8) {
 		m := urlkit.Mode(mode % 4)
 		n := urlkit.Normalizer{Mode: m, Flags: urlkit.NormalizeFlags(flags)}
