@@ -133,7 +133,7 @@ var flagSetNames = []struct {
 	flags NormalizeFlags
 }{{"usually-safe", FlagsUsuallySafe}, {"unsafe", FlagsUnsafe}, {"all", FlagsAll}}
 
-// NormalizeFlagNames returns the names ParseNormalizeFlags takes, one per
+// NormalizeFlagNames returns the names NormalizeFlagsByName takes, one per
 // flag in the order of the constants, then the names of the sets.
 func NormalizeFlagNames() []string {
 	names := slices.Clone(flagNames[:])
@@ -144,7 +144,7 @@ func NormalizeFlagNames() []string {
 }
 
 // String returns the flags' names separated by commas, as
-// ParseNormalizeFlags reads them; "" for none.
+// NormalizeFlagsByName reads them; "" for none.
 func (f NormalizeFlags) String() string {
 	var names []string
 	for i, n := range flagNames {
@@ -158,11 +158,11 @@ func (f NormalizeFlags) String() string {
 	return strings.Join(names, ",")
 }
 
-// ParseNormalizeFlags reads a comma-separated list of flag names
+// NormalizeFlagsByName reads a comma-separated list of flag names
 // ("sort-query,remove-fragment"), and of the set names usually-safe,
 // unsafe and all. Spaces around names are ignored, and so is an empty
 // list.
-func ParseNormalizeFlags(s string) (NormalizeFlags, error) {
+func NormalizeFlagsByName(s string) (NormalizeFlags, error) {
 	var f NormalizeFlags
 	for name := range strings.SplitSeq(s, ",") {
 		name = strings.TrimSpace(name)
@@ -190,9 +190,9 @@ func ParseNormalizeFlags(s string) (NormalizeFlags, error) {
 // MarshalText returns the flags' names (String).
 func (f NormalizeFlags) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
 
-// UnmarshalText reads flag names (ParseNormalizeFlags).
+// UnmarshalText reads flag names (NormalizeFlagsByName).
 func (f *NormalizeFlags) UnmarshalText(b []byte) error {
-	v, err := ParseNormalizeFlags(string(b))
+	v, err := NormalizeFlagsByName(string(b))
 	if err == nil {
 		*f = v
 	}

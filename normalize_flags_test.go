@@ -141,25 +141,25 @@ func TestNormalizeRFC3986Canonical(t *testing.T) {
 	}
 }
 
-func TestParseNormalizeFlags(t *testing.T) {
-	f, err := urlkit.ParseNormalizeFlags(" sort-query, remove-fragment ,")
+func TestNormalizeFlagsByName(t *testing.T) {
+	f, err := urlkit.NormalizeFlagsByName(" sort-query, remove-fragment ,")
 	if err != nil || f != urlkit.FlagSortQuery|urlkit.FlagRemoveFragment {
 		t.Errorf("got %v, %v", f, err)
 	}
-	if f, err := urlkit.ParseNormalizeFlags("unsafe"); err != nil || f != urlkit.FlagsUnsafe {
+	if f, err := urlkit.NormalizeFlagsByName("unsafe"); err != nil || f != urlkit.FlagsUnsafe {
 		t.Errorf("unsafe: %v, %v", f, err)
 	}
-	if _, err := urlkit.ParseNormalizeFlags("sort-query,bogus"); err == nil || !strings.Contains(err.Error(), `"bogus"`) {
+	if _, err := urlkit.NormalizeFlagsByName("sort-query,bogus"); err == nil || !strings.Contains(err.Error(), `"bogus"`) {
 		t.Errorf("bogus: %v", err)
 	}
 	// Every flag's name reads back as the flag.
 	for f := urlkit.NormalizeFlags(1); f <= urlkit.FlagHostToIDN; f <<= 1 {
-		g, err := urlkit.ParseNormalizeFlags(f.String())
+		g, err := urlkit.NormalizeFlagsByName(f.String())
 		if err != nil || g != f || strings.Contains(f.String(), ",") {
 			t.Errorf("%d: %q reads back as %v, %v", f, f.String(), g, err)
 		}
 	}
-	if all, _ := urlkit.ParseNormalizeFlags(urlkit.FlagsAll.String()); all != urlkit.FlagsAll {
+	if all, _ := urlkit.NormalizeFlagsByName(urlkit.FlagsAll.String()); all != urlkit.FlagsAll {
 		t.Errorf("FlagsAll round trip: %v", all)
 	}
 }
@@ -248,7 +248,7 @@ func ExampleNormalizer() {
 		v := n.Normalize(&u)
 		fmt.Println(v.String())
 	}
-	flags, _ := urlkit.ParseNormalizeFlags("unsafe")
+	flags, _ := urlkit.NormalizeFlagsByName("unsafe")
 	fmt.Println(flags)
 	// Output:
 	// https://example.com/b?lang=en&q=url
