@@ -63,8 +63,10 @@ Examples:
 		fs.StringVar(&opts.NewsServer, "news-server", "", "the news server `HOST` for news: URLs (default $NNTPSERVER, else news)")
 		fs.BoolVar(&opts.Compressed, "compressed", false, "explain the HTTP request of get --compressed (it asks for a gzip body)")
 		fs.BoolVar(&showPassword, "show-password", false, "show a password of the URL instead of xxxxx")
+		fs.BoolVar(&opts.Login, "login", false, "explain the session of get --login (the login and password prompts answered)")
 		return func(ctx context.Context, st *Streams, args []string) int {
 			opts.Mode = *mode
+			opts.LocalUser = localUser() // rlogin's handshake names the account running urlkit
 			if opts.NewsServer == "" {
 				opts.NewsServer = os.Getenv("NNTPSERVER")
 			}
