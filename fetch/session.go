@@ -146,7 +146,9 @@ func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error
 	}
 	// MaxTime ends a session: a designed end, not a failure.
 	maxCtx := ctx
+	var maxEnd time.Time
 	if f.MaxTime > 0 {
+		maxEnd = time.Now().Add(f.MaxTime)
 		var cancel context.CancelFunc
 		maxCtx, cancel = context.WithTimeout(ctx, f.MaxTime)
 		defer cancel()
@@ -161,7 +163,9 @@ func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error
 	if v, ok := out.(*visibleWriter); ok {
 		v.flush()
 	}
-	if err != nil && ctx.Err() == nil && maxCtx.Err() != nil {
+	// MaxTime passed (the conn's deadline may fire a moment before the
+	// context's timer): a designed end.
+	if err != nil && !maxEnd.IsZero() && ctx.Err() == nil && !time.Now().Before(maxEnd) {
 		return nil
 	}
 	if err != nil {
@@ -312,7 +316,13 @@ func (f *Fetcher) tn3270Session(ctx context.Context, req *Request, plan *scheme.
 		return err
 	}
 	defer c.Close()
-	if err := c.ReadScreen(ctx); err != nil {
+	first, cancel := ctx, context.CancelFunc(func() {})
+	if idle := f.timeout(); idle > 0 {
+		first, cancel = context.WithTimeout(ctx, idle) // a host that shows no screen
+	}
+	err = c.ReadScreen(first)
+	cancel()
+	if err != nil {
 		return err
 	}
 	shown := 0
