@@ -250,11 +250,12 @@ func (p *planner) sessionLogin(t *Telnet) {
 			When: "the server prompts \"login:\" (with BINARY on our side the line ends with LF alone)"})
 	}
 	if t.HasPassword {
-		end := "\r\n"
-		if t.Scheme() == "rlogin" {
+		// rlogin's stream is raw bytes, no NVT: the Return key's CR alone.
+		end, raw := "\r\n", t.Scheme() == "rlogin"
+		if raw {
 			end = "\r"
 		}
-		p.add(Step{Kind: Send, Op: "PASSWORD", Arg: t.Password, At: t.At.Password, Secret: true, Text: t.Password + end,
+		p.add(Step{Kind: Send, Op: "PASSWORD", Arg: t.Password, At: t.At.Password, Secret: true, Binary: raw, Text: t.Password + end,
 			Why: "the password, at the password prompt", RFC: "RFC 1738 3.8", When: "the server prompts \"Password:\""})
 	}
 }
