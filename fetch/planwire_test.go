@@ -123,12 +123,13 @@ func TestPlanEqualsWire(t *testing.T) {
 				rawURL = "file://" + filepath.ToSlash(dir) + tc.path
 			default:
 				port := wiretest.ServerEnv(t, tc.server)[tc.server]
-				rel = newRelay(t, "127.0.0.1:"+port)
 				if tc.session {
 					// A session ends when the client closes (Hercules
 					// keeps a half-closed connection open); rlogind trusts
 					// only a privileged source port, so the relay needs one.
-					rel.sessions, rel.privileged = true, tc.server == "RLOGIN_PORT"
+					rel = startRelay(t, &relay{target: "127.0.0.1:" + port, sessions: true, privileged: tc.server == "RLOGIN_PORT"})
+				} else {
+					rel = newRelay(t, "127.0.0.1:"+port)
 				}
 				scheme := map[string]string{"FTP_PORT": "ftp", "GOPHER_PORT": "gopher", "GOPHERNICUS_PORT": "gopher", "HTTP_PORT": "http",
 					"TELNET_PORT": "telnet", "RLOGIN_PORT": "rlogin", "TN3270_PORT": "tn3270"}[tc.server]
@@ -342,11 +343,16 @@ type relay struct {
 }
 
 func newRelay(t *testing.T, target string) *relay {
+	return startRelay(t, &relay{target: target})
+}
+
+// startRelay starts r, configured, listening on a port of its own.
+func startRelay(t *testing.T, r *relay) *relay {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &relay{ln: ln, target: target}
+	r.ln = ln
 	t.Cleanup(func() { ln.Close() })
 	go r.serve()
 	return r
