@@ -124,3 +124,61 @@ func TestSessionOnTerminal(t *testing.T) {
 		t.Errorf("after SIGTERM the terminal is not restored: stty -g before %q, after %q", before, after)
 	}
 }
+
+// A tn3270 session on a terminal: c3270 when installed, else the built-in
+// client, shows Hercules' logo screen; the built-in client takes a key
+// script per line and ends with the input (^D).
+func TestTN3270OnTerminal(t *testing.T) {
+	env := wt.ServerEnv(t, "TN3270_PORT")
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		if os.Getenv("URLKIT_REQUIRE_SERVERS") == "1" {
+			t.Fatal("tmux is not installed (test.sh installs it)")
+		}
+		t.Skip("no tmux")
+	}
+	_, c3270 := exec.LookPath("c3270")
+	builtin := c3270 != nil
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "urlkit")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	sock := filepath.Join(dir, "tmux.sock")
+	tm := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	script := "stty -g > before; " + bin + " get tn3270://127.0.0.1:" + env["TN3270_PORT"] + "/; echo exit=$?; stty -g > after; sleep 60"
+	tm("-f", "/dev/null", "new-session", "-d", "-s", "urlkit", "-x", "80", "-y", "26", "-c", dir, "sh", "-c", script)
+	t.Cleanup(func() { exec.Command(tmux, "-S", sock, "kill-server").Run() })
+	waitFor := func(what string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			if strings.Contains(tm("capture-pane", "-p", "-t", "urlkit"), what) {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Fatalf("the terminal never shows %q:\n%s", what, tm("capture-pane", "-p", "-t", "urlkit"))
+	}
+	waitFor("My PC thinks it's a MAINFRAME")
+	if !builtin {
+		return // c3270's own keys are its business
+	}
+	tm("send-keys", "-t", "urlkit", "C-d")
+	waitFor("exit=0")
+	var before, after []byte
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && len(after) == 0; time.Sleep(100 * time.Millisecond) {
+		before, _ = os.ReadFile(filepath.Join(dir, "before"))
+		after, _ = os.ReadFile(filepath.Join(dir, "after"))
+	}
+	if len(before) == 0 || string(before) != string(after) {
+		t.Errorf("the terminal is not restored: stty -g before %q, after %q", before, after)
+	}
+}
