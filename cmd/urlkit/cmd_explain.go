@@ -17,7 +17,7 @@ import (
 
 var explainCmd = &command{
 	name:    "explain",
-	args:    "[--mode M] [--proxy HOST:PORT] [--email ADDR] [--news-server HOST] [--show-password] [--compressed] [URL...]",
+	args:    "[--mode M] [--proxy HOST:PORT] [--email ADDR] [--news-server HOST] [--show-password] [--compressed] [--login] [URL...]",
 	summary: "print the access algorithm a URL stands for, without network access",
 	detail: `Explain prints, without any network access, what a client does to access
 each URL: first "connect HOST:PORT" (or "open PATH" for a local file), then
