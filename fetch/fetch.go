@@ -34,6 +34,8 @@ type Fetcher struct {
 	HTTP   HTTPOpener
 	FTP    FTPOpener
 	Gopher GopherOpener
+	NNTP   NNTPOpener
+	Mail   MailOpener
 
 	// Timeout is the idle timeout: the fetch fails with ErrTimeout when
 	// nothing arrives for this long, whether while connecting, waiting
@@ -254,6 +256,10 @@ var standardOpeners = map[string]func(f *Fetcher) Opener{
 	"https":  func(f *Fetcher) Opener { return &f.HTTP },
 	"ftp":    func(f *Fetcher) Opener { return &f.FTP },
 	"gopher": func(f *Fetcher) Opener { return &f.Gopher },
+	"news":   func(f *Fetcher) Opener { return &f.NNTP },
+	"nntp":   func(f *Fetcher) Opener { return &f.NNTP },
+	"mid":    func(f *Fetcher) Opener { return &midOpener{f} },
+	"cid":    func(f *Fetcher) Opener { return &f.Mail },
 }
 
 // StandardRegistry returns a new Registry holding f's standard openers:
@@ -365,6 +371,8 @@ func (f *Fetcher) Fetch(ctx context.Context, u *urlkit.URL) (*Response, error) {
 func noOpener(name string) error {
 	in, known := urlscheme.Known(name)
 	switch {
+	case name == "mailto":
+		return errors.New("mailto URLs are sent, not retrieved: urlkit send mailto:ADDRESS reads the message from standard input")
 	case known && in.Retrieval:
 		return fmt.Errorf("no opener for %q: fetch it through a gateway (%s_proxy, WWW_%s_GATEWAY)", name, name, name)
 	case known && in.HasPlan:
