@@ -129,7 +129,7 @@ func (o *NNTPOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		switch st.Op {
 		case "GROUP":
 			if g, err = c.Group(ctx, st.Arg); err != nil {
-				c.Close()
+				c.Quit(ctx) // the session ends as the plan says (closed even on error)
 				return nil, err
 			}
 			req.progress()
@@ -145,7 +145,7 @@ func (o *NNTPOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		case "ARTICLE":
 			a, err := c.Article(ctx, st.Arg)
 			if err != nil {
-				c.Close()
+				c.Quit(ctx)
 				return nil, err
 			}
 			resp.ContentType = "message/rfc822"
@@ -154,7 +154,7 @@ func (o *NNTPOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		case "LIST":
 			s, err := c.ListActive(ctx, "")
 			if err != nil {
-				c.Close()
+				c.Quit(ctx)
 				return nil, err
 			}
 			resp.Listing = true
