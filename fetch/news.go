@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/nntp"
@@ -129,7 +130,7 @@ func (o *NNTPOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		switch st.Op {
 		case "GROUP":
 			if g, err = c.Group(ctx, st.Arg); err != nil {
-				c.Quit(ctx) // the session ends as the plan says (closed even on error)
+				quitAfter(ctx, req, c) // the session ends as the plan says
 				return nil, err
 			}
 			req.progress()
@@ -145,7 +146,7 @@ func (o *NNTPOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		case "ARTICLE":
 			a, err := c.Article(ctx, st.Arg)
 			if err != nil {
-				c.Quit(ctx)
+				quitAfter(ctx, req, c)
 				return nil, err
 			}
 			resp.ContentType = "message/rfc822"
@@ -154,7 +155,7 @@ func (o *NNTPOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		case "LIST":
 			s, err := c.ListActive(ctx, "")
 			if err != nil {
-				c.Quit(ctx)
+				quitAfter(ctx, req, c)
 				return nil, err
 			}
 			resp.Listing = true
@@ -164,6 +165,19 @@ func (o *NNTPOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	}
 	c.Close()
 	return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the news access plan reads nothing"}
+}
+
+// quitAfter ends the session after a refusal with QUIT, as the plan
+// says, closing it in any case; a server that does not answer within a
+// second is not waited for (and its silence does not replace the
+// refusal's error with a timeout).
+func quitAfter(ctx context.Context, req *Request, c *nntp.Conn) {
+	if req.wd != nil {
+		defer req.wd.pause()()
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	c.Quit(ctx)
 }
 
 // overviewLines formats one article per call, false at the end.

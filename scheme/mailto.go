@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"net/textproto"
 	"strconv"
 	"strings"
 
@@ -102,7 +103,7 @@ func ParseMailto6068(u *urlkit.URL) (*Mailto, error) {
 			case "body":
 				m.Body, m.HasBody = m.Body+v, true
 			default:
-				m.Fields = append(m.Fields, HField{Name: n, Value: v, At: Span{off, off + len(f)}})
+				m.Fields = append(m.Fields, HField{Name: textproto.CanonicalMIMEHeaderKey(n), Value: v, At: Span{off, off + len(f)}})
 			}
 			off += len(f) + 1
 		}
