@@ -322,7 +322,11 @@ func (o *MailOpener) submit(ctx context.Context, req *Request, data []byte, sent
 		add = append(add, smtp.Field{Name: "From", Value: from})
 	}
 	if !has("To") {
-		add = append(add, smtp.Field{Name: "To", Value: strings.Join(m.To, ", ")})
+		to := m.To
+		if len(to) == 0 {
+			to = []string{m.Address}
+		}
+		add = append(add, smtp.Field{Name: "To", Value: strings.Join(to, ", ")})
 	}
 	for _, f := range m.Fields {
 		if !has(f.Name) {

@@ -36,6 +36,9 @@ type Mailto struct {
 // of cc and bcc hfields (RFC 6068 2), in order.
 func (m *Mailto) Recipients() []string {
 	r := append([]string(nil), m.To...)
+	if len(r) == 0 {
+		r = append(r, m.Address)
+	}
 	for _, f := range m.Fields {
 		if strings.EqualFold(f.Name, "cc") || strings.EqualFold(f.Name, "bcc") {
 			for _, a := range splitOutsideQuotes(f.Value, ',') {
@@ -73,12 +76,17 @@ func ParseMailto6068(u *urlkit.URL) (*Mailto, error) {
 		if raw == "" {
 			return nil
 		}
-		for _, a := range splitOutsideQuotes(unescape(raw), ',') {
-			a = strings.TrimSpace(a)
+		for _, piece := range strings.Split(raw, ",") {
+			// The addr-spec rules of the rfc1738 mode's mailto grammar.
+			a, err := checkAddrSpec(u, piece, off)
+			if err != nil {
+				return err
+			}
 			if local, domain := splitAddr(a); local == "" || domain == "" {
-				return syntaxError(u, off, "each address of a mailto URL is local-part@domain (RFC 6068 2: to = addr-spec *(\",\" addr-spec))")
+				return syntaxError(u, off, "each address of a mailto URL is an addr-spec, local-part@domain (RFC 6068 2: to = addr-spec *(\",\" addr-spec))")
 			}
 			m.To = append(m.To, a)
+			off += len(piece) + 1
 		}
 		return nil
 	}
@@ -109,7 +117,7 @@ func ParseMailto6068(u *urlkit.URL) (*Mailto, error) {
 		}
 	}
 	if len(m.To) == 0 {
-		return nil, syntaxError(u, l.ssp, "a mailto URL names at least one address, before \"?\" or in a to= hfield (RFC 6068 2)")
+		return nil, syntaxError(u, l.ssp, "a mailto URL needs an address, before \"?\" or in a to= hfield (RFC 6068 2)")
 	}
 	m.Address = m.To[0]
 	return m, nil
@@ -142,7 +150,7 @@ func ParseMailto(u *urlkit.URL) (*Mailto, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Mailto{Address: addr, To: []string{addr}}
+	m := &Mailto{Address: addr}
 	o := u.Offsets()
 	m.At.Address = Span{o.SchemeSpecificPart, o.Fragment}
 	if u.HasFragment {
@@ -177,8 +185,12 @@ func opaqueURL(scheme, ssp string) *urlkit.URL {
 // written in any mode gets the same rules; the offset of an error is
 // mapped back to u.
 func addrSpec(u *urlkit.URL) (string, error) {
-	ssp := u.SchemeSpecificPart()
-	addr, from := unescapeMap(ssp)
+	return checkAddrSpec(u, u.SchemeSpecificPart(), layoutOf(u).ssp)
+}
+
+// checkAddrSpec is addrSpec for the part raw of u written at offset off.
+func checkAddrSpec(u *urlkit.URL, raw string, off int) (string, error) {
+	addr, from := unescapeMap(raw)
 	// The check of the URL's own scheme (mailto, mid or cid), so that
 	// its errors cite the section that defines it.
 	prefix := u.SchemeName() + ":"
@@ -204,7 +216,7 @@ func addrSpec(u *urlkit.URL) (string, error) {
 	if e.Offset < len(to) {
 		i = to[e.Offset]
 	}
-	return "", syntaxError(u, layoutOf(u).ssp+from[i], e.Rule)
+	return "", syntaxError(u, off+from[i], e.Rule)
 }
 
 // splitAddr cuts an addr-spec at the "@" outside quoted strings.
