@@ -352,7 +352,7 @@ func mailtoPlan(v View, p *planner) {
 	m := v.(*Mailto)
 	_, domain := m.Split()
 	var hfields string
-	if p.u.HasQuery && len(m.Fields) == 0 && !m.HasBody && len(m.To) == 1 {
+	if p.u.HasQuery && len(m.Fields) == 0 && !m.HasBody && len(m.To) <= 1 {
 		// RFC 1738 has no header fields in a mailto URL, and "?" is an
 		// atom character of RFC 822; but no domain holds one, and RFC
 		// 6068's hfields start there: the mail domain ends before it.
@@ -365,19 +365,18 @@ func mailtoPlan(v View, p *planner) {
 		local, _ := m.Split()
 		to = []string{local + "@" + domain}
 	}
-	server := p.opts.MailServer
+	server, host := p.opts.MailServer, domain
+	if strings.HasPrefix(domain, "[") && strings.HasSuffix(domain, "]") {
+		host = domain[1 : len(domain)-1]
+	}
 	if server == "" {
-		host := domain
-		if strings.HasPrefix(domain, "[") && strings.HasSuffix(domain, "]") {
-			host = domain[1 : len(domain)-1]
-		}
 		server = host + ":25"
 	}
 	p.connect(server)
 	p.comment("mailto designates an Internet mail address, not a data object (RFC 1738 3.5): the client writes a message to it and sends it by SMTP (RFC 821)")
-	if p.opts.MailServer == "" {
+	if p.opts.MailServer == "" && host == domain {
 		p.comment("to a mail exchanger of %q (its DNS MX records) or to the user's own mail server (urlkit send: --smtp or SMTPSERVER)", domain)
-	} else {
+	} else if p.opts.MailServer != "" {
 		p.comment("the user's own mail server, which relays the message (RFC 6409 submission)")
 	}
 	if hfields != "" {
