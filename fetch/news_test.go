@@ -141,11 +141,11 @@ func TestRefusedBeforeConnecting(t *testing.T) {
 		{"mailto:you%0D%0ARCPT%20TO:x@example.org@example.org", "hi\n", ErrUnsafe},
 		{"mailto:you@example.org?to=x%0D%0A@example.org", "hi\n", ErrUnsafe},
 		{"mailto:you@example.org?x-h=a%00b", "hi\n", ErrUnsafe},
-		{"mailto:you@exa_mple.org", "hi\n", ErrInvalidURL},                       // not an RFC 5321 domain
+		{"mailto:you@exa_mple.org", "hi\n", ErrInvalidURL},                         // not an RFC 5321 domain
 		{"mailto:you@example.org", "To: not an address <<\n\nhi\n", ErrInvalidURL}, // the header checked
 		{"news:local.test%0D%0APOST", "From: a@b.c\nSubject: s\n\nx\n", ErrUnsafe},
 		{"nntp://" + addr + "/local.test%0AQUIT", "From: a@b.c\nSubject: s\n\nx\n", ErrUnsafe},
-		{"news:local.test", "Subject: no From\n\nx\n", ErrInvalidURL},       // RFC 5536 3.1
+		{"news:local.test", "Subject: no From\n\nx\n", ErrInvalidURL}, // RFC 5536 3.1
 		{"news:local.test", "From: a@b.c\nSubject: s\nDate: yesterday\n\nx\n", ErrInvalidURL},
 		{"news:first@test.invalid", "From: a@b.c\nSubject: s\n\nx\n", ErrUnsupportedScheme}, // posted to a group only
 	} {
@@ -340,10 +340,10 @@ func TestRealMIDCID(t *testing.T) {
 	f.Mail.Mailboxes = []string{maildir, mbox}
 	f.Mail.Message = filepath.Join(maildir, "new", "1.eml")
 	for url, want := range map[string]string{
-		"mid:m1@example.org":                  "the text",
-		"mid:m2@example.org":                  "in the mbox\nFrom quoted\n",
+		"mid:m1@example.org":                   "the text",
+		"mid:m2@example.org":                   "in the mbox\nFrom quoted\n",
 		"mid:m1@example.org/part1@example.org": "hello part",
-		"cid:part1@example.org":               "hello part",
+		"cid:part1@example.org":                "hello part",
 	} {
 		resp, err := f.Fetch(testCtx(t), mustParse(t, url))
 		if err != nil {

@@ -241,9 +241,9 @@ func (p *planner) news(n *News) {
 		p.comment("news URLs name no server: the reader's own news server is used, here %q (RFC 1738 3.6)", p.opts.NewsServer)
 	}
 	p.nntpStart()
+	p.nntpLogin(p.opts.User, p.opts.Password)
 	switch {
 	case p.opts.Post:
-		p.nntpLogin(p.opts.User, p.opts.Password)
 		p.nntpPost(n.Group, n.All || n.MessageID != "")
 	case n.All:
 		p.comment("news:* refers to all available newsgroups: the client lists them")
@@ -266,17 +266,15 @@ func (p *planner) nntp(n *NNTP) {
 	if p.u.HasUser {
 		user, pass = unescape(p.u.User), unescape(p.u.Password)
 	}
+	p.nntpLogin(user, pass)
 	switch {
 	case p.opts.Post:
-		p.nntpLogin(user, pass)
 		p.nntpPost(n.Group, n.Article != "")
 	case n.Article != "":
-		p.nntpLogin(user, pass)
 		p.send("GROUP", n.Group, "GROUP "+n.Group+"\r\n").Reply = "211"
 		p.comment("the article number is the server's own numbering within the group (RFC 1738 3.7)")
 		p.send("ARTICLE", n.Article, "ARTICLE "+n.Article+"\r\n").Reply = "220 and the article"
 	default:
-		p.nntpLogin(user, pass)
 		p.nntpGroup(n.Group)
 	}
 	p.line("QUIT\r\n")

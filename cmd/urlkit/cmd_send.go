@@ -112,4 +112,3 @@ func (o *newsOptions) apply(f *fetch.Fetcher, st *Streams) {
 		}
 	}
 }
-
