@@ -375,3 +375,30 @@ func TestRealMIDCID(t *testing.T) {
 		t.Errorf("mid: as a news article: %q", b)
 	}
 }
+
+// FuzzSplitMessage: reading a message from standard input never fails
+// or loses the body: without a header the input is the body as it is;
+// with one, the body is what follows the first empty line.
+func FuzzSplitMessage(f *testing.F) {
+	for _, s := range []string{"", "body only\n", "Subject: s\n\nbody\n", "Subject: s\r\n folded\r\n\r\nx", "no colon\n\nx", ": empty name\n\nx", "A: b\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		fields, body := splitMessage([]byte(s))
+		if fields == nil {
+			if string(body) != s {
+				t.Fatalf("no header, body %q, want the input", body)
+			}
+			return
+		}
+		norm := strings.ReplaceAll(s, "\r\n", "\n")
+		if !strings.HasSuffix(norm, "\n\n"+string(body)) {
+			t.Fatalf("body %q is not what follows the header of %q", body, s)
+		}
+		for _, f := range fields {
+			if f.Name == "" || strings.ContainsAny(f.Name, " \t\n") {
+				t.Fatalf("field name %q", f.Name)
+			}
+		}
+	})
+}

@@ -1,7 +1,6 @@
 package scheme
 
 import (
-	"net/textproto"
 	"strconv"
 	"strings"
 
@@ -111,7 +110,7 @@ func ParseMailto6068(u *urlkit.URL) (*Mailto, error) {
 			case "body":
 				m.Body, m.HasBody = m.Body+v, true
 			default:
-				m.Fields = append(m.Fields, HField{Name: textproto.CanonicalMIMEHeaderKey(n), Value: v, At: Span{off, off + len(f)}})
+				m.Fields = append(m.Fields, HField{Name: canonicalField(n), Value: v, At: Span{off, off + len(f)}})
 			}
 			off += len(f) + 1
 		}
@@ -416,4 +415,22 @@ func mailtoPlan(v View, p *planner) {
 	p.line("DATA\r\n").Reply = "354"
 	p.add(Step{Kind: End, Text: "the message: header lines, an empty line, the body, and a line holding only \".\""})
 	p.line("QUIT\r\n").Reply = "221"
+}
+
+// canonicalField writes a header field name as RFC 5322's examples do:
+// each word capitalised ("subject" -> "Subject", "in-reply-to" ->
+// "In-Reply-To").
+func canonicalField(name string) string {
+	b := []byte(name)
+	upper := true
+	for i, c := range b {
+		switch {
+		case upper && 'a' <= c && c <= 'z':
+			b[i] = c - 'a' + 'A'
+		case !upper && 'A' <= c && c <= 'Z':
+			b[i] = c - 'A' + 'a'
+		}
+		upper = c == '-'
+	}
+	return string(b)
 }

@@ -1,7 +1,6 @@
 package scheme
 
 import (
-	"net"
 	"strconv"
 	"strings"
 
@@ -234,7 +233,7 @@ func (p *planner) news(n *News) {
 		p.comment("the server the URL names (RFC 5538 2.1's news://HOST/GROUP, read in the rfc3986 mode)")
 	} else {
 		server := p.opts.NewsServer
-		if _, _, err := net.SplitHostPort(server); err != nil {
+		if !hasPort(server) {
 			server = addr(server, "", "nntp") // HOST alone, as NNTPSERVER may give it
 		}
 		p.connect(server)
@@ -327,4 +326,19 @@ func (p *planner) nntpStart() {
 	st.When, st.Reply = "the capabilities list MODE-READER, not READER (or there are none)", "200 or 201"
 	st = p.line("CAPABILITIES\r\n")
 	st.When, st.Reply, st.Why, st.RFC = "MODE READER was sent and the server knows CAPABILITIES", "101 and the list", "the capabilities change with the mode", "RFC 3977 5.3.2"
+}
+
+// hasPort reports whether hostport ends in ":PORT" (after the "]" of an
+// IPv6 literal).
+func hasPort(hostport string) bool {
+	i := strings.LastIndexByte(hostport, ':')
+	if i < 0 || i < strings.LastIndexByte(hostport, ']') || i == len(hostport)-1 {
+		return false
+	}
+	for _, c := range hostport[i+1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return strings.Count(hostport, ":") == 1 || strings.HasPrefix(hostport, "[")
 }
