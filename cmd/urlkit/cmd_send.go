@@ -12,9 +12,10 @@ import (
 )
 
 var sendCmd = &command{
-	name:    "send",
-	args:    "[--smtp HOST[:PORT]] [--smtp-tls] [--from ADDR] [--nntp HOST[:PORT]] [--user USER[:PASSWORD]] [--trace] URL",
-	summary: "send the message on standard input to a mailto: address or post it to a newsgroup",
+	name:         "send",
+	args:         "URL",
+	flagSynopsis: true,
+	summary:      "send the message on standard input to a mailto: address or post it to a newsgroup",
 	detail: `Send reads a message from standard input and sends it where the URL says,
 carrying out the URL's submission or posting plan (the one explain prints
 with the same options).
