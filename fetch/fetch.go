@@ -20,9 +20,10 @@ import (
 const DefaultTimeout = 30 * time.Second
 
 // Fetcher retrieves resources named by URLs. Its zero value is ready to
-// use: the standard openers (file, http, https, ftp, gopher) with their
-// zero-value settings, an idle timeout of DefaultTimeout, gateways from
-// the environment, no way to prompt the user, no trace. A Fetcher may be
+// use: the standard openers (file, http, https, ftp, gopher, news, nntp,
+// mid, cid) with their zero-value settings, an idle timeout of
+// DefaultTimeout, gateways from the environment, no way to prompt the
+// user, no trace. A Fetcher may be
 // used concurrently once configured; do not change its fields meanwhile.
 type Fetcher struct {
 	// Registry maps schemes to openers. Nil means the standard openers
@@ -265,7 +266,8 @@ var standardOpeners = map[string]func(f *Fetcher) Opener{
 // StandardRegistry returns a new Registry holding f's standard openers:
 // file (&f.File, fetching another host's files over FTP when
 // f.FileOverFTP is set), http and https (&f.HTTP), ftp (&f.FTP) and
-// gopher (&f.Gopher). Add schemes to it and set it as f.Registry to
+// gopher (&f.Gopher), news and nntp (&f.NNTP), cid (&f.Mail) and mid
+// (f.Mail's mailboxes, then f.NNTP). Add schemes to it and set it as f.Registry to
 // extend f.
 func (f *Fetcher) StandardRegistry() *Registry {
 	r := NewRegistry()

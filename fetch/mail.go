@@ -97,12 +97,11 @@ func splitMID(u *urlkit.URL) (id, cid string) {
 
 // Open opens a cid: URL: the decoded body part of Message.
 func (o *MailOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	_, cid := "", ""
-	if v, err := scheme.ParseCID(req.URL); err == nil {
-		cid = v.ID
-	} else {
+	v, err := scheme.ParseCID(req.URL)
+	if err != nil {
 		return nil, invalid(err)
 	}
+	cid := v.ID
 	if strings.ContainsAny(cid, "\r\n\x00") {
 		return nil, &Error{Op: "check", Offset: -1, Kind: ErrUnsafe, Rule: "the content-id holds CR, LF or NUL"}
 	}
@@ -236,11 +235,6 @@ func (o *NNTPOpener) post(ctx context.Context, req *Request, article []byte, sen
 	}
 	sent.Plan = plan
 	group := ""
-	for _, st := range plan.Steps {
-		if st.Op == "GROUP" {
-			group = st.Arg
-		}
-	}
 	if v, err := scheme.Parse(req.URL, urlkit.RFC3986); err == nil {
 		switch n := v.(type) {
 		case *scheme.News:

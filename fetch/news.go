@@ -137,11 +137,14 @@ func (o *NNTPOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 			resp.Reply = "211 " + strconv.FormatInt(g.Count, 10) + " " + strconv.FormatInt(g.Low, 10) + " " + strconv.FormatInt(g.High, 10) + " " + g.Name
 		case "OVER":
 			resp.Listing = true
-			s := (*nntp.OverviewScanner)(nil)
+			body := &newsBody{c: c, ctx: ctx}
+			var s *nntp.OverviewScanner
 			if g.Count > 0 && g.High >= g.Low {
 				s = c.Overview(ctx, g.Low, g.High)
+				body.closeR = s.Close // a listing stopped early is read to its end
 			}
-			resp.Body = &newsBody{c: c, ctx: ctx, next: o.overviewLines(s)}
+			body.next = o.overviewLines(s)
+			resp.Body = body
 			return resp, nil
 		case "ARTICLE":
 			a, err := c.Article(ctx, st.Arg)
