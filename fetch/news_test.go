@@ -237,6 +237,29 @@ func TestRealPostReadBack(t *testing.T) {
 	}
 }
 
+// TestRealNNTPListingClosedEarly: a listing closed after its first line
+// is read to its end, and the session ends with QUIT, without error.
+func TestRealNNTPListingClosedEarly(t *testing.T) {
+	e := nntpEnv(t)
+	var trace bytes.Buffer
+	f := &Fetcher{Getenv: noEnv(), Trace: &trace}
+	f.NNTP.Server, f.NNTP.Dialer.OverviewBatch = "127.0.0.1:"+e["NNTP_PORT"], 1
+	resp, err := f.Fetch(testCtx(t), mustParse(t, "news:local.test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := make([]byte, 10)
+	if _, err := resp.Body.Read(line); err != nil {
+		t.Fatal(err)
+	}
+	if err := resp.Body.Close(); err != nil {
+		t.Fatalf("Close: %v\n%s", err, trace.String())
+	}
+	if !strings.Contains(trace.String(), "> QUIT") {
+		t.Errorf("no QUIT:\n%s", trace.String())
+	}
+}
+
 // TestRealNNTPLoginSecret: a wrong password fails as access denied and
 // appears in neither the error nor the trace.
 func TestRealNNTPLoginSecret(t *testing.T) {

@@ -78,7 +78,7 @@ var planWireCases = []struct {
 	{name: "http --compressed", server: "HTTP_PORT", path: "/hello.txt", compressed: true},
 	{name: "http with a login (RFC 3986): Basic authorization", server: "HTTP_PORT", user: "tester:secret@", path: "/private/secret.txt"},
 	{name: "file", server: "", path: "/hello.txt", body: "hello, file"},
-	{name: "news group listing (OVER in batches)", server: "NNTP_PORT", news: true, path: "news:local.test", body: "<first@test.invalid>"},
+	{name: "news group listing (OVER in batches of 2: 1-2, 3-3)", server: "NNTP_PORT", news: true, path: "news:local.test", body: "<cross@test.invalid>"},
 	{name: "news empty group", server: "NNTP_PORT", news: true, path: "news:local.empty"},
 	{name: "news article by message-id", server: "NNTP_PORT", news: true, path: "news:first@test.invalid", body: "Subject: First test article"},
 	{name: "news:* lists the groups", server: "NNTP_PORT", news: true, path: "news:*", body: "local.test 3 1 y"},
@@ -99,6 +99,7 @@ func TestPlanEqualsWire(t *testing.T) {
 	for _, tc := range planWireCases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email, NullCWD: tc.nullCWD}}
+			f.NNTP.Dialer.OverviewBatch = 2 // several OVER ranges even in a small group
 			if tc.answers != nil {
 				answers := tc.answers
 				f.Prompt = func(context.Context, Prompt) (string, error) {
