@@ -21,7 +21,7 @@ var getCmd = &command{
 	name:         "get",
 	args:         "[URL...]",
 	flagSynopsis: true,
-	summary:      "fetch what URLs name (file, http, https, ftp, gopher), or open their sessions (telnet, rlogin, tn3270)",
+	summary:      "fetch what URLs name (file, http, https, ftp, gopher, news, nntp, mid, cid), or open their sessions (telnet, rlogin, tn3270)",
 	detail: `Get fetches the resource each URL names and writes it to standard output,
 or to FILE with -o: written under a temporary name in the same directory and
 renamed only after a complete, checked transfer, so a failure leaves no file
@@ -80,6 +80,18 @@ Each URL is carried out as its specification says:
            and says so when it cannot. tn3270 over pipes prints the first
            screen (hidden fields blank), then plays --keys, printing each
            screen the host answers with
+  news:    RFC 1738 3.6 on the server of --nntp HOST[:PORT], else
+           $NNTPSERVER: news:GROUP lists the group's articles, one per line
+           (number, date, from, subject, message-id; --json: objects), read
+           with OVER in batches; news:MESSAGE-ID prints the article as
+           stored; news:* lists the groups
+  nntp:    RFC 1738 3.7: nntp://HOST:PORT/GROUP/N prints the article,
+           nntp://HOST/GROUP lists the group; --user USER[:PASSWORD] logs in
+  mid:     RFC 1630, RFC 2392: the message in the --mailbox PATHs (Maildir
+           or mbox; default $MAIL), else, with a news server, the article;
+           mid:MESSAGE-ID/CONTENT-ID prints the body part, decoded
+  cid:     the decoded body part of the --message FILE
+  mailto:  is sent, not fetched: see urlkit send
 
 Safety (RFC 1738 section 6): a URL whose decoded parts would put CR, LF or
 NUL into a protocol line (FTP command, Gopher request, user, password) is
@@ -106,6 +118,9 @@ Examples:
   urlkit get --render 'gopher://host/0/item%09%09!'
   urlkit get --gateway ftp=http://proxy:3128 ftp://host/file
   urlkit get --allow-port 25 gopher://host:25/
+  urlkit get --nntp news.example.org news:comp.infosystems.www
+  urlkit get nntp://news.example.org/comp.infosystems.www/1234
+  urlkit get --mailbox ~/Maildir mid:1234@example.org
   printf 'ls\nexit\n' | urlkit get --login telnet://me:secret@host/
   urlkit get --keys 'logon applid(tso)<enter>' tn3270://mainframe/`,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
@@ -158,6 +173,13 @@ Examples:
 		fs.BoolVar(&o.login, "login", false, "telnet, rlogin: answer the login and password prompts once with the URL's user and password")
 		fs.BoolVar(&o.raw, "raw", false, "telnet, rlogin, tn3270 over pipes: write the session's output unchanged (control bytes not escaped)")
 		fs.StringVar(&o.keys, "keys", "", "tn3270: the key `SCRIPT` to play after the first screen (text, <enter>, <pf3>, <tab>...), printing each screen")
+		newsFlags(fs, &o.news)
+		fs.BoolVar(&o.news.json, "json", false, "list news articles and groups as JSON objects, one per line")
+		fs.Func("mailbox", "look for mid: messages in the Maildir or mbox `PATH` (repeatable; default $MAIL)", func(s string) error {
+			o.mailboxes = append(o.mailboxes, s)
+			return nil
+		})
+		fs.StringVar(&o.message, "message", "", "the MIME message `FILE` a cid: URL's part is looked for in")
 		mode := modeFlag(fs)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			o.mode = *mode
@@ -195,6 +217,9 @@ type getOptions struct {
 	login, raw   bool
 	keys         string
 	urlsFromArgs bool // standard input is free for a session
+	news         newsOptions
+	mailboxes    []string
+	message      string
 }
 
 func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
@@ -215,6 +240,8 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 	if o.timeout == 0 {
 		f.Timeout = -1
 	}
+	o.news.apply(f, st)
+	f.Mail.Mailboxes, f.Mail.Message = o.mailboxes, o.message
 	f.FTP.Dialer.Active = o.active
 	f.FTP.Email = o.email
 	switch o.nullCWD {

@@ -38,13 +38,26 @@ func TestNetScripts(t *testing.T) {
 // against inetutils telnetd, in.rlogind and Hercules.
 func TestSessionScripts(t *testing.T) {
 	wt.ServerEnv(t, "TELNET_PORT", "TELNET_USER", "TELNET_PASS", "RLOGIN_PORT", "RLOGIN_USER", "RLOGIN_PASS", "TN3270_PORT")
+	runServerScripts(t, "testdata/sessionscript", "TELNET_", "RLOGIN_", "TN3270_")
+}
+
+// TestNewsScripts runs the news, mail, mid and cid scripts
+// (testdata/newsscript) against INN, aiosmtpd and Exim.
+func TestNewsScripts(t *testing.T) {
+	wt.ServerEnv(t, "NNTP_PORT", "SMTP_PORT", "EXIM_PORT")
+	runServerScripts(t, "testdata/newsscript", "NNTP_", "SMTP_", "EXIM_")
+}
+
+// runServerScripts runs the scripts of dir with the environment variables
+// of the servers (those starting with one of prefixes).
+func runServerScripts(t *testing.T, dir string, prefixes ...string) {
 	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/sessionscript",
+		Dir:                 dir,
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
 			for _, kv := range os.Environ() {
 				k, _, _ := strings.Cut(kv, "=")
-				for _, p := range []string{"TELNET_", "RLOGIN_", "TN3270_"} {
+				for _, p := range prefixes {
 					if strings.HasPrefix(k, p) {
 						e.Vars = append(e.Vars, kv)
 					}
