@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,11 +38,13 @@ Examples:
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
 			first := true
+			var buf []byte // reused: one record's JSON
 			return eachInput(ctx, st, out, args, func(s string) int {
-				r := parseOne(s, *mode)
+				var r parsed
+				r.parse(s, *mode)
 				if *asJSON {
-					out.Write(r.json())
-					out.WriteByte('\n')
+					buf = append(r.appendJSON(buf[:0]), '\n')
+					out.Write(buf)
 				} else {
 					if !first {
 						out.WriteByte('\n')
@@ -70,29 +73,27 @@ type parsed struct {
 	warnings []urlkit.Warning
 }
 
-func parseOne(s string, m urlkit.Mode) *parsed {
-	r := &parsed{input: s, mode: m}
+// parse fills r with the result of parsing s in mode m.
+func (r *parsed) parse(s string, m urlkit.Mode) {
+	*r = parsed{input: s, mode: m}
 	r.u, r.warnings, r.err = urlkit.ParseMode(s, m)
 	if r.err != nil {
 		r.errs = urlkit.Check(s, m)
 	}
-	return r
 }
 
-// json encodes the result with the keys of CLI.md, in its order, then
-// urlkit's additions (mode, url, warnings).
-func (r *parsed) json() []byte {
-	// Sized for the input repeated in six members (input, url, path,
+// appendJSON appends the result with the keys of CLI.md, in its order,
+// then urlkit's additions (mode, url, warnings).
+func (r *parsed) appendJSON(b []byte) []byte {
+	// Room for the input repeated in six members (input, url, path,
 	// ...), so that a long line is not copied again at every doubling.
-	o := jsonObject{b: make([]byte, 0, 6*len(r.input)+512)}
+	b = slices.Grow(b, 6*len(r.input)+512)
+	o := jsonObject{b: b}
 	o.begin()
 	o.str("input", r.input)
 	o.boolean("valid", r.err == nil)
-	offs := make([]offsetMessage, len(r.errs))
-	for i, e := range r.errs {
-		offs[i] = offsetMessage{e.Offset, e.Rule}
-	}
-	o.raw("errors", jsonOffsetMessages(offs))
+	o.key("errors")
+	o.b = appendOffsetMessages(o.b, len(r.errs), func(i int) (int, string) { return r.errs[i].Offset, r.errs[i].Rule })
 	u := &r.u
 	ok := r.err == nil
 	o.optStr("scheme", u.SchemeName(), ok && u.Scheme != "")
@@ -112,18 +113,21 @@ func (r *parsed) json() []byte {
 	o.optStr("path", u.Path, ok)
 	o.optStr("query", u.Query, ok && u.HasQuery)
 	o.optStr("fragment", u.Fragment, ok && u.HasFragment)
+	o.key("scheme_data")
 	if ok {
-		o.raw("scheme_data", schemeData(u, r.mode))
+		o.b = appendSchemeData(o.b, u, r.mode)
 	} else {
-		o.raw("scheme_data", []byte("null"))
+		o.b = append(o.b, "null"...)
 	}
 	o.str("mode", r.mode.String())
-	o.optStr("url", u.String(), ok)
-	offs = make([]offsetMessage, len(r.warnings))
-	for i, w := range r.warnings {
-		offs[i] = offsetMessage{w.Offset, w.Message}
+	o.key("url")
+	if ok {
+		o.b = appendJSONString(o.b, u.String())
+	} else {
+		o.b = append(o.b, "null"...)
 	}
-	o.raw("warnings", jsonOffsetMessages(offs))
+	o.key("warnings")
+	o.b = appendOffsetMessages(o.b, len(r.warnings), func(i int) (int, string) { return r.warnings[i].Offset, r.warnings[i].Message })
 	o.end()
 	return o.b
 }
