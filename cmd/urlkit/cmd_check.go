@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/safetext"
@@ -37,53 +38,56 @@ Examples:
 		mode := modeFlag(fs)
 		all := fs.Bool("all", false, "print every problem of each URL, not only the first")
 		verbose := fs.Bool("v", false, "also print \"ok URL\" for valid URLs, and the lenient mode's repairs")
+		jobs := jobsFlag(fs)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInput(ctx, st, out, args, func(s string) int {
-				var errs urlkit.ErrorList
-				u, warns, err := urlkit.ParseMode(s, *mode)
-				switch {
-				case err == nil:
-				case *all || *mode == urlkit.Lenient:
-					errs = urlkit.Check(s, *mode)
-				default:
-					// Only the first problem is shown: the parse finds it
-					// without a list of every other (a million on a
-					// hostile line).
-					var ue *urlkit.Error
-					if errors.As(err, &ue) {
-						errs = urlkit.ErrorList{ue}
-					} else {
+			return eachInputJobs(ctx, st, out, args, *jobs, func() lineJob {
+				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
+					var errs urlkit.ErrorList
+					u, warns, err := urlkit.ParseMode(s, *mode)
+					switch {
+					case err == nil:
+					case *all || *mode == urlkit.Lenient:
 						errs = urlkit.Check(s, *mode)
-					}
-				}
-				if len(errs) == 0 {
-					if *verbose {
-						fmt.Fprintf(out, "ok %s\n", st.redact(s))
-					}
-					for _, w := range warns {
-						switch {
-						case *mode != urlkit.Lenient:
-							// In a strict mode the input was not quite
-							// what the grammar says: say what was removed,
-							// -v or not (RFC 1738 appendix's "URL:"),
-							// naming the URL read, its password hidden.
-							out.Flush()
-							fmt.Fprintf(st.Err, "urlkit: %s: warning: %s\n", quoteInput(u.Redacted(), w.Offset), safetext.Visible(w.String()))
-						case *verbose:
-							fmt.Fprintf(out, "  repaired: %s\n", w)
+					default:
+						// Only the first problem is shown: the parse finds it
+						// without a list of every other (a million on a
+						// hostile line).
+						var ue *urlkit.Error
+						if errors.As(err, &ue) {
+							errs = urlkit.ErrorList{ue}
+						} else {
+							errs = urlkit.Check(s, *mode)
 						}
 					}
-					return exitOK
+					if len(errs) == 0 {
+						if *verbose {
+							fmt.Fprintf(out, "ok %s\n", st.redact(s))
+						}
+						for _, w := range warns {
+							switch {
+							case *mode != urlkit.Lenient:
+								// In a strict mode the input was not quite
+								// what the grammar says: say what was removed,
+								// -v or not (RFC 1738 appendix's "URL:"),
+								// naming the URL read, its password hidden.
+								out.Flush()
+								fmt.Fprintf(errw, "urlkit: %s: warning: %s\n", quoteInput(u.Redacted(), w.Offset), safetext.Visible(w.String()))
+							case *verbose:
+								fmt.Fprintf(out, "  repaired: %s\n", w)
+							}
+						}
+						return exitOK
+					}
+					out.Flush()
+					if !*all {
+						printErrors(errw, errs[:1], 1)
+					} else {
+						printErrors(errw, errs, len(errs))
+					}
+					return exitFail
 				}
-				out.Flush()
-				if !*all {
-					printErrors(st.Err, errs[:1], 1)
-				} else {
-					printErrors(st.Err, errs, len(errs))
-				}
-				return exitFail
 			})
 		}
 	},

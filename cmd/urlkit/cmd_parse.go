@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,30 +35,31 @@ Examples:
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		mode := modeFlag(fs)
 		asJSON := fs.Bool("json", false, "print one JSON object per URL per line (keys as in CLI.md)")
+		jobs := jobsFlag(fs)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			first := true
-			var buf []byte // reused: one record's JSON
-			return eachInput(ctx, st, out, args, func(s string) int {
-				var r parsed
-				r.parse(s, *mode)
-				if *asJSON {
-					buf = append(r.appendJSON(buf[:0]), '\n')
-					out.Write(buf)
-				} else {
-					if !first {
-						out.WriteByte('\n')
+			return eachInputJobs(ctx, st, out, args, *jobs, func() lineJob {
+				var buf []byte // reused: one record's JSON
+				return func(n int, s string, out *bufio.Writer, errw io.Writer) int {
+					var r parsed
+					r.parse(s, *mode)
+					if *asJSON {
+						buf = append(r.appendJSON(buf[:0]), '\n')
+						out.Write(buf)
+					} else {
+						if n > 0 {
+							out.WriteByte('\n')
+						}
+						r.human(out)
 					}
-					r.human(out)
+					if r.err != nil {
+						out.Flush()
+						printErrors(errw, r.errs, len(r.errs))
+						return exitFail
+					}
+					return exitOK
 				}
-				first = false
-				if r.err != nil {
-					out.Flush()
-					printErrors(st.Err, r.errs, len(r.errs))
-					return exitFail
-				}
-				return exitOK
 			})
 		}
 	},

@@ -43,6 +43,7 @@ func eachInput(ctx context.Context, st *Streams, out *bufio.Writer, args []strin
 		}
 		line, err := readLine(r)
 		if errors.Is(err, errLineTooLong) {
+			out.Flush() // the message goes after the lines before
 			fmt.Fprintf(st.Err, "urlkit: standard input line %d: longer than %d bytes; skipped\n", lineNo, maxLine)
 			note(exitFail)
 			continue

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// jobsInput is a stream of valid, invalid, blank, passworded and too
+// long lines, several batches long.
+func jobsInput() string {
+	var b strings.Builder
+	for i := range 3 * batchLines {
+		switch i % 7 {
+		case 0:
+			fmt.Fprintf(&b, "http://host%d.example/a/b?q=%d#f\n", i, i)
+		case 1:
+			fmt.Fprintf(&b, "ftp://u:secret%d@h/%%2Fetc/motd;type=a\n", i)
+		case 2:
+			fmt.Fprintf(&b, "http://a b/%d\n", i) // invalid
+		case 3:
+			b.WriteString("\n")
+		case 4:
+			fmt.Fprintf(&b, "HTTP://Info.CERN.ch:80/albert/%d/marie%%2dclaude\r\n", i)
+		case 5:
+			fmt.Fprintf(&b, "gopher://g/1%%%d\n", i)
+		default:
+			fmt.Fprintf(&b, "mailto:x%d@y.example\n", i)
+		}
+		if i == batchLines+3 {
+			b.WriteString(strings.Repeat("x", maxLine+10) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// TestJobsSameOutput checks that -j N writes byte for byte what -j 1
+// writes, standard output and standard error interleaved as one stream,
+// with the same exit status.
+func TestJobsSameOutput(t *testing.T) {
+	in := jobsInput()
+	for _, cmd := range [][]string{
+		{"parse", "--json"}, {"parse"}, {"check"}, {"check", "--all"}, {"check", "-v"},
+		{"normalize"}, {"normalize", "--mode", "rfc3986"}, {"normalize", "--explain"},
+	} {
+		runJ := func(j string) (string, int) {
+			var both bytes.Buffer
+			st := &Streams{In: strings.NewReader(in), Out: &both, Err: &both}
+			args := append(append([]string{}, cmd...), "-j", j)
+			code := run(context.Background(), args, st)
+			return both.String(), code
+		}
+		want, wantCode := runJ("1")
+		for _, j := range []string{"2", "4"} {
+			got, code := runJ(j)
+			if got != want || code != wantCode {
+				i := 0
+				for i < len(got) && i < len(want) && got[i] == want[i] {
+					i++
+				}
+				t.Errorf("%v -j %s: output differs from -j 1 at byte %d: %q vs %q (status %d vs %d)", cmd, j, i, got[max(0, i-80):min(len(got), i+80)], want[max(0, i-80):min(len(want), i+80)], code, wantCode)
+			}
+		}
+	}
+}
+
+// TestJobsSmallInput checks that an input of one batch is handled
+// without workers, and still correctly.
+func TestJobsSmallInput(t *testing.T) {
+	st, out, _ := TestStreams("http://a/\nhttp://b/\n")
+	if code := run(context.Background(), []string{"normalize", "-j", "8"}, st); code != exitOK {
+		t.Fatalf("status %d", code)
+	}
+	if out.String() != "http://a/\nhttp://b/\n" {
+		t.Fatalf("output %q", out)
+	}
+}
