@@ -45,11 +45,12 @@ Examples:
 			return eachInputJobs(ctx, st, out, args, *jobs, func() lineJob {
 				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
 					var errs urlkit.ErrorList
+					total := 0
 					u, warns, err := urlkit.ParseMode(s, *mode)
 					switch {
 					case err == nil:
 					case *all || *mode == urlkit.Lenient:
-						errs = urlkit.Check(s, *mode)
+						errs, total = urlkit.CheckLimit(s, *mode, maxErrorsShown)
 					default:
 						// Only the first problem is shown: the parse finds it
 						// without a list of every other (a million on a
@@ -58,7 +59,7 @@ Examples:
 						if errors.As(err, &ue) {
 							errs = urlkit.ErrorList{ue}
 						} else {
-							errs = urlkit.Check(s, *mode)
+							errs, total = urlkit.CheckLimit(s, *mode, maxErrorsShown)
 						}
 					}
 					if len(errs) == 0 {
@@ -84,7 +85,7 @@ Examples:
 					if !*all {
 						printErrors(errw, errs[:1], 1)
 					} else {
-						printErrors(errw, errs, len(errs))
+						printErrors(errw, errs, max(total, len(errs)))
 					}
 					return exitFail
 				}

@@ -21,7 +21,8 @@ var parseCmd = &command{
 or with --json one JSON object per URL per line. Components are shown as
 written (still encoded); an absent component is (none) here and null in
 JSON, an empty one "". scheme_data is the scheme's typed view with decoded
-values. Invalid URLs print their errors (offset and rule) and make the exit
+values. Invalid URLs print their errors (offset and rule; past 1000, in --json,
+errors_omitted counts the rest) and make the exit
 status 1.
 
 ` + modesHelp + `
@@ -55,7 +56,7 @@ Examples:
 					}
 					if r.err != nil {
 						out.Flush()
-						printErrors(errw, r.errs, len(r.errs))
+						printErrors(errw, r.errs, r.errTotal)
 						return exitFail
 					}
 					return exitOK
@@ -65,13 +66,19 @@ Examples:
 	},
 }
 
+// maxErrorsListed bounds the errors of one URL in parse --json; the
+// count of the others is "errors_omitted". A hostile line (a megabyte of
+// "%") would otherwise build a million of them.
+const maxErrorsListed = 1000
+
 // parsed is one URL's parse result, ready to print.
 type parsed struct {
 	input    string
 	mode     urlkit.Mode
 	u        urlkit.URL
 	err      error
-	errs     urlkit.ErrorList
+	errs     urlkit.ErrorList // the first maxErrorsListed
+	errTotal int              // how many errors there are in all
 	warnings []urlkit.Warning
 }
 
@@ -80,7 +87,7 @@ func (r *parsed) parse(s string, m urlkit.Mode) {
 	*r = parsed{input: s, mode: m}
 	r.u, r.warnings, r.err = urlkit.ParseMode(s, m)
 	if r.err != nil {
-		r.errs = urlkit.Check(s, m)
+		r.errs, r.errTotal = urlkit.CheckLimit(s, m, maxErrorsListed)
 	}
 }
 
@@ -96,6 +103,9 @@ func (r *parsed) appendJSON(b []byte) []byte {
 	o.boolean("valid", r.err == nil)
 	o.key("errors")
 	o.b = appendOffsetMessages(o.b, len(r.errs), func(i int) (int, string) { return r.errs[i].Offset, r.errs[i].Rule })
+	if more := r.errTotal - len(r.errs); more > 0 {
+		o.optInt("errors_omitted", more, true)
+	}
 	u := &r.u
 	ok := r.err == nil
 	o.optStr("scheme", u.SchemeName(), ok && u.Scheme != "")
@@ -151,7 +161,7 @@ func (r *parsed) human(w *bufio.Writer) {
 		line("valid", "no")
 		for i, e := range r.errs {
 			if i == maxErrorsShown {
-				line("error", fmt.Sprintf("and %d more", len(r.errs)-i))
+				line("error", fmt.Sprintf("and %d more", r.errTotal-i))
 				break
 			}
 			line("error", "offset "+strconv.Itoa(e.Offset)+": "+e.Rule)
