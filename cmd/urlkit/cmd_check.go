@@ -14,7 +14,7 @@ import (
 
 var checkCmd = &command{
 	name:    "check",
-	args:    "[--mode M] [--all] [-v] [URL...]",
+	args:    "[--mode M] [--all] [-v] [-j N] [URL...]",
 	summary: "validate URLs; exit 1 if any is invalid",
 	detail: `Check validates each URL and prints nothing for a valid one. For an invalid
 one it prints one error line to standard error, naming the input, the byte

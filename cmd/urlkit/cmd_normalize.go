@@ -38,7 +38,7 @@ segments of an absolute URI are removed.`
 
 var normalizeCmd = &command{
 	name:    "normalize",
-	args:    "[--mode M] [--explain] [URL...]",
+	args:    "[--mode M] [--explain] [-j N] [URL...]",
 	summary: "print URLs in canonical form",
 	detail: `Normalize prints each URL (or each line of standard input) in the canonical
 form below, one per line. With --explain, each rule that changed something

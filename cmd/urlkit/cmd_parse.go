@@ -15,7 +15,7 @@ import (
 
 var parseCmd = &command{
 	name:    "parse",
-	args:    "[--mode M] [--json] [URL...]",
+	args:    "[--mode M] [--json] [-j N] [URL...]",
 	summary: "print the components of URLs",
 	detail: `Parse prints the components of each URL: as "key value" lines for people,
 or with --json one JSON object per URL per line. Components are shown as

@@ -44,11 +44,13 @@ func TestJobsSameOutput(t *testing.T) {
 	for _, cmd := range [][]string{
 		{"parse", "--json"}, {"parse"}, {"check"}, {"check", "--all"}, {"check", "-v"},
 		{"normalize"}, {"normalize", "--mode", "rfc3986"}, {"normalize", "--explain"},
+		{"resolve", "http://a/b/c/d;p?q"}, {"resolve", "--rule", "all", "--explain", "http://a/b/c/d;p?q"},
+		{"relative", "http://host0.example/a/"},
 	} {
 		runJ := func(j string) (string, int) {
 			var both bytes.Buffer
 			st := &Streams{In: strings.NewReader(in), Out: &both, Err: &both}
-			args := append(append([]string{}, cmd...), "-j", j)
+			args := append([]string{cmd[0], "-j", j}, cmd[1:]...)
 			code := run(context.Background(), args, st)
 			return both.String(), code
 		}
