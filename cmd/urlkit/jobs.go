@@ -82,7 +82,7 @@ func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []s
 		n++
 		return code
 	}
-	if len(args) > 0 || jobs <= 1 {
+	if len(args) > 0 {
 		return eachInput(ctx, st, out, args, one)
 	}
 	r := bufio.NewReaderSize(st.In, 64<<10)
@@ -170,11 +170,29 @@ func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []s
 
 	out.Flush()
 	b, err := next(0)
-	if err != nil {
-		// One batch is all there is: no workers.
-		handle(job, bufio.NewWriter(&b.out), b)
-		write(b)
-		return finishInput(st, status, err)
+	if err != nil || jobs <= 1 {
+		// One batch is all there is, or one worker is asked for: the
+		// batches are handled here. (Batched, the messages of lines
+		// with no output between them are written at once.)
+		w := bufio.NewWriterSize(io.Discard, 32<<10)
+		first := 0
+		for {
+			w.Reset(&b.out)
+			handle(job, w, b)
+			write(b)
+			if r.Buffered() == 0 {
+				out.Flush()
+			}
+			if err != nil {
+				return finishInput(st, status, err)
+			}
+			if ctx.Err() != nil {
+				return exitInterrupted
+			}
+			first += count(b)
+			free <- b // reused by next
+			b, err = next(first)
+		}
 	}
 
 	work := make(chan *inputBatch, jobs)
