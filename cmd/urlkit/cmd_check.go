@@ -83,9 +83,9 @@ Examples:
 					}
 					out.Flush()
 					if !*all {
-						printErrors(errw, errs[:1], 1)
+						printErrorsHint(errw, errs[:1], 1, modeHint(s, *mode, false))
 					} else {
-						printErrors(errw, errs, max(total, len(errs)))
+						printErrorsHint(errw, errs, max(total, len(errs)), modeHint(s, *mode, false))
 					}
 					return exitFail
 				}
