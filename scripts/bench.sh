@@ -87,7 +87,8 @@ for name, unit, n in (('parse_json', 'URLs/s', 1e6), ('check', 'URLs/s', 1e6), (
         continue
     cmd = name.replace('_json', ' --json').replace('_rfc3986', ' --mode rfc3986')
     data = '50 MB of /usr/share/doc' if name == 'extract' else '1M web URLs'
-    print(f"| urlkit {cmd}{"" if name == "extract" else ", -j 1"} | per CPU second (user+sys) | {data} | {len(one)} | {n / med(one):,.0f} {unit} |")
+    label = cmd if name == 'extract' else cmd + ', -j 1'
+    print(f"| urlkit {label} | per CPU second (user+sys) | {data} | {len(one)} | {n / med(one):,.0f} {unit} |")
     two = c.get((name, '2'))
     if two:
         r = [y / x for x, y in zip(one, two)]
