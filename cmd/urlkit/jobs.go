@@ -25,11 +25,14 @@ func jobsFlag(fs *flag.FlagSet) *int {
 }
 
 // Batches of standard input handed to a worker: big enough that the hand
-// over costs little, small enough that the batches in flight (2 per
-// worker, with their output) stay within a few MB.
+// over costs little, small enough that the batches in flight and kept
+// for reuse (about 5 per worker, with their output: parse --json writes
+// 10 times its input) stay within a few MB. Bigger ones (128 KiB) met
+// the 20 MB memory limit and made the collector run all the time (-j 2
+// took 1.4 times the CPU of -j 1; now 1.05-1.2).
 const (
-	batchLines = 2048
-	batchBytes = 128 << 10
+	batchLines = 512
+	batchBytes = 32 << 10
 )
 
 // inputItem is one line of standard input, or a line too long to read.
