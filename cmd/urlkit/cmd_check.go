@@ -42,7 +42,7 @@ Examples:
 		return func(ctx context.Context, st *Streams, args []string) int {
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInputJobs(ctx, st, out, args, *jobs, func() lineJob {
+			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
 				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
 					var errs urlkit.ErrorList
 					total := 0

@@ -66,7 +66,7 @@ Examples:
 			norm := normalizer()
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInputJobs(ctx, st, out, args, *jobs, func() lineJob {
+			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
 				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
 					u, err := parseAbs(s, norm.Mode)
 					if err != nil {

@@ -59,7 +59,7 @@ Examples:
 			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInputJobs(ctx, st, out, args, *jobs, func() lineJob {
+			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
 				var buf []byte // reused: one record's JSON
 				return func(n int, s string, out *bufio.Writer, errw io.Writer) int {
 					var r parsed

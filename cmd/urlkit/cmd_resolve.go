@@ -102,7 +102,8 @@ var resolveCmd = &command{
 	args:    "[--rule R] [--compat] [--mode M] [--explain] [-j N] BASE [REF...]",
 	summary: "resolve relative references against a base URL",
 	detail: `Resolve prints the absolute URL each REF (or each line of standard input)
-stands for in the context of BASE, one per line. With --rule all it prints
+stands for in the context of BASE, one per line (a blank line is the empty
+reference, which stands for BASE without its fragment). With --rule all it prints
 every rule's result, one line per rule under the reference, so that you
 can see where the rules disagree; --explain adds, under each result, the
 steps taken: which step of the rule fired, what was kept from the base,
@@ -152,7 +153,7 @@ Examples:
 			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInputJobs(ctx, st, out, args[1:], *jobs, func() lineJob {
+			return eachInputJobs(ctx, st, out, args[1:], *jobs, true, func() lineJob {
 				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
 					ref, err := parseRef(s, *mode)
 					if err != nil {
@@ -235,7 +236,7 @@ Examples:
 			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInputJobs(ctx, st, out, args[1:], *jobs, func() lineJob {
+			return eachInputJobs(ctx, st, out, args[1:], *jobs, false, func() lineJob {
 				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
 					target, err := parseAbs(s, *mode)
 					if err == nil {

@@ -76,8 +76,11 @@ func (w batchErr) Write(p []byte) (int, error) {
 // eachInputJobs is eachInput for commands whose lines are independent:
 // standard input is cut into batches handled by up to jobs workers, and
 // the results are written in input order. A small input (one batch) is
-// handled on the calling goroutine, as is a list of arguments.
-func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []string, jobs int, newJob func() lineJob) int {
+// handled on the calling goroutine, as is a list of arguments. With
+// blankIsInput a blank line is an input (resolve's empty reference,
+// RFC 3986 5.4.1's ""), so that each line has its line of output;
+// otherwise blank lines are skipped.
+func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []string, jobs int, blankIsInput bool, newJob func() lineJob) int {
 	job := newJob()
 	n := 0
 	one := func(s string) int {
@@ -116,7 +119,7 @@ func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []s
 			case errors.Is(err, errLineTooLong):
 				b.items = append(b.items, inputItem{lineNo: lineNo, tooLong: true})
 				err = nil
-			case line != "":
+			case line != "" || blankIsInput && err == nil:
 				st.addSecrets(line)
 				b.items = append(b.items, inputItem{s: line, lineNo: lineNo})
 				size += len(line)

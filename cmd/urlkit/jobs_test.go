@@ -79,3 +79,19 @@ func TestJobsSmallInput(t *testing.T) {
 		t.Fatalf("output %q", out)
 	}
 }
+
+// TestResolveBlankLine checks that a blank line of standard input is the
+// empty reference (RFC 3986 5.4.1: "" resolves to the base without its
+// fragment), so that each input line has its output line.
+func TestResolveBlankLine(t *testing.T) {
+	for _, j := range []string{"1", "2"} {
+		st, out, _ := TestStreams("g\n\n#s\r\n\r\n")
+		if code := run(context.Background(), []string{"resolve", "-j", j, "http://a/b/c/d;p?q#f"}, st); code != exitOK {
+			t.Fatalf("-j %s: status %d", j, code)
+		}
+		want := "http://a/b/c/g\nhttp://a/b/c/d;p?q\nhttp://a/b/c/d;p?q#s\nhttp://a/b/c/d;p?q\n"
+		if out.String() != want {
+			t.Errorf("-j %s: output %q, want %q", j, out, want)
+		}
+	}
+}
