@@ -85,9 +85,44 @@ Examples:
 					}
 					return exitOK
 				}
+			}, func(lineNo int, out *bufio.Writer) {
+				if *asJSON {
+					out.Write(overLongJSON(lineNo, *mode, only))
+					out.WriteByte('\n')
+				}
 			})
 		}
 	},
+}
+
+// overLongJSON is the record of a line longer than maxLine: not valid,
+// its input null (it was not kept), one error, every component null.
+func overLongJSON(lineNo int, m urlkit.Mode, only map[string]bool) []byte {
+	o := jsonObject{only: only}
+	o.begin()
+	o.optStr("input", "", false)
+	o.boolean("valid", false)
+	if !o.skip("errors") {
+		o.key("errors")
+		msg := fmt.Sprintf("standard input line %d: longer than %d bytes; skipped", lineNo, maxLine)
+		o.b = appendOffsetMessages(o.b, 1, func(int) (int, string) { return maxLine, msg })
+	}
+	for _, k := range parseFields[3:] {
+		switch k {
+		case "mode":
+			o.str(k, m.String())
+		case "warnings":
+			if !o.skip(k) {
+				o.key(k)
+				o.b = append(o.b, "[]"...)
+			}
+		case "input_base64":
+		default:
+			o.optStr(k, "", false)
+		}
+	}
+	o.end()
+	return o.b
 }
 
 // maxErrorsListed bounds the errors of one URL in parse --json; the

@@ -19,6 +19,11 @@ import (
 // scratch buffers.
 type lineJob func(n int, s string, out *bufio.Writer, errw io.Writer) int
 
+// overLongRecord, when a command has one, writes the output record of a
+// line longer than maxLine (parse --json: an object with the error), so
+// that each input line has its line of output.
+type overLongRecord func(lineNo int, out *bufio.Writer)
+
 // jobsFlag declares -j, the number of lines handled at once.
 func jobsFlag(fs *flag.FlagSet) *int {
 	return fs.Int("j", runtime.GOMAXPROCS(0), "handle standard input on `N` cores at once (the output stays in input order)")
@@ -80,7 +85,7 @@ func (w batchErr) Write(p []byte) (int, error) {
 // blankIsInput a blank line is an input (resolve's empty reference,
 // RFC 3986 5.4.1's ""), so that each line has its line of output;
 // otherwise blank lines are skipped.
-func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []string, jobs int, blankIsInput bool, newJob func() lineJob) int {
+func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []string, jobs int, blankIsInput bool, newJob func() lineJob, overLong ...overLongRecord) int {
 	job := newJob()
 	n := 0
 	one := func(s string) int {
@@ -141,6 +146,9 @@ func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []s
 		k := b.first
 		for _, it := range b.items {
 			if it.tooLong {
+				for _, rec := range overLong {
+					rec(it.lineNo, w)
+				}
 				w.Flush()
 				fmt.Fprintf(errw, "urlkit: standard input line %d: longer than %d bytes; skipped\n", it.lineNo, maxLine)
 				b.status = max(b.status, exitFail)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -92,6 +93,33 @@ func TestResolveBlankLine(t *testing.T) {
 		want := "http://a/b/c/g\nhttp://a/b/c/d;p?q\nhttp://a/b/c/d;p?q#s\nhttp://a/b/c/d;p?q\n"
 		if out.String() != want {
 			t.Errorf("-j %s: output %q, want %q", j, out, want)
+		}
+	}
+}
+
+// TestParseJSONRecordPerLine checks that parse --json writes one valid
+// JSON object per non-blank input line, the invalid and the too long
+// included, with -j 1 and -j 2.
+func TestParseJSONRecordPerLine(t *testing.T) {
+	in := jobsInput()
+	lines := 0
+	for l := range strings.SplitSeq(strings.TrimSuffix(in, "\n"), "\n") {
+		if strings.TrimSuffix(l, "\r") != "" {
+			lines++
+		}
+	}
+	for _, j := range []string{"1", "2"} {
+		st, out, _ := TestStreams(in)
+		run(context.Background(), []string{"parse", "--json", "-j", j}, st)
+		records := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		if len(records) != lines {
+			t.Fatalf("-j %s: %d records for %d lines", j, len(records), lines)
+		}
+		for i, r := range records {
+			var v map[string]any
+			if err := json.Unmarshal([]byte(r), &v); err != nil {
+				t.Fatalf("-j %s: record %d is not JSON: %v", j, i, err)
+			}
 		}
 	}
 }
