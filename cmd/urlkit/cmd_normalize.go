@@ -57,7 +57,7 @@ Examples:
   urlkit normalize --explain 'gopher://gopher.example'
   urlkit normalize --mode lenient 'http://example.com/a b/~x'
   urlkit normalize --mode rfc3986 --flags unsafe 'https://www.example.com/a/index.html?b=2&a=1&utm_source=x#top'
-  urlkit normalize < urls.txt | sort -u`,
+  urlkit normalize < urls.txt | sort -u      # one output line per input line: empty for a blank or invalid one`,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		normalizer := normalizerFlags(fs)
 		explain := fs.Bool("explain", false, "print the rules applied under each URL")
@@ -66,12 +66,26 @@ Examples:
 			norm := normalizer()
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
+			// Without --explain each input line has its output line, an
+			// empty one for a blank or invalid input (the error goes to
+			// standard error), so that the output pairs up with the input.
+			var blank overLongRecord
+			if !*explain {
+				blank = blankRecord
+			}
+			return eachInputJobs(ctx, st, out, args, *jobs, !*explain, func() lineJob {
 				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
+					if s == "" {
+						out.WriteByte('\n')
+						return exitOK
+					}
 					u, err := parseAbs(s, norm.Mode)
 					if err != nil {
 						out.Flush()
 						printErr(errw, err)
+						if !*explain {
+							out.WriteByte('\n')
+						}
 						return exitFail
 					}
 					if !*explain {
@@ -87,7 +101,7 @@ Examples:
 					}
 					return exitOK
 				}
-			})
+			}, blank)
 		}
 	},
 }

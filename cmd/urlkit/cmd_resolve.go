@@ -151,6 +151,14 @@ Examples:
 			for _, r := range rules {
 				width = max(width, len(r.String()))
 			}
+			// With one rule and no --explain each input line has its
+			// output line, an empty one for an invalid reference (the
+			// error goes to standard error).
+			oneLine := !all && !*explain
+			var blank overLongRecord
+			if oneLine {
+				blank = blankRecord
+			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
 			return eachInputJobs(ctx, st, out, args[1:], *jobs, true, func() lineJob {
@@ -159,6 +167,9 @@ Examples:
 					if err != nil {
 						out.Flush()
 						printErr(errw, err)
+						if oneLine {
+							out.WriteByte('\n')
+						}
 						return exitFail
 					}
 					indent := ""
@@ -171,6 +182,9 @@ Examples:
 						if err != nil {
 							out.Flush()
 							printErr(errw, err)
+							if oneLine {
+								out.WriteByte('\n')
+							}
 							return exitFail
 						}
 						if all {
@@ -186,7 +200,7 @@ Examples:
 					}
 					return exitOK
 				}
-			})
+			}, blank)
 		}
 	},
 }
@@ -248,9 +262,10 @@ Examples:
 					}
 					out.Flush()
 					printErr(errw, err)
+					out.WriteByte('\n') // each target has its output line
 					return exitFail
 				}
-			})
+			}, blankRecord)
 		}
 	},
 }

@@ -24,6 +24,10 @@ type lineJob func(n int, s string, out *bufio.Writer, errw io.Writer) int
 // that each input line has its line of output.
 type overLongRecord func(lineNo int, out *bufio.Writer)
 
+// blankRecord is the overLongRecord of a command whose output has one
+// line per input line: an empty line stands for the one skipped.
+func blankRecord(_ int, out *bufio.Writer) { out.WriteByte('\n') }
+
 // jobsFlag declares -j, the number of lines handled at once.
 func jobsFlag(fs *flag.FlagSet) *int {
 	return fs.Int("j", runtime.GOMAXPROCS(0), "handle standard input on `N` cores at once (the output stays in input order)")
@@ -147,7 +151,9 @@ func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []s
 		for _, it := range b.items {
 			if it.tooLong {
 				for _, rec := range overLong {
-					rec(it.lineNo, w)
+					if rec != nil {
+						rec(it.lineNo, w)
+					}
 				}
 				w.Flush()
 				fmt.Fprintf(errw, "urlkit: standard input line %d: longer than %d bytes; skipped\n", it.lineNo, maxLine)
