@@ -143,6 +143,9 @@ func (s Step) String() string {
 		if s.Answers {
 			return "# send " + strconv.Quote(s.Text) + " and the answer, then \"\\r\\n\""
 		}
+		if s.Binary {
+			return "send " + strconv.QuoteToASCII(s.Text) + " (binary)"
+		}
 		return "send " + strconv.Quote(s.Text)
 	case Expect:
 		return "# expect " + escapeControls(s.Reply) + ": " + escapeControls(s.Text)

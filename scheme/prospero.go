@@ -1,9 +1,11 @@
 package scheme
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/client/prospero"
 )
 
 // Prospero is the view of a prospero URL (RFC 1738 3.11):
@@ -182,17 +184,62 @@ func prosperoConcerns(v View, c *concernList) {
 	}
 }
 
+// The Op of the Send steps of a prospero plan, each a whole request
+// message (Step.Arg is the hsoname).
+const (
+	ProsperoOpList     = "LIST"          // list the directory hsoname
+	ProsperoOpContents = "CONTENTS"      // GET-OBJECT-INFO CONTENTS: a file's data
+	ProsperoOpAccess   = "ACCESS-METHOD" // GET-OBJECT-INFO ACCESS-METHOD: where a file's data is
+)
+
+// prosperoVersion reports whether a version (RFC 1630's %00 form or a
+// ;version= field) asks for the current version: Prospero's object
+// version 0 ("the current version", protocol version 5, "Versions"), the
+// only one its servers implement. An empty version means the same.
+func prosperoVersion(v string) bool { return v == "" || v == "0" }
+
 func (pl *planner) prospero(p *Prospero) {
+	if p.HasVersion && !prosperoVersion(p.Version) {
+		pl.unsupported(p.At.Path.At, fmt.Sprintf("Prospero object version %q: servers implement only version 0, the current one, and urlkit sends no other", p.Version))
+		return
+	}
+	if len(p.Attributes) > 0 {
+		pl.unsupported(p.At.Path.At, "the October 1993 draft's %00 attributes are not supported: Prospero version 5 has no request that takes them with a name")
+		return
+	}
+	for i, f := range p.Fields {
+		switch {
+		case strings.EqualFold(f.Name, "version") || strings.EqualFold(f.Name, "object-version"):
+			if !prosperoVersion(f.Value) {
+				pl.unsupported(p.At.Fields[i].At, fmt.Sprintf("Prospero object version %q: servers implement only version 0, the current one", f.Value))
+				return
+			}
+		default:
+			pl.unsupported(p.At.Fields[i].At, fmt.Sprintf("the Prospero field %q is not supported (urlkit applies version only)", f.Name))
+			return
+		}
+	}
 	pl.connect(addr(p.Host, p.Port, "prospero"))
-	pl.comment("Prospero (ARDP over UDP): the client asks the directory server to resolve the hsoname %q, opaque to the client (RFC 1738 3.11)", p.HSOName)
-	if p.HasVersion {
-		pl.comment("version %q (after %%00, RFC 1630)", p.Version)
+	pl.comment("Prospero protocol version 5 over ARDP/UDP: each request below goes out after a 9-byte ARDP header (connection id, random per request; packet 1 of 1; received through 0), the reply comes in packets that are acknowledged and reassembled")
+	pl.comment("the hsoname %q is opaque to the client: sent quoted, a ' doubled (RFC 1738 3.11)", p.HSOName)
+	if p.HasVersion || len(p.Fields) > 0 {
+		pl.comment("version 0 is the current version: the request is the same as without it")
 	}
-	for _, a := range p.Attributes {
-		pl.comment("attribute %q (after %%00, the October 1993 draft)", a)
+	var c prospero.Client
+	list, err := c.ListRequest(p.HSOName, nil, []string{})
+	if err != nil {
+		pl.unsupported(p.At.Path.At, "the hsoname cannot be sent: "+err.Error())
+		return
 	}
-	for _, f := range p.Fields {
-		pl.comment("field %s=%q identifies the target", f.Name, f.Value)
-	}
-	pl.comment("the reply names the access methods of the object, themselves URLs")
+	st := pl.send(ProsperoOpList, p.HSOName, string(list))
+	st.At, st.Why, st.RFC = p.At.Path, "list the object as a directory, with the attributes the server finds interesting (size, dates, access methods)", "RFC 1738 3.11"
+	st.Reply = "LINK lines, or FAILURE NOT-A-DIRECTORY for a file"
+	contents, _ := c.ObjectInfoRequest(p.HSOName, "CONTENTS")
+	st = pl.send(ProsperoOpContents, p.HSOName, string(contents))
+	st.At, st.Why, st.When = p.At.Path, "the object is a file: its data, from its CONTENTS attribute", "the server replies FAILURE NOT-A-DIRECTORY"
+	access, _ := c.ObjectInfoRequest(p.HSOName, "ACCESS-METHOD")
+	st = pl.send(ProsperoOpAccess, p.HSOName, string(access))
+	st.At, st.Why, st.When = p.At.Path, "the data is elsewhere: the access methods name it", "the reply has no CONTENTS attribute"
+	pl.comment("an AFTP or FTP access method's target is fetched as an ftp URL through urlkit's FTP access")
+	pl.fragmentNote()
 }

@@ -1,10 +1,12 @@
 package scheme
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/client/wais"
 )
 
 // WAIS is the view of a wais URL (RFC 1738 3.9), in one of three forms:
@@ -150,18 +152,108 @@ func init() {
 	register(&unit{parse: view(ParseWAIS), plan: func(v View, p *planner) { p.wais(v.(*WAIS)) }, proxied: true}, "wais")
 }
 
+// WAISChunkSize is the number of document bytes each retrieval request
+// of a wais access plan asks for (the client's default chunk).
+const WAISChunkSize = wais.DefaultChunkSize
+
+// The Op of the Send steps of a wais plan, each a whole request message
+// (WAIS header and APDU, Step.Binary): the executor decodes Text with
+// wais.ParseRequest and sends exactly those bytes.
+const (
+	WAISOpSearch   = "SEARCH"   // a search of the database for the seed words (query type "3")
+	WAISOpRetrieve = "RETRIEVE" // the first chunk of a document (query type "1")
+	WAISOpSource   = "SOURCE"   // the search of the INFO database for the database's source record
+)
+
+// WAISDocument is what a wais document URL's wpath stands for: the DocID's
+// bytes and, from Lynx's form, the document's length.
+type WAISDocument struct {
+	DocID []byte
+	// Length is the document's length in bytes from the URL (Lynx wrote
+	// it as a segment before the DocID fields), -1 when not given.
+	Length int64
+	// Form is how the wpath was written: "rfc1738" (the DocID's bytes,
+	// percent-encoded) or "fields" (Lynx and libwww: "type=value;" per
+	// DocID field, RFC 1630's wpath).
+	Form string
+}
+
+// Document decodes the wpath of a document URL (HasDocument); raw is the
+// URL's String form, for the wpath as written. RFC 1738's form is the
+// DocID's bytes percent-encoded; Lynx's is an optional "length/" and the
+// DocID's fields as "type=value;" (a "=" or ";" written unencoded is
+// never RFC 1738's form, where both are reserved).
+func (w *WAIS) Document(raw string) WAISDocument {
+	d := WAISDocument{DocID: []byte(w.WPath), Length: -1, Form: "rfc1738"}
+	if w.At.WPath.End > len(raw) || w.At.WPath.At > w.At.WPath.End {
+		return d
+	}
+	wpath := raw[w.At.WPath.At:w.At.WPath.End]
+	length := int64(-1)
+	if n, rest, ok := strings.Cut(wpath, "/"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+		if v, err := strconv.ParseInt(n, 10, 64); err == nil {
+			length, wpath = v, rest
+		}
+	}
+	fields := waisFields(wpath)
+	if fields == nil {
+		return d
+	}
+	var fs []wais.DocIDField
+	for _, f := range fields {
+		fs = append(fs, wais.DocIDField{Type: uint64(f.Number), Value: []byte(f.Value)})
+	}
+	return WAISDocument{DocID: wais.AppendDocID(nil, fs), Length: length, Form: "fields"}
+}
+
 func (p *planner) wais(w *WAIS) {
 	p.connect(addr(w.Host, w.Port, "wais"))
-	p.comment("WAIS speaks Z39.50-1988 (RFC 1625): binary requests, not text lines; first an init request, then:")
+	p.comment("WAIS: Z39.50-1988 APDUs behind a 25-byte WAIS header, binary requests shown escaped; no init request (freeWAIS answers without one, as Lynx relied on)")
 	switch {
 	case w.HasDocument:
-		p.comment("a retrieval of the document of database %q, type %q, document-id %q (RFC 1738 3.9)", w.Database, w.WType, w.WPath)
-		for _, f := range w.Fields {
-			p.comment("document-id field %d: %q (RFC 1630 wpath encoding)", f.Number, f.Value)
+		d := w.Document(p.u.String())
+		p.comment("the document of database %q, type %q, DocID %q (%s form)", w.Database, w.WType, d.DocID, d.Form)
+		first := int64(WAISChunkSize)
+		if d.Length >= 0 {
+			p.comment("length %d bytes, from the URL", d.Length)
+			first = min(first, d.Length)
 		}
+		req := &wais.TextRequest{Database: w.Database, DocID: d.DocID, Type: w.WType, Start: 0, End: first}
+		if p.binary(WAISOpRetrieve, w.WPath, req, w.At.WPath, "a retrieval of bytes [0, "+strconv.FormatInt(first, 10)+"): query type \"1\", element set \"Document Text\"") == nil {
+			return
+		}
+		p.add(Step{Kind: Expect, Reply: "search response", Text: "a document text record; the server's diagnostic otherwise"})
+		p.comment("further requests ask for the next %d bytes each, until a chunk comes back short (or the length from the URL is reached)", WAISChunkSize)
+		p.add(Step{Kind: End, Text: "the document ends with a chunk shorter than asked, or at its length"})
 	case w.HasSearch:
-		p.comment("a search of database %q for %q (RFC 1738 3.9)", w.Database, w.Search)
+		req := &wais.SearchRequest{Database: w.Database, SeedWords: w.Search}
+		if p.binary(WAISOpSearch, w.Search, req, w.At.Search, fmt.Sprintf("a search of database %q for %q: query type \"3\", the seed words exactly as decoded", w.Database, w.Search)) == nil {
+			return
+		}
+		p.add(Step{Kind: Expect, Reply: "search response", Text: "one header group per hit (headline, score, lines, length, types, DocID)"})
 	default:
-		p.comment("database %q is there to be searched: the client asks the user for the words, then sends a search request (RFC 1738 3.9)", w.Database)
+		p.add(Step{Kind: Ask, Text: fmt.Sprintf("the words to search database %q for (on a terminal)", w.Database)})
+		p.comment("then a search of %q for them, as for %s?WORDS", w.Database, w.Database)
+		req := &wais.SearchRequest{Database: "INFO", SeedWords: w.Database}
+		st := p.binary(WAISOpSource, w.Database, req, w.At.Database, "the database's description: its source record, found by a search of the server's INFO database")
+		if st == nil {
+			return
+		}
+		st.When = "there is no terminal to ask on"
+		p.comment("then the hit %q (type WSRC) is retrieved", w.Database+".src")
 	}
+	p.fragmentNote()
+}
+
+// binary adds a Send step of a WAIS request message; nil (and the plan
+// refused) when it cannot be encoded.
+func (p *planner) binary(op, arg string, req interface{ Marshal() ([]byte, error) }, at Span, why string) *Step {
+	msg, err := req.Marshal()
+	if err != nil {
+		p.unsupported(at.At, "the WAIS request cannot be encoded: "+err.Error())
+		return nil
+	}
+	st := p.send(op, arg, string(msg))
+	st.Binary, st.At, st.Why, st.RFC = true, at, why, "RFC 1738 3.9"
+	return st
 }
