@@ -30,10 +30,12 @@ type Fetcher struct {
 	Registry *Registry
 
 	// The standard openers and their settings.
-	File   FileOpener
-	HTTP   HTTPOpener
-	FTP    FTPOpener
-	Gopher GopherOpener
+	File     FileOpener
+	HTTP     HTTPOpener
+	FTP      FTPOpener
+	Gopher   GopherOpener
+	WAIS     WAISOpener
+	Prospero ProsperoOpener
 
 	// Timeout is the idle timeout: the fetch fails with ErrTimeout when
 	// nothing arrives for this long, whether while connecting, waiting
@@ -250,16 +252,18 @@ var standardOpeners = map[string]func(f *Fetcher) Opener{
 		}
 		return &f.File
 	},
-	"http":   func(f *Fetcher) Opener { return &f.HTTP },
-	"https":  func(f *Fetcher) Opener { return &f.HTTP },
-	"ftp":    func(f *Fetcher) Opener { return &f.FTP },
-	"gopher": func(f *Fetcher) Opener { return &f.Gopher },
+	"http":     func(f *Fetcher) Opener { return &f.HTTP },
+	"https":    func(f *Fetcher) Opener { return &f.HTTP },
+	"ftp":      func(f *Fetcher) Opener { return &f.FTP },
+	"gopher":   func(f *Fetcher) Opener { return &f.Gopher },
+	"wais":     func(f *Fetcher) Opener { return &f.WAIS },
+	"prospero": func(f *Fetcher) Opener { return &f.Prospero },
 }
 
 // StandardRegistry returns a new Registry holding f's standard openers:
 // file (&f.File, fetching another host's files over FTP when
 // f.FileOverFTP is set), http and https (&f.HTTP), ftp (&f.FTP) and
-// gopher (&f.Gopher). Add schemes to it and set it as f.Registry to
+// gopher (&f.Gopher), wais (&f.WAIS) and prospero (&f.Prospero). Add schemes to it and set it as f.Registry to
 // extend f.
 func (f *Fetcher) StandardRegistry() *Registry {
 	r := NewRegistry()
