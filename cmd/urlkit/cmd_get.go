@@ -19,7 +19,7 @@ import (
 
 var getCmd = &command{
 	name:    "get",
-	args:    "[-o FILE] [--gateway SCHEME=URL] [--allow-port PORT] [--timeout D] [--connect-timeout D] [--max-time D] [--speed-limit N --speed-time D] [--max-filesize N] [--compressed] [--render] [--active] [URL...]",
+	args:    "[-o FILE] [--gateway SCHEME=URL] [--allow-port PORT] [--timeout D] [--connect-timeout D] [--max-time D] [--speed-limit N --speed-time D] [--max-filesize N] [--compressed] [--render] [--json] [--active] [URL...]",
 	summary: "fetch what URLs name (file, http, https, ftp, gopher)",
 	detail: `Get fetches the resource each URL names and writes it to standard output,
 or to FILE with -o: written under a temporary name in the same directory and
@@ -64,6 +64,17 @@ Each URL is carried out as its specification says:
            attributes (!, $) and ASK forms (?). Output is the bytes as the
            server sent them; --render formats menus, attributes and text for
            people
+  wais:    RFC 1738 3.9 over the WAIS protocol (Z39.50-1988): database?words
+           prints the hits (headline, score, lines, and each document's
+           wais URL); database/wtype/wpath retrieves the document (RFC
+           1738's percent-encoded DocID, or Lynx's type=value; fields after
+           an optional length); database alone asks for words on a
+           terminal, else prints the database's source record. --json for
+           hit lists
+  prospero: RFC 1738 3.11 over ARDP/UDP: a directory's links (type, name,
+           size, date, host, hsoname, URL), or a file's CONTENTS, or its
+           AFTP access method's target fetched over FTP; ;version=0 only.
+           --json for listings
 
 Safety (RFC 1738 section 6): a URL whose decoded parts would put CR, LF or
 NUL into a protocol line (FTP command, Gopher request, user, password) is
@@ -79,7 +90,9 @@ Gateways (RFC 1738 section 4, RFC 1630): --gateway SCHEME=URL sends that
 scheme's URLs to an HTTP proxy with the whole URL on the request line; the
 environment variables <scheme>_proxy, no_proxy and CERN's
 WWW_<scheme>_GATEWAY (the URL's host and path appended to the gateway's
-path) are honoured too.
+path) are honoured too. A gateway, when one is set for the URL's scheme
+(and the host is not in no_proxy), is always used; wais and prospero URLs
+are fetched directly over their own protocols only when none is.
 
 Examples:
   urlkit get ftp://ftp.example.org/pub/README
@@ -131,6 +144,7 @@ Examples:
 		fs.BoolVar(&o.compressed, "compressed", false, "ask an HTTP server for a gzip body and decompress it (else bytes are saved as sent)")
 		fs.BoolVar(&o.allowSpecial, "allow-special-files", false, "let a file: URL read a FIFO, device or socket")
 		fs.BoolVar(&o.render, "render", false, "format Gopher menus, attributes and text for people")
+		fs.BoolVar(&o.json, "json", false, "WAIS hit lists and Prospero listings as JSON")
 		fs.BoolVar(&o.active, "active", false, "FTP active mode (the server connects back) instead of passive")
 		fs.StringVar(&o.email, "email", "", "the anonymous FTP password `ADDRESS` (default $EMAIL, else user@host)")
 		fs.StringVar(&o.nullCWD, "null-cwd", "fail", "what to do when the FTP server refuses the CWD of an empty path segment: `POLICY` is fail or skip")
@@ -152,6 +166,7 @@ type getOptions struct {
 	allow    []int
 	timeout  time.Duration
 	render   bool
+	json     bool
 
 	connectTimeout time.Duration
 	maxTime        time.Duration
@@ -185,6 +200,7 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 		MaxSize:        o.maxSize,
 	}
 	f.HTTP.Compressed = o.compressed
+	f.WAIS.JSON, f.Prospero.JSON = o.json, o.json
 	f.File.AllowSpecial = o.allowSpecial
 	if o.timeout == 0 {
 		f.Timeout = -1
