@@ -85,6 +85,7 @@ var planWireCases = []struct {
 	{name: "prospero directory", server: "PROSPERO_PORT", path: "/AFTP/pub", body: "hello.txt"},
 	{name: "prospero file: NOT-A-DIRECTORY, then CONTENTS", server: "PROSPERO_PORT", path: "/AFTP/pub/hello.txt", body: "hello prospero"},
 	{name: "prospero a quote in the hsoname", server: "PROSPERO_PORT", path: "/AFTP/pub/it's%20here.txt"},
+	{name: "prospero ;OBJECT-VERSION=3 after the hsoname (dirsrv ignores it)", server: "PROSPERO_PORT", path: "/AFTP/pub/hello.txt;OBJECT-VERSION=3", body: "hello prospero"},
 	{name: "prospero not found", server: "PROSPERO_PORT", path: "/AFTP/pub/nosuch", fails: true, kind: ErrNotFound},
 	{name: "http", server: "HTTP_PORT", path: "/hello.txt"},
 	{name: "http no path", server: "HTTP_PORT", path: ""},

@@ -286,9 +286,10 @@ func TestProsperoRefusals(t *testing.T) {
 	}{
 		{"/AFTP/pub/a%0Db", ErrUnsafe},
 		{"/AFTP/pub/a%0Ab", ErrUnsafe},
-		{"/AFTP/pub/x;version=2", ErrUnsupportedScheme},
+		{"/AFTP/pub/x;version=two", ErrUnsupportedScheme},
 		{"/AFTP/pub/x;owner=me", ErrUnsupportedScheme},
-		{"/AFTP/pub/x%001", ErrUnsupportedScheme},
+		{"/AFTP/pub/x%00one", ErrUnsupportedScheme},
+		{"/AFTP/pub/x%00%00attr", ErrUnsupportedScheme},
 	} {
 		if _, _, err := getAll(t, f, "prospero://"+addr+tc.path); !errors.Is(err, tc.kind) {
 			t.Errorf("%s: %v, want %v", tc.path, err, tc.kind)

@@ -192,16 +192,22 @@ const (
 	ProsperoOpAccess   = "ACCESS-METHOD" // GET-OBJECT-INFO ACCESS-METHOD: where a file's data is
 )
 
-// prosperoVersion reports whether a version (RFC 1630's %00 form or a
-// ;version= field) asks for the current version: Prospero's object
-// version 0 ("the current version", protocol version 5, "Versions"), the
-// only one its servers implement. An empty version means the same.
-func prosperoVersion(v string) bool { return v == "" || v == "0" }
+// prosperoVersion checks an object version (RFC 1630's %00 form or a
+// ;version= or ;OBJECT-VERSION= field): Prospero protocol version 5
+// ("Versions") has 0 for the current version and positive integers for
+// explicit ones; the empty version is the current one.
+func prosperoVersion(v string) bool {
+	return v == "" || strings.Trim(v, "0123456789") == "" && len(v) <= 9
+}
 
 func (pl *planner) prospero(p *Prospero) {
-	if p.HasVersion && !prosperoVersion(p.Version) {
-		pl.unsupported(p.At.Path.At, fmt.Sprintf("Prospero object version %q: servers implement only version 0, the current one, and urlkit sends no other", p.Version))
-		return
+	version := ""
+	if p.HasVersion {
+		if !prosperoVersion(p.Version) {
+			pl.unsupported(p.At.Path.At, fmt.Sprintf("Prospero object version %q: a version is a number (protocol version 5, \"Versions\")", p.Version))
+			return
+		}
+		version = p.Version
 	}
 	if len(p.Attributes) > 0 {
 		pl.unsupported(p.At.Path.At, "the October 1993 draft's %00 attributes are not supported: Prospero version 5 has no request that takes them with a name")
@@ -211,19 +217,21 @@ func (pl *planner) prospero(p *Prospero) {
 		switch {
 		case strings.EqualFold(f.Name, "version") || strings.EqualFold(f.Name, "object-version"):
 			if !prosperoVersion(f.Value) {
-				pl.unsupported(p.At.Fields[i].At, fmt.Sprintf("Prospero object version %q: servers implement only version 0, the current one", f.Value))
+				pl.unsupported(p.At.Fields[i].At, fmt.Sprintf("Prospero object version %q: a version is a number (protocol version 5, \"Versions\")", f.Value))
 				return
 			}
+			version = f.Value
 		default:
-			pl.unsupported(p.At.Fields[i].At, fmt.Sprintf("the Prospero field %q is not supported (urlkit applies version only)", f.Name))
+			pl.unsupported(p.At.Fields[i].At, fmt.Sprintf("the Prospero field %q is not supported (urlkit applies version and OBJECT-VERSION only)", f.Name))
 			return
 		}
 	}
+	version = strings.TrimLeft(version, "0")
 	pl.connect(addr(p.Host, p.Port, "prospero"))
 	pl.comment("Prospero protocol version 5 over ARDP/UDP: each request below goes out after a 9-byte ARDP header (connection id, random per request; packet 1 of 1; received through 0), the reply comes in packets that are acknowledged and reassembled")
 	pl.comment("the hsoname %q is opaque to the client: sent quoted, a ' doubled (RFC 1738 3.11)", p.HSOName)
-	if p.HasVersion || len(p.Fields) > 0 {
-		pl.comment("version 0 is the current version: the request is the same as without it")
+	if version != "" {
+		pl.comment("object version %s follows the hsoname (protocol version 5: DIRECTORY and GET-OBJECT-INFO take an object-version; 0, the current version, is left out)", version)
 	}
 	var c prospero.Client
 	list, err := c.ListRequest(p.HSOName, nil, []string{})
@@ -231,15 +239,33 @@ func (pl *planner) prospero(p *Prospero) {
 		pl.unsupported(p.At.Path.At, "the hsoname cannot be sent: "+err.Error())
 		return
 	}
+	list = withVersion(list, p.HSOName, version)
 	st := pl.send(ProsperoOpList, p.HSOName, string(list))
 	st.At, st.Why, st.RFC = p.At.Path, "list the object as a directory, with the attributes the server finds interesting (size, dates, access methods)", "RFC 1738 3.11"
 	st.Reply = "LINK lines, or FAILURE NOT-A-DIRECTORY for a file"
 	contents, _ := c.ObjectInfoRequest(p.HSOName, "CONTENTS")
+	contents = withVersion(contents, p.HSOName, version)
 	st = pl.send(ProsperoOpContents, p.HSOName, string(contents))
 	st.At, st.Why, st.When = p.At.Path, "the object is a file: its data, from its CONTENTS attribute", "the server replies FAILURE NOT-A-DIRECTORY"
 	access, _ := c.ObjectInfoRequest(p.HSOName, "ACCESS-METHOD")
+	access = withVersion(access, p.HSOName, version)
 	st = pl.send(ProsperoOpAccess, p.HSOName, string(access))
 	st.At, st.Why, st.When = p.At.Path, "the data is elsewhere: the access methods name it", "the reply has no CONTENTS attribute"
 	pl.comment("an AFTP or FTP access method's target is fetched as an ftp URL through urlkit's FTP access")
 	pl.fragmentNote()
+}
+
+// withVersion writes the object version after the quoted hsoname of the
+// request's DIRECTORY or GET-OBJECT-INFO line; "" leaves it as it is.
+func withVersion(req []byte, hsoname, version string) []byte {
+	if version == "" {
+		return req
+	}
+	q := " " + prospero.Quote(hsoname) + "\n"
+	s := string(req)
+	i := strings.LastIndex(s, q)
+	if i < 0 {
+		return req
+	}
+	return []byte(s[:i] + q[:len(q)-1] + " " + version + "\n" + s[i+len(q):])
 }
