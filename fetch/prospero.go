@@ -27,7 +27,10 @@ const ProsperoListingType = "text/x-prospero-listing"
 // another server: it is fetched by this opener with the same checks); a
 // file (FAILURE NOT-A-DIRECTORY) gives its CONTENTS attribute, or, when
 // it has none, the target of its AFTP or FTP access method, fetched as an
-// ftp URL through the Fetcher (Request.Reopen).
+// ftp URL through the Fetcher (Request.Reopen). A FORWARDED reply (the
+// object moved, maybe to another server) is followed the same way, as
+// the prospero URL it names, at most 5 times: through the Fetcher's
+// checks, this opener and its client.
 //
 // Fields: version (or object-version) 0, the current version, is the only
 // one Prospero's servers implement and the only one accepted; other
@@ -71,6 +74,9 @@ func (o *ProsperoOpener) Open(ctx context.Context, req *Request) (*Response, err
 	}
 	// LIST: a directory, or FAILURE NOT-A-DIRECTORY.
 	reply, err := o.exchange(ctx, &c, addr, steps[0].Text)
+	if to := forwarded(reply); to != "" {
+		return followForward(ctx, req, to)
+	}
 	if err == nil {
 		req.progress()
 		return o.listing(addr, steps[0].Arg, reply.Links)
@@ -82,6 +88,9 @@ func (o *ProsperoOpener) Open(ctx context.Context, req *Request) (*Response, err
 	req.progress()
 	// GET-OBJECT-INFO CONTENTS.
 	reply, err = o.exchange(ctx, &c, addr, steps[1].Text)
+	if to := forwarded(reply); to != "" {
+		return followForward(ctx, req, to)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -113,6 +122,63 @@ func (o *ProsperoOpener) Open(ctx context.Context, req *Request) (*Response, err
 	return resp, nil
 }
 
+// maxForwards bounds the FORWARDED replies followed for one fetch.
+const maxForwards = 5
+
+type forwardsKey struct{}
+
+// forwarded returns the prospero URL a FORWARDED reply (Prospero protocol
+// version 5: "the object ... has moved") names, or "".
+//
+//	FORWARDED host-type host-name hsoname-type hsoname version ...
+func forwarded(r *prospero.Reply) string {
+	if r == nil {
+		return ""
+	}
+	for _, line := range r.Other {
+		if !strings.HasPrefix(line, "FORWARDED ") {
+			continue
+		}
+		f, err := prospero.Tokens(line)
+		if err != nil || len(f) < 5 || f[1] != "INTERNET-D" || f[3] != "ASCII" {
+			return ""
+		}
+		host, port := prosperoHost(f[2])
+		if host == "" {
+			return ""
+		}
+		v := &scheme.Prospero{Host: host, Port: port, HSOName: f[4]}
+		if len(f) > 5 && f[5] != "0" && f[5] != "" {
+			v.HasVersion, v.Version = true, f[5]
+		}
+		return v.URL().String()
+	}
+	return ""
+}
+
+// followForward fetches the URL a FORWARDED reply names through the
+// Fetcher (Request.Reopen): its checks (blocked ports, CR/LF/NUL in the
+// hsoname), this opener and its client, at most maxForwards times.
+func followForward(ctx context.Context, req *Request, to string) (*Response, error) {
+	n, _ := ctx.Value(forwardsKey{}).(int)
+	if n >= maxForwards {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrRedirect, Rule: fmt.Sprintf("more than %d FORWARDED replies (the last to %s)", maxForwards, safetext.Visible(to))}
+	}
+	if req.Reopen == nil {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrRedirect, Rule: "the object moved to " + safetext.Visible(to) + ", and there is no Fetcher to follow it"}
+	}
+	u, err := urlkit.Parse(to)
+	if err != nil {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrProtocol, Rule: "a FORWARDED reply names no valid prospero URL", Err: err}
+	}
+	resp, err := req.Reopen(context.WithValue(ctx, forwardsKey{}, n+1), &u)
+	if err != nil {
+		return nil, err
+	}
+	resp.Warnings = append(resp.Warnings, "the object moved (FORWARDED): fetched from "+to)
+	return resp, nil
+}
+
 // exchange sends one request message of the plan and parses the reply;
 // the reply's first FAILURE or ERROR is the error.
 func (o *ProsperoOpener) exchange(ctx context.Context, c *prospero.Client, addr, msg string) (*prospero.Reply, error) {
@@ -123,6 +189,9 @@ func (o *ProsperoOpener) exchange(ctx context.Context, c *prospero.Client, addr,
 	reply, err := prospero.ParseReply(b)
 	if err != nil {
 		return nil, err
+	}
+	if forwarded(reply) != "" {
+		return reply, nil
 	}
 	return reply, reply.Err()
 }

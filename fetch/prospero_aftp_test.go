@@ -2,8 +2,10 @@ package fetch
 
 import (
 	"bytes"
+	"errors"
 	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/urlkit/urlkit/internal/wiretest"
@@ -64,5 +66,37 @@ func TestProsperoAFTPTarget(t *testing.T) {
 	}
 	if len(asked) != 3 || !strings.Contains(strings.Join(resp.Warnings, "\n"), "ftp://127.0.0.1:"+ftpPort+"/pub/hello.txt;type=i") {
 		t.Errorf("asked %q, warnings %q", asked, resp.Warnings)
+	}
+}
+
+// TestProsperoForwarded: a FORWARDED reply is followed to the server it
+// names (the real dirsrv), through the same checks; a loop ends.
+func TestProsperoForwarded(t *testing.T) {
+	port := wiretest.ServerEnv(t, "PROSPERO_PORT")["PROSPERO_PORT"]
+	addr := fakeProspero(t, func(string) string {
+		return "FORWARDED INTERNET-D 127.0.0.1(" + port + ") ASCII 'AFTP/pub/sub' 0\n"
+	})
+	f := &Fetcher{Getenv: noEnv()}
+	b, resp, err := getAll(t, f, "prospero://"+addr+"/moved")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte("inner.txt")) || !strings.Contains(strings.Join(resp.Warnings, "\n"), "FORWARDED") {
+		t.Errorf("body %q, warnings %q", b, resp.Warnings)
+	}
+	var selfAddr atomic.Value // the server's own address, set once it is known
+	self := fakeProspero(t, func(string) string {
+		return "FORWARDED INTERNET-D " + strings.Replace(selfAddr.Load().(string), ":", "(", 1) + ") ASCII 'again' 0\n"
+	})
+	selfAddr.Store(self)
+	if _, _, err := getAll(t, f, "prospero://"+self+"/loop"); !errors.Is(err, ErrRedirect) {
+		t.Errorf("a FORWARDED loop: %v, want ErrRedirect", err)
+	}
+	// A forward to an hsoname with a CR is refused before it is sent.
+	evil := fakeProspero(t, func(string) string {
+		return "FORWARDED INTERNET-D " + strings.Replace(addr, ":", "(", 1) + ") ASCII 'a\rb' 0\n"
+	})
+	if _, _, err := getAll(t, f, "prospero://"+evil+"/x"); !errors.Is(err, ErrUnsafe) {
+		t.Errorf("a forward to an hsoname with CR: %v, want ErrUnsafe", err)
 	}
 }
