@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -42,10 +43,13 @@ func fakeProspero(t *testing.T, answer func(req string) string) string {
 // is fetched from the real ProFTPD through the FTP opener.
 func TestProsperoAFTPTarget(t *testing.T) {
 	ftpPort := wiretest.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
+	var mu sync.Mutex
 	var asked []string
 	addr := fakeProspero(t, func(req string) string {
 		last := req[strings.LastIndex(strings.TrimSuffix(req, "\n"), "\n")+1:]
+		mu.Lock()
 		asked = append(asked, strings.TrimSpace(last))
+		mu.Unlock()
 		switch {
 		case strings.HasPrefix(last, "LIST"):
 			return "FAILURE NOT-A-DIRECTORY\n"
@@ -58,6 +62,8 @@ func TestProsperoAFTPTarget(t *testing.T) {
 	})
 	f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: "aftp@example.org"}}
 	b, resp, err := getAll(t, f, "prospero://"+addr+"/AFTP/pub/hello.txt")
+	mu.Lock()
+	defer mu.Unlock()
 	if err != nil {
 		t.Fatalf("%v (asked %q)", err, asked)
 	}
