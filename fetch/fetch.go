@@ -20,7 +20,8 @@ import (
 const DefaultTimeout = 30 * time.Second
 
 // Fetcher retrieves resources named by URLs. Its zero value is ready to
-// use: the standard openers (file, http, https, ftp, gopher) with their
+// use: the standard openers (file, http, https, ftp, gopher, wais,
+// prospero) with their
 // zero-value settings, an idle timeout of DefaultTimeout, gateways from
 // the environment, no way to prompt the user, no trace. A Fetcher may be
 // used concurrently once configured; do not change its fields meanwhile.
