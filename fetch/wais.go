@@ -142,7 +142,7 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		return r, nil
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "WAIS search of %q on %s for %q: %d hits\n", safetext.Visible(sr.Database), addr, safetext.Visible(sr.SeedWords), len(hits))
+	fmt.Fprintf(&b, "WAIS search of %q on %s for %q: %s\n", safetext.Visible(sr.Database), addr, safetext.Visible(sr.SeedWords), plural(len(hits), "hit"))
 	for i, h := range hits {
 		fmt.Fprintf(&b, "%3d. %s\n     score %d, %d lines, %d bytes, %s\n     %s\n", i+1, h.Headline, h.Score, h.Lines, h.Length, strings.Join(h.Types, " "), h.URL)
 	}
@@ -230,4 +230,12 @@ func (b *waisBody) Close() error {
 // bodyOf is a Response whose Body is data in memory.
 func bodyOf(contentType string, data []byte) *Response {
 	return &Response{Body: io.NopCloser(bytes.NewReader(data)), Size: int64(len(data)), ContentType: contentType}
+}
+
+// plural writes n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
