@@ -244,7 +244,11 @@ func ftpTarget(attrs []prospero.Attribute) string {
 			b.WriteByte('/')
 			b.WriteString(escapeFTPSegment(seg))
 		}
-		return b.String() + typ
+		b.WriteString(typ)
+		if _, err := urlkit.Parse(b.String()); err != nil {
+			continue // a host no URL can hold
+		}
+		return b.String()
 	}
 	return ""
 }
@@ -297,6 +301,9 @@ func ProsperoEntries(links []prospero.Link) []ProsperoEntry {
 		}
 		if host, port := prosperoHost(l.Host); host != "" && l.HostType == "INTERNET-D" && l.HsonameType == "ASCII" {
 			e.URL = (&scheme.Prospero{Host: host, Port: port, HSOName: l.Hsoname}).URL().String()
+			if _, err := urlkit.Parse(e.URL); err != nil {
+				e.URL = "" // a host no URL can hold
+			}
 		}
 		out = append(out, e)
 	}
