@@ -18,9 +18,10 @@ import (
 )
 
 var getCmd = &command{
-	name:    "get",
-	args:    "[-o FILE] [--gateway SCHEME=URL] [--allow-port PORT] [--timeout D] [--connect-timeout D] [--max-time D] [--speed-limit N --speed-time D] [--max-filesize N] [--compressed] [--render] [--json] [--active] [URL...]",
-	summary: "fetch what URLs name (file, http, https, ftp, gopher)",
+	name:         "get",
+	args:         "[URL...]",
+	flagSynopsis: true,
+	summary:      "fetch what URLs name (file, http, https, ftp, gopher, wais, prospero)",
 	detail: `Get fetches the resource each URL names and writes it to standard output,
 or to FILE with -o: written under a temporary name in the same directory and
 renamed only after a complete, checked transfer, so a failure leaves no file
@@ -261,7 +262,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 		}
 	}
 	if err != nil {
-		printErr(st.Err, err)
+		printErr(st.Err, hinted(err, s, o.mode, false))
 		return exitFail
 	}
 	resp, err := f.Fetch(ctx, &u)
@@ -299,6 +300,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 	var bar *progress
 	if !o.quiet && st.ErrTTY && (file != nil || !st.OutTTY) {
 		bar = newProgress(st.Err, displayName(&u), resp.Size)
+		bar.width = st.ErrWidth
 		src = bar.reader(src)
 	}
 	var werr error // a write error, as opposed to a transfer error
