@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/client/prospero"
 )
 
 // Prospero is the view of a prospero URL (RFC 1738 3.11):
@@ -184,13 +183,24 @@ func prosperoConcerns(v View, c *concernList) {
 	}
 }
 
-// The Op of the Send steps of a prospero plan, each a whole request
-// message (Step.Arg is the hsoname).
+// The Op of the Send steps of a prospero plan. Each step's Request is a
+// *ProsperoRequest (Step.Arg is the hsoname); its Text, the whole request
+// message, is written by the encoder package fetch installs
+// (RegisterEncoder).
 const (
 	ProsperoOpList     = "LIST"          // list the directory hsoname
 	ProsperoOpContents = "CONTENTS"      // GET-OBJECT-INFO CONTENTS: a file's data
 	ProsperoOpAccess   = "ACCESS-METHOD" // GET-OBJECT-INFO ACCESS-METHOD: where a file's data is
 )
+
+// ProsperoRequest is the request of a Send step of a prospero plan: the
+// operation is the step's Op.
+type ProsperoRequest struct {
+	HSOName string
+	// Version is the object version sent after the hsoname; "" for the
+	// current one (version 0, left out).
+	Version string
+}
 
 // prosperoVersion checks an object version (RFC 1630's %00 form or a
 // ;version= or ;OBJECT-VERSION= field): Prospero protocol version 5
@@ -233,39 +243,14 @@ func (pl *planner) prospero(p *Prospero) {
 	if version != "" {
 		pl.comment("object version %s follows the hsoname (protocol version 5: DIRECTORY and GET-OBJECT-INFO take an object-version; 0, the current version, is left out)", version)
 	}
-	var c prospero.Client
-	list, err := c.ListRequest(p.HSOName, nil, []string{})
-	if err != nil {
-		pl.unsupported(p.At.Path.At, "the hsoname cannot be sent: "+err.Error())
-		return
-	}
-	list = withVersion(list, p.HSOName, version)
-	st := pl.send(ProsperoOpList, p.HSOName, string(list))
-	st.At, st.Why, st.RFC = p.At.Path, "list the object as a directory, with the attributes the server finds interesting (size, dates, access methods)", "RFC 1738 3.11"
+	req := &ProsperoRequest{HSOName: p.HSOName, Version: version}
+	st := pl.send(ProsperoOpList, p.HSOName, "")
+	st.Request, st.At, st.Why, st.RFC = req, p.At.Path, "list the object as a directory, with the attributes the server finds interesting (size, dates, access methods)", "RFC 1738 3.11"
 	st.Reply = "LINK lines, or FAILURE NOT-A-DIRECTORY for a file"
-	contents, _ := c.ObjectInfoRequest(p.HSOName, "CONTENTS")
-	contents = withVersion(contents, p.HSOName, version)
-	st = pl.send(ProsperoOpContents, p.HSOName, string(contents))
-	st.At, st.Why, st.When = p.At.Path, "the object is a file: its data, from its CONTENTS attribute", "the server replies FAILURE NOT-A-DIRECTORY"
-	access, _ := c.ObjectInfoRequest(p.HSOName, "ACCESS-METHOD")
-	access = withVersion(access, p.HSOName, version)
-	st = pl.send(ProsperoOpAccess, p.HSOName, string(access))
-	st.At, st.Why, st.When = p.At.Path, "the data is elsewhere: the access methods name it", "the reply has no CONTENTS attribute"
+	st = pl.send(ProsperoOpContents, p.HSOName, "")
+	st.Request, st.At, st.Why, st.When = req, p.At.Path, "the object is a file: its data, from its CONTENTS attribute", "the server replies FAILURE NOT-A-DIRECTORY"
+	st = pl.send(ProsperoOpAccess, p.HSOName, "")
+	st.Request, st.At, st.Why, st.When = req, p.At.Path, "the data is elsewhere: the access methods name it", "the reply has no CONTENTS attribute"
 	pl.comment("an AFTP or FTP access method's target is fetched as an ftp URL through urlkit's FTP access")
 	pl.fragmentNote()
-}
-
-// withVersion writes the object version after the quoted hsoname of the
-// request's DIRECTORY or GET-OBJECT-INFO line; "" leaves it as it is.
-func withVersion(req []byte, hsoname, version string) []byte {
-	if version == "" {
-		return req
-	}
-	q := " " + prospero.Quote(hsoname) + "\n"
-	s := string(req)
-	i := strings.LastIndex(s, q)
-	if i < 0 {
-		return req
-	}
-	return []byte(s[:i] + q[:len(q)-1] + " " + version + "\n" + s[i+len(q):])
 }

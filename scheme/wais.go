@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/client/wais"
 )
 
 // WAIS is the view of a wais URL (RFC 1738 3.9), in one of three forms:
@@ -153,22 +152,39 @@ func init() {
 }
 
 // WAISChunkSize is the number of document bytes each retrieval request
-// of a wais access plan asks for (the client's default chunk).
-const WAISChunkSize = wais.DefaultChunkSize
+// of a wais access plan asks for (client/wais's default chunk).
+const WAISChunkSize = 32 << 10
 
-// The Op of the Send steps of a wais plan, each a whole request message
-// (WAIS header and APDU, Step.Binary): the executor decodes Text with
-// wais.ParseRequest and sends exactly those bytes.
+// The Op of the Send steps of a wais plan. Each step's Request is a
+// *WAISRequest; its Text, the whole request message (WAIS header and
+// APDU, Step.Binary), is written by the encoder package fetch installs
+// (RegisterEncoder).
 const (
 	WAISOpSearch   = "SEARCH"   // a search of the database for the seed words (query type "3")
 	WAISOpRetrieve = "RETRIEVE" // the first chunk of a document (query type "1")
 	WAISOpSource   = "SOURCE"   // the search of the INFO database for the database's source record
 )
 
-// WAISDocument is what a wais document URL's wpath stands for: the DocID's
-// bytes and, from Lynx's form, the document's length.
+// WAISRequest is the request of a Send step of a wais plan.
+type WAISRequest struct {
+	Database  string
+	SeedWords string // a search: the words, exactly as decoded
+	// A retrieval: the DocID's bytes (RFC 1738's form), or its fields
+	// (Lynx's form) from which the encoder builds them; the document
+	// type; the byte range [Start, End).
+	DocID       []byte
+	DocIDFields []WAISField
+	Type        string
+	Start, End  int64
+}
+
+// WAISDocument is what a wais document URL's wpath stands for.
 type WAISDocument struct {
+	// DocID holds the DocID's bytes in RFC 1738's form; nil in the fields
+	// form.
 	DocID []byte
+	// Fields are the DocID's fields in Lynx's form ("type=value;" each).
+	Fields []WAISField
 	// Length is the document's length in bytes from the URL (Lynx wrote
 	// it as a segment before the DocID fields), -1 when not given.
 	Length int64
@@ -199,11 +215,7 @@ func (w *WAIS) Document(raw string) WAISDocument {
 	if fields == nil {
 		return d
 	}
-	var fs []wais.DocIDField
-	for _, f := range fields {
-		fs = append(fs, wais.DocIDField{Type: uint64(f.Number), Value: []byte(f.Value)})
-	}
-	return WAISDocument{DocID: wais.AppendDocID(nil, fs), Length: length, Form: "fields"}
+	return WAISDocument{Fields: fields, Length: length, Form: "fields"}
 }
 
 func (p *planner) wais(w *WAIS) {
@@ -212,48 +224,39 @@ func (p *planner) wais(w *WAIS) {
 	switch {
 	case w.HasDocument:
 		d := w.Document(p.u.String())
-		p.comment("the document of database %q, type %q, DocID %q (%s form)", w.Database, w.WType, d.DocID, d.Form)
+		if d.Fields != nil {
+			p.comment("the document of database %q, type %q, DocID fields %v (Lynx's form)", w.Database, w.WType, d.Fields)
+		} else {
+			p.comment("the document of database %q, type %q, DocID %q (RFC 1738's form)", w.Database, w.WType, d.DocID)
+		}
 		first := int64(WAISChunkSize)
 		if d.Length >= 0 {
 			p.comment("length %d bytes, from the URL", d.Length)
 			first = min(first, d.Length)
 		}
-		req := &wais.TextRequest{Database: w.Database, DocID: d.DocID, Type: w.WType, Start: 0, End: first}
-		if p.binary(WAISOpRetrieve, w.WPath, req, w.At.WPath, "a retrieval of bytes [0, "+strconv.FormatInt(first, 10)+"): query type \"1\", element set \"Document Text\"") == nil {
-			return
-		}
+		req := &WAISRequest{Database: w.Database, DocID: d.DocID, DocIDFields: d.Fields, Type: w.WType, Start: 0, End: first}
+		p.binary(WAISOpRetrieve, w.WPath, req, w.At.WPath, "a retrieval of bytes [0, "+strconv.FormatInt(first, 10)+"): query type \"1\", element set \"Document Text\"")
 		p.add(Step{Kind: Expect, Reply: "search response", Text: "a document text record; the server's diagnostic otherwise"})
 		p.comment("further requests ask for the next %d bytes each, until a chunk comes back short (or the length from the URL is reached)", WAISChunkSize)
 		p.add(Step{Kind: End, Text: "the document ends with a chunk shorter than asked, or at its length"})
 	case w.HasSearch:
-		req := &wais.SearchRequest{Database: w.Database, SeedWords: w.Search}
-		if p.binary(WAISOpSearch, w.Search, req, w.At.Search, fmt.Sprintf("a search of database %q for %q: query type \"3\", the seed words exactly as decoded", w.Database, w.Search)) == nil {
-			return
-		}
+		req := &WAISRequest{Database: w.Database, SeedWords: w.Search}
+		p.binary(WAISOpSearch, w.Search, req, w.At.Search, fmt.Sprintf("a search of database %q for %q: query type \"3\", the seed words exactly as decoded", w.Database, w.Search))
 		p.add(Step{Kind: Expect, Reply: "search response", Text: "one header group per hit (headline, score, lines, length, types, DocID)"})
 	default:
 		p.add(Step{Kind: Ask, Text: fmt.Sprintf("the words to search database %q for (on a terminal)", w.Database)})
 		p.comment("then a search of %q for them, as for %s?WORDS", w.Database, w.Database)
-		req := &wais.SearchRequest{Database: "INFO", SeedWords: w.Database}
+		req := &WAISRequest{Database: "INFO", SeedWords: w.Database}
 		st := p.binary(WAISOpSource, w.Database, req, w.At.Database, "the database's description: its source record, found by a search of the server's INFO database")
-		if st == nil {
-			return
-		}
 		st.When = "there is no terminal to ask on"
 		p.comment("then the hit %q (type WSRC) is retrieved", w.Database+".src")
 	}
 	p.fragmentNote()
 }
 
-// binary adds a Send step of a WAIS request message; nil (and the plan
-// refused) when it cannot be encoded.
-func (p *planner) binary(op, arg string, req interface{ Marshal() ([]byte, error) }, at Span, why string) *Step {
-	msg, err := req.Marshal()
-	if err != nil {
-		p.unsupported(at.At, "the WAIS request cannot be encoded: "+err.Error())
-		return nil
-	}
-	st := p.send(op, arg, string(msg))
-	st.Binary, st.At, st.Why, st.RFC = true, at, why, "RFC 1738 3.9"
+// binary adds a Send step of a WAIS request, encoded later (encode).
+func (p *planner) binary(op, arg string, req *WAISRequest, at Span, why string) *Step {
+	st := p.send(op, arg, "")
+	st.Request, st.Binary, st.At, st.Why, st.RFC = req, true, at, why, "RFC 1738 3.9"
 	return st
 }
