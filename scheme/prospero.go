@@ -236,10 +236,14 @@ func (pl *planner) prospero(p *Prospero) {
 			return
 		}
 	}
+	asked := p.HasVersion || len(p.Fields) > 0
 	version = strings.TrimLeft(version, "0")
 	pl.connect(addr(p.Host, p.Port, "prospero"))
 	pl.comment("Prospero protocol version 5 over ARDP/UDP: each request below goes out after a 9-byte ARDP header (connection id, random per request; packet 1 of 1; received through 0), the reply comes in packets that are acknowledged and reassembled")
 	pl.comment("the hsoname %q is opaque to the client: sent quoted, a ' doubled (RFC 1738 3.11)", p.HSOName)
+	if asked && version == "" {
+		pl.comment("object version 0 is the current version: the requests are those without it")
+	}
 	if version != "" {
 		pl.comment("object version %s follows the hsoname (protocol version 5: DIRECTORY and GET-OBJECT-INFO take an object-version; 0, the current version, is left out)", version)
 	}
