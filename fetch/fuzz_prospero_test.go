@@ -1,10 +1,12 @@
 package fetch
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/prospero"
+	"github.com/urlkit/urlkit/client/wais"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -62,6 +64,60 @@ func FuzzProsperoReplyURLs(f *testing.F) {
 			}
 			if v.HSOName != r.Links[i].Hsoname && !v.HasVersion {
 				t.Fatalf("link URL %q: hsoname %q, the server named %q", e.URL, v.HSOName, r.Links[i].Hsoname)
+			}
+		}
+	})
+}
+
+// FuzzPlanEncoders: the plans of wais and prospero URLs, encoded by the
+// clients' encoders, never panic; every WAIS request decodes back to the
+// request the plan describes (database, seed words or DocID, type,
+// range), every Prospero request quotes the hsoname and ends in LF.
+func FuzzPlanEncoders(f *testing.F) {
+	for _, s := range []string{
+		"wais://h/db?a%20b", "wais://h/db", "wais://h/db/TEXT/%01%02ab",
+		"wais://h/db/TEXT/137/1=a%3Ab;7=%00;", "prospero://h/AFTP/it's;version=3",
+		"prospero://h/a%0Db", "prospero://h/x%002",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, _, err := urlkit.ParseMode(s, urlkit.Lenient)
+		if err != nil || (u.SchemeName() != "wais" && u.SchemeName() != "prospero") {
+			return
+		}
+		plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.Lenient})
+		if err != nil || len(plan.Refused) > 0 {
+			return
+		}
+		for _, st := range plan.Sends() {
+			if st.Text == "" {
+				t.Fatalf("%q: a %s step was not encoded", s, st.Op)
+			}
+			switch r := st.Request.(type) {
+			case *scheme.WAISRequest:
+				got, err := wais.ParseRequest([]byte(st.Text))
+				if err != nil {
+					t.Fatalf("%q: %s request does not decode: %v", s, st.Op, err)
+				}
+				switch g := got.(type) {
+				case *wais.SearchRequest:
+					if g.Database != r.Database || g.SeedWords != r.SeedWords {
+						t.Fatalf("%q: search %+v, planned %+v", s, g, r)
+					}
+				case *wais.TextRequest:
+					if g.Database != r.Database || g.Type != r.Type || g.Start != r.Start || g.End != r.End || (r.DocIDFields == nil && string(g.DocID) != string(r.DocID)) {
+						t.Fatalf("%q: retrieval %+v, planned %+v", s, g, r)
+					}
+				default:
+					t.Fatalf("%q: %T", s, got)
+				}
+			case *scheme.ProsperoRequest:
+				if !strings.Contains(st.Text, prospero.Quote(r.HSOName)) || !strings.HasSuffix(st.Text, "\n") {
+					t.Fatalf("%q: %q", s, st.Text)
+				}
+			default:
+				t.Fatalf("%q: a send step holds %T", s, st.Request)
 			}
 		}
 	})
