@@ -3,7 +3,6 @@ package fetch
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -41,7 +40,7 @@ type ProsperoOpener struct {
 	// defaults; each fetch uses a client with these settings and the
 	// Fetcher's Trace.
 	Client *prospero.Client
-	// JSON makes a listing a JSON array of objects instead of text.
+	// JSON makes a listing JSON objects, one per line, instead of text.
 	JSON bool
 }
 
@@ -315,11 +314,7 @@ func (o *ProsperoOpener) listing(addr, hsoname string, links []prospero.Link) (*
 	entries := ProsperoEntries(links)
 	var resp *Response
 	if o.JSON {
-		b, err := json.MarshalIndent(entries, "", "  ")
-		if err != nil {
-			return nil, err
-		}
-		resp = bodyOf("application/json", append(b, '\n'))
+		resp = bodyOf("application/json", jsonLines(entries))
 	} else {
 		var b bytes.Buffer
 		fmt.Fprintf(&b, "Prospero directory %q on %s: %s\n", safetext.Visible(hsoname), addr, plural(len(entries), "link"))

@@ -1,7 +1,6 @@
 package fetch
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,10 +26,7 @@ func TestProsperoListingMatchesVls(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var entries []ProsperoEntry
-		if err := json.Unmarshal(b, &entries); err != nil {
-			t.Fatal(err)
-		}
+		entries := decodeLines[ProsperoEntry](t, b)
 		var ours []string
 		for _, e := range entries {
 			kind := "-"

@@ -40,8 +40,8 @@ type WAISOpener struct {
 	// Dialer holds the client's settings (limits, chunk size); its
 	// Trace is replaced by the Fetcher's and its ChunkSize by the plan's.
 	Dialer wais.Dialer
-	// JSON makes a hit list a JSON array of objects (headline, score,
-	// lines, length, types, url) instead of text.
+	// JSON makes a hit list JSON objects (headline, score, lines, length,
+	// types, url), one per line, instead of text.
 	JSON bool
 }
 
@@ -133,11 +133,7 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	}
 	hits := WAISHits(v, sr.Database, resp.Hits)
 	if o.JSON {
-		b, err := json.MarshalIndent(hits, "", "  ")
-		if err != nil {
-			return nil, err
-		}
-		r := bodyOf("application/json", append(b, '\n'))
+		r := bodyOf("application/json", jsonLines(hits))
 		r.Listing = true
 		return r, nil
 	}
@@ -238,4 +234,14 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// jsonLines writes each value as a JSON object on a line of its own.
+func jsonLines[T any](vs []T) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, v := range vs {
+		enc.Encode(v) // plain structs of strings and numbers: cannot fail
+	}
+	return b.Bytes()
 }

@@ -8,7 +8,6 @@ package fetch
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -52,9 +51,9 @@ func TestWAISSearchThenDocument(t *testing.T) {
 	if !resp.Listing || resp.ContentType != "application/json" {
 		t.Errorf("listing %v, type %q", resp.Listing, resp.ContentType)
 	}
-	var hits []WAISHit
-	if err := json.Unmarshal(b, &hits); err != nil || len(hits) != 1 {
-		t.Fatalf("hits %s: %v", b, err)
+	hits := decodeLines[WAISHit](t, b)
+	if len(hits) != 1 {
+		t.Fatalf("hits %s", b)
 	}
 	want, err := os.ReadFile(filepath.Join(env["WAIS_DIR"], "corpus", "big.txt"))
 	if err != nil {
@@ -215,10 +214,7 @@ func TestProsperoListingAndFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var entries []ProsperoEntry
-	if err := json.Unmarshal(b, &entries); err != nil {
-		t.Fatal(err)
-	}
+	entries := decodeLines[ProsperoEntry](t, b)
 	if !resp.Listing || len(entries) != 300 || env["PROSPERO_MANY"] != "300" {
 		t.Errorf("%d entries of %s, listing %v", len(entries), env["PROSPERO_MANY"], resp.Listing)
 	}
@@ -233,8 +229,7 @@ func TestProsperoListingAndFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries = nil
-	json.Unmarshal(b, &entries)
+	entries = decodeLines[ProsperoEntry](t, b)
 	if len(entries) != len(links) {
 		t.Fatalf("%d entries, the client lists %d", len(entries), len(links))
 	}

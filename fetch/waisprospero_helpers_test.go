@@ -3,6 +3,7 @@ package fetch
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net"
 	"strconv"
 	"strings"
@@ -138,4 +139,21 @@ func checkSourceTail(t *testing.T, wire []byte) []byte {
 		t.Fatalf("the wire's last request is %#v (%v), want a WSRC retrieval from INFO", req, err)
 	}
 	return wire[:i-10]
+}
+
+// decodeLines decodes JSON objects, one per line.
+func decodeLines[T any](t *testing.T, b []byte) []T {
+	t.Helper()
+	var out []T
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		out = append(out, v)
+	}
+	return out
 }

@@ -21,7 +21,7 @@ var getCmd = &command{
 	name:         "get",
 	args:         "[URL...]",
 	flagSynopsis: true,
-	summary:      "fetch what URLs name (file, http, https, ftp, gopher, wais, prospero)",
+	summary:      "fetch what URLs name (file, http, https, ftp, gopher, news, nntp, mid, cid, wais, prospero)",
 	detail: `Get fetches the resource each URL names and writes it to standard output,
 or to FILE with -o: written under a temporary name in the same directory and
 renamed only after a complete, checked transfer, so a failure leaves no file
@@ -76,6 +76,18 @@ Each URL is carried out as its specification says:
            size, date, host, hsoname, URL), or a file's CONTENTS, or its
            AFTP access method's target fetched over FTP; ;version=0 only.
            --json for listings
+  news:    RFC 1738 3.6 on the server of --nntp HOST[:PORT], else
+           $NNTPSERVER: news:GROUP lists the group's articles, one per line
+           (number, date, from, subject, message-id; --json: objects), read
+           with OVER in batches; news:MESSAGE-ID prints the article as
+           stored; news:* lists the groups
+  nntp:    RFC 1738 3.7: nntp://HOST:PORT/GROUP/N prints the article,
+           nntp://HOST/GROUP lists the group; --user USER[:PASSWORD] logs in
+  mid:     RFC 1630, RFC 2392: the message in the --mailbox PATHs (Maildir
+           or mbox; default $MAIL), else, with a news server, the article;
+           mid:MESSAGE-ID/CONTENT-ID prints the body part, decoded
+  cid:     the decoded body part of the --message FILE
+  mailto:  is sent, not fetched: see urlkit send
 
 Safety (RFC 1738 section 6): a URL whose decoded parts would put CR, LF or
 NUL into a protocol line (FTP command, Gopher request, user, password) is
@@ -103,7 +115,10 @@ Examples:
   urlkit get 'gopher://host/7/search%09gopher+url'
   urlkit get --render 'gopher://host/0/item%09%09!'
   urlkit get --gateway ftp=http://proxy:3128 ftp://host/file
-  urlkit get --allow-port 25 gopher://host:25/`,
+  urlkit get --allow-port 25 gopher://host:25/
+  urlkit get --nntp news.example.org news:comp.infosystems.www
+  urlkit get nntp://news.example.org/comp.infosystems.www/1234
+  urlkit get --mailbox ~/Maildir mid:1234@example.org`,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		var o getOptions
 		fs.StringVar(&o.out, "o", "", "write to `FILE` (atomically) instead of standard output")
@@ -145,13 +160,19 @@ Examples:
 		fs.BoolVar(&o.compressed, "compressed", false, "ask an HTTP server for a gzip body and decompress it (else bytes are saved as sent)")
 		fs.BoolVar(&o.allowSpecial, "allow-special-files", false, "let a file: URL read a FIFO, device or socket")
 		fs.BoolVar(&o.render, "render", false, "format Gopher menus, attributes and text for people")
-		fs.BoolVar(&o.json, "json", false, "WAIS hit lists and Prospero listings as JSON")
 		fs.BoolVar(&o.active, "active", false, "FTP active mode (the server connects back) instead of passive")
 		fs.StringVar(&o.email, "email", "", "the anonymous FTP password `ADDRESS` (default $EMAIL, else user@host)")
 		fs.StringVar(&o.nullCWD, "null-cwd", "fail", "what to do when the FTP server refuses the CWD of an empty path segment: `POLICY` is fail or skip")
 		fs.BoolVar(&o.fileFTP, "file-ftp", false, "fetch a file: URL naming another host over FTP, as early clients did")
 		fs.BoolVar(&o.trace, "trace", false, "print the protocol exchange on standard error (passwords masked)")
 		fs.BoolVar(&o.quiet, "q", false, "no progress bar")
+		newsFlags(fs, &o.news)
+		fs.BoolVar(&o.news.json, "json", false, "list news articles and groups, WAIS hits and Prospero links as JSON objects, one per line")
+		fs.Func("mailbox", "look for mid: messages in the Maildir or mbox `PATH` (repeatable; default $MAIL)", func(s string) error {
+			o.mailboxes = append(o.mailboxes, s)
+			return nil
+		})
+		fs.StringVar(&o.message, "message", "", "the MIME message `FILE` a cid: URL's part is looked for in")
 		mode := modeFlag(fs)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			o.mode = *mode
@@ -167,7 +188,6 @@ type getOptions struct {
 	allow    []int
 	timeout  time.Duration
 	render   bool
-	json     bool
 
 	connectTimeout time.Duration
 	maxTime        time.Duration
@@ -185,6 +205,10 @@ type getOptions struct {
 	quiet   bool
 	mode    urlkit.Mode
 	modeSet bool
+
+	news      newsOptions
+	mailboxes []string
+	message   string
 }
 
 func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
@@ -201,11 +225,13 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 		MaxSize:        o.maxSize,
 	}
 	f.HTTP.Compressed = o.compressed
-	f.WAIS.JSON, f.Prospero.JSON = o.json, o.json
+	f.WAIS.JSON, f.Prospero.JSON = o.news.json, o.news.json
 	f.File.AllowSpecial = o.allowSpecial
 	if o.timeout == 0 {
 		f.Timeout = -1
 	}
+	o.news.apply(f, st)
+	f.Mail.Mailboxes, f.Mail.Message = o.mailboxes, o.message
 	f.FTP.Dialer.Active = o.active
 	f.FTP.Email = o.email
 	switch o.nullCWD {

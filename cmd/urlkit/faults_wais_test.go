@@ -70,11 +70,11 @@ func waisBrokenDocument(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var hits []fetch.WAISHit
-	err = json.NewDecoder(resp.Body).Decode(&hits)
+	var hit fetch.WAISHit // the first line: the first hit
+	err = json.NewDecoder(resp.Body).Decode(&hit)
 	resp.Body.Close()
-	if err != nil || len(hits) == 0 {
-		t.Fatalf("hits: %v %v", hits, err)
+	if err != nil || hit.URL == "" {
+		t.Fatalf("hit: %v %v", hit, err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -96,5 +96,5 @@ func waisBrokenDocument(t *testing.T) string {
 			go func() { io.CopyN(c, s, 40000); c.Close(); s.Close() }()
 		}
 	}()
-	return strings.Replace(hits[0].URL, addr, ln.Addr().String(), 1)
+	return strings.Replace(hit.URL, addr, ln.Addr().String(), 1)
 }
