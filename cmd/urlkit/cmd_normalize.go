@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -60,25 +61,32 @@ Examples:
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		normalizer := normalizerFlags(fs)
 		explain := fs.Bool("explain", false, "print the rules applied under each URL")
+		jobs := jobsFlag(fs)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			norm := normalizer()
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInput(ctx, st, out, args, func(s string) int {
-				u, err := parseAbs(s, norm.Mode)
-				if err != nil {
-					out.Flush()
-					printErr(st.Err, err)
-					return exitFail
-				}
-				n, steps := norm.Explain(&u)
-				fmt.Fprintf(out, "%s\n", n.String())
-				if *explain {
+			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
+				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
+					u, err := parseAbs(s, norm.Mode)
+					if err != nil {
+						out.Flush()
+						printErr(errw, err)
+						return exitFail
+					}
+					if !*explain {
+						n := norm.Normalize(&u)
+						out.WriteString(n.String())
+						out.WriteByte('\n')
+						return exitOK
+					}
+					n, steps := norm.Explain(&u)
+					fmt.Fprintf(out, "%s\n", n.String())
 					for _, step := range steps {
 						fmt.Fprintf(out, "  %s\n", step)
 					}
+					return exitOK
 				}
-				return exitOK
 			})
 		}
 	},
