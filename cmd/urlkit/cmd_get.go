@@ -21,7 +21,7 @@ var getCmd = &command{
 	name:         "get",
 	args:         "[URL...]",
 	flagSynopsis: true,
-	summary:      "fetch what URLs name (file, http, https, ftp, gopher, news, nntp, mid, cid), or open their sessions (telnet, rlogin, tn3270)",
+	summary:      "fetch what URLs name (file, http, https, ftp, gopher, news, nntp, mid, cid, wais, prospero), or open their sessions (telnet, rlogin, tn3270)",
 	detail: `Get fetches the resource each URL names and writes it to standard output,
 or to FILE with -o: written under a temporary name in the same directory and
 renamed only after a complete, checked transfer, so a failure leaves no file
@@ -65,6 +65,17 @@ Each URL is carried out as its specification says:
            attributes (!, $) and ASK forms (?). Output is the bytes as the
            server sent them; --render formats menus, attributes and text for
            people
+  wais:    RFC 1738 3.9 over the WAIS protocol (Z39.50-1988): database?words
+           prints the hits (headline, score, lines, and each document's
+           wais URL); database/wtype/wpath retrieves the document (RFC
+           1738's percent-encoded DocID, or Lynx's type=value; fields after
+           an optional length); database alone asks for words on a
+           terminal, else prints the database's source record. --json for
+           hit lists
+  prospero: RFC 1738 3.11 over ARDP/UDP: a directory's links (type, name,
+           size, date, host, hsoname, URL), or a file's CONTENTS, or its
+           AFTP access method's target fetched over FTP; ;version=0 only.
+           --json for listings
   telnet, rlogin, tn3270: sessions (RFC 1738 3.8, RFC 1630), not
            retrievals. On a terminal: raw mode (restored on every exit,
            signals included), the window size sent and updated, ^] for the
@@ -107,7 +118,9 @@ Gateways (RFC 1738 section 4, RFC 1630): --gateway SCHEME=URL sends that
 scheme's URLs to an HTTP proxy with the whole URL on the request line; the
 environment variables <scheme>_proxy, no_proxy and CERN's
 WWW_<scheme>_GATEWAY (the URL's host and path appended to the gateway's
-path) are honoured too.
+path) are honoured too. A gateway, when one is set for the URL's scheme
+(and the host is not in no_proxy), is always used; wais and prospero URLs
+are fetched directly over their own protocols only when none is.
 
 Examples:
   urlkit get ftp://ftp.example.org/pub/README
@@ -174,7 +187,7 @@ Examples:
 		fs.BoolVar(&o.raw, "raw", false, "telnet, rlogin, tn3270 over pipes: write the session's output unchanged (control bytes not escaped)")
 		fs.StringVar(&o.keys, "keys", "", "tn3270: the key `SCRIPT` to play after the first screen (text, <enter>, <pf3>, <tab>...), printing each screen")
 		newsFlags(fs, &o.news)
-		fs.BoolVar(&o.news.json, "json", false, "list news articles and groups as JSON objects, one per line")
+		fs.BoolVar(&o.news.json, "json", false, "list news articles and groups, WAIS hits and Prospero links as JSON objects, one per line")
 		fs.Func("mailbox", "look for mid: messages in the Maildir or mbox `PATH` (repeatable; default $MAIL)", func(s string) error {
 			o.mailboxes = append(o.mailboxes, s)
 			return nil
@@ -236,6 +249,7 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 		MaxSize:        o.maxSize,
 	}
 	f.HTTP.Compressed = o.compressed
+	f.WAIS.JSON, f.Prospero.JSON = o.news.json, o.news.json
 	f.File.AllowSpecial = o.allowSpecial
 	if o.timeout == 0 {
 		f.Timeout = -1
