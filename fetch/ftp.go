@@ -305,6 +305,18 @@ func (o *FTPOpener) Classify(err error) error {
 	return nil
 }
 
+func init() {
+	// RFC 959 4.2: a 4yz reply is a transient negative completion (the
+	// same command may succeed later), 5yz a permanent one.
+	transientRules = append(transientRules, func(err error) (bool, bool) {
+		var re *ftp.ReplyError
+		if errors.As(err, &re) {
+			return re.Code/100 == 4, true
+		}
+		return false, false
+	})
+}
+
 // email returns the anonymous password.
 func (o *FTPOpener) email(req *Request) string {
 	if o.Email != "" {

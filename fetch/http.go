@@ -249,7 +249,8 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		case http.StatusUnauthorized, http.StatusForbidden, http.StatusProxyAuthRequired:
 			kind = ErrAccessDenied
 		}
-		e := req.errorf("open", kind, fmt.Errorf("HTTP %s", hresp.Status))
+		e := req.errorf("open", kind, &StatusError{Code: hresp.StatusCode, Status: hresp.Status,
+			RetryAfter: retryAfter(hresp.Header.Get("Retry-After"), time.Now())})
 		e.URL = final
 		return nil, e
 	}

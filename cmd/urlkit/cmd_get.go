@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -10,6 +9,7 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urlkit/urlkit"
@@ -19,7 +19,7 @@ import (
 
 var getCmd = &command{
 	name:    "get",
-	args:    "[-o FILE] [--gateway SCHEME=URL] [--allow-port PORT] [--timeout D] [--connect-timeout D] [--max-time D] [--speed-limit N --speed-time D] [--max-filesize N] [--compressed] [--render] [--active] [URL...]",
+	args:    "[-o FILE]... [-O] [--output-dir DIR] [--url-file FILE] [-Z] [--retry N] [--gateway SCHEME=URL] [--allow-port PORT] [--timeout D] [--connect-timeout D] [--max-time D] [--speed-limit N --speed-time D] [--max-filesize N] [--compressed] [--render] [--active] [URL...]",
 	summary: "fetch what URLs name (file, http, https, ftp, gopher)",
 	detail: `Get fetches the resource each URL names and writes it to standard output,
 or to FILE with -o: written under a temporary name in the same directory and
@@ -89,10 +89,13 @@ Examples:
   urlkit get 'gopher://host/7/search%09gopher+url'
   urlkit get --render 'gopher://host/0/item%09%09!'
   urlkit get --gateway ftp=http://proxy:3128 ftp://host/file
-  urlkit get --allow-port 25 gopher://host:25/`,
+  urlkit get --allow-port 25 gopher://host:25/
+
+` + manyHelp + "\n\n" + retryHelp + "\n\n" + getExitHelp,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		var o getOptions
-		fs.StringVar(&o.out, "o", "", "write to `FILE` (atomically) instead of standard output")
+		o.many.flags(fs)
+		o.retry.flags(fs)
 		fs.Func("gateway", "fetch SCHEME's URLs through the HTTP proxy at URL: `SCHEME=URL` (repeatable)", func(s string) error {
 			scheme, gw, err := fetch.ParseGateway(s)
 			if err != nil {
@@ -147,7 +150,8 @@ Examples:
 }
 
 type getOptions struct {
-	out      string
+	many     manyOptions
+	retry    retryOptions
 	gateways map[string]fetch.Gateway
 	allow    []int
 	timeout  time.Duration
@@ -171,7 +175,8 @@ type getOptions struct {
 	modeSet bool
 }
 
-func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
+// newFetcher returns the Fetcher the options describe, or a usage error.
+func (o *getOptions) newFetcher(st *Streams, args []string) (*fetch.Fetcher, error) {
 	f := &fetch.Fetcher{
 		Gateways:    o.gateways,
 		AllowPorts:  o.allow,
@@ -196,13 +201,12 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 	case "skip":
 		f.FTP.NullCWD = fetch.NullCWDSkip
 	default:
-		fmt.Fprintf(st.Err, "urlkit get: --null-cwd %q: want fail or skip\n", o.nullCWD)
-		return exitUsage
+		return nil, fmt.Errorf("--null-cwd %q: want fail or skip", o.nullCWD)
 	}
 	if o.trace {
 		f.Trace = st.Err
 	}
-	if len(args) > 0 {
+	if len(args) > 0 && o.many.urlFile != "-" {
 		// With URLs from standard input nobody could answer a question.
 		f.Prompt = terminalPrompter(st)
 		if f.Prompt != nil {
@@ -218,41 +222,44 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 			}
 		}
 	}
-	if o.out != "" && o.out != "-" && len(args) > 1 {
-		fmt.Fprintf(st.Err, "urlkit get: -o takes one URL, got %d\n", len(args))
+	return f, nil
+}
+
+func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
+	f, err := o.newFetcher(st, args)
+	if err != nil {
+		fmt.Fprintf(st.Err, "urlkit get: %v\n", err)
 		return exitUsage
 	}
-	out := bufio.NewWriterSize(st.Out, 64<<10)
-	defer out.Flush()
-	n := 0
-	return eachInput(ctx, st, out, args, func(s string) int {
-		n++
-		if n > 1 && o.out != "" && o.out != "-" {
-			fmt.Fprintf(st.Err, "urlkit get: -o takes one URL; skipped %s\n", quoteInput(redactURL(s), 0))
-			return exitUsage
-		}
-		return o.get(ctx, st, f, out, s)
+	return o.runMany(ctx, st, args, func(ctx context.Context, st *Streams, job getJob, stdout *sync.Mutex) int {
+		return o.getWithRetries(ctx, st, f, job, stdout)
 	})
 }
 
-// get fetches one URL to out or to the -o file.
-func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out *bufio.Writer, s string) int {
-	u, _, err := urlkit.ParseMode(s, o.mode)
-	if err != nil && !o.modeSet {
-		// Modern URLs (IPv6 literals, a user in an http URL) are fetched too.
-		if v, _, err2 := urlkit.ParseMode(s, urlkit.RFC3986); err2 == nil {
-			u, err = v, nil
-		}
-	}
+// attempt is the outcome of one try at a URL.
+type attempt struct {
+	code    int    // exit status
+	msg     string // the error line, "" on success
+	cause   error  // the fetch error, for the retry decision; nil for others
+	n       int64  // bytes written
+	touched bool   // bytes went to standard output: no retry can take them back
+}
+
+// get fetches one URL to standard output or to its output file, once.
+// Data for standard output is written under the stdout lock, so that
+// parallel transfers do not mix.
+func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job getJob, stdout *sync.Mutex) attempt {
+	u, err := parseGetURL(job.url, o.mode, o.modeSet)
 	if err != nil {
-		printErr(st.Err, err)
-		return exitFail
+		var b strings.Builder
+		printErr(&b, err)
+		return attempt{code: exitURLRefused, msg: strings.TrimSuffix(b.String(), "\n")}
 	}
 	resp, err := f.Fetch(ctx, &u)
 	if err != nil {
-		fmt.Fprintln(st.Err, describe(err))
-		return exitFail
+		return attempt{code: exitOf(err), msg: describe(err), cause: err}
 	}
+	defer resp.Body.Close()
 	warned := 0 // warnings printed; the transfer may add more (a missing "." line)
 	warn := func() {
 		for _, w := range resp.Warnings[warned:] {
@@ -261,74 +268,69 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 		warned = len(resp.Warnings)
 	}
 	warn()
-	// The data goes to standard output unbuffered (after what is already
-	// buffered): the copy's own buffer is big enough.
-	if err := out.Flush(); err != nil {
-		resp.Body.Close()
-		fmt.Fprintf(st.Err, "urlkit: writing standard output: %v\n", err)
-		return exitFail
-	}
-	var dst io.Writer = st.Out
+	var dst io.Writer
 	var file *outputFile
-	if o.out != "" && o.out != "-" {
-		if file, err = createOutput(ctx, o.out); err != nil {
-			resp.Body.Close()
-			fmt.Fprintf(st.Err, "urlkit: %s\n", safetext.Visible(err.Error()))
-			return exitFail
+	if job.out != "" {
+		if file, err = createOutput(ctx, job.out); err != nil {
+			return attempt{code: exitWrite, msg: "urlkit: " + safetext.Visible(err.Error())}
 		}
 		defer file.abort()
 		dst = file
+	} else {
+		stdout.Lock()
+		defer stdout.Unlock()
+		dst = st.Out
 	}
 	var src io.Reader = resp.Body
 	var bar *progress
-	if !o.quiet && st.ErrTTY && (file != nil || !st.OutTTY) {
+	if !o.quiet && !o.many.parallel && st.ErrTTY && (file != nil || !st.OutTTY) {
 		bar = newProgress(st.Err, displayName(&u), resp.Size)
 		src = bar.reader(src)
 	}
 	var werr error // a write error, as opposed to a transfer error
+	cw := &byteCounter{w: dst, err: &werr}
 	if o.render {
 		r := *resp
 		r.Body = io.NopCloser(src)
-		err = fetch.Render(errWriter{dst, &werr}, &r)
+		err = fetch.Render(cw, &r)
 	} else {
 		// The buffer is used as given: hide the destination's ReadFrom.
-		_, err = io.CopyBuffer(errWriter{dst, &werr}, src, make([]byte, 256<<10))
+		_, err = io.CopyBuffer(cw, src, make([]byte, 256<<10))
 	}
 	if cerr := resp.Body.Close(); err == nil {
 		err = cerr
 	}
-
 	if bar != nil {
 		bar.done()
 	}
 	warn()
-	if err != nil {
-		if werr != nil {
-			fmt.Fprintf(st.Err, "urlkit: writing %s: %s\n", safetext.Visible(outName(o.out)), safetext.Visible(unwrapPath(werr).Error()))
-		} else {
-			fmt.Fprintln(st.Err, describe(err))
-		}
-		return exitFail
-	}
-	if file != nil {
+	a := attempt{n: cw.n, touched: file == nil && cw.n > 0}
+	switch {
+	case err != nil && werr != nil:
+		a.code, a.msg = exitWrite, fmt.Sprintf("urlkit: writing %s: %s", safetext.Visible(outName(job.out)), safetext.Visible(unwrapPath(werr).Error()))
+	case err != nil:
+		a.code, a.msg, a.cause = exitOf(err), describe(err), err
+	case file != nil:
 		if err := file.commit(); err != nil {
-			fmt.Fprintf(st.Err, "urlkit: writing %s: %s\n", safetext.Visible(o.out), safetext.Visible(unwrapPath(err).Error()))
-			return exitFail
+			a.code, a.msg = exitWrite, fmt.Sprintf("urlkit: writing %s: %s", safetext.Visible(job.out), safetext.Visible(unwrapPath(err).Error()))
 		}
 	}
-	return exitOK
+	return a
 }
 
-// errWriter remembers a write error, to tell it from a read error.
-type errWriter struct {
+// byteCounter counts the bytes written and remembers a write error, to
+// tell it from a read error.
+type byteCounter struct {
 	w   io.Writer
 	err *error
+	n   int64
 }
 
-func (e errWriter) Write(p []byte) (int, error) {
-	n, err := e.w.Write(p)
-	if err != nil && *e.err == nil {
-		*e.err = err
+func (c *byteCounter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	if err != nil && *c.err == nil {
+		*c.err = err
 	}
 	return n, err
 }
