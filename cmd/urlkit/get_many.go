@@ -163,7 +163,7 @@ func (m *manyOptions) eachURL(ctx context.Context, st *Streams, args []string, f
 	comments := false
 	switch {
 	case m.urlFile == "-":
-		r = st.In
+		r, comments = st.In, true
 	case m.urlFile != "":
 		f, err := os.Open(m.urlFile)
 		if err != nil {
