@@ -360,6 +360,12 @@ func (f *Fetcher) Fetch(ctx context.Context, u *urlkit.URL) (*Response, error) {
 	return resp, nil
 }
 
+// CloseIdle ends the connections kept for later URLs (FTPOpener.Keep)
+// politely (FTP QUIT). The Fetcher stays usable.
+func (f *Fetcher) CloseIdle() {
+	f.FTP.closeIdle()
+}
+
 // noOpener says why a scheme cannot be fetched, with a hint only where it
 // is true: a gateway helps a retrieval scheme, not a session or mail.
 func noOpener(name string) error {

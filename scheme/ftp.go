@@ -299,8 +299,34 @@ func ftpConcerns(v View, c *concernList) {
 // FTP client carries it out (package fetch executes these steps).
 func ftpPlan(v View, p *planner) {
 	f := v.(*FTP)
+	if dir := p.opts.FTPLoginDir; dir != "" {
+		p.comment("the control connection of an earlier URL of this server and login is kept (draft-ietf-uri-url-06 3.2.5): no new connection, no login")
+		st := p.send("CWD", dir, cmdLine("CWD", dir))
+		st.Reply, st.Why, st.RFC = "250 (else the client opens a new connection)", "back to the login directory, which the URL's CWDs are relative to", "RFC 1738 3.2.2"
+	} else {
+		ftpLogin(f, p)
+	}
+	if !ftpAccess(f, p) {
+		return
+	}
+	if p.opts.KeepFTP {
+		p.comment("the control connection is kept for the next URL of this server and login; QUIT ends it at the end of the run")
+		return
+	}
+	p.send("QUIT", "", "QUIT\r\n").Reply = "221"
+}
+
+// ftpLogin plans the connection and the login (RFC 1738 3.2.1), and with
+// PlanOptions.KeepFTP the PWD that remembers the login directory.
+func ftpLogin(f *FTP, p *planner) {
 	p.connect(addr(f.Host, f.Port, "ftp"))
 	p.add(Step{Kind: Expect, Reply: "220", Text: "the server's greeting (RFC 959 5.4)"})
+	defer func() {
+		if p.opts.KeepFTP {
+			st := p.send("PWD", "", "PWD\r\n")
+			st.Reply, st.Why, st.RFC = "257", "the login directory, for the next URL on this connection to go back to", "RFC 1738 3.2.2"
+		}
+	}()
 	const if331 = "the server replies 331 (it wants a password)"
 	switch l := f.Login(); {
 	case l.Anonymous:
@@ -323,6 +349,11 @@ func ftpPlan(v View, p *planner) {
 			st.Why, st.RFC = "the URL gives an empty password: PASS has no argument", "RFC 1738 3.1"
 		}
 	}
+}
+
+// ftpAccess plans the CWDs and the transfer (RFC 1738 3.2.2); it reports
+// whether the plan goes on (false after a refusal).
+func ftpAccess(f *FTP, p *planner) bool {
 	for i, c := range f.CWD {
 		st := p.send("CWD", c, cmdLine("CWD", c))
 		st.Reply = "250"
@@ -344,7 +375,7 @@ func ftpPlan(v View, p *planner) {
 			p.comment("the name is empty (the url-path ends with \"/\"): RFC 1738 does not say what that means; urlkit lists the directory, with NLST")
 		}
 		if typ != "" && !p.ftpType(f, typ) {
-			return
+			return false
 		}
 		p.passive()
 		p.send("NLST", f.Name, cmdLine("NLST", f.Name)).Reply = "150 (or 125), then 226"
@@ -356,7 +387,7 @@ func ftpPlan(v View, p *planner) {
 			p.comment("no ;type= in the URL, so the client guesses (RFC 1738 3.2.3): TYPE %s, since %s", typ, why)
 		}
 		if !p.ftpType(f, typ) {
-			return
+			return false
 		}
 		if typ == "I" {
 			st := p.send("SIZE", f.Name, cmdLine("SIZE", f.Name))
@@ -370,7 +401,7 @@ func ftpPlan(v View, p *planner) {
 		}
 		p.add(Step{Kind: End, Text: "the file ends when the server closes the data connection; fewer bytes than SIZE or the 150 reply announced is a short transfer"})
 	}
-	p.send("QUIT", "", "QUIT\r\n").Reply = "221"
+	return true
 }
 
 // ftpType adds the TYPE command, or the refusal of a type urlkit's FTP

@@ -265,6 +265,16 @@ type PlanOptions struct {
 	// Compressed: HTTP requests ask for a gzip body (get --compressed);
 	// otherwise they ask for none.
 	Compressed bool
+	// KeepFTP: the FTP control connection is kept for the next URL of
+	// the same server and login (draft-ietf-uri-url-06 3.2.5): after the
+	// login the client asks PWD for the login directory, which the CWDs
+	// of every later URL are relative to (RFC 1738 3.2.2), and QUIT waits
+	// for the end of the run.
+	KeepFTP bool
+	// FTPLoginDir, if set, plans the URL on an FTP connection kept from
+	// an earlier URL (see KeepFTP) whose login directory it is: no
+	// connection and no login, but a CWD back to that directory first.
+	FTPLoginDir string
 }
 
 // PlanURL writes out the access plan u stands for, without any network

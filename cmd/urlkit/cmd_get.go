@@ -231,6 +231,10 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 		fmt.Fprintf(st.Err, "urlkit get: %v\n", err)
 		return exitUsage
 	}
+	// More than one URL: an FTP session serves every URL of its server
+	// and login (draft-ietf-uri-url-06 3.2.5); QUIT at the end.
+	f.FTP.Keep = len(args) != 1 || o.many.urlFile != ""
+	defer f.CloseIdle()
 	return o.runMany(ctx, st, args, func(ctx context.Context, st *Streams, job getJob, stdout *sync.Mutex) int {
 		return o.getWithRetries(ctx, st, f, job, stdout)
 	})
