@@ -144,6 +144,10 @@ type Request struct {
 	// ConnectTimeout bounds each connection attempt (the Fetcher's
 	// ConnectTimeout); zero means the client's own setting.
 	ConnectTimeout time.Duration
+	// Resume asks to continue a partial copy (Fetcher.FetchFrom); an
+	// opener that cannot leaves Response.Offset 0 and says why in a
+	// warning.
+	Resume Resume
 
 	opener   Opener // for the classification of its errors
 	wd       *watchdog
@@ -198,7 +202,26 @@ type Response struct {
 	// look again after reading the Body to its end.
 	Warnings []string
 
-	fetched *body // the Body Fetch returned, for Render's errors
+	// Offset is the byte of the resource where Body starts: 0, or the
+	// Resume.Offset of FetchFrom when the protocol continued there (FTP
+	// REST, HTTP 206). Size counts the bytes of Body, from Offset.
+	Offset int64
+	// Validator identifies this version of the resource for a later
+	// FetchFrom (HTTP: the strong ETag, else Last-Modified), or "".
+	Validator string
+
+	fetched      *body // the Body Fetch returned, for Render's errors
+	restartNoted bool  // the opener explained why it did not resume
+}
+
+// Resume asks FetchFrom to continue a partial copy of a resource.
+type Resume struct {
+	// Offset is the number of bytes already held.
+	Offset int64
+	// Validator is the Response.Validator of the fetch that gave them,
+	// or "": an HTTP server then sends the rest only if the resource is
+	// still that version (If-Range), else all of it.
+	Validator string
 }
 
 // Registry maps URL schemes to Openers. Schemes are case-insensitive.
@@ -302,7 +325,20 @@ func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Response, error) {
 // scheme's opener. The Response's Body must be closed. Every error is an
 // *Error.
 func (f *Fetcher) Fetch(ctx context.Context, u *urlkit.URL) (*Response, error) {
+	return f.FetchFrom(ctx, u, Resume{})
+}
+
+// FetchFrom is Fetch continuing a partial copy of r.Offset bytes: FTP
+// with REST (TYPE I only, checked against SIZE), HTTP with Range (and
+// If-Range on r.Validator). The Response's Offset says where its Body
+// starts: r.Offset when the protocol continued there, or 0 when the
+// whole resource comes again (HTTP 200 to a range, a TYPE A transfer,
+// Gopher and file URLs, which cannot resume), with a warning.
+func (f *Fetcher) FetchFrom(ctx context.Context, u *urlkit.URL, r Resume) (*Response, error) {
 	req := f.newRequest(u)
+	if r.Offset > 0 {
+		req.Resume = r
+	}
 	if !u.IsAbs() {
 		return nil, req.errorf("check", ErrUnsupportedScheme, errors.New("not an absolute URL"))
 	}
@@ -347,6 +383,9 @@ func (f *Fetcher) Fetch(ctx context.Context, u *urlkit.URL) (*Response, error) {
 		wd.stop()
 		lim.stop()
 		return nil, req.wrap(ctx, "open", err)
+	}
+	if req.Resume.Offset > 0 && resp.Offset == 0 && !resp.restartNoted {
+		resp.Warnings = append(resp.Warnings, fmt.Sprintf("%s URLs cannot resume a transfer (the protocol has no way to start at a byte): fetched again from the start", u.SchemeName()))
 	}
 	for i, w := range resp.Warnings {
 		resp.Warnings[i] = safetext.Visible(red.Redact(w))

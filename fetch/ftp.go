@@ -191,7 +191,7 @@ var errStale = errors.New("the kept connection cannot go back to the login direc
 // assumes the client's default data connection: with Dialer.Active
 // (EPRT, PORT) or Dialer.DisableEPSV (PASV alone) those lines differ.
 func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	opts := scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req), KeepFTP: o.Keep}
+	opts := scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req), KeepFTP: o.Keep, FTPRestart: req.Resume.Offset}
 	plan, err := scheme.PlanURL(req.URL, opts)
 	if err != nil {
 		return nil, invalid(err)
@@ -241,6 +241,7 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 	}()
 	var err error
 	first := kc != nil // the next Send is the CWD back to the login directory
+	var restart int64  // the REST step's offset
 	resp := &Response{Size: -1}
 	var addr string
 	for i := 0; i < len(steps); i++ {
@@ -297,6 +298,13 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 			}
 		case "EPSV":
 			// Sent by the client's passive logic with the next RETR or NLST.
+		case "REST":
+			// Sent by the client with the RETR, after the passive setup.
+			restart = req.Resume.Offset
+			if resp.Size >= 0 && restart > resp.Size {
+				return nil, &Error{Op: "open", Offset: -1, Kind: ErrStatus,
+					Rule: fmt.Sprintf("cannot resume: the partial copy has %d bytes, the remote file %d (SIZE); it changed: remove the partial copy", restart, resp.Size)}
+			}
 		case "NLST":
 			l, err := c.Nlst(ctx, st.Arg)
 			if err != nil {
@@ -308,7 +316,7 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 			resp.ContentType = "text/plain"
 			resp.Body = &ftpBody{r: &listingReader{l: l}, closeData: l.Close, c: c, ctx: ctx, want: -1, keep: o.keeper(key, c, home)}
 		case "RETR":
-			rc, err := c.Retr(ctx, st.Arg)
+			rc, err := c.RetrFrom(ctx, st.Arg, restart)
 			if err != nil {
 				var re *ftp.ReplyError
 				if errors.As(err, &re) && re.Code == 550 && hasStep(steps[i+1:], "CWD", st.Arg) && c.Cwd(ctx, st.Arg) == nil {
@@ -320,6 +328,14 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 			code, msg := c.LastReply()
 			resp.Reply = fmt.Sprintf("%d %s", code, firstLine(msg))
 			resp.ContentType = mime.TypeByExtension(path.Ext(st.Arg))
+			resp.Offset = restart
+			if restart > 0 && resp.Size >= 0 {
+				resp.Size -= restart
+			}
+			if req.Resume.Offset > 0 && restart == 0 {
+				resp.restartNoted = true
+				resp.Warnings = append(resp.Warnings, "a TYPE A transfer cannot be resumed (its offsets count the network's CRLF text, not the file's bytes): fetched again from the start")
+			}
 			resp.Body = &ftpBody{r: rc, closeData: rc.Close, c: c, ctx: ctx, want: resp.Size, keep: o.keeper(key, c, home)}
 		case "QUIT":
 			// On Close, after the data.

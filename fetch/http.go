@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -108,6 +109,12 @@ func (o *HTTPOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, nu.String(), nil)
 	if err != nil {
 		return nil, req.errorf("open", ErrUnsupportedScheme, err)
+	}
+	if r := req.Resume; r.Offset > 0 {
+		hreq.Header.Set("Range", fmt.Sprintf("bytes=%d-", r.Offset))
+		if r.Validator != "" {
+			hreq.Header.Set("If-Range", r.Validator)
+		}
 	}
 	return o.do(ctx, req, hreq, req.proxyFunc())
 }
@@ -239,6 +246,15 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		return nil, req.errorf("open", kind, err)
 	}
 	final := hresp.Request.URL.Redacted()
+	resume := hreq.Header.Get("Range") != "" && req.Resume.Offset > 0
+	if resume && hresp.StatusCode == http.StatusRequestedRangeNotSatisfiable {
+		// "bytes */LENGTH": the copy is complete when it has LENGTH bytes.
+		if n, ok := strings.CutPrefix(hresp.Header.Get("Content-Range"), "bytes */"); ok && n == strconv.FormatInt(req.Resume.Offset, 10) {
+			hresp.Body.Close()
+			return &Response{Body: io.NopCloser(strings.NewReader("")), URL: final, Size: 0, Offset: req.Resume.Offset,
+				Reply: hresp.Status, Validator: validator(hresp.Header), ContentType: hresp.Header.Get("Content-Type")}, nil
+		}
+	}
 	if hresp.StatusCode < 200 || hresp.StatusCode > 299 {
 		io.Copy(io.Discard, io.LimitReader(hresp.Body, 64<<10))
 		hresp.Body.Close()
@@ -261,6 +277,19 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		Size:        hresp.ContentLength,
 		Reply:       hresp.Status,
 	}
+	resp.Validator = validator(hresp.Header)
+	switch {
+	case resume && hresp.StatusCode == http.StatusPartialContent:
+		start, ok := contentRangeStart(hresp.Header.Get("Content-Range"))
+		if !ok || start != req.Resume.Offset {
+			hresp.Body.Close()
+			return nil, req.errorf("open", ErrProtocol, fmt.Errorf("HTTP 206 with Content-Range %q, not the range asked for (bytes=%d-)", hresp.Header.Get("Content-Range"), req.Resume.Offset))
+		}
+		resp.Offset = start
+	case resume:
+		resp.restartNoted = true
+		resp.Warnings = append(resp.Warnings, fmt.Sprintf("the server sent the whole resource (%s), not the rest from byte %d: it ignores ranges or the resource changed (If-Range); fetched again from the start", hresp.Status, req.Resume.Offset))
+	}
 	if o.Compressed && strings.EqualFold(hresp.Header.Get("Content-Encoding"), "gzip") {
 		zr, err := gzip.NewReader(hresp.Body)
 		if err != nil {
@@ -274,6 +303,26 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		resp.ModTime = t
 	}
 	return resp, nil
+}
+
+// validator returns what identifies this version of a resource for
+// If-Range (RFC 9110 13.1.5): a strong ETag, else Last-Modified.
+func validator(h http.Header) string {
+	if e := h.Get("ETag"); e != "" && !strings.HasPrefix(e, "W/") {
+		return e
+	}
+	return h.Get("Last-Modified")
+}
+
+// contentRangeStart returns the first byte of "bytes FIRST-LAST/LENGTH".
+func contentRangeStart(v string) (int64, bool) {
+	rest, ok := strings.CutPrefix(v, "bytes ")
+	if !ok {
+		return 0, false
+	}
+	first, _, ok := strings.Cut(rest, "-")
+	n, err := strconv.ParseInt(first, 10, 64)
+	return n, ok && err == nil && n >= 0
 }
 
 // gzipBody decompresses a gzip body and closes the connection's body.

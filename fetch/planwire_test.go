@@ -385,3 +385,37 @@ func pwdOf(t *testing.T, trace string) string {
 	t.Fatalf("no 257 reply in the trace:\n%s", trace)
 	return ""
 }
+
+// A resumed FTP fetch (FetchFrom) sends the plan with REST
+// (scheme.PlanOptions.FTPRestart), and the data is the file's rest.
+func TestPlanEqualsWireRest(t *testing.T) {
+	const email = "planwire@example.org"
+	port := wiretest.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
+	rel := newRelay(t, "127.0.0.1:"+port)
+	f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
+	u, _, err := urlkit.ParseMode("ftp://"+rel.addr()+"/pub/64k.bin", urlkit.RFC3986)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.Lenient, Email: email, FTPRestart: 40000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := f.FetchFrom(testCtx(t), &u, Resume{Offset: 40000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if cerr := resp.Body.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil || len(body) != 65536-40000 || resp.Offset != 40000 || resp.Size != 65536-40000 {
+		t.Fatalf("%d bytes from offset %d (size %d): %v", len(body), resp.Offset, resp.Size, err)
+	}
+	if msg := matchPlan(plan, rel.sent(t), nil); msg != "" {
+		t.Errorf("the wire is not the plan: %s", msg)
+	}
+	if !strings.Contains(strings.Join(plan.Lines(true), "\n"), "REST 40000") {
+		t.Errorf("the plan has no REST:\n%s", strings.Join(plan.Lines(true), "\n"))
+	}
+}

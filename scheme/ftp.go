@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -394,6 +395,10 @@ func ftpAccess(f *FTP, p *planner) bool {
 			st.Reply, st.Why, st.RFC = "213 (a refusal is ignored)", "the size in advance, to tell a complete transfer from a short one; servers refuse SIZE in TYPE A", "RFC 3659 4"
 		}
 		p.passive()
+		if n := p.opts.FTPRestart; n > 0 && typ == "I" {
+			st := p.send("REST", strconv.FormatInt(n, 10), "REST "+strconv.FormatInt(n, 10)+"\r\n")
+			st.Reply, st.Why, st.RFC = "350", "resume: the data starts at this byte of the file (SIZE says how many follow)", "RFC 3659 5"
+		}
 		p.send("RETR", f.Name, cmdLine("RETR", f.Name)).Reply = "150 (or 125), then 226"
 		if f.Name != "" {
 			st := p.send("CWD", f.Name, cmdLine("CWD", f.Name))

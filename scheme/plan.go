@@ -275,6 +275,10 @@ type PlanOptions struct {
 	// an earlier URL (see KeepFTP) whose login directory it is: no
 	// connection and no login, but a CWD back to that directory first.
 	FTPLoginDir string
+	// FTPRestart > 0 resumes an FTP transfer of TYPE I at that byte:
+	// REST before RETR (RFC 3659 5; get -C -). TYPE A cannot be resumed
+	// (the offset of the network's CRLF text is not the file's).
+	FTPRestart int64
 }
 
 // PlanURL writes out the access plan u stands for, without any network

@@ -91,11 +91,12 @@ Examples:
   urlkit get --gateway ftp=http://proxy:3128 ftp://host/file
   urlkit get --allow-port 25 gopher://host:25/
 
-` + manyHelp + "\n\n" + retryHelp + "\n\n" + getExitHelp,
+` + manyHelp + "\n\n" + resumeHelp + "\n\n" + retryHelp + "\n\n" + getExitHelp,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		var o getOptions
 		o.many.flags(fs)
 		o.retry.flags(fs)
+		resumeFlags(fs, &o.resume)
 		fs.Func("gateway", "fetch SCHEME's URLs through the HTTP proxy at URL: `SCHEME=URL` (repeatable)", func(s string) error {
 			scheme, gw, err := fetch.ParseGateway(s)
 			if err != nil {
@@ -152,6 +153,7 @@ Examples:
 type getOptions struct {
 	many     manyOptions
 	retry    retryOptions
+	resume   bool // -C -
 	gateways map[string]fetch.Gateway
 	allow    []int
 	timeout  time.Duration
@@ -231,6 +233,10 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 		fmt.Fprintf(st.Err, "urlkit get: %v\n", err)
 		return exitUsage
 	}
+	if o.resume && len(o.many.outs) == 0 && !o.many.remoteName {
+		fmt.Fprintln(st.Err, "urlkit get: -C - continues a file: give -o FILE or -O")
+		return exitUsage
+	}
 	// More than one URL: an FTP session serves every URL of its server
 	// and login (draft-ietf-uri-url-06 3.2.5); QUIT at the end.
 	f.FTP.Keep = len(args) != 1 || o.many.urlFile != ""
@@ -259,9 +265,19 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 		printErr(&b, err)
 		return attempt{code: exitURLRefused, msg: strings.TrimSuffix(b.String(), "\n")}
 	}
-	resp, err := f.Fetch(ctx, &u)
+	var file *outputFile
+	var from fetch.Resume
+	if o.resume && job.out != "" {
+		if file, from, err = openPart(job.out); err != nil {
+			return attempt{code: exitWrite, msg: "urlkit: " + safetext.Visible(err.Error())}
+		}
+		if file != nil {
+			defer file.abort()
+		}
+	}
+	resp, err := f.FetchFrom(ctx, &u, from)
 	if err != nil {
-		return attempt{code: exitOf(err), msg: describe(err), cause: err}
+		return attempt{code: exitOf(err), msg: describe(err) + partialNote(file), cause: err}
 	}
 	defer resp.Body.Close()
 	warned := 0 // warnings printed; the transfer may add more (a missing "." line)
@@ -273,8 +289,12 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	}
 	warn()
 	var dst io.Writer
-	var file *outputFile
-	if job.out != "" {
+	if file != nil {
+		if err := file.startAt(resp.Offset, resp.Validator); err != nil {
+			return attempt{code: exitWrite, msg: "urlkit: " + safetext.Visible(err.Error())}
+		}
+		dst = file
+	} else if job.out != "" {
 		if file, err = createOutput(ctx, job.out); err != nil {
 			return attempt{code: exitWrite, msg: "urlkit: " + safetext.Visible(err.Error())}
 		}
@@ -313,7 +333,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	case err != nil && werr != nil:
 		a.code, a.msg = exitWrite, fmt.Sprintf("urlkit: writing %s: %s", safetext.Visible(outName(job.out)), safetext.Visible(unwrapPath(werr).Error()))
 	case err != nil:
-		a.code, a.msg, a.cause = exitOf(err), describe(err), err
+		a.code, a.msg, a.cause = exitOf(err), describe(err)+partialNote(file), err
 	case file != nil:
 		if err := file.commit(); err != nil {
 			a.code, a.msg = exitWrite, fmt.Sprintf("urlkit: writing %s: %s", safetext.Visible(job.out), safetext.Visible(unwrapPath(err).Error()))

@@ -90,7 +90,9 @@ func TestGetRetryTransient(t *testing.T) {
 			w.Header().Set("Content-Length", fmt.Sprint(len(body)))
 			w.Write([]byte(body[:len(body)*6/10]))
 			// Cut the connection at 60%.
-			if c, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			rc := http.NewResponseController(w)
+			rc.Flush()
+			if c, _, err := rc.Hijack(); err == nil {
 				c.(*net.TCPConn).SetLinger(0)
 				c.Close()
 			}
