@@ -96,7 +96,14 @@
 // the specifications define (the optional "/" before an empty url-path,
 // gopher's type 1, ftp type codes, file://localhost). Equal compares
 // normalized URLs; ExplainEqual says why they differ or which rules made
-// them equal.
+// them equal. In the RFC3986 and Lenient modes the form is RFC 3986
+// 6.2.2's and 6.2.3's, with IPv6 literals in RFC 5952's text form.
+//
+// A Normalizer adds optional normalizations (NormalizeFlags, named after
+// purell's flags) for crawlers and caches: a sorted query, no fragment,
+// no tracking parameters, no "www.", no trailing slash, host names as
+// IDNA A-labels or as Unicode. Most change what a URL means to some
+// server; each flag's documentation says so.
 //
 // # Queries and changing URLs
 //

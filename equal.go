@@ -8,6 +8,8 @@ import "strconv"
 // symmetric and transitive. "http://info.cern.ch/albert/bertram/marie-claude"
 // equals ".../marie%2Dclaude" and does not equal ".../bertram%2Fmarie-claude"
 // (RFC 1630, examples 1 and 2).
+//
+// Normalizer.Equal compares with optional normalizations too.
 func Equal(a, b *URL, m Mode) bool {
 	na, nb := normalize(a, m, nil), normalize(b, m, nil)
 	return na == nb
@@ -42,10 +44,14 @@ func (d Difference) String() string {
 // ExplainEqual compares a and b like Equal and says why: when they are
 // equal, which rules made them so (StepsA and StepsB); when not, which
 // components differ after normalization.
-func ExplainEqual(a, b *URL, m Mode) Comparison {
+func ExplainEqual(a, b *URL, m Mode) Comparison { return Normalizer{Mode: m}.ExplainEqual(a, b) }
+
+// ExplainEqual compares a and b like n.Equal and says why, as the
+// function ExplainEqual does.
+func (n Normalizer) ExplainEqual(a, b *URL) Comparison {
 	var c Comparison
-	c.A, c.StepsA = ExplainNormalize(a, m)
-	c.B, c.StepsB = ExplainNormalize(b, m)
+	c.A, c.StepsA = n.Explain(a)
+	c.B, c.StepsB = n.Explain(b)
 	c.Equal = c.A == c.B
 	if c.Equal {
 		return c

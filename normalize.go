@@ -56,19 +56,21 @@ import (
 // unreserved characters (ALPHA DIGIT - . _ ~) are decoded and no others,
 // "~" stays unencoded, and the dot segments of an absolute URI's path are
 // removed (6.2.2.3). So "eXAMPLE://a/./b/../b/%63/%7bfoo%7d" is
-// "example://a/b/c/%7Bfoo%7D", 6.2.2's example.
+// "example://a/b/c/%7Bfoo%7D", 6.2.2's example. An IPv6 literal is
+// written in RFC 5952's text form: "[2001:DB8:0:0:0:0:0:1]" is
+// "[2001:db8::1]".
 //
 // Normalize returns the fields of u unchanged, and allocates nothing,
 // when they are already canonical.
+//
+// A Normalizer adds optional normalizations (NormalizeFlags) for
+// crawlers: a sorted query, no fragment, no tracking parameters, no
+// "www.", ...
 func Normalize(u *URL, m Mode) URL { return normalize(u, m, nil) }
 
 // ExplainNormalize is Normalize that also reports each rule that changed
 // something, with the text before and after.
-func ExplainNormalize(u *URL, m Mode) (URL, []RuleStep) {
-	t := &trace{}
-	v := normalize(u, m, t)
-	return v, t.steps
-}
+func ExplainNormalize(u *URL, m Mode) (URL, []RuleStep) { return Normalizer{Mode: m}.Explain(u) }
 
 func normalize(u *URL, m Mode, t *trace) URL {
 	std := m.grammar() == RFC3986
@@ -86,6 +88,12 @@ func normalize(u *URL, m Mode, t *trace) URL {
 	}
 	if v.HasAuthority {
 		v.Host = normHost(v.Host, std, t)
+		if std {
+			if h := rfc5952(v.Host); h != v.Host {
+				t.ipv6Written(v.Host, h)
+				v.Host = h
+			}
+		}
 		if name == "file" && v.Host == "localhost" {
 			v.Host = ""
 			t.localhostIsEmpty()
@@ -356,7 +364,8 @@ func normPort(v *URL, t *trace) {
 		v.HasPort, v.Port = false, ""
 		return
 	}
-	if s := strconv.Itoa(n); s != v.Port {
+	if len(v.Port) > 1 && v.Port[0] == '0' { // only leading zeros change it (and Itoa allocates)
+		s := strconv.Itoa(n)
 		t.portWritten(v.Port, s)
 		v.Port = s
 	}

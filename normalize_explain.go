@@ -161,3 +161,15 @@ func (t *trace) defaultPortDroppedNote(port, scheme string) {
 func (t *trace) portWrittenNote(from, to string) {
 	t.add("RFC 1738 3.1", "the port %s written %s: a port is a decimal number", from, to)
 }
+
+func (t *trace) flagApplied(f NormalizeFlags, from, to string) {
+	if t != nil {
+		t.add("flag "+f.String(), "%q is %q", from, to)
+	}
+}
+
+func (t *trace) ipv6Written(from, to string) {
+	if t != nil {
+		t.add("RFC 5952 4", "the IPv6 address %s written %s (lower case, no leading zeros, the longest run of zeros as \"::\")", from, to)
+	}
+}

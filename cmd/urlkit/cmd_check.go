@@ -79,9 +79,9 @@ Examples:
 				}
 				out.Flush()
 				if !*all {
-					printErrors(st.Err, errs[:1], 1)
+					printErrorsHint(st.Err, errs[:1], 1, modeHint(s, *mode, false))
 				} else {
-					printErrors(st.Err, errs, len(errs))
+					printErrorsHint(st.Err, errs, len(errs), modeHint(s, *mode, false))
 				}
 				return exitFail
 			})

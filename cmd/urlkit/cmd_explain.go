@@ -91,7 +91,7 @@ Examples:
 }
 
 func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.PlanOptions, showPassword bool) int {
-	u, _, err := urlkit.ParseMode(s, opts.Mode)
+	u, err := parseAbs(s, opts.Mode)
 	if err != nil {
 		out.Flush()
 		printErr(st.Err, err)

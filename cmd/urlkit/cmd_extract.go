@@ -17,6 +17,9 @@ var extractCmd = &command{
 	name:    "extract",
 	args:    "[--json] [--wrapped-only] [-q] [--max-length N] [FILE...]",
 	summary: "find URLs in plain text",
+	exit: `Exit status: 0 when every FILE was read, whether URLs were found or not
+(a rejected candidate does not count); 1 when a FILE cannot be read; 2
+usage error; 130 interrupted.`,
 	detail: `Extract finds the URLs in plain text (mail, news, documentation) and prints
 one per line, in canonical form. It reads each FILE, or standard input when
 there is none ("-" is standard input too), streaming in bounded memory.
@@ -57,9 +60,6 @@ A wrapper that is not closed (a blank line, another "<", or no ">" within
 reported on standard error with its position and the rule broken, unless
 -q; it does not change the exit status. The text after an unclosed
 wrapper's "<" is searched again as running text.
-
-Exit status: 0 when every FILE was read, whether URLs were found or not;
-1 when a FILE cannot be read; 2 usage error.
 
 Examples:
   urlkit extract message.txt

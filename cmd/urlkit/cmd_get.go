@@ -18,9 +18,10 @@ import (
 )
 
 var getCmd = &command{
-	name:    "get",
-	args:    "[-o FILE]... [-O] [--output-dir DIR] [--url-file FILE] [-Z] [--retry N] [--gateway SCHEME=URL] [--allow-port PORT] [--timeout D] [--connect-timeout D] [--max-time D] [--speed-limit N --speed-time D] [--max-filesize N] [--compressed] [--render] [--active] [URL...]",
-	summary: "fetch what URLs name (file, http, https, ftp, gopher)",
+	name:         "get",
+	args:         "[URL...]",
+	flagSynopsis: true,
+	summary:      "fetch what URLs name (file, http, https, ftp, gopher)",
 	detail: `Get fetches the resource each URL names and writes it to standard output,
 or to FILE with -o: written under a temporary name in the same directory and
 renamed only after a complete, checked transfer, so a failure leaves no file
@@ -262,7 +263,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	u, err := parseGetURL(job.url, o.mode, o.modeSet)
 	if err != nil {
 		var b strings.Builder
-		printErr(&b, err)
+		printErr(&b, hinted(err, job.url, o.mode, false))
 		return attempt{code: exitURLRefused, msg: strings.TrimSuffix(b.String(), "\n")}
 	}
 	var file *outputFile
@@ -309,6 +310,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	var bar *progress
 	if !o.quiet && !o.many.parallel && st.ErrTTY && (file != nil || !st.OutTTY) {
 		bar = newProgress(st.Err, displayName(&u), resp.Size)
+		bar.width = st.ErrWidth
 		src = bar.reader(src)
 	}
 	var werr error // a write error, as opposed to a transfer error

@@ -36,9 +36,10 @@ the escapes of A-Z a-z 0-9 - . _ ~ are decoded, "~" stays, and the dot
 segments of an absolute URI are removed.`
 
 var normalizeCmd = &command{
-	name:    "normalize",
-	args:    "[--mode M] [--explain] [URL...]",
-	summary: "print URLs in canonical form",
+	name:         "normalize",
+	args:         "[URL...]",
+	flagSynopsis: true,
+	summary:      "print URLs in canonical form",
 	detail: `Normalize prints each URL (or each line of standard input) in the canonical
 form below, one per line. With --explain, each rule that changed something
 is printed under the URL. Invalid URLs are reported (offset and rule) and
@@ -46,27 +47,31 @@ make the exit status 1.
 
 ` + normalizeHelp + `
 
+` + normalizeFlagsHelp + `
+
 ` + modesHelp + `
 
 Examples:
   urlkit normalize 'HTTP://Info.CERN.ch:80/albert/bertram/marie%2dclaude'
   urlkit normalize --explain 'gopher://gopher.example'
   urlkit normalize --mode lenient 'http://example.com/a b/~x'
+  urlkit normalize --mode rfc3986 --flags unsafe 'https://www.example.com/a/index.html?b=2&a=1&utm_source=x#top'
   urlkit normalize < urls.txt | sort -u`,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
-		mode := modeFlag(fs)
+		normalizer := normalizerFlags(fs)
 		explain := fs.Bool("explain", false, "print the rules applied under each URL")
 		return func(ctx context.Context, st *Streams, args []string) int {
+			norm := normalizer()
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
 			return eachInput(ctx, st, out, args, func(s string) int {
-				u, err := parseAbs(s, *mode)
+				u, err := parseAbs(s, norm.Mode)
 				if err != nil {
 					out.Flush()
 					printErr(st.Err, err)
 					return exitFail
 				}
-				n, steps := urlkit.ExplainNormalize(&u, *mode)
+				n, steps := norm.Explain(&u)
 				fmt.Fprintf(out, "%s\n", n.String())
 				if *explain {
 					for _, step := range steps {
@@ -80,9 +85,10 @@ Examples:
 }
 
 var equalCmd = &command{
-	name:    "equal",
-	args:    "[--mode M] [--explain] URL1 URL2",
-	summary: "tell whether two URLs are the same; exit 1 if not",
+	name:         "equal",
+	args:         "URL1 URL2",
+	flagSynopsis: true,
+	summary:      "tell whether two URLs are the same; exit 1 if not",
 	detail: `Equal compares URL1 and URL2 once both are in canonical form (see
 'urlkit normalize'), component by component, and prints "equal" or
 "not equal". The exit status is 0 when they are equal, 1 when they are
@@ -98,9 +104,12 @@ apart from an absent one.
 
 ` + normalizeHelp + `
 
+` + normalizeFlagsHelp + `
+
 ` + modesHelp + `
 
 Examples:
+  urlkit equal --mode rfc3986 --flags sort-query,remove-tracking 'http://h/?b=1&a=2' 'http://h/?a=2&b=1&fbclid=x'
   urlkit equal http://info.cern.ch/albert/bertram/marie-claude \
                http://info.cern.ch/albert/bertram/marie%2Dclaude     # equal
   urlkit equal --explain http://info.cern.ch/albert/bertram/marie-claude \
@@ -108,27 +117,28 @@ Examples:
   urlkit equal --explain ftp://@host.com/ ftp://host.com/
   urlkit equal 'HTTP://H:80' 'http://h/' && echo same`,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
-		mode := modeFlag(fs)
+		normalizer := normalizerFlags(fs)
 		explain := fs.Bool("explain", false, "say which component differs, or which rules made the URLs equal")
 		return func(ctx context.Context, st *Streams, args []string) int {
 			if len(args) != 0 && len(args) != 2 {
-				fmt.Fprintf(st.Err, "urlkit equal: want two URLs, got %d\nusage: urlkit equal [--mode M] [--explain] URL1 URL2\n", len(args))
+				fmt.Fprintf(st.Err, "urlkit equal: want two URLs, got %d\nrun 'urlkit equal -h' for help\n", len(args))
 				return exitUsage
 			}
+			norm := normalizer()
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
 			compare := func(s1, s2 string) int {
-				a, err := parseAbs(s1, *mode)
+				a, err := parseAbs(s1, norm.Mode)
 				var b urlkit.URL
 				if err == nil {
-					b, err = parseAbs(s2, *mode)
+					b, err = parseAbs(s2, norm.Mode)
 				}
 				if err != nil {
 					out.Flush()
 					printErr(st.Err, err)
 					return exitFail
 				}
-				c := urlkit.ExplainEqual(&a, &b, *mode)
+				c := norm.ExplainEqual(&a, &b)
 				if c.Equal {
 					out.WriteString("equal\n")
 				} else {

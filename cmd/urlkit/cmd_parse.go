@@ -3,24 +3,38 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
 )
 
 var parseCmd = &command{
 	name:    "parse",
-	args:    "[--mode M] [--json] [URL...]",
+	args:    "[--mode M] [--json] [--fields F,...] [URL...]",
 	summary: "print the components of URLs",
 	detail: `Parse prints the components of each URL: as "key value" lines for people,
 or with --json one JSON object per URL per line. Components are shown as
 written (still encoded); an absent component is (none) here and null in
 JSON, an empty one "". scheme_data is the scheme's typed view with decoded
 values. Invalid URLs print their errors (offset and rule) and make the exit
-status 1.
+status 1; valid_in, present for them, names the mode that takes the URL
+("valid in --mode rfc3986"), or is null.
+
+--fields F,... prints only the components named (the JSON keys below), in
+the usual order: --fields host,port.
+
+The input is the line as given. JSON strings cannot hold bytes that are
+not UTF-8: in "input" they are written as U+FFFD, and the object then has
+"input_base64", the exact bytes in standard base64 (RFC 4648 4), so that
+no input is lost. Text output writes such an input Go-quoted ("\xff").
+
+JSON keys: ` + strings.Join(parseFields, ", ") + `.
 
 ` + modesHelp + `
 
@@ -28,17 +42,25 @@ Examples:
   urlkit parse 'ftp://myname@host.dom/%2Fetc/motd;type=a'
   urlkit parse --json 'ftp://@host.com/' 'ftp://foo:@host.com/'
   urlkit parse --mode rfc3986 --json 'http://[::1]:8080/a?b#c'
+  urlkit parse --json --fields host,port 'http://h:8080/' 'ftp://h/'
   urlkit parse --mode lenient '<URL:http://example.com/a b>'
   cut -f1 urls.tsv | urlkit parse --json > components.jsonl`,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		mode := modeFlag(fs)
 		asJSON := fs.Bool("json", false, "print one JSON object per URL per line (keys as in CLI.md)")
+		fields := fs.String("fields", "", "print only the components `F,...` (JSON keys: host,port)")
 		return func(ctx context.Context, st *Streams, args []string) int {
+			only, err := selectFields(*fields)
+			if err != nil {
+				fmt.Fprintf(st.Err, "urlkit parse: %v\nrun 'urlkit parse -h' for help\n", err)
+				return exitUsage
+			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
 			first := true
 			return eachInput(ctx, st, out, args, func(s string) int {
 				r := parseOne(s, *mode)
+				r.only = only
 				if *asJSON {
 					out.Write(r.json())
 					out.WriteByte('\n')
@@ -51,7 +73,11 @@ Examples:
 				first = false
 				if r.err != nil {
 					out.Flush()
-					printErrors(st.Err, r.errs, len(r.errs))
+					hint := ""
+					if r.validIn != "" {
+						hint = "; valid in --mode " + r.validIn
+					}
+					printErrorsHint(st.Err, r.errs, len(r.errs), hint)
 					return exitFail
 				}
 				return exitOK
@@ -68,6 +94,32 @@ type parsed struct {
 	err      error
 	errs     urlkit.ErrorList
 	warnings []urlkit.Warning
+	validIn  string          // another mode that takes an invalid input, or ""
+	only     map[string]bool // the fields to print; nil for all
+}
+
+// parseFields are the keys of parse's JSON objects, in their order.
+var parseFields = []string{
+	"input", "valid", "errors", "scheme", "user", "password", "host", "port",
+	"effective_port", "url_path", "scheme_specific_part", "authority", "userinfo",
+	"path", "query", "fragment", "scheme_data", "mode", "url", "warnings",
+	"valid_in", "input_base64",
+}
+
+// selectFields reads --fields: nil for all fields.
+func selectFields(list string) (map[string]bool, error) {
+	if list == "" {
+		return nil, nil
+	}
+	only := map[string]bool{}
+	for f := range strings.SplitSeq(list, ",") {
+		f = strings.TrimSpace(f)
+		if !slices.Contains(parseFields, f) {
+			return nil, fmt.Errorf("unknown field %q in --fields (want some of %s)", f, strings.Join(parseFields, ","))
+		}
+		only[f] = true
+	}
+	return only, nil
 }
 
 func parseOne(s string, m urlkit.Mode) *parsed {
@@ -75,6 +127,9 @@ func parseOne(s string, m urlkit.Mode) *parsed {
 	r.u, r.warnings, r.err = urlkit.ParseMode(s, m)
 	if r.err != nil {
 		r.errs = urlkit.Check(s, m)
+		if other, ok := validElsewhere(s, m, false); ok {
+			r.validIn = other.String()
+		}
 	}
 	return r
 }
@@ -84,7 +139,7 @@ func parseOne(s string, m urlkit.Mode) *parsed {
 func (r *parsed) json() []byte {
 	// Sized for the input repeated in six members (input, url, path,
 	// ...), so that a long line is not copied again at every doubling.
-	o := jsonObject{b: make([]byte, 0, 6*len(r.input)+512)}
+	o := jsonObject{b: make([]byte, 0, 6*len(r.input)+512), only: r.only}
 	o.begin()
 	o.str("input", r.input)
 	o.boolean("valid", r.err == nil)
@@ -124,13 +179,30 @@ func (r *parsed) json() []byte {
 		offs[i] = offsetMessage{w.Offset, w.Message}
 	}
 	o.raw("warnings", jsonOffsetMessages(offs))
+	if r.err != nil {
+		o.optStr("valid_in", r.validIn, r.validIn != "")
+	}
+	if !utf8.ValidString(r.input) {
+		o.str("input_base64", base64.StdEncoding.EncodeToString([]byte(r.input)))
+	}
 	o.end()
 	return o.b
 }
 
 // human prints the result as aligned "key value" lines.
 func (r *parsed) human(w *bufio.Writer) {
-	line := func(k, v string) { fmt.Fprintf(w, "%-21s %s\n", k, v) }
+	line := func(k, v string) {
+		field := k
+		switch k {
+		case "error":
+			field = "errors"
+		case "repaired", "warning":
+			field = "warnings"
+		}
+		if r.only == nil || r.only[field] {
+			fmt.Fprintf(w, "%-21s %s\n", k, v)
+		}
+	}
 	show := func(v string, ok bool) string {
 		switch {
 		case !ok:
@@ -149,6 +221,9 @@ func (r *parsed) human(w *bufio.Writer) {
 				break
 			}
 			line("error", "offset "+strconv.Itoa(e.Offset)+": "+e.Rule)
+		}
+		if r.validIn != "" {
+			line("valid_in", r.validIn)
 		}
 		return
 	}
@@ -183,8 +258,12 @@ func (r *parsed) human(w *bufio.Writer) {
 }
 
 // printable returns s, or s Go-quoted when it holds control characters
-// that would break the one-value-per-line layout.
+// that would break the one-value-per-line layout, or bytes that are not
+// UTF-8.
 func printable(s string) string {
+	if !utf8.ValidString(s) {
+		return strconv.Quote(s)
+	}
 	for i := 0; i < len(s); i++ {
 		if s[i] < 0x20 || s[i] == 0x7f {
 			return strconv.Quote(s)

@@ -11,6 +11,9 @@ import (
 	"github.com/urlkit/urlkit"
 )
 
+// rulesAllLine is the line of rulesHelp that only resolve takes.
+const rulesAllLine = "  all      every rule, side by side\n"
+
 const rulesHelp = `Rules (--rule):
   rfc3986  RFC 3986 section 5.2, strict: "http:g" stays absolute (default)
   rfc2396  RFC 2396 section 5.2: "/./g", "//g/../x" taken as they are,
@@ -30,8 +33,7 @@ const rulesHelp = `Rules (--rule):
            and "#frag" the base with that fragment; a final ".." works as
            "../" (magic://a/b/c//d/e/f with ".." gives magic://a/b/c//d/);
            N slashes with no run of exactly N keep only "scheme:".
-  all      every rule, side by side (resolve only)
---compat treats a reference whose scheme is the base's as relative
+` + rulesAllLine + `--compat treats a reference whose scheme is the base's as relative
 ("http:g" gives http://a/b/c/g): RFC 3986 5.2.2's note for rfc3986, RFC
 2396 5.2 step 3 (schemes that always use "//") for rfc2396. RFC 1808 and
 RFC 1630 define no such variant: --compat with them is a usage error.
@@ -50,13 +52,20 @@ func resolveModeFlag(fs *flag.FlagSet) *urlkit.Mode {
 
 // parseAbs parses an absolute URL, and parseRef a URL or a relative
 // reference, in mode m.
+// Their errors say when RFC 3986 takes the URL (modehint.go).
 func parseAbs(s string, m urlkit.Mode) (urlkit.URL, error) {
 	u, _, err := urlkit.ParseMode(s, m)
+	if err != nil {
+		err = hinted(err, s, m, false)
+	}
 	return u, err
 }
 
 func parseRef(s string, m urlkit.Mode) (urlkit.URL, error) {
 	u, _, err := urlkit.ParseReference(s, m)
+	if err != nil {
+		err = hinted(err, s, m, true)
+	}
 	return u, err
 }
 
@@ -193,7 +202,7 @@ and "../", ";params" (rfc1808), an absolute path, "//authority/path",
 for rfc1630 each tail that starts with a run of slashes, and TARGET
 itself; the shortest one that resolves back wins.
 
-` + rulesHelp + `
+` + strings.Replace(rulesHelp, rulesAllLine, "", 1) + `
 
 Examples:
   urlkit relative 'http://a/b/c/d;p?q' http://a/b/c/g http://a/b/g?y http://a/g

@@ -17,8 +17,14 @@ import (
 // arguments; help calls setup too, so the flags it prints are the ones
 // the command parses.
 type command struct {
-	name    string
-	args    string // the synopsis after the name
+	name string
+	// args is the synopsis after the name; with flagSynopsis, only its
+	// positional part, after the flags that usage lists from the FlagSet.
+	args         string
+	flagSynopsis bool
+	// exit, when set, is the command's own exit status text in its help,
+	// in place of the generic one.
+	exit    string
 	summary string // one line for the command list
 	detail  string // what it does, with examples
 	setup   func(fs *flag.FlagSet) func(ctx context.Context, st *Streams, args []string) int
@@ -52,6 +58,9 @@ func run(ctx context.Context, args []string, st *Streams) int {
 	switch name {
 	case "help", "-h", "-help", "--help":
 		return help(st, rest)
+	case "--version", "-version", "version":
+		printVersion(st.Out)
+		return exitOK
 	}
 	c, ok := commands[name]
 	if !ok {
@@ -70,7 +79,7 @@ func run(ctx context.Context, args []string, st *Streams) int {
 		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(st.Err, "urlkit %s: %s\nusage: urlkit %s %s\nrun 'urlkit %s -h' for help\n", c.name, safetext.Visible(clip(err.Error())), c.name, c.args, c.name)
+		fmt.Fprintf(st.Err, "urlkit %s: %s\nusage: urlkit %s %s\nrun 'urlkit %s -h' for help\n", c.name, safetext.Visible(clip(err.Error())), c.name, c.synopsis(), c.name)
 		return exitUsage
 	}
 	return runner(ctx, st, pos)
@@ -98,7 +107,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprint(w, "usage: urlkit COMMAND [FLAGS] ARGS...\n\nCommands:\n")
+	fmt.Fprint(w, "usage: urlkit COMMAND [FLAGS] ARGS...\n       urlkit --version\n\nCommands:\n")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
@@ -127,7 +136,7 @@ func help(st *Streams, args []string) int {
 }
 
 func printCommandHelp(w io.Writer, c *command) {
-	fmt.Fprintf(w, "usage: urlkit %s %s\n\n%s\n", c.name, c.args, strings.TrimSpace(c.detail))
+	fmt.Fprintf(w, "usage: urlkit %s %s\n\n%s\n", c.name, c.synopsis(), strings.TrimSpace(c.detail))
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	c.setup(fs)
 	n := 0
@@ -151,5 +160,33 @@ func printCommandHelp(w io.Writer, c *command) {
 			fmt.Fprintln(w)
 		})
 	}
-	fmt.Fprintf(w, "\n%s\n", exitHelp)
+	exit := exitHelp
+	if c.exit != "" {
+		exit = c.exit
+	}
+	fmt.Fprintf(w, "\n%s\n", exit)
+}
+
+// synopsis returns what follows the command's name in its usage line:
+// with flagSynopsis, every flag the command declares ("[-o FILE]
+// [--render]"), in the FlagSet's order, then args.
+func (c *command) synopsis() string {
+	if !c.flagSynopsis {
+		return c.args
+	}
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	c.setup(fs)
+	var parts []string
+	fs.VisitAll(func(f *flag.Flag) {
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		name, _ := flag.UnquoteUsage(f)
+		if name != "" {
+			name = " " + name
+		}
+		parts = append(parts, "["+dash+f.Name+name+"]")
+	})
+	return strings.TrimSpace(strings.Join(parts, " ") + " " + c.args)
 }

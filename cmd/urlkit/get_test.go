@@ -38,6 +38,7 @@ func TestProgress(t *testing.T) {
 	var out strings.Builder
 	now := time.Unix(1000, 0)
 	p := newProgress(&out, "big.bin", 200<<20)
+	p.width = 120
 	p.now = func() time.Time { return now }
 	p.start = now
 	p.add(1 << 20) // too early: nothing drawn
@@ -187,5 +188,75 @@ func TestGetNoPartialFile(t *testing.T) {
 				t.Errorf("stderr %q", errOut)
 			}
 		})
+	}
+}
+
+// The progress line fits the terminal's width, one column spare, and
+// degrades to shorter forms: a narrower bar, no bar, a clipped name, no
+// name, the figures alone.
+func TestProgressWidth(t *testing.T) {
+	now := time.Unix(1000, 0)
+	for _, total := range []int64{200 << 20, -1} {
+		var prev int
+		for _, width := range []int{200, 100, 80, 72, 60, 50, 40, 30, 20, 10, 3, 0} {
+			var out strings.Builder
+			p := newProgress(&out, "a-rather-long-file-name-for-the-bar.tar.gz", total)
+			p.width = width
+			p.now = func() time.Time { return now }
+			p.start = now.Add(-2 * time.Second)
+			p.add(50 << 20)
+			line, ok := strings.CutPrefix(out.String(), "\r")
+			line, ok2 := strings.CutSuffix(line, "\x1b[K")
+			if !ok || !ok2 {
+				t.Fatalf("width %d: %q", width, out.String())
+			}
+			room := width - 1
+			if width == 0 {
+				room = 79 // unknown: 80 columns
+			}
+			if len(line) > room {
+				t.Errorf("total %d, width %d: %d columns: %q", total, width, len(line), line)
+			}
+			if width >= 40 && !strings.Contains(line, "50.0 MiB") {
+				t.Errorf("total %d, width %d: no figures: %q", total, width, line)
+			}
+			if width <= 80 && width > 0 && prev > 0 && len(line) > prev {
+				t.Errorf("total %d, width %d: longer than at a wider width: %q", total, width, line)
+			}
+			if width > 0 {
+				prev = len(line)
+			}
+		}
+	}
+	var out strings.Builder
+	p := newProgress(&out, "big.bin", 200<<20)
+	p.width = 80
+	p.now = func() time.Time { return now }
+	p.start = now.Add(-2 * time.Second)
+	p.add(50 << 20)
+	if want := "\rbig.bin             50.0 MiB / 200.0 MiB  25% [==        ]  25.0 MiB/s ETA 0:06\x1b[K"; out.String() != want {
+		t.Errorf("80 columns:\n%q\nwant\n%q", out.String(), want)
+	}
+}
+
+// /dev/null is a character device, not a terminal.
+func TestIsTerminalDevNull(t *testing.T) {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Errorf("%s is taken for a terminal", os.DevNull)
+	}
+}
+
+// A UTF-8 name is clipped between runes and counted in runes.
+func TestClipNameUTF8(t *testing.T) {
+	if got := clipName("ééééééééééééé", 10); got != "ééééééé..." {
+		t.Errorf("clip: %q", got)
+	}
+	if got := clipName("é", 3); got != "é  " {
+		t.Errorf("pad: %q", got)
 	}
 }

@@ -13,7 +13,13 @@ import (
 type jsonObject struct {
 	b     []byte
 	count int
+	// only, when not nil, names the members to write; the others are
+	// left out (parse --fields).
+	only map[string]bool
 }
+
+// skip reports whether member k is left out.
+func (o *jsonObject) skip(k string) bool { return o.only != nil && !o.only[k] }
 
 func (o *jsonObject) begin() { o.b = append(o.b, '{') }
 func (o *jsonObject) end()   { o.b = append(o.b, '}') }
@@ -28,10 +34,19 @@ func (o *jsonObject) key(k string) {
 }
 
 // str writes a string member.
-func (o *jsonObject) str(k, v string) { o.key(k); o.b = appendJSONString(o.b, v) }
+func (o *jsonObject) str(k, v string) {
+	if o.skip(k) {
+		return
+	}
+	o.key(k)
+	o.b = appendJSONString(o.b, v)
+}
 
 // optStr writes a string member, or null when ok is false.
 func (o *jsonObject) optStr(k, v string, ok bool) {
+	if o.skip(k) {
+		return
+	}
 	o.key(k)
 	if !ok {
 		o.b = append(o.b, "null"...)
@@ -42,6 +57,9 @@ func (o *jsonObject) optStr(k, v string, ok bool) {
 
 // optInt writes a number member, or null when ok is false.
 func (o *jsonObject) optInt(k string, v int, ok bool) {
+	if o.skip(k) {
+		return
+	}
 	o.key(k)
 	if !ok {
 		o.b = append(o.b, "null"...)
@@ -50,10 +68,22 @@ func (o *jsonObject) optInt(k string, v int, ok bool) {
 	o.b = strconv.AppendInt(o.b, int64(v), 10)
 }
 
-func (o *jsonObject) boolean(k string, v bool) { o.key(k); o.b = strconv.AppendBool(o.b, v) }
+func (o *jsonObject) boolean(k string, v bool) {
+	if o.skip(k) {
+		return
+	}
+	o.key(k)
+	o.b = strconv.AppendBool(o.b, v)
+}
 
 // raw writes a member whose value is already JSON.
-func (o *jsonObject) raw(k string, v []byte) { o.key(k); o.b = append(o.b, v...) }
+func (o *jsonObject) raw(k string, v []byte) {
+	if o.skip(k) {
+		return
+	}
+	o.key(k)
+	o.b = append(o.b, v...)
+}
 
 // appendJSONString appends s as a JSON string. Invalid UTF-8 becomes
 // U+FFFD, as encoding/json does; "<", ">" and "&" stay as they are (URLs

@@ -33,11 +33,16 @@ const (
 func printErr(w io.Writer, err error) {
 	var list urlkit.ErrorList
 	var one *urlkit.Error
+	hint := ""
+	var h *hintError
+	if errors.As(err, &h) {
+		hint = h.hint()
+	}
 	switch {
 	case errors.As(err, &list):
-		printErrors(w, list, len(list))
+		printErrorsHint(w, list, len(list), hint)
 	case errors.As(err, &one):
-		fmt.Fprintln(w, errorLine(one))
+		fmt.Fprintln(w, errorLine(one)+hint)
 	default:
 		fmt.Fprintln(w, safetext.Visible(clip(err.Error())))
 	}
@@ -46,11 +51,20 @@ func printErr(w io.Writer, err error) {
 // printErrors prints the first maxErrorsShown of errs, then how many of
 // total were left out.
 func printErrors(w io.Writer, errs urlkit.ErrorList, total int) {
+	printErrorsHint(w, errs, total, "")
+}
+
+// printErrorsHint is printErrors with hint (modeHint) after the first
+// error.
+func printErrorsHint(w io.Writer, errs urlkit.ErrorList, total int, hint string) {
 	for i, e := range errs {
 		if i == maxErrorsShown {
 			break
 		}
-		fmt.Fprintln(w, errorLine(e))
+		if i > 0 {
+			hint = ""
+		}
+		fmt.Fprintln(w, errorLine(e)+hint)
 	}
 	if total > maxErrorsShown && len(errs) > 0 {
 		fmt.Fprintf(w, "urlkit: %s: and %d more errors\n", quoteInput(errs[0].Input, errs[maxErrorsShown-1].Offset), total-maxErrorsShown)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // progressDelay is how long a transfer runs before the bar appears: short
@@ -28,6 +29,10 @@ type progress struct {
 	last  time.Time
 	drawn bool
 	now   func() time.Time // for tests
+	// width is the terminal's width in columns (0: unknown, taken as
+	// 80); the line is made to fit in one column less, since writing the
+	// last column wraps on some terminals.
+	width int
 }
 
 func newProgress(w io.Writer, name string, total int64) *progress {
@@ -71,42 +76,78 @@ func (p *progress) done() {
 
 func (p *progress) draw(now time.Time) {
 	p.drawn = true
+	io.WriteString(p.w, "\r"+p.line(now)+"\x1b[K") // \x1b[K clears the rest of a longer previous line
+}
+
+// line returns the progress line: the longest of its forms that fits
+// the width. The full form is the name, the bytes so far and the total,
+// the percentage, a bar, the rate and the ETA; the shorter ones narrow the
+// bar, then drop it, clip the name, drop it, and end with the figures
+// alone.
+func (p *progress) line(now time.Time) string {
+	room := p.width
+	if room <= 0 {
+		room = 80
+	}
+	room-- // not the last column
 	elapsed := now.Sub(p.start).Seconds()
 	rate := 0.0
 	if elapsed > 0 {
 		rate = float64(p.n) / elapsed
 	}
-	var b strings.Builder
-	b.WriteString("\r")
-	b.WriteString(clipName(p.name, 24))
-	if p.total >= 0 {
-		pct := 100
-		if p.total > 0 {
-			pct = int(p.n * 100 / p.total)
-		}
-		const width = 20
-		fill := min(width, pct*width/100)
-		fmt.Fprintf(&b, " %9s / %-9s %3d%% [%s%s]", size(p.n), size(p.total), pct,
-			strings.Repeat("=", fill), strings.Repeat(" ", width-fill))
-		fmt.Fprintf(&b, " %9s/s", size(int64(rate)))
-		if rate > 0 && p.n < p.total {
-			eta := time.Duration(float64(p.total-p.n) / rate * float64(time.Second))
-			fmt.Fprintf(&b, " ETA %s", clock(eta))
-		} else {
-			fmt.Fprintf(&b, " in  %s", clock(now.Sub(p.start)))
-		}
-	} else {
-		fmt.Fprintf(&b, " %9s %9s/s  %s", size(p.n), size(int64(rate)), clock(now.Sub(p.start)))
+	const nameWidth, nameMin, barMax, barMin = 24, 12, 20, 10
+	if p.total < 0 {
+		tail := fmt.Sprintf(" %9s %9s/s  %s", size(p.n), size(int64(rate)), clock(now.Sub(p.start)))
+		return fitLine(room, p.name, nameWidth, tail, size(p.n))
 	}
-	b.WriteString("\x1b[K") // clear the rest of a longer previous line
-	io.WriteString(p.w, b.String())
+	pct := 100
+	if p.total > 0 {
+		pct = int(p.n * 100 / p.total)
+	}
+	amount := fmt.Sprintf(" %9s / %-9s %3d%%", size(p.n), size(p.total), pct)
+	speed := fmt.Sprintf(" %9s/s", size(int64(rate)))
+	if rate > 0 && p.n < p.total {
+		eta := time.Duration(float64(p.total-p.n) / rate * float64(time.Second))
+		speed += " ETA " + clock(eta)
+	} else {
+		speed += " in  " + clock(now.Sub(p.start))
+	}
+	// The bar takes what the name leaves, up to barMax; the name gives
+	// up to nameWidth-nameMin columns for a bar of barMin.
+	free := room - len(amount) - len(speed) - 3 // " [" and "]"
+	if nw := min(nameWidth, free-barMin); nw >= nameMin {
+		w := min(barMax, free-nw)
+		fill := min(w, pct*w/100)
+		return clipName(p.name, nw) + amount + " [" + strings.Repeat("=", fill) + strings.Repeat(" ", w-fill) + "]" + speed
+	}
+	return fitLine(room, p.name, nameWidth, amount+speed, strings.TrimLeft(amount, " "), fmt.Sprintf("%d%%", pct))
 }
 
-func clipName(s string, n int) string {
-	if len(s) > n {
-		s = s[:n-3] + "..."
+// fitLine returns the name (clipped to at most nameWidth, at least 8
+// columns) followed by tail when that fits in room, else tail alone
+// without its leading spaces, else the first of the shorter forms that
+// fits, else the last one cut to room.
+func fitLine(room int, name string, nameWidth int, tail string, shorter ...string) string {
+	if w := min(nameWidth, room-len(tail)); w >= 8 {
+		return clipName(name, w) + tail
 	}
-	return fmt.Sprintf("%-*s", n, s)
+	forms := append([]string{strings.TrimLeft(tail, " ")}, shorter...)
+	for _, f := range forms {
+		if len(f) <= room {
+			return f
+		}
+	}
+	last := forms[len(forms)-1]
+	return last[:max(min(room, len(last)), 0)]
+}
+
+// clipName fits s in n columns, counted as runes (a name may be UTF-8):
+// cut with "..." when longer, padded with spaces when shorter.
+func clipName(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n-3]) + "..."
+	}
+	return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s)))
 }
 
 // size formats a byte count with IEC units.

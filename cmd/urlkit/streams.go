@@ -7,15 +7,19 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit/internal/safetext"
+	"golang.org/x/term"
 )
 
 // Streams are the standard streams of one run, injectable for tests.
 type Streams struct {
-	In     io.Reader
-	Out    io.Writer
-	Err    io.Writer
-	OutTTY bool // Out is a terminal: human output, progress bars
-	ErrTTY bool // Err is a terminal
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+	// ErrWidth is the width in columns of the terminal Err is, 0 when
+	// unknown: the progress line fits in it.
+	ErrWidth int
+	OutTTY   bool // Out is a terminal: human output, progress bars
+	ErrTTY   bool // Err is a terminal
 
 	// secrets holds every password seen in this run's arguments and
 	// input lines (and typed at secret prompts); Err is filtered by it.
@@ -55,7 +59,13 @@ func (st *Streams) redact(s string) string {
 
 // SystemStreams returns the process's standard streams.
 func SystemStreams() *Streams {
-	return &Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, OutTTY: isTerminal(os.Stdout), ErrTTY: isTerminal(os.Stderr)}
+	st := &Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, OutTTY: isTerminal(os.Stdout), ErrTTY: isTerminal(os.Stderr)}
+	if st.ErrTTY {
+		if w, _, err := term.GetSize(int(os.Stderr.Fd())); err == nil {
+			st.ErrWidth = w
+		}
+	}
+	return st
 }
 
 // TestStreams returns streams reading in and writing to buffers.
@@ -64,9 +74,6 @@ func TestStreams(in string) (st *Streams, out, errOut *bytes.Buffer) {
 	return &Streams{In: strings.NewReader(in), Out: out, Err: errOut}, out, errOut
 }
 
-// isTerminal reports whether f is a character device (a terminal), without
-// a dependency on x/term.
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal reports whether f is a terminal: a character device is not
+// enough (/dev/null is one), the terminal's ioctl must answer.
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"github.com/urlkit/urlkit"
+)
+
+// The default mode is RFC 1738's, and many URLs of today break it (a "~",
+// a user name in an http URL, an IPv6 literal): an error then says
+// whether RFC 3986 takes the URL, and which flag reads it so.
+
+// validElsewhere returns the mode other than m in which s is a valid
+// URL (or, with ref, a URL or relative reference), or false when m is
+// already RFC 3986 or lenient, or when RFC 3986 rejects s too.
+func validElsewhere(s string, m urlkit.Mode, ref bool) (urlkit.Mode, bool) {
+	if m != urlkit.RFC1738 && m != urlkit.RFC1630 {
+		return 0, false
+	}
+	var err error
+	if ref {
+		_, _, err = urlkit.ParseReference(s, urlkit.RFC3986)
+	} else {
+		_, _, err = urlkit.ParseMode(s, urlkit.RFC3986)
+	}
+	return urlkit.RFC3986, err == nil
+}
+
+// modeHint returns "; valid in --mode rfc3986" when s, invalid in mode
+// m, is valid in that mode, and "" otherwise.
+func modeHint(s string, m urlkit.Mode, ref bool) string {
+	if other, ok := validElsewhere(s, m, ref); ok {
+		return (&hintError{mode: other}).hint()
+	}
+	return ""
+}
+
+// hinted adds the hint of modeHint to a parse error of s, keeping the
+// error for errors.Is and errors.As (printErr prints the hint after the
+// error's line).
+func hinted(err error, s string, m urlkit.Mode, ref bool) error {
+	if other, ok := validElsewhere(s, m, ref); ok {
+		return &hintError{err, other}
+	}
+	return err
+}
+
+// hintError is a parse error with the mode in which the input is valid.
+type hintError struct {
+	err  error
+	mode urlkit.Mode
+}
+
+func (e *hintError) Error() string { return e.err.Error() + e.hint() }
+func (e *hintError) Unwrap() error { return e.err }
+func (e *hintError) hint() string  { return "; valid in --mode " + e.mode.String() }

@@ -1,0 +1,285 @@
+package urlkit_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/urlkit/urlkit"
+)
+
+// flagCases are each flag's documented cases: purell's README examples
+// for the flags it has (its names), the "URI normalization" article's,
+// and RFC 3986's where a flag touches what 6.2 says.
+var flagCases = []struct {
+	flags   urlkit.NormalizeFlags
+	in, out string
+}{
+	{urlkit.FlagRemoveEmptyQuery, "http://host/path?", "http://host/path"},
+	{urlkit.FlagRemoveEmptyQuery, "http://host/path?a", "http://host/path?a"},
+	{urlkit.FlagRemoveTrailingSlash, "http://host/path/", "http://host/path"},
+	{urlkit.FlagRemoveTrailingSlash, "http://host/path//", "http://host/path"},
+	{urlkit.FlagRemoveTrailingSlash, "http://host/", "http://host/"},
+	{urlkit.FlagRemoveTrailingSlash, "http://host//", "http://host/"},
+	{urlkit.FlagRemoveTrailingSlash, "http://host/path/?q", "http://host/path?q"},
+	{urlkit.FlagAddTrailingSlash, "http://host/path", "http://host/path/"},
+	{urlkit.FlagAddTrailingSlash, "http://host/path/", "http://host/path/"},
+	{urlkit.FlagAddTrailingSlash | urlkit.FlagRemoveTrailingSlash, "http://host/path/", "http://host/path"},
+	{urlkit.FlagRemoveDotSegments, "http://host/path/./a/b/../c", "http://host/path/a/c"},
+	{urlkit.FlagRemoveDirectoryIndex, "http://host/path/index.html", "http://host/path/"},
+	{urlkit.FlagRemoveDirectoryIndex, "http://host/path/Default.ASPX?x", "http://host/path/?x"},
+	{urlkit.FlagRemoveDirectoryIndex, "http://host/path/index.html/x", "http://host/path/index.html/x"},
+	{urlkit.FlagRemoveDirectoryIndex, "http://host/path/indexes.html", "http://host/path/indexes.html"},
+	{urlkit.FlagRemoveFragment, "http://host/path#fragment", "http://host/path"},
+	{urlkit.FlagRemoveFragment, "http://host/path#", "http://host/path"},
+	{urlkit.FlagForceHTTP, "https://host/", "http://host/"},
+	{urlkit.FlagForceHTTP, "https://host:80/", "http://host/"},
+	{urlkit.FlagForceHTTP, "ftp://host/", "ftp://host/"},
+	{urlkit.FlagRemoveDuplicateSlashes, "http://host/path//a///b", "http://host/path/a/b"},
+	{urlkit.FlagRemoveWWW, "http://www.host.com/", "http://host.com/"},
+	{urlkit.FlagRemoveWWW, "http://www.com/", "http://www.com/"},
+	{urlkit.FlagAddWWW, "http://host.com/", "http://www.host.com/"},
+	{urlkit.FlagAddWWW, "http://a.host.com/", "http://a.host.com/"},
+	{urlkit.FlagAddWWW, "http://[::1.2.3.4]/", "http://[::102:304]/"},
+	{urlkit.FlagAddWWW, "http://10.1/", "http://10.1/"},
+	{urlkit.FlagAddWWW | urlkit.FlagRemoveWWW, "http://www.host.com/", "http://host.com/"},
+	{urlkit.FlagSortQuery, "http://host/path?c=3&b=2&a=1&b=1", "http://host/path?a=1&b=1&b=2&c=3"},
+	{urlkit.FlagSortQuery, "http://host/path?b&a=", "http://host/path?a=&b"},
+	{urlkit.FlagRemoveTracking, "http://host/?utm_source=x&id=1&fbclid=y&utm_medium=z", "http://host/?id=1"},
+	{urlkit.FlagRemoveTracking, "http://host/?utm_source=x", "http://host/"},
+	{urlkit.FlagRemoveTracking, "http://host/?utm%5Fsource=x&gclid=1#f", "http://host/#f"},
+	{urlkit.FlagRemoveTracking, "http://host/?xutm_source=x", "http://host/?xutm_source=x"},
+	{urlkit.FlagDecodeNumericHost, "http://1113982867/", "http://66.102.7.147/"},
+	{urlkit.FlagDecodeNumericHost, "http://0102.0146.07.0223/", "http://66.102.7.147/"},
+	{urlkit.FlagDecodeNumericHost, "http://0x42660793/", "http://66.102.7.147/"},
+	{urlkit.FlagDecodeNumericHost, "http://0x42.0x66.0x07.0x93/", "http://66.102.7.147/"},
+	{urlkit.FlagDecodeNumericHost, "http://4294967296/", "http://4294967296/"},
+	{urlkit.FlagDecodeNumericHost, "http://1.2.3.256/", "http://1.2.3.256/"},
+	{urlkit.FlagRemoveUnnecessaryHostDots, "http://.host../path", "http://host/path"},
+	{urlkit.FlagRemoveUnnecessaryHostDots, "http://www.example.com./", "http://www.example.com/"},
+	{urlkit.FlagHostToPunycode, "http://b%C3%BCcher.example/", "http://xn--bcher-kva.example/"},
+	{urlkit.FlagHostToPunycode, "http://a%FFb.example/", "http://a%FFb.example/"}, // not UTF-8: kept
+	{urlkit.FlagHostToIDN, "http://b%C3%BCcher.example/", "http://bücher.example/"},
+	{urlkit.FlagHostToPunycode, "http://XN--bcher-kva.example/", "http://xn--bcher-kva.example/"},
+	{urlkit.FlagHostToIDN, "http://xn--bcher-kva.example/", "http://bücher.example/"},
+	{urlkit.FlagHostToIDN, "http://xn--zz.example/", "http://xn--zz.example/"}, // not valid punycode: kept
+	{urlkit.FlagsUnsafe, "https://www.Example.com:443/a/./b/../index.html?b=2&utm_campaign=c&a=1#top",
+		"http://example.com/a?a=1&b=2"},
+}
+
+func TestNormalizeFlags(t *testing.T) {
+	for _, tc := range flagCases {
+		u, _, err := urlkit.ParseMode(tc.in, urlkit.RFC3986)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.in, err)
+		}
+		n := urlkit.Normalizer{Mode: urlkit.RFC3986, Flags: tc.flags}
+		got := n.Normalize(&u)
+		if got.String() != tc.out {
+			t.Errorf("%v: %q -> %q, want %q", tc.flags, tc.in, got.String(), tc.out)
+		}
+		if again := n.Normalize(&got); again != got {
+			t.Errorf("%v: not idempotent: %q -> %q", tc.flags, got.String(), again.String())
+		}
+		e, steps := n.Explain(&u)
+		if e != got {
+			t.Errorf("%v: Explain %q, Normalize %q", tc.flags, e.String(), got.String())
+		}
+		base := urlkit.Normalize(&u, urlkit.RFC3986)
+		flagged := false
+		for _, s := range steps {
+			flagged = flagged || strings.HasPrefix(s.Section, "flag ")
+		}
+		if flagged != (got != base) {
+			t.Errorf("%v: %q: steps %v do not say what the flags did", tc.flags, tc.in, steps)
+		}
+		// Without the flags, the normal form is the mode's.
+		if (urlkit.Normalizer{Mode: urlkit.RFC3986}).Normalize(&u) != base {
+			t.Errorf("%q: the zero flags are not Normalize", tc.in)
+		}
+	}
+}
+
+func TestNormalizeFlagsTracking(t *testing.T) {
+	u, _, _ := urlkit.ParseMode("http://h/?ref=a&sid=1&utm_source=x", urlkit.RFC3986)
+	n := urlkit.Normalizer{Mode: urlkit.RFC3986, Flags: urlkit.FlagRemoveTracking, TrackingParams: []string{"ref", "s?d"}}
+	if v := n.Normalize(&u); v.String() != "http://h/?utm_source=x" {
+		t.Errorf("got %q", v.String())
+	}
+	n.TrackingParams = []string{} // none
+	if v := n.Normalize(&u); v != u {
+		t.Errorf("got %q, want %q", v.String(), u.String())
+	}
+}
+
+// RFC 3986 6.2.2 and 6.2.3 in the rfc3986 mode, and RFC 5952 4's text
+// form of IPv6 addresses (its section 4 examples).
+func TestNormalizeRFC3986Canonical(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://a/~x":                          "http://a/~x",
+		"http://a/%7ex":                        "http://a/~x",
+		"https://example.com/a/../b":           "https://example.com/b",
+		"eXAMPLE://a/./b/../b/%63/%7bfoo%7d":   "example://a/b/c/%7Bfoo%7D", // 6.2.2
+		"http://example.com":                   "http://example.com/",       // 6.2.3
+		"http://example.com:/":                 "http://example.com/",
+		"http://example.com:80/":               "http://example.com/",
+		"https://example.com:443/":             "https://example.com/",
+		"mailto:Joe@Example.COM":               "mailto:Joe@example.com",
+		"http://[2001:DB8:0:0:0:0:0:1]/":       "http://[2001:db8::1]/",
+		"http://[2001:db8:0:0:1:0:0:1]/":       "http://[2001:db8::1:0:0:1]/", // 4.2.3: the first of equal runs
+		"http://[2001:db8::0:1]/":              "http://[2001:db8::1]/",
+		"http://[2001:0db8::0001]/":            "http://[2001:db8::1]/",          // 4.1: no leading zeros
+		"http://[2001:db8:0:1:1:1:1:1]/":       "http://[2001:db8:0:1:1:1:1:1]/", // 4.2.2: not one field
+		"http://[::ffff:192.0.2.1]/":           "http://[::ffff:192.0.2.1]/",     // 5
+		"http://[0:0:0:0:0:ffff:c000:0201]:8/": "http://[::ffff:192.0.2.1]:8/",
+		"http://[v1.FE]/":                      "http://[v1.fe]/",
+	} {
+		got, err := urlkit.NormalizeString(in, urlkit.RFC3986)
+		if err != nil || got != want {
+			t.Errorf("NormalizeString(%q, RFC3986) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
+
+func TestNormalizeFlagsByName(t *testing.T) {
+	f, err := urlkit.NormalizeFlagsByName(" sort-query, remove-fragment ,")
+	if err != nil || f != urlkit.FlagSortQuery|urlkit.FlagRemoveFragment {
+		t.Errorf("got %v, %v", f, err)
+	}
+	if f, err := urlkit.NormalizeFlagsByName("unsafe"); err != nil || f != urlkit.FlagsUnsafe {
+		t.Errorf("unsafe: %v, %v", f, err)
+	}
+	if _, err := urlkit.NormalizeFlagsByName("sort-query,bogus"); err == nil || !strings.Contains(err.Error(), `"bogus"`) {
+		t.Errorf("bogus: %v", err)
+	}
+	// Every flag's name reads back as the flag.
+	for f := urlkit.NormalizeFlags(1); f <= urlkit.FlagHostToIDN; f <<= 1 {
+		g, err := urlkit.NormalizeFlagsByName(f.String())
+		if err != nil || g != f || strings.Contains(f.String(), ",") {
+			t.Errorf("%d: %q reads back as %v, %v", f, f.String(), g, err)
+		}
+	}
+	if all, _ := urlkit.NormalizeFlagsByName(urlkit.FlagsAll.String()); all != urlkit.FlagsAll {
+		t.Errorf("FlagsAll round trip: %v", all)
+	}
+}
+
+func TestNormalizerEqual(t *testing.T) {
+	a, _, _ := urlkit.ParseMode("https://www.example.com/a/?b=1&a=2&fbclid=x#s", urlkit.RFC3986)
+	b, _, _ := urlkit.ParseMode("http://example.com/a?a=2&b=1", urlkit.RFC3986)
+	n := urlkit.Normalizer{Mode: urlkit.RFC3986}
+	if n.Equal(&a, &b) {
+		t.Error("equal without flags")
+	}
+	n.Flags = urlkit.FlagsUnsafe
+	if !n.Equal(&a, &b) {
+		t.Errorf("not equal with %v: %+v", n.Flags, n.ExplainEqual(&a, &b).Differences)
+	}
+	if c := n.ExplainEqual(&a, &b); !c.Equal || len(c.StepsA) == 0 {
+		t.Errorf("ExplainEqual: %+v", c)
+	}
+}
+
+func TestNormalizeRFC5952Allocs(t *testing.T) {
+	u, _, _ := urlkit.ParseMode("http://[2001:db8::1]:8080/a", urlkit.RFC3986)
+	if n := testing.AllocsPerRun(100, func() { urlkit.Normalize(&u, urlkit.RFC3986) }); n != 0 {
+		t.Errorf("Normalize of a canonical IPv6 URL: %v allocations", n)
+	}
+}
+
+// FuzzNormalizeFlags: with any flags, the normal form is a fixed point
+// (normalizing it again changes nothing), the input is equal to its
+// normal form, and Equal is an equivalence on the normal forms: two
+// inputs are equal exactly when their normal forms are.
+func FuzzNormalizeFlags(f *testing.F) {
+	for _, tc := range flagCases {
+		f.Add(tc.in, "http://host/", uint32(tc.flags), uint8(urlkit.RFC3986))
+	}
+	f.Add("http://www.x.y/a/index.htm/?", "http://x.y/a?", uint32(urlkit.FlagsAll), uint8(urlkit.RFC1738))
+	f.Add("gopher://h//", "gopher://h/", uint32(urlkit.FlagsAll|urlkit.FlagAddTrailingSlash), uint8(urlkit.RFC1738))
+	f.Add("http://[v1.a]/", "http://x.y/", uint32(urlkit.FlagAddWWW), uint8(urlkit.RFC3986))
+	f.Add("http://[::1]/a", "http://x.y/", uint32(urlkit.FlagAddWWW|urlkit.FlagHostToIDN|urlkit.FlagDecodeNumericHost), uint8(urlkit.RFC3986))
+	f.Fuzz(func(t *testing.T, a, b string, flags uint32, mode uint8) {
+		m := urlkit.Mode(mode % 4)
+		n := urlkit.Normalizer{Mode: m, Flags: urlkit.NormalizeFlags(flags)}
+		u, _, err := urlkit.ParseMode(a, m)
+		if err != nil {
+			return
+		}
+		na := n.Normalize(&u)
+		if again := n.Normalize(&na); again != na {
+			t.Fatalf("%v %v: not idempotent: %q -> %q -> %q", m, n.Flags, a, na.String(), again.String())
+		}
+		if !n.Equal(&u, &na) {
+			t.Fatalf("%v %v: %q is not equal to its normal form %q", m, n.Flags, a, na.String())
+		}
+		// As text too: the normal form, read back, is its own normal form;
+		// an RFC 3986 URI stays one (idn aside, which makes an IRI).
+		r, _, err := urlkit.ParseMode(na.String(), m)
+		if err != nil && m == urlkit.RFC3986 && n.Flags&urlkit.FlagHostToIDN == 0 {
+			t.Fatalf("%v %v: the normal form %q of %q does not parse: %v", m, n.Flags, na.String(), a, err)
+		}
+		if err == nil {
+			if nr := n.Normalize(&r); nr.String() != na.String() {
+				t.Fatalf("%v %v: %q -> %q, read back and normalized: %q", m, n.Flags, a, na.String(), nr.String())
+			}
+		}
+		v, _, err := urlkit.ParseMode(b, m)
+		if err != nil {
+			return
+		}
+		nb := n.Normalize(&v)
+		if n.Equal(&u, &v) != (na == nb) || n.Equal(&u, &v) != n.Equal(&v, &u) || n.Equal(&na, &nb) != n.Equal(&u, &v) {
+			t.Fatalf("%v %v: Equal(%q, %q) is not the equality of the normal forms %q, %q", m, n.Flags, a, b, na.String(), nb.String())
+		}
+	})
+}
+
+func ExampleNormalizer() {
+	n := urlkit.Normalizer{
+		Mode:  urlkit.RFC3986,
+		Flags: urlkit.FlagSortQuery | urlkit.FlagRemoveTracking | urlkit.FlagRemoveFragment | urlkit.FlagRemoveWWW,
+	}
+	for _, s := range []string{
+		"HTTPS://www.Example.com:443/a/../b?q=url&lang=en&utm_source=news#top",
+		"https://example.com/b?lang=en&q=url",
+	} {
+		u, _, _ := urlkit.ParseMode(s, n.Mode)
+		v := n.Normalize(&u)
+		fmt.Println(v.String())
+	}
+	flags, _ := urlkit.NormalizeFlagsByName("unsafe")
+	fmt.Println(flags)
+	// Output:
+	// https://example.com/b?lang=en&q=url
+	// https://example.com/b?lang=en&q=url
+	// remove-empty-query,remove-trailing-slash,remove-dot-segments,remove-directory-index,remove-fragment,force-http,remove-duplicate-slashes,remove-www,sort-query,remove-tracking
+}
+
+// BenchmarkNormalize measures the canonical form alone (nothing to
+// change), the RFC 3986 form of an IPv6 URL, and a crawler's flags on a
+// URL they change.
+func BenchmarkNormalize(b *testing.B) {
+	canon, _, _ := urlkit.ParseMode("http://info.cern.ch/albert/bertram/marie-claude?q=1#f", urlkit.RFC3986)
+	ipv6, _, _ := urlkit.ParseMode("http://[2001:db8::1]:8080/a/b?q", urlkit.RFC3986)
+	crawl, _, _ := urlkit.ParseMode("HTTPS://www.Example.com:443/a/./b/../index.html?q=url&lang=en&utm_source=news#top", urlkit.RFC3986)
+	unsafe := urlkit.Normalizer{Mode: urlkit.RFC3986, Flags: urlkit.FlagsUnsafe}
+	b.Run("canonical", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			urlkit.Normalize(&canon, urlkit.RFC3986)
+		}
+	})
+	b.Run("ipv6", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			urlkit.Normalize(&ipv6, urlkit.RFC3986)
+		}
+	})
+	b.Run("unsafe-flags", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			unsafe.Normalize(&crawl)
+		}
+	})
+}
