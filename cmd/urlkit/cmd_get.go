@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -92,12 +93,13 @@ Examples:
   urlkit get --gateway ftp=http://proxy:3128 ftp://host/file
   urlkit get --allow-port 25 gopher://host:25/
 
-` + manyHelp + "\n\n" + resumeHelp + "\n\n" + retryHelp + "\n\n" + getExitHelp,
+` + manyHelp + "\n\n" + resumeHelp + "\n\n" + netrcHelp + "\n\n" + retryHelp + "\n\n" + getExitHelp,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		var o getOptions
 		o.many.flags(fs)
 		o.retry.flags(fs)
 		resumeFlags(fs, &o.resume)
+		o.netrc.flags(fs)
 		fs.Func("gateway", "fetch SCHEME's URLs through the HTTP proxy at URL: `SCHEME=URL` (repeatable)", func(s string) error {
 			scheme, gw, err := fetch.ParseGateway(s)
 			if err != nil {
@@ -155,6 +157,8 @@ type getOptions struct {
 	many     manyOptions
 	retry    retryOptions
 	resume   bool // -C -
+	netrc    netrcOptions
+	logins   []netrcEntry // from the netrc file
 	gateways map[string]fetch.Gateway
 	allow    []int
 	timeout  time.Duration
@@ -238,6 +242,10 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 		fmt.Fprintln(st.Err, "urlkit get: -C - continues a file: give -o FILE or -O")
 		return exitUsage
 	}
+	if o.logins, err = o.netrc.load(os.Getenv); err != nil {
+		fmt.Fprintf(st.Err, "urlkit get: %s\n", safetext.Visible(err.Error()))
+		return exitUsage
+	}
 	// More than one URL: an FTP session serves every URL of its server
 	// and login (draft-ietf-uri-url-06 3.2.5); QUIT at the end.
 	f.FTP.Keep = len(args) != 1 || o.many.urlFile != ""
@@ -265,6 +273,9 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 		var b strings.Builder
 		printErr(&b, hinted(err, job.url, o.mode, false))
 		return attempt{code: exitURLRefused, msg: strings.TrimSuffix(b.String(), "\n")}
+	}
+	if err := applyNetrc(st, o.logins, &u); err != nil {
+		return attempt{code: exitURLRefused, msg: "urlkit: --netrc: " + safetext.Visible(err.Error())}
 	}
 	var file *outputFile
 	var from fetch.Resume
