@@ -144,6 +144,9 @@ type Request struct {
 	// ConnectTimeout bounds each connection attempt (the Fetcher's
 	// ConnectTimeout); zero means the client's own setting.
 	ConnectTimeout time.Duration
+	// Head asks for what the server says about the resource instead of
+	// its data (Fetcher.Head): the Response's Fields, an empty Body.
+	Head bool
 	// Resume asks to continue a partial copy (Fetcher.FetchFrom); an
 	// opener that cannot leaves Response.Offset 0 and says why in a
 	// warning.
@@ -206,12 +209,37 @@ type Response struct {
 	// Resume.Offset of FetchFrom when the protocol continued there (FTP
 	// REST, HTTP 206). Size counts the bytes of Body, from Offset.
 	Offset int64
+	// Fields are what the server said about the resource, in order, for
+	// Fetcher.Head: the HTTP status and header fields, FTP's SIZE, MDTM
+	// and MLST.
+	Fields []Field
 	// Validator identifies this version of the resource for a later
 	// FetchFrom (HTTP: the strong ETag, else Last-Modified), or "".
 	Validator string
 
 	fetched      *body // the Body Fetch returned, for Render's errors
 	restartNoted bool  // the opener explained why it did not resume
+}
+
+// Field is one thing a server said about a resource (Response.Fields).
+type Field struct {
+	Name, Value string
+}
+
+// headOpeners are the schemes Head can ask about.
+var headOpeners = map[string]bool{"http": true, "https": true, "ftp": true}
+
+// Head asks the server what it knows about the resource u names without
+// fetching its data (curl's -I): HTTP HEAD, FTP SIZE, MDTM and (when the
+// server's FEAT lists it) MLST. The Response's Fields hold the answer,
+// its Body is empty (and must be closed). Other schemes fail with
+// ErrUnsupportedScheme.
+func (f *Fetcher) Head(ctx context.Context, u *urlkit.URL) (*Response, error) {
+	if _, gw := f.gatewayFor(u); !headOpeners[u.SchemeName()] || gw && !strings.HasPrefix(u.SchemeName(), "http") {
+		req := f.newRequest(u)
+		return nil, req.errorf("check", ErrUnsupportedScheme, fmt.Errorf("-I (head) is for http, https and ftp URLs, not %s", u.SchemeName()))
+	}
+	return f.fetch(ctx, u, Resume{}, true)
 }
 
 // Resume asks FetchFrom to continue a partial copy of a resource.
@@ -335,7 +363,12 @@ func (f *Fetcher) Fetch(ctx context.Context, u *urlkit.URL) (*Response, error) {
 // whole resource comes again (HTTP 200 to a range, a TYPE A transfer,
 // Gopher and file URLs, which cannot resume), with a warning.
 func (f *Fetcher) FetchFrom(ctx context.Context, u *urlkit.URL, r Resume) (*Response, error) {
+	return f.fetch(ctx, u, r, false)
+}
+
+func (f *Fetcher) fetch(ctx context.Context, u *urlkit.URL, r Resume, head bool) (*Response, error) {
 	req := f.newRequest(u)
+	req.Head = head
 	if r.Offset > 0 {
 		req.Resume = r
 	}

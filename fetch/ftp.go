@@ -10,6 +10,7 @@ import (
 	"os/user"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -191,7 +192,7 @@ var errStale = errors.New("the kept connection cannot go back to the login direc
 // assumes the client's default data connection: with Dialer.Active
 // (EPRT, PORT) or Dialer.DisableEPSV (PASV alone) those lines differ.
 func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	opts := scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req), KeepFTP: o.Keep, FTPRestart: req.Resume.Offset}
+	opts := scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req), KeepFTP: o.Keep, FTPRestart: req.Resume.Offset, Head: req.Head}
 	plan, err := scheme.PlanURL(req.URL, opts)
 	if err != nil {
 		return nil, invalid(err)
@@ -295,7 +296,27 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 		case "SIZE":
 			if n, err := c.Size(ctx, st.Arg); err == nil {
 				resp.Size = n
+				if req.Head {
+					resp.Fields = append(resp.Fields, Field{"Content-Length", strconv.FormatInt(n, 10)})
+				}
 			}
+		case "MDTM":
+			if t, err := c.Mdtm(ctx, st.Arg); err == nil {
+				resp.ModTime = t
+				resp.Fields = append(resp.Fields, Field{"Last-Modified", t.UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")})
+			}
+		case "FEAT":
+			feats, _ := c.Feat(ctx)
+			mlst := slices.ContainsFunc(feats, func(f string) bool { return f == "MLST" || strings.HasPrefix(f, "MLST ") })
+			if next := i + 1; mlst && next < len(steps) && steps[next].Op == "MLST" {
+				req.progress()
+				facts, err := c.Mlst(ctx, steps[next].Arg)
+				if err != nil {
+					return nil, err
+				}
+				resp.Fields = append(resp.Fields, Field{"MLST", facts})
+			}
+			resp.Body = &ftpBody{r: strings.NewReader(""), closeData: func() error { return nil }, c: c, ctx: ctx, want: -1, keep: o.keeper(key, c, home)}
 		case "EPSV":
 			// Sent by the client's passive logic with the next RETR or NLST.
 		case "REST":

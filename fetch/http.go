@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -97,7 +98,7 @@ var sharedTransport = sync.OnceValue(func() *http.Transport {
 // "urlkit explain" prints): net/http writes the lines of its Send steps,
 // as the plan-equals-wire test checks against a real server.
 func (o *HTTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, UserAgent: o.UserAgent, Compressed: o.Compressed})
+	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, UserAgent: o.UserAgent, Compressed: o.Compressed, Head: req.Head})
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -106,7 +107,11 @@ func (o *HTTPOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	}
 	nu := req.URL.NetURL()
 	nu.Fragment, nu.RawFragment = "", ""
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, nu.String(), nil)
+	method := http.MethodGet
+	if req.Head {
+		method = http.MethodHead
+	}
+	hreq, err := http.NewRequestWithContext(ctx, method, nu.String(), nil)
 	if err != nil {
 		return nil, req.errorf("open", ErrUnsupportedScheme, err)
 	}
@@ -278,6 +283,14 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		Reply:       hresp.Status,
 	}
 	resp.Validator = validator(hresp.Header)
+	if req.Head {
+		resp.Fields = append(resp.Fields, Field{"Status", hresp.Status})
+		for _, k := range slices.Sorted(maps.Keys(hresp.Header)) {
+			for _, v := range hresp.Header[k] {
+				resp.Fields = append(resp.Fields, Field{k, v})
+			}
+		}
+	}
 	switch {
 	case resume && hresp.StatusCode == http.StatusPartialContent:
 		start, ok := contentRangeStart(hresp.Header.Get("Content-Range"))

@@ -419,3 +419,39 @@ func TestPlanEqualsWireRest(t *testing.T) {
 		t.Errorf("the plan has no REST:\n%s", strings.Join(plan.Lines(true), "\n"))
 	}
 }
+
+// Head's plan (scheme.PlanOptions.Head) is its wire: TYPE I, SIZE, MDTM,
+// FEAT and, since ProFTPD lists it, MLST; HTTP's HEAD likewise.
+func TestPlanEqualsWireHead(t *testing.T) {
+	const email = "planwire@example.org"
+	for _, c := range []struct{ server, scheme, path string }{
+		{"FTP_PORT", "ftp", "/pub/hello.txt"},
+		{"HTTP_PORT", "http", "/hello.txt"},
+	} {
+		port := wiretest.ServerEnv(t, c.server)[c.server]
+		rel := newRelay(t, "127.0.0.1:"+port)
+		f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
+		u, _, err := urlkit.ParseMode(c.scheme+"://"+rel.addr()+c.path, urlkit.RFC3986)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.Lenient, Email: email, Head: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := f.Head(testCtx(t), &u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if len(resp.Fields) == 0 {
+			t.Errorf("%s: no fields", c.scheme)
+		}
+		if c.scheme == "http" {
+			sharedTransport().CloseIdleConnections()
+		}
+		if msg := matchPlan(plan, rel.sent(t), nil); msg != "" {
+			t.Errorf("%s: the wire is not the plan: %s", c.scheme, msg)
+		}
+	}
+}

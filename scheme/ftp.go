@@ -365,6 +365,23 @@ func ftpAccess(f *FTP, p *planner) bool {
 			st.Why, st.RFC = "an empty segment: CWD with a null argument", "RFC 1738 3.2.2"
 		}
 	}
+	if p.opts.Head {
+		p.comment("-I: what the server says about %q, without its data", f.Name)
+		if !f.IsDir() {
+			if !p.ftpType(f, "I") {
+				return false
+			}
+			st := p.send("SIZE", f.Name, cmdLine("SIZE", f.Name))
+			st.Reply, st.Why, st.RFC = "213 (a refusal is ignored)", "the size, in TYPE I the file's bytes", "RFC 3659 4"
+			st = p.send("MDTM", f.Name, cmdLine("MDTM", f.Name))
+			st.Reply, st.Why, st.RFC = "213 (a refusal is ignored)", "the modification time", "RFC 3659 3"
+		}
+		st := p.send("FEAT", "", "FEAT\r\n")
+		st.Reply, st.Why, st.RFC = "211 (a refusal is ignored)", "whether the server offers MLST", "RFC 2389"
+		st = p.send("MLST", f.Name, cmdLine("MLST", f.Name))
+		st.When, st.Reply, st.Why, st.RFC = "FEAT lists MLST", "250", "the file's facts in a standard form", "RFC 3659 7"
+		return true
+	}
 	typ := f.TypeCommand()
 	if f.IsDir() {
 		switch {

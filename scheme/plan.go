@@ -279,6 +279,10 @@ type PlanOptions struct {
 	// REST before RETR (RFC 3659 5; get -C -). TYPE A cannot be resumed
 	// (the offset of the network's CRLF text is not the file's).
 	FTPRestart int64
+	// Head asks for what the server says about the resource, not its
+	// data (get -I): HTTP HEAD; FTP SIZE, MDTM and, when FEAT lists it,
+	// MLST instead of RETR.
+	Head bool
 }
 
 // PlanURL writes out the access plan u stands for, without any network

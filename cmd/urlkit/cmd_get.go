@@ -93,13 +93,14 @@ Examples:
   urlkit get --gateway ftp=http://proxy:3128 ftp://host/file
   urlkit get --allow-port 25 gopher://host:25/
 
-` + manyHelp + "\n\n" + resumeHelp + "\n\n" + netrcHelp + "\n\n" + retryHelp + "\n\n" + getExitHelp,
+` + manyHelp + "\n\n" + headHelp + "\n\n" + resumeHelp + "\n\n" + netrcHelp + "\n\n" + retryHelp + "\n\n" + getExitHelp,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		var o getOptions
 		o.many.flags(fs)
 		o.retry.flags(fs)
 		resumeFlags(fs, &o.resume)
 		o.netrc.flags(fs)
+		headFlags(fs, &o.headOnly, &o.asJSON)
 		fs.Func("gateway", "fetch SCHEME's URLs through the HTTP proxy at URL: `SCHEME=URL` (repeatable)", func(s string) error {
 			scheme, gw, err := fetch.ParseGateway(s)
 			if err != nil {
@@ -158,6 +159,8 @@ type getOptions struct {
 	retry    retryOptions
 	resume   bool // -C -
 	netrc    netrcOptions
+	headOnly bool         // -I
+	asJSON   bool         // --json
 	logins   []netrcEntry // from the netrc file
 	gateways map[string]fetch.Gateway
 	allow    []int
@@ -287,7 +290,13 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 			defer file.abort()
 		}
 	}
-	resp, err := f.FetchFrom(ctx, &u, from)
+	var resp *fetch.Response
+	raw := false // -I's answer is the data (Gopher+ attributes)
+	if o.headOnly {
+		resp, raw, err = o.head(ctx, f, &u)
+	} else {
+		resp, err = f.FetchFrom(ctx, &u, from)
+	}
 	if err != nil {
 		return attempt{code: exitOf(err), msg: describe(err) + partialNote(file), cause: err}
 	}
@@ -326,7 +335,11 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	}
 	var werr error // a write error, as opposed to a transfer error
 	cw := &byteCounter{w: dst, err: &werr}
-	if o.render {
+	if o.headOnly && !raw {
+		if err = writeHead(cw, resp, o.asJSON); err != nil && werr == nil {
+			werr = err
+		}
+	} else if o.render {
 		r := *resp
 		r.Body = io.NopCloser(src)
 		err = fetch.Render(cw, &r)
