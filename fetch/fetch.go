@@ -144,6 +144,9 @@ type Request struct {
 	// ConnectTimeout bounds each connection attempt (the Fetcher's
 	// ConnectTimeout); zero means the client's own setting.
 	ConnectTimeout time.Duration
+	// List asks for a listing with the facts of each entry
+	// (Fetcher.List).
+	List bool
 	// Head asks for what the server says about the resource instead of
 	// its data (Fetcher.Head): the Response's Fields, an empty Body.
 	Head bool
@@ -213,6 +216,11 @@ type Response struct {
 	// Fetcher.Head: the HTTP status and header fields, FTP's SIZE, MDTM
 	// and MLST.
 	Fields []Field
+	// ListFormat names the form of a Fetcher.List listing's lines:
+	// "MLSD" (RFC 3659 facts), "LIST" (the server's own, usually ls -l
+	// or DOS) or "NLST" (names only); see client/ftp's ParseMLSD and
+	// ParseList.
+	ListFormat string
 	// Validator identifies this version of the resource for a later
 	// FetchFrom (HTTP: the strong ETag, else Last-Modified), or "".
 	Validator string
@@ -240,6 +248,20 @@ func (f *Fetcher) Head(ctx context.Context, u *urlkit.URL) (*Response, error) {
 		return nil, req.errorf("check", ErrUnsupportedScheme, fmt.Errorf("-I (head) is for http, https and ftp URLs, not %s", u.SchemeName()))
 	}
 	return f.fetch(ctx, u, Resume{}, true)
+}
+
+// List fetches the listing of the FTP directory u names (its last
+// segment too, with or without a trailing "/"): MLSD when the server's
+// FEAT lists MLST, else LIST, else NLST; Response.ListFormat says which.
+// Other schemes fail with ErrUnsupportedScheme.
+func (f *Fetcher) List(ctx context.Context, u *urlkit.URL) (*Response, error) {
+	if _, gw := f.gatewayFor(u); u.SchemeName() != "ftp" || gw {
+		req := f.newRequest(u)
+		return nil, req.errorf("check", ErrUnsupportedScheme, fmt.Errorf("--list is for ftp URLs, not %s", u.SchemeName()))
+	}
+	req := f.newRequest(u)
+	req.List = true
+	return f.do(ctx, req)
 }
 
 // Resume asks FetchFrom to continue a partial copy of a resource.
@@ -372,6 +394,12 @@ func (f *Fetcher) fetch(ctx context.Context, u *urlkit.URL, r Resume, head bool)
 	if r.Offset > 0 {
 		req.Resume = r
 	}
+	return f.do(ctx, req)
+}
+
+// do carries out the fetch req describes.
+func (f *Fetcher) do(ctx context.Context, req *Request) (*Response, error) {
+	u := req.URL
 	if !u.IsAbs() {
 		return nil, req.errorf("check", ErrUnsupportedScheme, errors.New("not an absolute URL"))
 	}

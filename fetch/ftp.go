@@ -192,7 +192,7 @@ var errStale = errors.New("the kept connection cannot go back to the login direc
 // assumes the client's default data connection: with Dialer.Active
 // (EPRT, PORT) or Dialer.DisableEPSV (PASV alone) those lines differ.
 func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	opts := scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req), KeepFTP: o.Keep, FTPRestart: req.Resume.Offset, Head: req.Head}
+	opts := scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req), KeepFTP: o.Keep, FTPRestart: req.Resume.Offset, Head: req.Head, List: req.List}
 	plan, err := scheme.PlanURL(req.URL, opts)
 	if err != nil {
 		return nil, invalid(err)
@@ -308,6 +308,13 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 		case "FEAT":
 			feats, _ := c.Feat(ctx)
 			mlst := slices.ContainsFunc(feats, func(f string) bool { return f == "MLST" || strings.HasPrefix(f, "MLST ") })
+			if req.List {
+				if err := o.list(ctx, c, steps[i+1:], mlst, resp); err != nil {
+					return nil, err
+				}
+				resp.Body.(*ftpBody).keep = o.keeper(key, c, home)
+				break
+			}
 			if next := i + 1; mlst && next < len(steps) && steps[next].Op == "MLST" {
 				req.progress()
 				facts, err := c.Mlst(ctx, steps[next].Arg)
@@ -371,6 +378,41 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 	}
 	ok = true
 	return resp, nil
+}
+
+// list starts the listing of a --list plan after its FEAT: MLSD when
+// the server has it, else LIST, else (LIST refused) NLST.
+func (o *FTPOpener) list(ctx context.Context, c *ftp.Conn, rest []scheme.Step, mlsd bool, resp *Response) error {
+	arg := ""
+	for _, st := range rest {
+		if st.Op == "MLSD" {
+			arg = st.Arg
+		}
+	}
+	var l *ftp.Listing
+	var err error
+	switch {
+	case mlsd:
+		resp.ListFormat = "MLSD"
+		l, err = c.Mlsd(ctx, arg)
+	default:
+		resp.ListFormat = "LIST"
+		l, err = c.List(ctx, arg)
+		var re *ftp.ReplyError
+		if errors.As(err, &re) && re.Code/100 == 5 && re.Code != 550 {
+			resp.ListFormat = "NLST"
+			l, err = c.Nlst(ctx, arg)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	code, msg := c.LastReply()
+	resp.Reply = fmt.Sprintf("%d %s", code, firstLine(msg))
+	resp.Listing = true
+	resp.ContentType = "text/plain"
+	resp.Body = &ftpBody{r: &listingReader{l: l}, closeData: l.Close, c: c, ctx: ctx, want: -1}
+	return nil
 }
 
 // checkDataPort judges the port of an EPSV or PASV reply like the port

@@ -455,3 +455,31 @@ func TestPlanEqualsWireHead(t *testing.T) {
 		}
 	}
 }
+
+// List's plan (scheme.PlanOptions.List) is its wire against ProFTPD,
+// whose FEAT lists MLST: FEAT, EPSV, MLSD.
+func TestPlanEqualsWireList(t *testing.T) {
+	const email = "planwire@example.org"
+	port := wiretest.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
+	rel := newRelay(t, "127.0.0.1:"+port)
+	f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
+	u, _, err := urlkit.ParseMode("ftp://"+rel.addr()+"/pub/", urlkit.RFC3986)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.Lenient, Email: email, List: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := f.List(testCtx(t), &u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if err := resp.Body.Close(); err != nil || resp.ListFormat != "MLSD" || !bytes.Contains(body, []byte("; 64k.bin")) {
+		t.Fatalf("%s listing %q: %v", resp.ListFormat, body, err)
+	}
+	if msg := matchPlan(plan, rel.sent(t), nil); msg != "" {
+		t.Errorf("the wire is not the plan: %s", msg)
+	}
+}

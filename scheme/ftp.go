@@ -383,6 +383,25 @@ func ftpAccess(f *FTP, p *planner) bool {
 		return true
 	}
 	typ := f.TypeCommand()
+	if p.opts.List {
+		p.comment("--list: a listing with the facts of each entry: MLSD (RFC 3659 7) when the server has it, else LIST, else NLST")
+		if typ != "" && typ != "D" && !p.ftpType(f, typ) {
+			return false
+		}
+		st := p.send("FEAT", "", "FEAT\r\n")
+		st.Reply, st.Why, st.RFC = "211 (a refusal is ignored)", "whether the server offers MLSD (it lists MLST)", "RFC 2389"
+		p.passive()
+		st = p.send("MLSD", f.Name, cmdLine("MLSD", f.Name))
+		st.When, st.Reply, st.RFC = "FEAT lists MLST", "150 (or 125), then 226", "RFC 3659 7"
+		st = p.send("LIST", f.Name, cmdLine("LIST", f.Name))
+		st.When, st.Reply, st.Why = "FEAT does not list MLST", "150 (or 125), then 226", "the server's own format: Unix ls -l and DOS are read"
+		st = p.send("EPSV", "", "EPSV\r\n")
+		st.When, st.Reply = "LIST is refused", "229"
+		st = p.send("NLST", f.Name, cmdLine("NLST", f.Name))
+		st.When, st.Reply, st.Why = "LIST is refused", "150 (or 125), then 226", "names only"
+		p.add(Step{Kind: End, Text: "the listing ends when the server closes the data connection; the 226 reply confirms it"})
+		return true
+	}
 	if f.IsDir() {
 		switch {
 		case f.Type == "d":

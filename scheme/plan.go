@@ -283,6 +283,9 @@ type PlanOptions struct {
 	// data (get -I): HTTP HEAD; FTP SIZE, MDTM and, when FEAT lists it,
 	// MLST instead of RETR.
 	Head bool
+	// List asks for a parsed FTP directory listing (get --list): FEAT,
+	// then MLSD when it lists MLST, else LIST, else NLST.
+	List bool
 }
 
 // PlanURL writes out the access plan u stands for, without any network

@@ -93,7 +93,7 @@ Examples:
   urlkit get --gateway ftp=http://proxy:3128 ftp://host/file
   urlkit get --allow-port 25 gopher://host:25/
 
-` + manyHelp + "\n\n" + headHelp + "\n\n" + resumeHelp + "\n\n" + netrcHelp + "\n\n" + retryHelp + "\n\n" + getExitHelp,
+` + manyHelp + "\n\n" + headHelp + "\n\n" + listHelp + "\n\n" + resumeHelp + "\n\n" + netrcHelp + "\n\n" + retryHelp + "\n\n" + getExitHelp,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		var o getOptions
 		o.many.flags(fs)
@@ -101,6 +101,7 @@ Examples:
 		resumeFlags(fs, &o.resume)
 		o.netrc.flags(fs)
 		headFlags(fs, &o.headOnly, &o.asJSON)
+		fs.BoolVar(&o.list, "list", false, "list an FTP directory with each entry's type, size and time (MLSD, LIST or NLST)")
 		fs.Func("gateway", "fetch SCHEME's URLs through the HTTP proxy at URL: `SCHEME=URL` (repeatable)", func(s string) error {
 			scheme, gw, err := fetch.ParseGateway(s)
 			if err != nil {
@@ -160,6 +161,7 @@ type getOptions struct {
 	resume   bool // -C -
 	netrc    netrcOptions
 	headOnly bool         // -I
+	list     bool         // --list
 	asJSON   bool         // --json
 	logins   []netrcEntry // from the netrc file
 	gateways map[string]fetch.Gateway
@@ -292,9 +294,12 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	}
 	var resp *fetch.Response
 	raw := false // -I's answer is the data (Gopher+ attributes)
-	if o.headOnly {
+	switch {
+	case o.list:
+		resp, err = f.List(ctx, &u)
+	case o.headOnly:
 		resp, raw, err = o.head(ctx, f, &u)
-	} else {
+	default:
 		resp, err = f.FetchFrom(ctx, &u, from)
 	}
 	if err != nil {
@@ -335,7 +340,9 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	}
 	var werr error // a write error, as opposed to a transfer error
 	cw := &byteCounter{w: dst, err: &werr}
-	if o.headOnly && !raw {
+	if o.list {
+		err = writeList(cw, resp, o.asJSON, func(w string) { resp.Warnings = append(resp.Warnings, w) })
+	} else if o.headOnly && !raw {
 		if err = writeHead(cw, resp, o.asJSON); err != nil && werr == nil {
 			werr = err
 		}
