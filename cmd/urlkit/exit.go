@@ -42,13 +42,13 @@ const getExitHelp = `Exit status of get (curl's numbers where curl has one; with
 the status of the last one that failed):
   0   every URL fetched
   1   another failure (a protocol error, an unsupported scheme, ...)
-  2   usage error
+  2   usage error (also a netrc file that others may read)
   3   a URL refused: it breaks its grammar, or is unsafe (CR/LF/NUL, a
       blocked port)
   7   could not connect (refused, unreachable, unknown host)
   18  the transfer was cut short (fewer bytes than announced, reset)
   22  the HTTP server answered with an error status (4xx, 5xx)
-  23  the output could not be written
+  23  the output could not be written (or -O found no usable name)
   28  a timeout (--timeout, --connect-timeout, --max-time, --speed-limit)
   63  the resource is larger than --max-filesize
   67  the server refused the login (FTP 530, a password nobody can give)

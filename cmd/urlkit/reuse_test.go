@@ -3,9 +3,13 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	wt "github.com/urlkit/urlkit/internal/wiretest"
@@ -100,4 +104,31 @@ func pidLines(log, pid string) string {
 		}
 	}
 	return b.String()
+}
+
+// Many HTTP URLs to one server share one keep-alive connection (net/http's
+// pool, which get does not defeat).
+func TestGetHTTPKeepAlive(t *testing.T) {
+	var conns atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "%s\n", r.URL.Path)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	var args []string
+	for i := range 20 {
+		args = append(args, fmt.Sprintf("%s/f%d", srv.URL, i))
+	}
+	code, out, stderr := runCLI(t, "", false, append([]string{"get"}, args...)...)
+	if code != exitOK || strings.Count(out, "\n") != 20 {
+		t.Fatalf("exit %d %q: %s", code, out, stderr)
+	}
+	if n := conns.Load(); n != 1 {
+		t.Errorf("%d connections for 20 URLs, want 1", n)
+	}
 }
