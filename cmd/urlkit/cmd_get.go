@@ -238,6 +238,9 @@ func (o *getOptions) newFetcher(st *Streams, args []string) (*fetch.Fetcher, err
 }
 
 func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
+	if o.many.parallel {
+		st = st.lockedErr() // transfers, traces and warnings write at once
+	}
 	f, err := o.newFetcher(st, args)
 	if err != nil {
 		fmt.Fprintf(st.Err, "urlkit get: %v\n", err)

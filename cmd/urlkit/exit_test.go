@@ -158,3 +158,26 @@ func TestGetManyExit(t *testing.T) {
 		t.Errorf("exit %d; stderr %q, want a summary per URL", code, stderr)
 	}
 }
+
+// -Z with --trace: many FTP transfers at once on the real ProFTPD, each
+// file whole, the shared standard error written safely (go test -race).
+func TestGetParallelFTP(t *testing.T) {
+	port := wt.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
+	dir := t.TempDir()
+	args := []string{"get", "-Z", "--parallel-max", "4", "--trace", "--output-dir", dir}
+	for i := range 8 {
+		args = append(args, "-o", fmt.Sprintf("f%d", i), "ftp://127.0.0.1:"+port+"/pub/64k.bin")
+	}
+	code, _, stderr := runCLI(t, "", false, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for i := range 8 {
+		if fi, err := os.Stat(filepath.Join(dir, fmt.Sprintf("f%d", i))); err != nil || fi.Size() != 65536 {
+			t.Errorf("f%d: %v", i, err)
+		}
+	}
+	if n := strings.Count(stderr, "> USER anonymous"); n < 1 || n > 4 {
+		t.Errorf("%d logins for 8 URLs with 4 at a time, want 1 to 4", n)
+	}
+}

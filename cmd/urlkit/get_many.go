@@ -215,7 +215,6 @@ func (o *getOptions) runMany(ctx context.Context, st *Streams, args []string, fe
 	workers := 1
 	if m.parallel {
 		workers = m.parallelMax
-		st = st.lockedErr()
 	}
 	var (
 		mu       sync.Mutex
