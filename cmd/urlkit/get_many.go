@@ -212,6 +212,10 @@ func (o *getOptions) runMany(ctx context.Context, st *Streams, args []string, fe
 		fmt.Fprintf(st.Err, "urlkit get: --parallel-max %d: want 1 to %d\n", m.parallelMax, maxParallel)
 		return exitUsage
 	}
+	if m.urlFile == "" && len(args) > 0 && len(m.outs) > len(args) {
+		fmt.Fprintf(st.Err, "urlkit get: %d -o for %d URL(s): each -o names the file of one URL, in order\n", len(m.outs), len(args))
+		return exitUsage
+	}
 	workers := 1
 	if m.parallel {
 		workers = m.parallelMax

@@ -33,7 +33,8 @@ func resumeFlags(fs *flag.FlagSet, on *bool) {
 
 // resumeHelp is the part of get -h about -C -.
 const resumeHelp = `Resume: with -C - (--continue-at -) a transfer to a file that fails keeps
-what arrived in a hidden partial copy beside the file (.NAME.urlkit.part),
+what arrived (also when interrupted) in a hidden partial copy beside the
+file (.NAME.urlkit.part),
 and the next get -C - continues it: FTP with REST before RETR (TYPE I
 only, checked against SIZE), HTTP with Range and, when the first response
 named a validator (a strong ETag or Last-Modified), If-Range, so that a
