@@ -20,9 +20,10 @@ import (
 const DefaultTimeout = 30 * time.Second
 
 // Fetcher retrieves resources named by URLs. Its zero value is ready to
-// use: the standard openers (file, http, https, ftp, gopher) with their
-// zero-value settings, an idle timeout of DefaultTimeout, gateways from
-// the environment, no way to prompt the user, no trace. A Fetcher may be
+// use: the standard openers (file, http, https, ftp, gopher, news, nntp,
+// mid, cid) with their zero-value settings, an idle timeout of
+// DefaultTimeout, gateways from the environment, no way to prompt the
+// user, no trace. A Fetcher may be
 // used concurrently once configured; do not change its fields meanwhile.
 type Fetcher struct {
 	// Registry maps schemes to openers. Nil means the standard openers
@@ -34,6 +35,8 @@ type Fetcher struct {
 	HTTP   HTTPOpener
 	FTP    FTPOpener
 	Gopher GopherOpener
+	NNTP   NNTPOpener
+	Mail   MailOpener
 
 	// Timeout is the idle timeout: the fetch fails with ErrTimeout when
 	// nothing arrives for this long, whether while connecting, waiting
@@ -327,12 +330,17 @@ var standardOpeners = map[string]func(f *Fetcher) Opener{
 	"https":  func(f *Fetcher) Opener { return &f.HTTP },
 	"ftp":    func(f *Fetcher) Opener { return &f.FTP },
 	"gopher": func(f *Fetcher) Opener { return &f.Gopher },
+	"news":   func(f *Fetcher) Opener { return &f.NNTP },
+	"nntp":   func(f *Fetcher) Opener { return &f.NNTP },
+	"mid":    func(f *Fetcher) Opener { return &midOpener{f} },
+	"cid":    func(f *Fetcher) Opener { return &f.Mail },
 }
 
 // StandardRegistry returns a new Registry holding f's standard openers:
 // file (&f.File, fetching another host's files over FTP when
 // f.FileOverFTP is set), http and https (&f.HTTP), ftp (&f.FTP) and
-// gopher (&f.Gopher). Add schemes to it and set it as f.Registry to
+// gopher (&f.Gopher), news and nntp (&f.NNTP), cid (&f.Mail) and mid
+// (f.Mail's mailboxes, then f.NNTP). Add schemes to it and set it as f.Registry to
 // extend f.
 func (f *Fetcher) StandardRegistry() *Registry {
 	r := NewRegistry()
@@ -471,6 +479,8 @@ func (f *Fetcher) CloseIdle() {
 func noOpener(name string) error {
 	in, known := urlscheme.Known(name)
 	switch {
+	case name == "mailto":
+		return errors.New("mailto URLs are sent, not retrieved: urlkit send mailto:ADDRESS reads the message from standard input")
 	case known && in.Retrieval:
 		return fmt.Errorf("no opener for %q: fetch it through a gateway (%s_proxy, WWW_%s_GATEWAY)", name, name, name)
 	case known && in.HasPlan:

@@ -42,6 +42,11 @@ var planWireCases = []struct {
 	kind       error    // the error the fetch must end with (implies fails)
 	compressed bool     // HTTPOpener.Compressed (get --compressed)
 	answers    []string // what the user answers, in order
+	// news: the URL (path) names no server; the relay is given as the
+	// news server. send: the URL is posted or submitted (Fetcher.Send)
+	// with this message.
+	news bool
+	send string
 }{
 	{name: "ftp anonymous text (guessed TYPE A)", server: "FTP_PORT", path: "/pub/hello.txt", body: "Hello from anonymous FTP."},
 	{name: "ftp binary (TYPE I, SIZE)", server: "FTP_PORT", path: "/pub/64k.bin", body: "xxxx"},
@@ -73,6 +78,18 @@ var planWireCases = []struct {
 	{name: "http --compressed", server: "HTTP_PORT", path: "/hello.txt", compressed: true},
 	{name: "http with a login (RFC 3986): Basic authorization", server: "HTTP_PORT", user: "tester:secret@", path: "/private/secret.txt"},
 	{name: "file", server: "", path: "/hello.txt", body: "hello, file"},
+	{name: "news group listing (OVER in batches of 2: 1-2, 3-3)", server: "NNTP_PORT", news: true, path: "news:local.test", body: "<cross@test.invalid>"},
+	{name: "news empty group", server: "NNTP_PORT", news: true, path: "news:local.empty"},
+	{name: "news article by message-id", server: "NNTP_PORT", news: true, path: "news:first@test.invalid", body: "Subject: First test article"},
+	{name: "news:* lists the groups", server: "NNTP_PORT", news: true, path: "news:*", body: "local.test 3 1 y"},
+	{name: "news missing group", server: "NNTP_PORT", news: true, path: "news:no.such.group", fails: true, kind: ErrNotFound},
+	{name: "nntp article by number", server: "NNTP_PORT", path: "/local.test/2", body: "Subject: Re: First test article"},
+	{name: "nntp group listing", server: "NNTP_PORT", path: "/local.general", body: "\t"},
+	{name: "nntp group listing with a login", server: "NNTP_PORT", user: "tester:secret@", path: "/local.general", body: "\t"},
+	{name: "news post", server: "NNTP_PORT", news: true, path: "news:local.post", send: "From: Plan <plan@example.org>\nSubject: plan equals wire\n\n.a line with a dot\n"},
+	{name: "nntp post with a login", server: "NNTP_PORT", user: "tester:secret@", path: "/local.post", send: "From: Plan <plan@example.org>\nSubject: plan equals wire, logged in\n\nbody\n"},
+	{name: "mailto aiosmtpd", server: "SMTP_PORT", path: "mailto:rcpt@example.org?subject=plan%20equals%20wire", send: "Hello.\n.dot\n"},
+	{name: "mailto exim, several addresses (RFC 6068)", server: "EXIM_PORT", path: "mailto:a@example.org,b@example.org?cc=c@example.org&to=d@example.org&subject=hi", send: "Hello.\n"},
 	{name: "http through a proxy", server: "HTTP_PORT", via: true, path: "http://127.0.0.1:%s/hello.txt", fails: true},
 	{name: "ftp through an HTTP gateway (RFC 1630)", server: "HTTP_PORT", via: true, path: "ftp://ftp.example:2121/pub/hello.txt", fails: true},
 }
@@ -82,6 +99,7 @@ func TestPlanEqualsWire(t *testing.T) {
 	for _, tc := range planWireCases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email, NullCWD: tc.nullCWD}}
+			f.NNTP.Dialer.OverviewBatch = 2 // several OVER ranges even in a small group
 			if tc.answers != nil {
 				answers := tc.answers
 				f.Prompt = func(context.Context, Prompt) (string, error) {
@@ -112,10 +130,15 @@ func TestPlanEqualsWire(t *testing.T) {
 					t.Fatal(err)
 				}
 				rawURL = "file://" + filepath.ToSlash(dir) + tc.path
+			case tc.news || strings.HasPrefix(tc.path, "mailto:"):
+				port := wiretest.ServerEnv(t, tc.server)[tc.server]
+				rel = newRelay(t, "127.0.0.1:"+port)
+				rawURL = tc.path
+				f.NNTP.Server, f.Mail.Server, f.Mail.From = rel.addr(), rel.addr(), email
 			default:
 				port := wiretest.ServerEnv(t, tc.server)[tc.server]
 				rel = newRelay(t, "127.0.0.1:"+port)
-				scheme := map[string]string{"FTP_PORT": "ftp", "GOPHER_PORT": "gopher", "GOPHERNICUS_PORT": "gopher", "HTTP_PORT": "http"}[tc.server]
+				scheme := map[string]string{"NNTP_PORT": "nntp", "FTP_PORT": "ftp", "GOPHER_PORT": "gopher", "GOPHERNICUS_PORT": "gopher", "HTTP_PORT": "http"}[tc.server]
 				rawURL = scheme + "://" + tc.user + rel.addr() + tc.path
 				if scheme == "http" {
 					tr = sharedTransport() // the opener's own transport, closed after
@@ -126,13 +149,36 @@ func TestPlanEqualsWire(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.RFC3986, Email: email, Proxy: proxy, Compressed: tc.compressed})
+			opts := scheme.PlanOptions{Mode: urlkit.RFC3986, Email: email, Proxy: proxy, Compressed: tc.compressed, NewsServer: f.NNTP.Server, Post: tc.send != ""}
+			plan, err := scheme.PlanURL(&u, opts)
 			if err != nil {
 				t.Fatalf("PlanURL(%s): %v", rawURL, err)
 			}
 			var trace bytes.Buffer
 			f.Trace = &trace // the wire trace on, as get --trace
-			resp, err := f.Fetch(testCtx(t), &u)
+			var resp *Response
+			if tc.send != "" {
+				sent, err := f.Send(testCtx(t), &u, strings.NewReader(tc.send))
+				if err != nil {
+					t.Fatalf("Send(%s): %v\ntrace:\n%s", rawURL, err, trace.String())
+				}
+				if u.SchemeName() == "mailto" {
+					// The size of the message goes into MAIL FROM: the
+					// plan explain prints with it.
+					opts.MailServer, opts.MessageSize = f.Mail.Server, sizeOf(sent.Plan)
+					if plan, err = scheme.PlanURL(&u, opts); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if got, want := strings.Join(sent.Plan.Lines(true), "\n"), strings.Join(plan.Lines(true), "\n"); got != want {
+					t.Errorf("Send carried out\n%s\nexplain plans\n%s", got, want)
+				}
+				if msg := matchPlan(plan, rel.sent(t), nil); msg != "" {
+					t.Errorf("%s: the wire is not the plan: %s\nplan:\n%s", rawURL, msg, strings.Join(plan.Lines(true), "\n"))
+				}
+				return
+			}
+			resp, err = f.Fetch(testCtx(t), &u)
 			var body []byte
 			switch {
 			case err != nil && tc.fails:
@@ -199,8 +245,28 @@ func matchPlan(plan *scheme.Plan, wire []byte, answers []string) string {
 			}
 			continue
 		}
+		if st.Range {
+			// "OVER LOW-HIGH\r\n", once per batch, or not at all.
+			for bytes.HasPrefix(rest, []byte(st.Text)) {
+				line, after, ok := bytes.Cut(rest[len(st.Text):], []byte("\r\n"))
+				low, high, dash := bytes.Cut(line, []byte("-"))
+				if !ok || !dash || !digits(low) || !digits(high) {
+					return "the plan sends " + quote(st.Text) + "and a range, the wire has " + quote(string(rest[:min(len(rest), 60)]))
+				}
+				rest = after
+			}
+			continue
+		}
 		if bytes.HasPrefix(rest, []byte(st.Text)) {
 			rest = rest[len(st.Text):]
+			if st.Op == "DATA" || st.Op == "POST" {
+				// The message (the plan's End step): a data block.
+				_, after, ok := bytes.Cut(rest, []byte("\r\n.\r\n"))
+				if !ok {
+					return "the message after " + quote(st.Text) + " does not end with a \".\" line"
+				}
+				rest = after
+			}
 			continue
 		}
 		if st.When != "" {
@@ -212,6 +278,29 @@ func matchPlan(plan *scheme.Plan, wire []byte, answers []string) string {
 		return "the wire goes on after the plan ends: " + quote(string(rest[:min(len(rest), 60)]))
 	}
 	return ""
+}
+
+func digits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// sizeOf returns the SIZE= a submission plan announces, 0 for none.
+func sizeOf(p *scheme.Plan) int64 {
+	for _, st := range p.Sends() {
+		if _, n, ok := strings.Cut(st.Text, " SIZE="); ok {
+			var v int64
+			for _, c := range strings.TrimSuffix(n, "\r\n") {
+				v = v*10 + int64(c-'0')
+			}
+			return v
+		}
+	}
+	return 0
 }
 
 func quote(s string) string {

@@ -144,11 +144,15 @@ func TestBlockedPort(t *testing.T) {
 // promises --allow-port only for schemes get retrieves.
 func TestHintsAreTrue(t *testing.T) {
 	f := &Fetcher{Getenv: noEnv()}
-	for _, s := range []string{"telnet://h/", "mailto:a@b.example", "mid:a@b.example"} {
+	for _, s := range []string{"telnet://h/", "mailto:a@b.example"} {
 		_, err := f.Get(testCtx(t), s)
 		if !errors.Is(err, ErrUnsupportedScheme) || strings.Contains(err.Error(), "_proxy") || !strings.Contains(err.Error(), "not retrieved") {
 			t.Errorf("%s: %v", s, err)
 		}
+	}
+	// mid: is retrieved since issue 11: from mailboxes, which it names.
+	if _, err := f.Get(testCtx(t), "mid:a@b.example"); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "--mailbox") {
+		t.Errorf("mid: without a mailbox: %v", err)
 	}
 	if _, err := f.Get(testCtx(t), "wais://h/db"); err == nil || !strings.Contains(err.Error(), "wais_proxy") {
 		t.Errorf("wais, a retrieval scheme, gets the gateway hint: %v", err)

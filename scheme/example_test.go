@@ -189,3 +189,23 @@ func ExampleBlockedPort() {
 	// 6667 blocked: ircu
 	// 8080 allowed
 }
+
+func ExampleParseMailto6068() {
+	// RFC 6068 2: several addresses, and header fields after "?".
+	u, _, _ := urlkit.ParseMode("mailto:a@example.org,b@example.org?cc=c@example.org&subject=Lunch%20today&body=Noon%3F", urlkit.RFC3986)
+	m, err := scheme.ParseMailto6068(&u)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(m.To, m.Recipients())
+	for _, f := range m.Fields {
+		fmt.Printf("%s: %s\n", f.Name, f.Value)
+	}
+	fmt.Printf("body %q\n", m.Body)
+	// Output:
+	// [a@example.org b@example.org] [a@example.org b@example.org c@example.org]
+	// Cc: c@example.org
+	// Subject: Lunch today
+	// body "Noon?"
+}

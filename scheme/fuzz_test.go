@@ -122,7 +122,7 @@ func checkView(t *testing.T, u *urlkit.URL, m urlkit.Mode) {
 			t.Fatalf("PlanURL(%q) gave no steps", s)
 		}
 		for _, st := range plan.Steps {
-			if st.Kind == Send && !st.Binary && !st.Answers && !strings.HasSuffix(st.Text, "\r\n") {
+			if st.Kind == Send && !st.Binary && !st.Answers && !st.Range && !strings.HasSuffix(st.Text, "\r\n") {
 				t.Fatalf("PlanURL(%q): send %q has no line end", s, st.Text)
 			}
 			if st.Kind == Send && len(plan.Refused) > 0 {

@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -15,10 +16,128 @@ import (
 // addr-spec (quoted local parts and domain literals included). A "%" in
 // the address is written %25.
 type Mailto struct {
-	Address string // the addr-spec, decoded
+	Address string // the addr-spec, decoded (RFC 6068: the first address)
 
 	// At holds where the address is written in the URL's String form.
 	At struct{ Address Span }
+
+	// RFC 6068 (read in the rfc3986 and lenient modes, ParseMailto6068):
+	// To is every address, those before "?" and those of "to" hfields;
+	// Fields the other hfields in order, decoded; Body the "body"
+	// hfield. In the rfc1738 mode To holds Address alone.
+	To      []string
+	Fields  []HField
+	Body    string
+	HasBody bool
+}
+
+// Recipients returns the addresses the message goes to: To, and those
+// of cc and bcc hfields (RFC 6068 2), in order.
+func (m *Mailto) Recipients() []string {
+	r := append([]string(nil), m.To...)
+	if len(r) == 0 {
+		r = append(r, m.Address)
+	}
+	for _, f := range m.Fields {
+		if strings.EqualFold(f.Name, "cc") || strings.EqualFold(f.Name, "bcc") {
+			for _, a := range splitOutsideQuotes(f.Value, ',') {
+				if a = strings.TrimSpace(a); a != "" {
+					r = append(r, a)
+				}
+			}
+		}
+	}
+	return r
+}
+
+// HField is one header field of an RFC 6068 mailto URL ("?subject=hi"):
+// its name and value decoded, and where "name=value" is written.
+type HField struct {
+	Name, Value string
+	At          Span
+}
+
+// ParseMailto6068 returns the view of an RFC 6068 mailto URL:
+//
+//	mailto:[addr-spec *("," addr-spec)]["?" hfname "=" hfvalue *("&" hfname "=" hfvalue)]
+//
+// Each address must hold an "@"; a "to" hfield adds addresses, "body"
+// is the message body, and any other hfield is a header field. Names and
+// values are percent-decoded (RFC 6068 2); control characters in them
+// are refused later, as concerns, before anything is sent.
+func ParseMailto6068(u *urlkit.URL) (*Mailto, error) {
+	if err := expect(u, "mailto"); err != nil {
+		return nil, err
+	}
+	l := layoutOf(u)
+	m := &Mailto{}
+	addAddrs := func(raw string, off int) error {
+		if raw == "" {
+			return nil
+		}
+		for _, piece := range strings.Split(raw, ",") {
+			// The addr-spec rules of the rfc1738 mode's mailto grammar.
+			a, err := checkAddrSpec(u, piece, off)
+			if err != nil {
+				return err
+			}
+			if local, domain := splitAddr(a); local == "" || domain == "" {
+				return syntaxError(u, off, "each address of a mailto URL is an addr-spec, local-part@domain (RFC 6068 2: to = addr-spec *(\",\" addr-spec))")
+			}
+			m.To = append(m.To, a)
+			off += len(piece) + 1
+		}
+		return nil
+	}
+	path := u.Path
+	if err := addAddrs(path, l.ssp); err != nil {
+		return nil, err
+	}
+	m.At.Address = Span{l.ssp, l.ssp + len(path)}
+	if u.HasQuery {
+		off := l.query
+		for _, f := range strings.Split(u.Query, "&") {
+			name, value, ok := strings.Cut(f, "=")
+			if !ok || name == "" {
+				return nil, syntaxError(u, off, "a mailto hfield is NAME=VALUE (RFC 6068 2)")
+			}
+			n, v := unescape(name), unescape(value)
+			switch strings.ToLower(n) {
+			case "to":
+				if err := addAddrs(value, off+len(name)+1); err != nil {
+					return nil, err
+				}
+			case "body":
+				m.Body, m.HasBody = m.Body+v, true
+			default:
+				m.Fields = append(m.Fields, HField{Name: canonicalField(n), Value: v, At: Span{off, off + len(f)}})
+			}
+			off += len(f) + 1
+		}
+	}
+	if len(m.To) == 0 {
+		return nil, syntaxError(u, l.ssp, "a mailto URL needs an address, before \"?\" or in a to= hfield (RFC 6068 2)")
+	}
+	m.Address = m.To[0]
+	return m, nil
+}
+
+// splitOutsideQuotes splits s at each sep outside a quoted string.
+func splitOutsideQuotes(s string, sep byte) []string {
+	var out []string
+	quoted, start := false, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && quoted:
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == sep && !quoted:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
 }
 
 // ParseMailto returns the view of a mailto URL, checking the address.
@@ -65,8 +184,12 @@ func opaqueURL(scheme, ssp string) *urlkit.URL {
 // written in any mode gets the same rules; the offset of an error is
 // mapped back to u.
 func addrSpec(u *urlkit.URL) (string, error) {
-	ssp := u.SchemeSpecificPart()
-	addr, from := unescapeMap(ssp)
+	return checkAddrSpec(u, u.SchemeSpecificPart(), layoutOf(u).ssp)
+}
+
+// checkAddrSpec is addrSpec for the part raw of u written at offset off.
+func checkAddrSpec(u *urlkit.URL, raw string, off int) (string, error) {
+	addr, from := unescapeMap(raw)
 	// The check of the URL's own scheme (mailto, mid or cid), so that
 	// its errors cite the section that defines it.
 	prefix := u.SchemeName() + ":"
@@ -92,7 +215,7 @@ func addrSpec(u *urlkit.URL) (string, error) {
 	if e.Offset < len(to) {
 		i = to[e.Offset]
 	}
-	return "", syntaxError(u, layoutOf(u).ssp+from[i], e.Rule)
+	return "", syntaxError(u, off+from[i], e.Rule)
 }
 
 // splitAddr cuts an addr-spec at the "@" outside quoted strings.
@@ -185,7 +308,12 @@ func (n *URN) Scheme() string { return "urn" }
 func (n *URN) URL() *urlkit.URL { return opaqueURL("urn", n.Name) }
 
 func init() {
-	register(&unit{parse: view(ParseMailto), concerns: mailtoConcerns, plan: mailtoPlan}, "mailto")
+	register(&unit{parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
+		if m == urlkit.RFC3986 || m == urlkit.Lenient {
+			return nilView(ParseMailto6068(u))
+		}
+		return nilView(ParseMailto(u))
+	}, concerns: mailtoConcerns, plan: mailtoPlan}, "mailto")
 	register(&unit{parse: view(ParseMID), plan: func(v View, p *planner) {
 		p.comment("mid: a mail message already received (RFC 1630): the client looks in the user's mail for the message whose Message-ID is <%s>", v.(*MID).ID)
 	}}, "mid")
@@ -199,6 +327,20 @@ func init() {
 func mailtoConcerns(v View, c *concernList) {
 	if m, _ := v.(*Mailto); m != nil {
 		c.scanSpan(m.At.Address, ctlCR|ctlLF|ctlNUL, "SMTP RCPT TO address")
+		for _, f := range m.Fields {
+			// A line break in a header value would start another
+			// field (header injection: "?subject=x%0D%0ABcc:victim").
+			c.scanSpan(f.At, ctlCR|ctlLF|ctlNUL, "header field "+f.Name+" of the message")
+		}
+		if c.u.HasQuery {
+			off := c.l.query
+			for _, f := range strings.Split(c.u.Query, "&") {
+				if n, _, _ := strings.Cut(f, "="); strings.EqualFold(unescape(n), "to") {
+					c.scan(f, off, ctlCR|ctlLF|ctlNUL, "SMTP RCPT TO address")
+				}
+				off += len(f) + 1
+			}
+		}
 		return
 	}
 	c.scan(c.u.SchemeSpecificPart(), c.l.ssp, ctlCR|ctlLF|ctlNUL, "SMTP RCPT TO address")
@@ -207,9 +349,9 @@ func mailtoConcerns(v View, c *concernList) {
 // mailtoPlan: a message sent by SMTP (RFC 821) to the address.
 func mailtoPlan(v View, p *planner) {
 	m := v.(*Mailto)
-	local, domain := m.Split()
+	_, domain := m.Split()
 	var hfields string
-	if p.u.HasQuery {
+	if p.u.HasQuery && len(m.Fields) == 0 && !m.HasBody && len(m.To) <= 1 {
 		// RFC 1738 has no header fields in a mailto URL, and "?" is an
 		// atom character of RFC 822; but no domain holds one, and RFC
 		// 6068's hfields start there: the mail domain ends before it.
@@ -217,29 +359,78 @@ func mailtoPlan(v View, p *planner) {
 			domain, hfields = domain[:i], domain[i+1:]
 		}
 	}
-	host := domain
+	to := m.Recipients()
+	if hfields != "" {
+		local, _ := m.Split()
+		to = []string{local + "@" + domain}
+	}
+	server, host := p.opts.MailServer, domain
 	if strings.HasPrefix(domain, "[") && strings.HasSuffix(domain, "]") {
 		host = domain[1 : len(domain)-1]
 	}
-	p.connect(host + ":25")
+	if server == "" {
+		server = host + ":25"
+	}
+	p.connect(server)
 	p.comment("mailto designates an Internet mail address, not a data object (RFC 1738 3.5): the client writes a message to it and sends it by SMTP (RFC 821)")
-	if host == domain {
-		p.comment("to a mail exchanger of %q (its DNS MX records) or to the user's own mail server", domain)
+	if p.opts.MailServer == "" && host == domain {
+		p.comment("to a mail exchanger of %q (its DNS MX records) or to the user's own mail server (urlkit send: --smtp or SMTPSERVER)", domain)
+	} else if p.opts.MailServer != "" {
+		p.comment("the user's own mail server, which relays the message (RFC 6409 submission)")
 	}
 	if hfields != "" {
 		p.comment("%q after \"?\": header fields of the message in RFC 6068's form (RFC 1738 has none), not part of the address", hfields)
 	}
-	_, from := splitAddr(p.opts.Email)
-	if from == "" {
-		from = "localhost"
+	for _, f := range m.Fields {
+		p.comment("the header field %s: %s, from the URL (RFC 6068 2)", f.Name, f.Value)
+		if strings.EqualFold(f.Name, "bcc") {
+			p.comment("Bcc's addresses are recipients, and the field is left out of the message")
+		}
+	}
+	if m.HasBody {
+		p.comment("the body from the URL's body= hfield (RFC 6068 2)")
+	}
+	helo := p.opts.LocalName
+	if helo == "" {
+		if _, helo = splitAddr(p.opts.Email); helo == "" {
+			helo = "localhost"
+		}
 	}
 	p.add(Step{Kind: Expect, Reply: "220", Text: "the server's greeting (RFC 5321 4.2)"})
-	p.line("EHLO " + from + "\r\n").Reply = "250 and the extensions"
-	st := p.line("HELO " + from + "\r\n")
+	p.send("EHLO", helo, "EHLO "+helo+"\r\n").Reply = "250 and the extensions"
+	st := p.send("HELO", helo, "HELO "+helo+"\r\n")
 	st.When, st.Reply = "the server does not know EHLO (500, 501, 502, 504)", "250"
-	p.line("MAIL FROM:<" + p.opts.Email + ">\r\n").Reply = "250"
-	p.line("RCPT TO:<" + local + "@" + domain + ">\r\n").Reply = "250 or 251"
+	from := "MAIL FROM:<" + p.opts.Email + ">"
+	if p.opts.MessageSize > 0 {
+		st = p.send("MAIL", p.opts.Email, from+" SIZE="+strconv.FormatInt(p.opts.MessageSize, 10)+"\r\n")
+		st.When, st.Reply, st.RFC = "the server advertises SIZE", "250", "RFC 1870"
+		st = p.send("MAIL", p.opts.Email, from+"\r\n")
+		st.When, st.Reply = "it does not", "250"
+	} else {
+		p.send("MAIL", p.opts.Email, from+"\r\n").Reply = "250"
+	}
+	for _, a := range to {
+		p.send("RCPT", a, "RCPT TO:<"+a+">\r\n").Reply = "250 or 251"
+	}
 	p.line("DATA\r\n").Reply = "354"
 	p.add(Step{Kind: End, Text: "the message: header lines, an empty line, the body, and a line holding only \".\""})
 	p.line("QUIT\r\n").Reply = "221"
+}
+
+// canonicalField writes a header field name as RFC 5322's examples do:
+// each word capitalised ("subject" -> "Subject", "in-reply-to" ->
+// "In-Reply-To").
+func canonicalField(name string) string {
+	b := []byte(name)
+	upper := true
+	for i, c := range b {
+		switch {
+		case upper && 'a' <= c && c <= 'z':
+			b[i] = c - 'a' + 'A'
+		case !upper && 'A' <= c && c <= 'Z':
+			b[i] = c - 'A' + 'a'
+		}
+		upper = c == '-'
+	}
+	return string(b)
 }

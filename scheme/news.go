@@ -232,20 +232,28 @@ func (p *planner) news(n *News) {
 		p.connect(addr(n.Host, n.Port, "nntp"))
 		p.comment("the server the URL names (RFC 5538 2.1's news://HOST/GROUP, read in the rfc3986 mode)")
 	} else {
-		p.connect(addr(p.opts.NewsServer, "", "nntp"))
+		server := p.opts.NewsServer
+		if !hasPort(server) {
+			server = addr(server, "", "nntp") // HOST alone, as NNTPSERVER may give it
+		}
+		p.connect(server)
 		p.comment("news URLs name no server: the reader's own news server is used, here %q (RFC 1738 3.6)", p.opts.NewsServer)
 	}
 	p.nntpStart()
+	p.nntpLogin(p.opts.User, p.opts.Password)
 	switch {
+	case p.opts.Post:
+		p.nntpPost(n.Group, n.All || n.MessageID != "")
 	case n.All:
 		p.comment("news:* refers to all available newsgroups: the client lists them")
-		p.line("LIST\r\n")
+		p.line("LIST ACTIVE\r\n").Reply = "215 and the list"
+		st := p.line("LIST\r\n")
+		st.When, st.Reply = "the server does not know LIST ACTIVE (an RFC 977 server: 500 or 501)", "215"
 	case n.MessageID != "":
 		p.comment("an article by its message-id, in the \"<\" \">\" the URL leaves out (RFC 977 ARTICLE)")
-		p.line("ARTICLE <" + n.MessageID + ">\r\n")
+		p.send("ARTICLE", "<"+n.MessageID+">", "ARTICLE <"+n.MessageID+">\r\n").Reply = "220 and the article"
 	default:
-		p.line("GROUP " + n.Group + "\r\n")
-		p.comment("the client then reads the group's articles by number (ARTICLE, HEAD)")
+		p.nntpGroup(n.Group)
 	}
 	p.line("QUIT\r\n")
 }
@@ -253,23 +261,84 @@ func (p *planner) news(n *News) {
 func (p *planner) nntp(n *NNTP) {
 	p.connect(addr(n.Host, n.Port, "nntp"))
 	p.nntpStart()
-	p.line("GROUP " + n.Group + "\r\n").Reply = "211"
-	if n.Article != "" {
+	user, pass := p.opts.User, p.opts.Password
+	if p.u.HasUser {
+		user, pass = unescape(p.u.User), unescape(p.u.Password)
+	}
+	p.nntpLogin(user, pass)
+	switch {
+	case p.opts.Post:
+		p.nntpPost(n.Group, n.Article != "")
+	case n.Article != "":
+		p.send("GROUP", n.Group, "GROUP "+n.Group+"\r\n").Reply = "211"
 		p.comment("the article number is the server's own numbering within the group (RFC 1738 3.7)")
-		p.line("ARTICLE " + n.Article + "\r\n").Reply = "220"
-	} else {
-		p.comment("the client then reads the group's articles by number (ARTICLE, HEAD)")
+		p.send("ARTICLE", n.Article, "ARTICLE "+n.Article+"\r\n").Reply = "220 and the article"
+	default:
+		p.nntpGroup(n.Group)
 	}
 	p.line("QUIT\r\n")
 }
 
+// nntpGroup lists a group: GROUP gives its water marks, and OVER reads
+// the overview of its articles in batches (constant memory).
+func (p *planner) nntpGroup(group string) {
+	p.send("GROUP", group, "GROUP "+group+"\r\n").Reply = "211 count low high group"
+	p.comment("the group's articles, one line each (number, date, from, subject, message-id), from the overview database in batches of at most 1000 articles")
+	st := p.send("OVER", "", "OVER ")
+	st.Range, st.When, st.Reply, st.RFC = true, "the group holds articles and the capabilities list OVER", "224 and the overview lines", "RFC 3977 8.3"
+	st = p.send("XOVER", "", "XOVER ")
+	st.Range, st.When, st.Reply, st.RFC = true, "the group holds articles and the capabilities do not list OVER", "224 and the overview lines", "RFC 2980 2.8"
+	p.comment("a server without either is asked LISTGROUP and HEAD for each article")
+}
+
+// nntpLogin is AUTHINFO USER and PASS (RFC 4643 2.3) when there is a
+// user; the capabilities are read again after it.
+func (p *planner) nntpLogin(user, pass string) {
+	if user == "" {
+		return
+	}
+	p.send("AUTHINFO USER", user, "AUTHINFO USER "+user+"\r\n").Reply = "381 (password required) or 281"
+	st := p.send("AUTHINFO PASS", pass, "AUTHINFO PASS "+pass+"\r\n")
+	st.When, st.Reply, st.Secret, st.RFC = "the server replies 381", "281", true, "RFC 4643 2.3"
+	st = p.line("CAPABILITIES\r\n")
+	st.Why, st.Reply, st.RFC = "the capabilities may change after a login", "101 and the list", "RFC 4643 2.3.2"
+}
+
+// nntpPost posts the article read from standard input to group.
+func (p *planner) nntpPost(group string, notGroup bool) {
+	if notGroup || group == "" {
+		p.unsupported(layoutOf(p.u).ssp, "an article is posted to a newsgroup: send takes news:GROUP or nntp://HOST/GROUP")
+		return
+	}
+	p.comment("the article read from standard input, its header checked per RFC 5536 before anything is sent: Newsgroups %q from the URL, a Message-ID and a Date added when absent", group)
+	p.line("POST\r\n").Reply = "340 (send it) or 440 (posting not allowed)"
+	p.add(Step{Kind: End, Text: "the article, dot-stuffed with CRLF line ends, then a line holding \".\"; the server answers 240 or 441", RFC: "RFC 3977 6.3.1"})
+}
+
 // nntpStart is how client/nntp opens a reading session: the greeting,
 // CAPABILITIES (RFC 3977 5.2), and MODE READER unless the server lists
-// READER already (RFC 3977 5.3).
+// READER already (RFC 3977 5.3), then CAPABILITIES again.
 func (p *planner) nntpStart() {
 	p.add(Step{Kind: Expect, Reply: "200 or 201", Text: "the server's greeting (posting allowed or not; RFC 977 2.4.3)"})
 	st := p.line("CAPABILITIES\r\n")
 	st.Reply, st.Why, st.RFC = "101 and the list (an RFC 977 server answers 500)", "what the server can do", "RFC 3977 5.2"
 	st = p.line("MODE READER\r\n")
 	st.When, st.Reply = "the capabilities list MODE-READER, not READER (or there are none)", "200 or 201"
+	st = p.line("CAPABILITIES\r\n")
+	st.When, st.Reply, st.Why, st.RFC = "MODE READER was sent and the server knows CAPABILITIES", "101 and the list", "the capabilities change with the mode", "RFC 3977 5.3.2"
+}
+
+// hasPort reports whether hostport ends in ":PORT" (after the "]" of an
+// IPv6 literal).
+func hasPort(hostport string) bool {
+	i := strings.LastIndexByte(hostport, ':')
+	if i < 0 || i < strings.LastIndexByte(hostport, ']') || i == len(hostport)-1 {
+		return false
+	}
+	for _, c := range hostport[i+1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return strings.Count(hostport, ":") == 1 || strings.HasPrefix(hostport, "[")
 }

@@ -124,6 +124,10 @@ type Step struct {
 	// and a TAB, then the words): the answers are not known when the plan
 	// is made.
 	Answers bool
+	// Range marks a Send of Text followed by a range of numbers
+	// "LOW-HIGH" and CR LF, sent once per batch of a listing read in
+	// parts (NNTP OVER): the ranges depend on a reply, not on the URL.
+	Range bool
 }
 
 // String formats the step alone as the explain command prints it:
@@ -142,6 +146,9 @@ func (s Step) String() string {
 		}
 		if s.Answers {
 			return "# send " + strconv.Quote(s.Text) + " and the answer, then \"\\r\\n\""
+		}
+		if s.Range {
+			return "# send " + strconv.Quote(s.Text) + " and a range \"LOW-HIGH\\r\\n\", once per batch"
 		}
 		return "send " + strconv.Quote(s.Text)
 	case Expect:
@@ -286,6 +293,23 @@ type PlanOptions struct {
 	// List asks for a parsed FTP directory listing (get --list): FEAT,
 	// then MLSD when it lists MLST, else LIST, else NLST.
 	List bool
+
+	// Post makes the plan of a news or nntp URL a posting (urlkit
+	// send): POST and the article instead of reading. A mailto plan is
+	// always a submission.
+	Post bool
+	// User and Password log in to an NNTP server (AUTHINFO, RFC 4643)
+	// when the URL has no user of its own; Password is a secret.
+	User, Password string
+	// MessageSize is the size of the message a mailto plan submits, for
+	// the SIZE parameter of MAIL FROM (RFC 1870); 0 when unknown.
+	MessageSize int64
+	// MailServer is the HOST:PORT a mailto plan submits to (urlkit send's
+	// --smtp, SMTPSERVER); "" means the mail domain's own, port 25.
+	MailServer string
+	// LocalName is the name the client gives in EHLO/HELO; "" means the
+	// domain of Email.
+	LocalName string
 }
 
 // PlanURL writes out the access plan u stands for, without any network

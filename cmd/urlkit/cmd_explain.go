@@ -17,7 +17,7 @@ import (
 
 var explainCmd = &command{
 	name:    "explain",
-	args:    "[--mode M] [--proxy HOST:PORT] [--email ADDR] [--news-server HOST] [--show-password] [--compressed] [URL...]",
+	args:    "[--mode M] [--proxy HOST:PORT] [--email ADDR] [--news-server HOST] [--send] [--smtp HOST:PORT] [--show-password] [--compressed] [URL...]",
 	summary: "print the access algorithm a URL stands for, without network access",
 	detail: `Explain prints, without any network access, what a client does to access
 each URL: first "connect HOST:PORT" (or "open PATH" for a local file), then
@@ -61,10 +61,18 @@ Examples:
 		fs.StringVar(&opts.Proxy, "proxy", "", "explain the access through the HTTP proxy at `HOST:PORT`")
 		fs.StringVar(&opts.Email, "email", "", "the user's mail `ADDR`ess: anonymous FTP password, mail sender (default user@example.com)")
 		fs.StringVar(&opts.NewsServer, "news-server", "", "the news server `HOST` for news: URLs (default $NNTPSERVER, else news)")
+		fs.BoolVar(&opts.Post, "send", false, "explain urlkit send: the posting of a news or nntp URL (a mailto URL is always a submission)")
+		fs.StringVar(&opts.MailServer, "smtp", "", "the mail server `HOST:PORT` a mailto message is submitted to (urlkit send --smtp)")
 		fs.BoolVar(&opts.Compressed, "compressed", false, "explain the HTTP request of get --compressed (it asks for a gzip body)")
 		fs.BoolVar(&showPassword, "show-password", false, "show a password of the URL instead of xxxxx")
 		return func(ctx context.Context, st *Streams, args []string) int {
 			opts.Mode = *mode
+			if opts.MailServer == "" {
+				opts.MailServer = os.Getenv("SMTPSERVER")
+			}
+			if opts.MailServer != "" && !strings.Contains(opts.MailServer, ":") {
+				opts.MailServer += ":25"
+			}
 			if opts.NewsServer == "" {
 				opts.NewsServer = os.Getenv("NNTPSERVER")
 			}

@@ -22,7 +22,7 @@ var getCmd = &command{
 	name:         "get",
 	args:         "[URL...]",
 	flagSynopsis: true,
-	summary:      "fetch what URLs name (file, http, https, ftp, gopher)",
+	summary:      "fetch what URLs name (file, http, https, ftp, gopher, news, nntp, mid, cid)",
 	detail: `Get fetches the resource each URL names and writes it to standard output,
 or to FILE with -o: written under a temporary name in the same directory and
 renamed only after a complete, checked transfer, so a failure leaves no file
@@ -66,6 +66,18 @@ Each URL is carried out as its specification says:
            attributes (!, $) and ASK forms (?). Output is the bytes as the
            server sent them; --render formats menus, attributes and text for
            people
+  news:    RFC 1738 3.6 on the server of --nntp HOST[:PORT], else
+           $NNTPSERVER: news:GROUP lists the group's articles, one per line
+           (number, date, from, subject, message-id; --json: objects), read
+           with OVER in batches; news:MESSAGE-ID prints the article as
+           stored; news:* lists the groups
+  nntp:    RFC 1738 3.7: nntp://HOST:PORT/GROUP/N prints the article,
+           nntp://HOST/GROUP lists the group; --user USER[:PASSWORD] logs in
+  mid:     RFC 1630, RFC 2392: the message in the --mailbox PATHs (Maildir
+           or mbox; default $MAIL), else, with a news server, the article;
+           mid:MESSAGE-ID/CONTENT-ID prints the body part, decoded
+  cid:     the decoded body part of the --message FILE
+  mailto:  is sent, not fetched: see urlkit send
 
 Safety (RFC 1738 section 6): a URL whose decoded parts would put CR, LF or
 NUL into a protocol line (FTP command, Gopher request, user, password) is
@@ -92,6 +104,9 @@ Examples:
   urlkit get --render 'gopher://host/0/item%09%09!'
   urlkit get --gateway ftp=http://proxy:3128 ftp://host/file
   urlkit get --allow-port 25 gopher://host:25/
+  urlkit get --nntp news.example.org news:comp.infosystems.www
+  urlkit get nntp://news.example.org/comp.infosystems.www/1234
+  urlkit get --mailbox ~/Maildir mid:1234@example.org
 
 ` + manyHelp + "\n\n" + headHelp + "\n\n" + listHelp + "\n\n" + resumeHelp + "\n\n" + netrcHelp + "\n\n" + retryHelp + "\n\n" + getExitHelp,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
@@ -100,7 +115,7 @@ Examples:
 		o.retry.flags(fs)
 		resumeFlags(fs, &o.resume)
 		o.netrc.flags(fs)
-		headFlags(fs, &o.headOnly, &o.asJSON)
+		headFlags(fs, &o.headOnly)
 		fs.BoolVar(&o.list, "list", false, "list an FTP directory with each entry's type, size and time (MLSD, LIST or NLST)")
 		fs.Func("gateway", "fetch SCHEME's URLs through the HTTP proxy at URL: `SCHEME=URL` (repeatable)", func(s string) error {
 			scheme, gw, err := fetch.ParseGateway(s)
@@ -146,6 +161,13 @@ Examples:
 		fs.BoolVar(&o.fileFTP, "file-ftp", false, "fetch a file: URL naming another host over FTP, as early clients did")
 		fs.BoolVar(&o.trace, "trace", false, "print the protocol exchange on standard error (passwords masked)")
 		fs.BoolVar(&o.quiet, "q", false, "no progress bar")
+		newsFlags(fs, &o.news)
+		fs.BoolVar(&o.news.json, "json", false, "JSON objects, one per line: news articles and groups, -I's answers, --list's entries")
+		fs.Func("mailbox", "look for mid: messages in the Maildir or mbox `PATH` (repeatable; default $MAIL)", func(s string) error {
+			o.mailboxes = append(o.mailboxes, s)
+			return nil
+		})
+		fs.StringVar(&o.message, "message", "", "the MIME message `FILE` a cid: URL's part is looked for in")
 		mode := modeFlag(fs)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			o.mode = *mode
@@ -162,7 +184,6 @@ type getOptions struct {
 	netrc    netrcOptions
 	headOnly bool         // -I
 	list     bool         // --list
-	asJSON   bool         // --json
 	logins   []netrcEntry // from the netrc file
 	gateways map[string]fetch.Gateway
 	allow    []int
@@ -185,6 +206,10 @@ type getOptions struct {
 	quiet   bool
 	mode    urlkit.Mode
 	modeSet bool
+
+	news      newsOptions
+	mailboxes []string
+	message   string
 }
 
 // newFetcher returns the Fetcher the options describe, or a usage error.
@@ -206,6 +231,8 @@ func (o *getOptions) newFetcher(st *Streams, args []string) (*fetch.Fetcher, err
 	if o.timeout == 0 {
 		f.Timeout = -1
 	}
+	o.news.apply(f, st)
+	f.Mail.Mailboxes, f.Mail.Message = o.mailboxes, o.message
 	f.FTP.Dialer.Active = o.active
 	f.FTP.Email = o.email
 	switch o.nullCWD {
@@ -344,9 +371,9 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	var werr error // a write error, as opposed to a transfer error
 	cw := &byteCounter{w: dst, err: &werr}
 	if o.list {
-		err = writeList(cw, resp, o.asJSON, func(w string) { resp.Warnings = append(resp.Warnings, w) })
+		err = writeList(cw, resp, o.news.json, func(w string) { resp.Warnings = append(resp.Warnings, w) })
 	} else if o.headOnly && !raw {
-		if err = writeHead(cw, resp, o.asJSON); err != nil && werr == nil {
+		if err = writeHead(cw, resp, o.news.json); err != nil && werr == nil {
 			werr = err
 		}
 	} else if o.render {

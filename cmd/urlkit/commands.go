@@ -14,6 +14,7 @@ func commandList() []*command {
 		extractCmd,
 		explainCmd,
 		getCmd,
+		sendCmd,
 		editCmd,
 	}
 }

@@ -34,6 +34,27 @@ func TestNetScripts(t *testing.T) {
 	})
 }
 
+// TestNewsScripts runs the news, mail, mid and cid scripts
+// (testdata/newsscript) against INN, aiosmtpd and Exim.
+func TestNewsScripts(t *testing.T) {
+	wt.ServerEnv(t, "NNTP_PORT", "SMTP_PORT", "EXIM_PORT")
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/newsscript",
+		RequireExplicitExec: true,
+		Setup: func(e *testscript.Env) error {
+			for _, kv := range os.Environ() {
+				k, _, _ := strings.Cut(kv, "=")
+				for _, p := range []string{"NNTP_", "SMTP_", "EXIM_"} {
+					if strings.HasPrefix(k, p) {
+						e.Vars = append(e.Vars, kv)
+					}
+				}
+			}
+			return nil
+		},
+	})
+}
+
 func TestProgress(t *testing.T) {
 	var out strings.Builder
 	now := time.Unix(1000, 0)

@@ -16,11 +16,11 @@ import (
 	"github.com/urlkit/urlkit/internal/safetext"
 )
 
-// headFlags declares -I, --head and --json.
-func headFlags(fs *flag.FlagSet, head, asJSON *bool) {
+// headFlags declares -I and --head (--json, shared with the news
+// listings, is declared with them).
+func headFlags(fs *flag.FlagSet, head *bool) {
 	fs.BoolVar(head, "I", false, "what the server says about the resource, not its data (HTTP HEAD, FTP SIZE/MDTM/MLST, Gopher+ attributes)")
 	fs.BoolVar(head, "head", false, "the same as -I")
-	fs.BoolVar(asJSON, "json", false, "with -I: one JSON object per URL")
 }
 
 // headHelp is the part of get -h about -I.

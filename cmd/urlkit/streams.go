@@ -35,8 +35,9 @@ func (st *Streams) guarded(args []string) *Streams {
 	g.secrets = new(safetext.Redactor)
 	for _, a := range args {
 		g.secrets.AddURLPasswords(a)
-		// SCHEME=URL (--gateway) where URL may lack its http://.
-		if _, v, ok := strings.Cut(a, "="); ok && strings.Contains(v, "@") && !strings.Contains(v, "://") {
+		// SCHEME=URL (--gateway) where URL may lack its http://; not a
+		// URL's query (mailto:a@b?cc=c:d@e has no password).
+		if k, v, ok := strings.Cut(a, "="); ok && !strings.ContainsAny(k, ":/?@") && strings.Contains(v, "@") && !strings.Contains(v, "://") {
 			g.secrets.AddURLPasswords("http://" + v)
 		}
 	}
