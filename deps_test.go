@@ -22,7 +22,7 @@ var allowedImports = map[string][]string{
 	"internal/wire":       {},
 	"internal/safetext":   {},
 	"internal/wiretest":   {},
-	"scheme":              {"", "internal/charclass", "internal/registry", "internal/gophertype"},
+	"scheme":              {"", "internal/charclass", "internal/registry", "internal/gophertype", "client/wais", "client/prospero"},
 	"extract":             {"", "scheme", "internal/charclass", "internal/registry"},
 	"fetch":               {"", "scheme", "internal/wire", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
 	"client/ftp":          {"internal/wire"},

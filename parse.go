@@ -98,22 +98,37 @@ func lowestError(s string, m Mode, ref bool) *Error {
 	return p.first
 }
 
+// CheckLimit is Check keeping at most limit errors (limit > 0), those
+// Check would list first, and returning as well how many errors there
+// are in all: a line of a megabyte of "%" costs limit errors, not a
+// million.
+func CheckLimit(s string, m Mode, limit int) (ErrorList, int) {
+	return checkLimit(s, m, m == RFC3986, max(limit, 1))
+}
+
 func check(s string, m Mode, ref bool) ErrorList {
+	l, _ := checkLimit(s, m, ref, 0)
+	return l
+}
+
+// checkLimit is check keeping at most limit errors, or all when limit is
+// 0, and returns the total count.
+func checkLimit(s string, m Mode, ref bool, limit int) (ErrorList, int) {
 	text, pre, err := prepare(s, m)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
 			e.Op = "check"
 		}
-		return asList(err)
+		return asList(err), 1
 	}
-	p := parser{s: text, mode: m.grammar(), ref: ref, collect: true, op: "check"}
+	p := parser{s: text, mode: m.grammar(), ref: ref, collect: true, op: "check", limit: limit, highest: -1}
 	var u URL
 	p.parse(&u)
 	slices.SortStableFunc(p.errs, func(a, b *Error) int { return a.Offset - b.Offset })
 	for _, e := range p.errs {
 		pre.locate(s, e)
 	}
-	return p.errs
+	return p.errs, len(p.errs) + p.dropped
 }
 
 // split reads s, a URL or reference that a resolution rule or Relative
@@ -154,6 +169,10 @@ type parser struct {
 	splitOnly bool
 	op        string
 	errs      ErrorList // every error, when collecting
+	// limit, when collecting, bounds errs to the limit errors at the
+	// lowest offsets (0: no bound); dropped counts the others
+	limit, dropped int
+	highest        int // index in errs of the next to drop, or -1
 	// redacted is s with its password hidden, computed on the first error
 	redacted    string
 	redactedSet bool
@@ -179,6 +198,24 @@ func (p *parser) fail(off int, cause error, rule string) {
 	if p.lowestOnly && p.first != nil && off >= p.first.Offset {
 		return // a later problem: lowestError does not need it
 	}
+	drop := -1 // the index in errs of the error e replaces
+	if p.collect && p.limit > 0 && len(p.errs) >= p.limit {
+		p.dropped++
+		// Out goes the last found of those at the highest offset, so
+		// that what stays is what the sorted full list starts with.
+		if p.highest < 0 {
+			p.highest = 0
+			for i, k := range p.errs {
+				if k.Offset >= p.errs[p.highest].Offset {
+					p.highest = i
+				}
+			}
+		}
+		if drop = p.highest; off >= p.errs[drop].Offset {
+			return
+		}
+		p.highest = -1 // found again at the next error past the limit
+	}
 	if !p.redactedSet {
 		p.redacted, p.redactedSet = redactInput(p.s), true // once, however many errors
 	}
@@ -187,6 +224,9 @@ func (p *parser) fail(off int, cause error, rule string) {
 		p.first = e
 	}
 	if p.collect && !p.lowestOnly {
+		if drop >= 0 {
+			p.errs = slices.Delete(p.errs, drop, drop+1)
+		}
 		p.errs = append(p.errs, e)
 	}
 }

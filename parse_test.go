@@ -435,3 +435,51 @@ func TestRedactInput(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckLimit checks that CheckLimit keeps what Check lists first, and
+// counts the rest, on inputs with many errors in and out of order.
+func TestCheckLimit(t *testing.T) {
+	inputs := []string{
+		"http://a b/c d?e f#g h",
+		"ftp://u s:p w@h o/%zz/%/{}|" + strings.Repeat("%", 300),
+		"http://[::1/" + strings.Repeat("a b%", 50),
+		"mailto:a b@c d,e f@g h",
+		"%%%:%%%",
+		"http://ok.example/",
+	}
+	for _, in := range inputs {
+		for _, m := range []Mode{RFC1738, RFC1630, RFC3986, Lenient} {
+			all := Check(in, m)
+			for _, limit := range []int{1, 2, 3, 10, 1000} {
+				got, total := CheckLimit(in, m, limit)
+				if total != len(all) {
+					t.Errorf("%q %v limit %d: total %d, Check has %d", in, m, limit, total, len(all))
+				}
+				want := all[:min(limit, len(all))]
+				if len(got) != len(want) {
+					t.Fatalf("%q %v limit %d: %d errors, want %d", in, m, limit, len(got), len(want))
+				}
+				for i := range want {
+					if got[i].Offset != want[i].Offset || got[i].Rule != want[i].Rule {
+						t.Errorf("%q %v limit %d: error %d is %v, want %v", in, m, limit, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCheckLimitBoundsMemory checks that a megabyte of "%" does not
+// build a million errors.
+func TestCheckLimitBoundsMemory(t *testing.T) {
+	in := "http://h/" + strings.Repeat("%", 1<<20)
+	allocs := testing.AllocsPerRun(1, func() {
+		l, total := CheckLimit(in, RFC1738, 100)
+		if len(l) != 100 || total < 1<<20 {
+			t.Fatalf("%d errors kept of %d", len(l), total)
+		}
+	})
+	if allocs > 1000 {
+		t.Errorf("%v allocations for 100 errors kept", allocs)
+	}
+}

@@ -1,6 +1,7 @@
 // Package fetch retrieves the resource a URL names: it is the only bridge
 // between urlkit's URLs and the protocol clients (client/ftp,
-// client/gopher, net/http, the file system). A URL is an access algorithm
+// client/gopher, client/wais, client/prospero, net/http, the file
+// system). A URL is an access algorithm
 // (RFC 1738 section 1); fetch carries it out exactly as the specifications
 // give it.
 //
@@ -16,7 +17,9 @@
 // A Registry maps schemes to Openers, explicitly: nothing registers
 // itself. A Fetcher without a Registry uses its standard openers, one per
 // file: FileOpener (file), HTTPOpener (http, https), FTPOpener (ftp,
-// RFC 1738 3.2) and GopherOpener (gopher and Gopher+, RFC 1738 3.4); their
+// RFC 1738 3.2), GopherOpener (gopher and Gopher+, RFC 1738 3.4),
+// WAISOpener (wais, RFC 1738 3.9) and ProsperoOpener (prospero, RFC 1738
+// 3.11); their
 // documentation gives each algorithm. Each is a struct whose zero value
 // works and whose fields are the scheme's settings.
 //

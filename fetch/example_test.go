@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/client/wais"
 	"github.com/urlkit/urlkit/fetch"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 func ExampleFetcher_Get() {
@@ -85,4 +87,16 @@ func ExampleRender() {
 	// [menu]   Sub dir <gopher://gopher.example:7070/1/sub%20dir>
 	// [search] Search <gopher://gopher.example/7/search>
 	// [html]   Home page <http://www.example/>
+}
+
+// WAISHits gives each hit of a search the wais URL of its document, the
+// DocID's bytes percent-encoded as RFC 1738 3.9 writes them.
+func ExampleWAISHits() {
+	v := &scheme.WAIS{Host: "127.0.0.1", Port: "2210", Database: "test"}
+	hits := fetch.WAISHits(v, "test", []wais.Hit{{
+		Headline: "Alpha document", Score: 197, Lines: 3, Length: 137, Types: []string{"TEXT"},
+		DocID: []byte("\x01\x06vm:210\x03\x05alpha"),
+	}})
+	fmt.Println(hits[0].URL)
+	// Output: wais://127.0.0.1:2210/test/TEXT/%01%06vm%3A210%03%05alpha
 }

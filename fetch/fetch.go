@@ -21,9 +21,9 @@ const DefaultTimeout = 30 * time.Second
 
 // Fetcher retrieves resources named by URLs. Its zero value is ready to
 // use: the standard openers (file, http, https, ftp, gopher, news, nntp,
-// mid, cid) with their zero-value settings, an idle timeout of
-// DefaultTimeout, gateways from the environment, no way to prompt the
-// user, no trace. A Fetcher may be
+// mid, cid, wais, prospero) with their zero-value settings, an idle
+// timeout of DefaultTimeout, gateways from the environment, no way to
+// prompt the user, no trace. A Fetcher may be
 // used concurrently once configured; do not change its fields meanwhile.
 type Fetcher struct {
 	// Registry maps schemes to openers. Nil means the standard openers
@@ -31,12 +31,14 @@ type Fetcher struct {
 	Registry *Registry
 
 	// The standard openers and their settings.
-	File   FileOpener
-	HTTP   HTTPOpener
-	FTP    FTPOpener
-	Gopher GopherOpener
-	NNTP   NNTPOpener
-	Mail   MailOpener
+	File     FileOpener
+	HTTP     HTTPOpener
+	FTP      FTPOpener
+	Gopher   GopherOpener
+	NNTP     NNTPOpener
+	Mail     MailOpener
+	WAIS     WAISOpener
+	Prospero ProsperoOpener
 
 	// Timeout is the idle timeout: the fetch fails with ErrTimeout when
 	// nothing arrives for this long, whether while connecting, waiting
@@ -326,21 +328,24 @@ var standardOpeners = map[string]func(f *Fetcher) Opener{
 		}
 		return &f.File
 	},
-	"http":   func(f *Fetcher) Opener { return &f.HTTP },
-	"https":  func(f *Fetcher) Opener { return &f.HTTP },
-	"ftp":    func(f *Fetcher) Opener { return &f.FTP },
-	"gopher": func(f *Fetcher) Opener { return &f.Gopher },
-	"news":   func(f *Fetcher) Opener { return &f.NNTP },
-	"nntp":   func(f *Fetcher) Opener { return &f.NNTP },
-	"mid":    func(f *Fetcher) Opener { return &midOpener{f} },
-	"cid":    func(f *Fetcher) Opener { return &f.Mail },
+	"http":     func(f *Fetcher) Opener { return &f.HTTP },
+	"https":    func(f *Fetcher) Opener { return &f.HTTP },
+	"ftp":      func(f *Fetcher) Opener { return &f.FTP },
+	"gopher":   func(f *Fetcher) Opener { return &f.Gopher },
+	"news":     func(f *Fetcher) Opener { return &f.NNTP },
+	"nntp":     func(f *Fetcher) Opener { return &f.NNTP },
+	"mid":      func(f *Fetcher) Opener { return &midOpener{f} },
+	"cid":      func(f *Fetcher) Opener { return &f.Mail },
+	"wais":     func(f *Fetcher) Opener { return &f.WAIS },
+	"prospero": func(f *Fetcher) Opener { return &f.Prospero },
 }
 
 // StandardRegistry returns a new Registry holding f's standard openers:
 // file (&f.File, fetching another host's files over FTP when
 // f.FileOverFTP is set), http and https (&f.HTTP), ftp (&f.FTP) and
-// gopher (&f.Gopher), news and nntp (&f.NNTP), cid (&f.Mail) and mid
-// (f.Mail's mailboxes, then f.NNTP). Add schemes to it and set it as f.Registry to
+// gopher (&f.Gopher), news and nntp (&f.NNTP), cid (&f.Mail), mid
+// (f.Mail's mailboxes, then f.NNTP), wais (&f.WAIS) and prospero
+// (&f.Prospero). Add schemes to it and set it as f.Registry to
 // extend f.
 func (f *Fetcher) StandardRegistry() *Registry {
 	r := NewRegistry()

@@ -231,7 +231,8 @@ func TestGatewayMisconfigured(t *testing.T) {
 }
 
 func TestUnsupportedScheme(t *testing.T) {
-	f := &Fetcher{Getenv: noEnv()}
+	// An empty Registry: wais has an opener among the standard ones.
+	f := &Fetcher{Getenv: noEnv(), Registry: NewRegistry()}
 	_, err := f.Get(testCtx(t), "wais://127.0.0.1/db")
 	if !errors.Is(err, ErrUnsupportedScheme) || !strings.Contains(err.Error(), "wais_proxy") {
 		t.Errorf("err = %v, want ErrUnsupportedScheme naming the gateway variables", err)

@@ -42,6 +42,15 @@ var planWireCases = []struct {
 	kind       error    // the error the fetch must end with (implies fails)
 	compressed bool     // HTTPOpener.Compressed (get --compressed)
 	answers    []string // what the user answers, in order
+	// doc: the path is a WAIS document URL's, from the first hit of a
+	// search of the test database for doc (DocIDs hold the server's
+	// paths); lynx writes its wpath in Lynx's form.
+	doc  string
+	lynx bool
+	// sourceTail: after the plan's steps the wire holds the retrieval of
+	// the hit the INFO search found (its DocID comes from the reply), a
+	// text request of database INFO, type WSRC, checked by decoding it.
+	sourceTail bool
 	// news: the URL (path) names no server; the relay is given as the
 	// news server. send: the URL is posted or submitted (Fetcher.Send)
 	// with this message.
@@ -72,6 +81,17 @@ var planWireCases = []struct {
 	{name: "gophernicus search", server: "GOPHERNICUS_PORT", path: "/7/cgi-bin/search%09foo%20bar"},
 	{name: "gophernicus search, the words asked", server: "GOPHERNICUS_PORT", path: "/7/cgi-bin/search", answers: []string{"foo bar"}, body: "foo bar"},
 	{name: "gophernicus ignores an attribute request (D12)", server: "GOPHERNICUS_PORT", path: "/0/hello.txt%09%09!", warn: "not its attributes"},
+	{name: "wais search", server: "WAIS_PORT", path: "/test?gopher", body: "Alpha document about gophers"},
+	{name: "wais search, two words", server: "WAIS_PORT", path: "/test?gopher%20web", body: "wais://"},
+	{name: "wais unknown database: diagnostic S1", server: "WAIS_PORT", path: "/nosuch?gopher", fails: true, kind: ErrNotFound},
+	{name: "wais document, RFC 1738 form", server: "WAIS_PORT", doc: "gopher", body: "The gopher protocol"},
+	{name: "wais document, Lynx's type=value; form with a length", server: "WAIS_PORT", doc: "gopher", lynx: true, body: "The gopher protocol"},
+	{name: "wais database: its source record", server: "WAIS_PORT", path: "/test", body: ":database-name", sourceTail: true},
+	{name: "prospero directory", server: "PROSPERO_PORT", path: "/AFTP/pub", body: "hello.txt"},
+	{name: "prospero file: NOT-A-DIRECTORY, then CONTENTS", server: "PROSPERO_PORT", path: "/AFTP/pub/hello.txt", body: "hello prospero"},
+	{name: "prospero a quote in the hsoname", server: "PROSPERO_PORT", path: "/AFTP/pub/it's%20here.txt"},
+	{name: "prospero ;OBJECT-VERSION=3 after the hsoname (dirsrv ignores it)", server: "PROSPERO_PORT", path: "/AFTP/pub/hello.txt;OBJECT-VERSION=3", body: "hello prospero"},
+	{name: "prospero not found", server: "PROSPERO_PORT", path: "/AFTP/pub/nosuch", fails: true, kind: ErrNotFound},
 	{name: "http", server: "HTTP_PORT", path: "/hello.txt"},
 	{name: "http no path", server: "HTTP_PORT", path: ""},
 	{name: "http search", server: "HTTP_PORT", path: "/echo?a=b"},
@@ -135,11 +155,19 @@ func TestPlanEqualsWire(t *testing.T) {
 				rel = newRelay(t, "127.0.0.1:"+port)
 				rawURL = tc.path
 				f.NNTP.Server, f.Mail.Server, f.Mail.From = rel.addr(), rel.addr(), email
+			case tc.server == "PROSPERO_PORT":
+				port := wiretest.ServerEnv(t, tc.server)[tc.server]
+				rel = newUDPRelay(t, "127.0.0.1:"+port)
+				rawURL = "prospero://" + rel.addr() + tc.path
 			default:
 				port := wiretest.ServerEnv(t, tc.server)[tc.server]
 				rel = newRelay(t, "127.0.0.1:"+port)
-				scheme := map[string]string{"NNTP_PORT": "nntp", "FTP_PORT": "ftp", "GOPHER_PORT": "gopher", "GOPHERNICUS_PORT": "gopher", "HTTP_PORT": "http"}[tc.server]
-				rawURL = scheme + "://" + tc.user + rel.addr() + tc.path
+				scheme := map[string]string{"NNTP_PORT": "nntp", "FTP_PORT": "ftp", "GOPHER_PORT": "gopher", "GOPHERNICUS_PORT": "gopher", "HTTP_PORT": "http", "WAIS_PORT": "wais"}[tc.server]
+				path := tc.path
+				if tc.doc != "" {
+					path = waisDocPath(t, "127.0.0.1:"+port, tc.doc, tc.lynx)
+				}
+				rawURL = scheme + "://" + tc.user + rel.addr() + path
 				if scheme == "http" {
 					tr = sharedTransport() // the opener's own transport, closed after
 					f.HTTP.Compressed = tc.compressed
@@ -215,6 +243,9 @@ func TestPlanEqualsWire(t *testing.T) {
 			wire := rel.sent(t)
 			if tc.server != "HTTP_PORT" && trace.Len() == 0 {
 				t.Errorf("no wire trace for %s", rawURL)
+			}
+			if tc.sourceTail {
+				wire = checkSourceTail(t, wire)
 			}
 			if msg := matchPlan(plan, wire, tc.answers); msg != "" {
 				t.Errorf("%s: the wire is not the plan: %s\nwire:\n%q\nplan:\n%s", rawURL, msg, wire, strings.Join(plan.Lines(true), "\n"))
@@ -321,6 +352,7 @@ func checkOpen(t *testing.T, plan *scheme.Plan, rawURL string) {
 // relay forwards the connections made to it to target and records the
 // bytes each client sent, so that a test sees the wire itself.
 type relay struct {
+	udp    *net.UDPConn // a UDP relay (newUDPRelay); ln is nil then
 	ln     net.Listener
 	target string
 	wg     sync.WaitGroup
@@ -339,7 +371,12 @@ func newRelay(t *testing.T, target string) *relay {
 	return r
 }
 
-func (r *relay) addr() string { return r.ln.Addr().String() }
+func (r *relay) addr() string {
+	if r.udp != nil {
+		return r.udp.LocalAddr().String()
+	}
+	return r.ln.Addr().String()
+}
 
 func (r *relay) serve() {
 	for {
@@ -388,6 +425,15 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 // sent waits for the relayed connections to end and returns the bytes
 // the client sent on them, in the order they were opened.
 func (r *relay) sent(t *testing.T) []byte {
+	if r.udp != nil {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		var all []byte
+		for _, b := range r.conns {
+			all = append(all, b.Bytes()...)
+		}
+		return all
+	}
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
 	select {

@@ -141,11 +141,17 @@ func (s Step) String() string {
 	case Open:
 		return "open " + printable(s.Text)
 	case Send:
+		if s.Text == "" && s.Request != nil {
+			return "# send the " + s.Op + " request (its bytes come from the protocol client's encoder, which package fetch installs)"
+		}
 		if s.Answers && s.Text == "" {
 			return "# send the answers, one line each (a line starting with \".\" gets another)"
 		}
 		if s.Answers {
 			return "# send " + strconv.Quote(s.Text) + " and the answer, then \"\\r\\n\""
+		}
+		if s.Binary {
+			return "send " + strconv.QuoteToASCII(s.Text) + " (binary)"
 		}
 		if s.Range {
 			return "# send " + strconv.Quote(s.Text) + " and a range \"LOW-HIGH\\r\\n\", once per batch"
@@ -207,6 +213,39 @@ func (p *Plan) Err(u *urlkit.URL) error {
 		return &urlkit.Error{Op: "access", Input: u.Redacted(), Offset: c.Offset, Err: ErrUnsafe, Rule: c.Message}
 	}
 	return nil
+}
+
+// An Encoder fills in Text, the exact bytes, of a Send step whose Request
+// package scheme describes but does not encode: the WAIS APDUs and the
+// Prospero request messages, whose encoders live with their protocol
+// clients, which this network-free package does not import. Package fetch
+// registers them (RegisterEncoder); a plan made without them renders such
+// a step as a comment naming the request.
+type Encoder func(st *Step) error
+
+var encoders = map[string]Encoder{}
+
+// RegisterEncoder installs the Encoder of a scheme's binary or
+// structured requests. It is meant to be called from init functions.
+func RegisterEncoder(scheme string, enc Encoder) { encoders[scheme] = enc }
+
+// encode fills in the bytes of the plan's described requests, or turns
+// the plan into a refusal when one cannot be encoded.
+func (p *planner) encode(scheme string) {
+	enc := encoders[scheme]
+	if enc == nil {
+		return
+	}
+	for i := range p.plan.Steps {
+		st := &p.plan.Steps[i]
+		if st.Kind != Send || st.Text != "" || st.Request == nil {
+			continue
+		}
+		if err := enc(st); err != nil {
+			p.unsupported(st.At.At, "the request cannot be encoded: "+err.Error())
+			return
+		}
+	}
 }
 
 // escapeControls writes the control bytes of s as Go escapes (\r, \n,
@@ -355,6 +394,7 @@ func PlanURL(u *urlkit.URL, opts PlanOptions) (*Plan, error) {
 		return p.plan, nil
 	}
 	un.plan(v, p)
+	p.encode(v.Scheme())
 	if opts.Proxy != "" && !un.proxied {
 		p.comment("the proxy is not used: %s URLs are not retrieved through an HTTP proxy", v.Scheme())
 	}

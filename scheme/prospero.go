@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -182,17 +183,78 @@ func prosperoConcerns(v View, c *concernList) {
 	}
 }
 
+// The Op of the Send steps of a prospero plan. Each step's Request is a
+// *ProsperoRequest (Step.Arg is the hsoname); its Text, the whole request
+// message, is written by the encoder package fetch installs
+// (RegisterEncoder).
+const (
+	ProsperoOpList     = "LIST"          // list the directory hsoname
+	ProsperoOpContents = "CONTENTS"      // GET-OBJECT-INFO CONTENTS: a file's data
+	ProsperoOpAccess   = "ACCESS-METHOD" // GET-OBJECT-INFO ACCESS-METHOD: where a file's data is
+)
+
+// ProsperoRequest is the request of a Send step of a prospero plan: the
+// operation is the step's Op.
+type ProsperoRequest struct {
+	HSOName string
+	// Version is the object version sent after the hsoname; "" for the
+	// current one (version 0, left out).
+	Version string
+}
+
+// prosperoVersion checks an object version (RFC 1630's %00 form or a
+// ;version= or ;OBJECT-VERSION= field): Prospero protocol version 5
+// ("Versions") has 0 for the current version and positive integers for
+// explicit ones; the empty version is the current one.
+func prosperoVersion(v string) bool {
+	return v == "" || strings.Trim(v, "0123456789") == "" && len(v) <= 9
+}
+
 func (pl *planner) prospero(p *Prospero) {
-	pl.connect(addr(p.Host, p.Port, "prospero"))
-	pl.comment("Prospero (ARDP over UDP): the client asks the directory server to resolve the hsoname %q, opaque to the client (RFC 1738 3.11)", p.HSOName)
+	version := ""
 	if p.HasVersion {
-		pl.comment("version %q (after %%00, RFC 1630)", p.Version)
+		if !prosperoVersion(p.Version) {
+			pl.unsupported(p.At.Path.At, fmt.Sprintf("Prospero object version %q: a version is a number (protocol version 5, \"Versions\")", p.Version))
+			return
+		}
+		version = p.Version
 	}
-	for _, a := range p.Attributes {
-		pl.comment("attribute %q (after %%00, the October 1993 draft)", a)
+	if len(p.Attributes) > 0 {
+		pl.unsupported(p.At.Path.At, "the October 1993 draft's %00 attributes are not supported: Prospero version 5 has no request that takes them with a name")
+		return
 	}
-	for _, f := range p.Fields {
-		pl.comment("field %s=%q identifies the target", f.Name, f.Value)
+	for i, f := range p.Fields {
+		switch {
+		case strings.EqualFold(f.Name, "version") || strings.EqualFold(f.Name, "object-version"):
+			if !prosperoVersion(f.Value) {
+				pl.unsupported(p.At.Fields[i].At, fmt.Sprintf("Prospero object version %q: a version is a number (protocol version 5, \"Versions\")", f.Value))
+				return
+			}
+			version = f.Value
+		default:
+			pl.unsupported(p.At.Fields[i].At, fmt.Sprintf("the Prospero field %q is not supported (urlkit applies version and OBJECT-VERSION only)", f.Name))
+			return
+		}
 	}
-	pl.comment("the reply names the access methods of the object, themselves URLs")
+	asked := p.HasVersion || len(p.Fields) > 0
+	version = strings.TrimLeft(version, "0")
+	pl.connect(addr(p.Host, p.Port, "prospero"))
+	pl.comment("Prospero protocol version 5 over ARDP/UDP: each request below goes out after a 9-byte ARDP header (connection id, random per request; packet 1 of 1; received through 0), the reply comes in packets that are acknowledged and reassembled")
+	pl.comment("the hsoname %q is opaque to the client: sent quoted, a ' doubled (RFC 1738 3.11)", p.HSOName)
+	if asked && version == "" {
+		pl.comment("object version 0 is the current version: the requests are those without it")
+	}
+	if version != "" {
+		pl.comment("object version %s follows the hsoname (protocol version 5: DIRECTORY and GET-OBJECT-INFO take an object-version; 0, the current version, is left out)", version)
+	}
+	req := &ProsperoRequest{HSOName: p.HSOName, Version: version}
+	st := pl.send(ProsperoOpList, p.HSOName, "")
+	st.Request, st.At, st.Why, st.RFC = req, p.At.Path, "list the object as a directory, with the attributes the server finds interesting (size, dates, access methods)", "RFC 1738 3.11"
+	st.Reply = "LINK lines, or FAILURE NOT-A-DIRECTORY for a file"
+	st = pl.send(ProsperoOpContents, p.HSOName, "")
+	st.Request, st.At, st.Why, st.When = req, p.At.Path, "the object is a file: its data, from its CONTENTS attribute", "the server replies FAILURE NOT-A-DIRECTORY"
+	st = pl.send(ProsperoOpAccess, p.HSOName, "")
+	st.Request, st.At, st.Why, st.When = req, p.At.Path, "the data is elsewhere: the access methods name it", "the reply has no CONTENTS attribute"
+	pl.comment("an AFTP or FTP access method's target is fetched as an ftp URL through urlkit's FTP access")
+	pl.fragmentNote()
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/safetext"
@@ -13,7 +14,7 @@ import (
 
 var checkCmd = &command{
 	name:    "check",
-	args:    "[--mode M] [--all] [-v] [URL...]",
+	args:    "[--mode M] [--all] [-v] [-j N] [URL...]",
 	summary: "validate URLs; exit 1 if any is invalid",
 	detail: `Check validates each URL and prints nothing for a valid one. For an invalid
 one it prints one error line to standard error, naming the input, the byte
@@ -37,53 +38,57 @@ Examples:
 		mode := modeFlag(fs)
 		all := fs.Bool("all", false, "print every problem of each URL, not only the first")
 		verbose := fs.Bool("v", false, "also print \"ok URL\" for valid URLs, and the lenient mode's repairs")
+		jobs := jobsFlag(fs)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInput(ctx, st, out, args, func(s string) int {
-				var errs urlkit.ErrorList
-				u, warns, err := urlkit.ParseMode(s, *mode)
-				switch {
-				case err == nil:
-				case *all || *mode == urlkit.Lenient:
-					errs = urlkit.Check(s, *mode)
-				default:
-					// Only the first problem is shown: the parse finds it
-					// without a list of every other (a million on a
-					// hostile line).
-					var ue *urlkit.Error
-					if errors.As(err, &ue) {
-						errs = urlkit.ErrorList{ue}
-					} else {
-						errs = urlkit.Check(s, *mode)
-					}
-				}
-				if len(errs) == 0 {
-					if *verbose {
-						fmt.Fprintf(out, "ok %s\n", st.redact(s))
-					}
-					for _, w := range warns {
-						switch {
-						case *mode != urlkit.Lenient:
-							// In a strict mode the input was not quite
-							// what the grammar says: say what was removed,
-							// -v or not (RFC 1738 appendix's "URL:"),
-							// naming the URL read, its password hidden.
-							out.Flush()
-							fmt.Fprintf(st.Err, "urlkit: %s: warning: %s\n", quoteInput(u.Redacted(), w.Offset), safetext.Visible(w.String()))
-						case *verbose:
-							fmt.Fprintf(out, "  repaired: %s\n", w)
+			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
+				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
+					var errs urlkit.ErrorList
+					total := 0
+					u, warns, err := urlkit.ParseMode(s, *mode)
+					switch {
+					case err == nil:
+					case *all || *mode == urlkit.Lenient:
+						errs, total = urlkit.CheckLimit(s, *mode, maxErrorsShown)
+					default:
+						// Only the first problem is shown: the parse finds it
+						// without a list of every other (a million on a
+						// hostile line).
+						var ue *urlkit.Error
+						if errors.As(err, &ue) {
+							errs = urlkit.ErrorList{ue}
+						} else {
+							errs, total = urlkit.CheckLimit(s, *mode, maxErrorsShown)
 						}
 					}
-					return exitOK
+					if len(errs) == 0 {
+						if *verbose {
+							fmt.Fprintf(out, "ok %s\n", st.redact(s))
+						}
+						for _, w := range warns {
+							switch {
+							case *mode != urlkit.Lenient:
+								// In a strict mode the input was not quite
+								// what the grammar says: say what was removed,
+								// -v or not (RFC 1738 appendix's "URL:"),
+								// naming the URL read, its password hidden.
+								out.Flush()
+								fmt.Fprintf(errw, "urlkit: %s: warning: %s\n", quoteInput(u.Redacted(), w.Offset), safetext.Visible(w.String()))
+							case *verbose:
+								fmt.Fprintf(out, "  repaired: %s\n", w)
+							}
+						}
+						return exitOK
+					}
+					out.Flush()
+					if !*all {
+						printErrorsHint(errw, errs[:1], 1, modeHint(s, *mode, false))
+					} else {
+						printErrorsHint(errw, errs, max(total, len(errs)), modeHint(s, *mode, false))
+					}
+					return exitFail
 				}
-				out.Flush()
-				if !*all {
-					printErrorsHint(st.Err, errs[:1], 1, modeHint(s, *mode, false))
-				} else {
-					printErrorsHint(st.Err, errs, len(errs), modeHint(s, *mode, false))
-				}
-				return exitFail
 			})
 		}
 	},

@@ -22,7 +22,7 @@ var getCmd = &command{
 	name:         "get",
 	args:         "[URL...]",
 	flagSynopsis: true,
-	summary:      "fetch what URLs name (file, http, https, ftp, gopher, news, nntp, mid, cid)",
+	summary:      "fetch what URLs name (file, http, https, ftp, gopher, news, nntp, mid, cid, wais, prospero)",
 	detail: `Get fetches the resource each URL names and writes it to standard output,
 or to FILE with -o: written under a temporary name in the same directory and
 renamed only after a complete, checked transfer, so a failure leaves no file
@@ -66,6 +66,17 @@ Each URL is carried out as its specification says:
            attributes (!, $) and ASK forms (?). Output is the bytes as the
            server sent them; --render formats menus, attributes and text for
            people
+  wais:    RFC 1738 3.9 over the WAIS protocol (Z39.50-1988): database?words
+           prints the hits (headline, score, lines, and each document's
+           wais URL); database/wtype/wpath retrieves the document (RFC
+           1738's percent-encoded DocID, or Lynx's type=value; fields after
+           an optional length); database alone asks for words on a
+           terminal, else prints the database's source record. --json for
+           hit lists
+  prospero: RFC 1738 3.11 over ARDP/UDP: a directory's links (type, name,
+           size, date, host, hsoname, URL), or a file's CONTENTS, or its
+           AFTP access method's target fetched over FTP; ;version=0 only.
+           --json for listings
   news:    RFC 1738 3.6 on the server of --nntp HOST[:PORT], else
            $NNTPSERVER: news:GROUP lists the group's articles, one per line
            (number, date, from, subject, message-id; --json: objects), read
@@ -93,7 +104,9 @@ Gateways (RFC 1738 section 4, RFC 1630): --gateway SCHEME=URL sends that
 scheme's URLs to an HTTP proxy with the whole URL on the request line; the
 environment variables <scheme>_proxy, no_proxy and CERN's
 WWW_<scheme>_GATEWAY (the URL's host and path appended to the gateway's
-path) are honoured too.
+path) are honoured too. A gateway, when one is set for the URL's scheme
+(and the host is not in no_proxy), is always used; wais and prospero URLs
+are fetched directly over their own protocols only when none is.
 
 Examples:
   urlkit get ftp://ftp.example.org/pub/README
@@ -162,7 +175,7 @@ Examples:
 		fs.BoolVar(&o.trace, "trace", false, "print the protocol exchange on standard error (passwords masked)")
 		fs.BoolVar(&o.quiet, "q", false, "no progress bar")
 		newsFlags(fs, &o.news)
-		fs.BoolVar(&o.news.json, "json", false, "JSON objects, one per line: news articles and groups, -I's answers, --list's entries")
+		fs.BoolVar(&o.news.json, "json", false, "JSON objects, one per line: news articles and groups, WAIS hits, Prospero links, -I's answers, --list's entries")
 		fs.Func("mailbox", "look for mid: messages in the Maildir or mbox `PATH` (repeatable; default $MAIL)", func(s string) error {
 			o.mailboxes = append(o.mailboxes, s)
 			return nil
@@ -227,6 +240,7 @@ func (o *getOptions) newFetcher(st *Streams, args []string) (*fetch.Fetcher, err
 		MaxSize:        o.maxSize,
 	}
 	f.HTTP.Compressed = o.compressed
+	f.WAIS.JSON, f.Prospero.JSON = o.news.json, o.news.json
 	f.File.AllowSpecial = o.allowSpecial
 	if o.timeout == 0 {
 		f.Timeout = -1

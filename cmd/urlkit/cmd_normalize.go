@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -56,30 +57,51 @@ Examples:
   urlkit normalize --explain 'gopher://gopher.example'
   urlkit normalize --mode lenient 'http://example.com/a b/~x'
   urlkit normalize --mode rfc3986 --flags unsafe 'https://www.example.com/a/index.html?b=2&a=1&utm_source=x#top'
-  urlkit normalize < urls.txt | sort -u`,
+  urlkit normalize < urls.txt | sort -u      # one output line per input line: empty for a blank or invalid one`,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		normalizer := normalizerFlags(fs)
 		explain := fs.Bool("explain", false, "print the rules applied under each URL")
+		jobs := jobsFlag(fs)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			norm := normalizer()
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInput(ctx, st, out, args, func(s string) int {
-				u, err := parseAbs(s, norm.Mode)
-				if err != nil {
-					out.Flush()
-					printErr(st.Err, err)
-					return exitFail
-				}
-				n, steps := norm.Explain(&u)
-				fmt.Fprintf(out, "%s\n", n.String())
-				if *explain {
+			// Without --explain each input line has its output line, an
+			// empty one for a blank or invalid input (the error goes to
+			// standard error), so that the output pairs up with the input.
+			var blank overLongRecord
+			if !*explain {
+				blank = blankRecord
+			}
+			return eachInputJobs(ctx, st, out, args, *jobs, !*explain, func() lineJob {
+				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
+					if s == "" {
+						out.WriteByte('\n')
+						return exitOK
+					}
+					u, err := parseAbs(s, norm.Mode)
+					if err != nil {
+						out.Flush()
+						printErr(errw, err)
+						if !*explain {
+							out.WriteByte('\n')
+						}
+						return exitFail
+					}
+					if !*explain {
+						n := norm.Normalize(&u)
+						out.WriteString(n.String())
+						out.WriteByte('\n')
+						return exitOK
+					}
+					n, steps := norm.Explain(&u)
+					fmt.Fprintf(out, "%s\n", n.String())
 					for _, step := range steps {
 						fmt.Fprintf(out, "  %s\n", step)
 					}
+					return exitOK
 				}
-				return exitOK
-			})
+			}, blank)
 		}
 	},
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"flag"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,14 +17,14 @@ import (
 
 var parseCmd = &command{
 	name:    "parse",
-	args:    "[--mode M] [--json] [--fields F,...] [URL...]",
+	args:    "[--mode M] [--json] [--fields F,...] [-j N] [URL...]",
 	summary: "print the components of URLs",
 	detail: `Parse prints the components of each URL: as "key value" lines for people,
 or with --json one JSON object per URL per line. Components are shown as
 written (still encoded); an absent component is (none) here and null in
 JSON, an empty one "". scheme_data is the scheme's typed view with decoded
-values. Invalid URLs print their errors (offset and rule) and make the exit
-status 1; valid_in, present for them, names the mode that takes the URL
+values. Invalid URLs print their errors (offset and rule; past 1000, in
+--json, errors_omitted counts the rest) and make the exit status 1; valid_in, present for them, names the mode that takes the URL
 ("valid in --mode rfc3986"), or is null.
 
 --fields F,... prints only the components named (the JSON keys below), in
@@ -49,6 +50,7 @@ Examples:
 		mode := modeFlag(fs)
 		asJSON := fs.Bool("json", false, "print one JSON object per URL per line (keys as in CLI.md)")
 		fields := fs.String("fields", "", "print only the components `F,...` (JSON keys: host,port)")
+		jobs := jobsFlag(fs)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			only, err := selectFields(*fields)
 			if err != nil {
@@ -57,34 +59,76 @@ Examples:
 			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			first := true
-			return eachInput(ctx, st, out, args, func(s string) int {
-				r := parseOne(s, *mode)
-				r.only = only
+			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
+				var buf []byte // reused: one record's JSON
+				return func(n int, s string, out *bufio.Writer, errw io.Writer) int {
+					var r parsed
+					r.parse(s, *mode)
+					r.only = only
+					if *asJSON {
+						buf = append(r.appendJSON(buf[:0]), '\n')
+						out.Write(buf)
+					} else {
+						if n > 0 {
+							out.WriteByte('\n')
+						}
+						r.human(out)
+					}
+					if r.err != nil {
+						out.Flush()
+						hint := ""
+						if r.validIn != "" {
+							hint = "; valid in --mode " + r.validIn
+						}
+						printErrorsHint(errw, r.errs, r.errTotal, hint)
+						return exitFail
+					}
+					return exitOK
+				}
+			}, func(lineNo int, out *bufio.Writer) {
 				if *asJSON {
-					out.Write(r.json())
+					out.Write(overLongJSON(lineNo, *mode, only))
 					out.WriteByte('\n')
-				} else {
-					if !first {
-						out.WriteByte('\n')
-					}
-					r.human(out)
 				}
-				first = false
-				if r.err != nil {
-					out.Flush()
-					hint := ""
-					if r.validIn != "" {
-						hint = "; valid in --mode " + r.validIn
-					}
-					printErrorsHint(st.Err, r.errs, len(r.errs), hint)
-					return exitFail
-				}
-				return exitOK
 			})
 		}
 	},
 }
+
+// overLongJSON is the record of a line longer than maxLine: not valid,
+// its input null (it was not kept), one error, every component null.
+func overLongJSON(lineNo int, m urlkit.Mode, only map[string]bool) []byte {
+	o := jsonObject{only: only}
+	o.begin()
+	o.optStr("input", "", false)
+	o.boolean("valid", false)
+	if !o.skip("errors") {
+		o.key("errors")
+		msg := fmt.Sprintf("standard input line %d: longer than %d bytes; skipped", lineNo, maxLine)
+		o.b = appendOffsetMessages(o.b, 1, func(int) (int, string) { return maxLine, msg })
+	}
+	for _, k := range parseFields[3:] {
+		switch k {
+		case "mode":
+			o.str(k, m.String())
+		case "warnings":
+			if !o.skip(k) {
+				o.key(k)
+				o.b = append(o.b, "[]"...)
+			}
+		case "input_base64":
+		default:
+			o.optStr(k, "", false)
+		}
+	}
+	o.end()
+	return o.b
+}
+
+// maxErrorsListed bounds the errors of one URL in parse --json; the
+// count of the others is "errors_omitted". A hostile line (a megabyte of
+// "%") would otherwise build a million of them.
+const maxErrorsListed = 1000
 
 // parsed is one URL's parse result, ready to print.
 type parsed struct {
@@ -92,7 +136,8 @@ type parsed struct {
 	mode     urlkit.Mode
 	u        urlkit.URL
 	err      error
-	errs     urlkit.ErrorList
+	errs     urlkit.ErrorList // the first maxErrorsListed
+	errTotal int              // how many errors there are in all
 	warnings []urlkit.Warning
 	validIn  string          // another mode that takes an invalid input, or ""
 	only     map[string]bool // the fields to print; nil for all
@@ -122,32 +167,36 @@ func selectFields(list string) (map[string]bool, error) {
 	return only, nil
 }
 
-func parseOne(s string, m urlkit.Mode) *parsed {
-	r := &parsed{input: s, mode: m}
+// parse fills r with the result of parsing s in mode m.
+func (r *parsed) parse(s string, m urlkit.Mode) {
+	*r = parsed{input: s, mode: m}
 	r.u, r.warnings, r.err = urlkit.ParseMode(s, m)
 	if r.err != nil {
-		r.errs = urlkit.Check(s, m)
+		r.errs, r.errTotal = urlkit.CheckLimit(s, m, maxErrorsListed)
 		if other, ok := validElsewhere(s, m, false); ok {
 			r.validIn = other.String()
 		}
 	}
-	return r
 }
 
-// json encodes the result with the keys of CLI.md, in its order, then
-// urlkit's additions (mode, url, warnings).
-func (r *parsed) json() []byte {
-	// Sized for the input repeated in six members (input, url, path,
+// appendJSON appends the result with the keys of CLI.md, in its order,
+// then urlkit's additions (mode, url, warnings).
+func (r *parsed) appendJSON(b []byte) []byte {
+	// Room for the input repeated in six members (input, url, path,
 	// ...), so that a long line is not copied again at every doubling.
-	o := jsonObject{b: make([]byte, 0, 6*len(r.input)+512), only: r.only}
+	b = slices.Grow(b, 6*len(r.input)+512)
+	o := jsonObject{b: b, only: r.only}
 	o.begin()
 	o.str("input", r.input)
 	o.boolean("valid", r.err == nil)
-	offs := make([]offsetMessage, len(r.errs))
-	for i, e := range r.errs {
-		offs[i] = offsetMessage{e.Offset, e.Rule}
+	if !o.skip("errors") {
+		o.key("errors")
+		o.b = appendOffsetMessages(o.b, len(r.errs), func(i int) (int, string) { return r.errs[i].Offset, r.errs[i].Rule })
+		if more := r.errTotal - len(r.errs); more > 0 {
+			o.key("errors_omitted") // with errors, --fields or not
+			o.b = strconv.AppendInt(o.b, int64(more), 10)
+		}
 	}
-	o.raw("errors", jsonOffsetMessages(offs))
 	u := &r.u
 	ok := r.err == nil
 	o.optStr("scheme", u.SchemeName(), ok && u.Scheme != "")
@@ -167,18 +216,27 @@ func (r *parsed) json() []byte {
 	o.optStr("path", u.Path, ok)
 	o.optStr("query", u.Query, ok && u.HasQuery)
 	o.optStr("fragment", u.Fragment, ok && u.HasFragment)
-	if ok {
-		o.raw("scheme_data", schemeData(u, r.mode))
-	} else {
-		o.raw("scheme_data", []byte("null"))
+	if !o.skip("scheme_data") {
+		o.key("scheme_data")
+		if ok {
+			o.b = appendSchemeData(o.b, u, r.mode)
+		} else {
+			o.b = append(o.b, "null"...)
+		}
 	}
 	o.str("mode", r.mode.String())
-	o.optStr("url", u.String(), ok)
-	offs = make([]offsetMessage, len(r.warnings))
-	for i, w := range r.warnings {
-		offs[i] = offsetMessage{w.Offset, w.Message}
+	if !o.skip("url") {
+		o.key("url")
+		if ok {
+			o.b = appendJSONString(o.b, u.String())
+		} else {
+			o.b = append(o.b, "null"...)
+		}
 	}
-	o.raw("warnings", jsonOffsetMessages(offs))
+	if !o.skip("warnings") {
+		o.key("warnings")
+		o.b = appendOffsetMessages(o.b, len(r.warnings), func(i int) (int, string) { return r.warnings[i].Offset, r.warnings[i].Message })
+	}
 	if r.err != nil {
 		o.optStr("valid_in", r.validIn, r.validIn != "")
 	}
@@ -217,7 +275,7 @@ func (r *parsed) human(w *bufio.Writer) {
 		line("valid", "no")
 		for i, e := range r.errs {
 			if i == maxErrorsShown {
-				line("error", fmt.Sprintf("and %d more", len(r.errs)-i))
+				line("error", fmt.Sprintf("and %d more", r.errTotal-i))
 				break
 			}
 			line("error", "offset "+strconv.Itoa(e.Offset)+": "+e.Rule)

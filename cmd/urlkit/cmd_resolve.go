@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -98,10 +99,11 @@ func ruleFlags(fs *flag.FlagSet, allowAll bool) func() ([]urlkit.Rule, error) {
 
 var resolveCmd = &command{
 	name:    "resolve",
-	args:    "[--rule R] [--compat] [--mode M] [--explain] BASE [REF...]",
+	args:    "[--rule R] [--compat] [--mode M] [--explain] [-j N] BASE [REF...]",
 	summary: "resolve relative references against a base URL",
 	detail: `Resolve prints the absolute URL each REF (or each line of standard input)
-stands for in the context of BASE, one per line. With --rule all it prints
+stands for in the context of BASE, one per line (a blank line is the empty
+reference, which stands for BASE without its fragment). With --rule all it prints
 every rule's result, one line per rule under the reference, so that you
 can see where the rules disagree; --explain adds, under each result, the
 steps taken: which step of the rule fired, what was kept from the base,
@@ -125,6 +127,7 @@ Examples:
 		rulesOf := ruleFlags(fs, true)
 		mode := resolveModeFlag(fs)
 		explain := fs.Bool("explain", false, "print the steps of each resolution under its result")
+		jobs := jobsFlag(fs)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			rules, err := rulesOf()
 			if err == nil && len(args) == 0 {
@@ -148,47 +151,63 @@ Examples:
 			for _, r := range rules {
 				width = max(width, len(r.String()))
 			}
+			// With one rule and no --explain each input line has its
+			// output line, an empty one for an invalid reference (the
+			// error goes to standard error).
+			oneLine := !all && !*explain
+			var blank overLongRecord
+			if oneLine {
+				blank = blankRecord
+			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInput(ctx, st, out, args[1:], func(s string) int {
-				ref, err := parseRef(s, *mode)
-				if err != nil {
-					out.Flush()
-					printErr(st.Err, err)
-					return exitFail
-				}
-				indent := ""
-				if all {
-					fmt.Fprintf(out, "%s\n", s)
-					indent = "  "
-				}
-				for _, rule := range rules {
-					u, steps, err := urlkit.ExplainResolve(&base, &ref, rule)
+			return eachInputJobs(ctx, st, out, args[1:], *jobs, true, func() lineJob {
+				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
+					ref, err := parseRef(s, *mode)
 					if err != nil {
 						out.Flush()
-						printErr(st.Err, err)
+						printErr(errw, err)
+						if oneLine {
+							out.WriteByte('\n')
+						}
 						return exitFail
 					}
+					indent := ""
 					if all {
-						fmt.Fprintf(out, "%s%-*s  %s\n", indent, width, rule, u.String())
-					} else {
-						fmt.Fprintf(out, "%s\n", u.String())
+						fmt.Fprintf(out, "%s\n", s)
+						indent = "  "
 					}
-					if *explain {
-						for _, step := range steps[:len(steps)-1] { // the last is the result
-							fmt.Fprintf(out, "%s  %s\n", indent, step)
+					for _, rule := range rules {
+						u, steps, err := urlkit.ExplainResolve(&base, &ref, rule)
+						if err != nil {
+							out.Flush()
+							printErr(errw, err)
+							if oneLine {
+								out.WriteByte('\n')
+							}
+							return exitFail
+						}
+						if all {
+							fmt.Fprintf(out, "%s%-*s  %s\n", indent, width, rule, u.String())
+						} else {
+							fmt.Fprintf(out, "%s\n", u.String())
+						}
+						if *explain {
+							for _, step := range steps[:len(steps)-1] { // the last is the result
+								fmt.Fprintf(out, "%s  %s\n", indent, step)
+							}
 						}
 					}
+					return exitOK
 				}
-				return exitOK
-			})
+			}, blank)
 		}
 	},
 }
 
 var relativeCmd = &command{
 	name:    "relative",
-	args:    "[--rule R] [--compat] [--mode M] BASE [TARGET...]",
+	args:    "[--rule R] [--compat] [--mode M] [-j N] BASE [TARGET...]",
 	summary: "the shortest reference from a base URL to each target",
 	detail: `Relative prints, for each absolute TARGET (or each line of standard input),
 the shortest reference that 'urlkit resolve' with the same BASE and rule
@@ -211,6 +230,7 @@ Examples:
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		rulesOf := ruleFlags(fs, false)
 		mode := resolveModeFlag(fs)
+		jobs := jobsFlag(fs)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			rules, err := rulesOf()
 			if err == nil && len(args) == 0 {
@@ -230,19 +250,22 @@ Examples:
 			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInput(ctx, st, out, args[1:], func(s string) int {
-				target, err := parseAbs(s, *mode)
-				if err == nil {
-					var ref urlkit.URL
-					if ref, err = urlkit.Relative(&base, &target, rules[0]); err == nil {
-						fmt.Fprintf(out, "%s\n", ref.String())
-						return exitOK
+			return eachInputJobs(ctx, st, out, args[1:], *jobs, false, func() lineJob {
+				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
+					target, err := parseAbs(s, *mode)
+					if err == nil {
+						var ref urlkit.URL
+						if ref, err = urlkit.Relative(&base, &target, rules[0]); err == nil {
+							fmt.Fprintf(out, "%s\n", ref.String())
+							return exitOK
+						}
 					}
+					out.Flush()
+					printErr(errw, err)
+					out.WriteByte('\n') // each target has its output line
+					return exitFail
 				}
-				out.Flush()
-				printErr(st.Err, err)
-				return exitFail
-			})
+			}, blankRecord)
 		}
 	},
 }

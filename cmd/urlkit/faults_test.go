@@ -60,7 +60,7 @@ func (r faultRow) name() string { return r.proto + "/" + r.fault }
 // faultMatrix returns every row.
 func faultMatrix() []faultRow {
 	var rows []faultRow
-	for _, f := range []func() []faultRow{ftpFaults, gopherFaults, httpFaults, realServerRows} {
+	for _, f := range []func() []faultRow{ftpFaults, gopherFaults, httpFaults, realServerRows, waisProsperoFaults} {
 		rows = append(rows, f()...)
 	}
 	return rows

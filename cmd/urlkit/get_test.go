@@ -34,6 +34,24 @@ func TestNetScripts(t *testing.T) {
 	})
 }
 
+// TestNetScriptsWAISProspero runs the get scripts against the WAIS and
+// Prospero servers (testdata/netscript-wais).
+func TestNetScriptsWAISProspero(t *testing.T) {
+	wt.ServerEnv(t, "WAIS_PORT", "PROSPERO_PORT", "PROSPERO_LOG")
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/netscript-wais",
+		RequireExplicitExec: true,
+		Setup: func(e *testscript.Env) error {
+			for _, kv := range os.Environ() {
+				if strings.HasPrefix(kv, "WAIS_") || strings.HasPrefix(kv, "PROSPERO_") {
+					e.Vars = append(e.Vars, kv)
+				}
+			}
+			return nil
+		},
+	})
+}
+
 // TestNewsScripts runs the news, mail, mid and cid scripts
 // (testdata/newsscript) against INN, aiosmtpd and Exim.
 func TestNewsScripts(t *testing.T) {

@@ -43,6 +43,7 @@ func eachInput(ctx context.Context, st *Streams, out *bufio.Writer, args []strin
 		}
 		line, err := readLine(r)
 		if errors.Is(err, errLineTooLong) {
+			out.Flush() // the message goes after the lines before
 			fmt.Fprintf(st.Err, "urlkit: standard input line %d: longer than %d bytes; skipped\n", lineNo, maxLine)
 			note(exitFail)
 			continue
@@ -70,6 +71,10 @@ func readLine(r *bufio.Reader) (string, error) {
 	var buf []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
+		if buf == nil && !errors.Is(err, bufio.ErrBufferFull) {
+			// The whole line is in r's buffer: one copy, into the string.
+			return string(trimEOL(chunk)), err
+		}
 		if len(buf)+len(chunk) > maxLine+2 {
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = r.ReadSlice('\n')
@@ -82,13 +87,19 @@ func readLine(r *bufio.Reader) (string, error) {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		n := len(buf)
-		if n > 0 && buf[n-1] == '\n' {
-			n--
-		}
-		if n > 0 && buf[n-1] == '\r' {
-			n-- // also on a last line without "\n"
-		}
-		return string(buf[:n]), err
+		return string(trimEOL(buf)), err
 	}
+}
+
+// trimEOL removes a line's "\n" or "\r\n", and a "\r" on a last line
+// without "\n".
+func trimEOL(line []byte) []byte {
+	n := len(line)
+	if n > 0 && line[n-1] == '\n' {
+		n--
+	}
+	if n > 0 && line[n-1] == '\r' {
+		n--
+	}
+	return line[:n]
 }

@@ -24,13 +24,16 @@ func (o *jsonObject) skip(k string) bool { return o.only != nil && !o.only[k] }
 func (o *jsonObject) begin() { o.b = append(o.b, '{') }
 func (o *jsonObject) end()   { o.b = append(o.b, '}') }
 
+// key writes a member's name: one of the program's own identifiers,
+// which need no escaping.
 func (o *jsonObject) key(k string) {
 	if o.count > 0 {
 		o.b = append(o.b, ',')
 	}
 	o.count++
-	o.b = appendJSONString(o.b, k)
-	o.b = append(o.b, ':')
+	o.b = append(o.b, '"')
+	o.b = append(o.b, k...)
+	o.b = append(o.b, '"', ':')
 }
 
 // str writes a string member.
@@ -85,6 +88,43 @@ func (o *jsonObject) raw(k string, v []byte) {
 	o.b = append(o.b, v...)
 }
 
+// jsonPlain marks the bytes that appendJSONString copies as they are:
+// printable ASCII other than '"' and a backslash. Runs of them are appended in
+// one copy, so that a URL (nearly all plain bytes) costs one append.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// plainPrefix returns the length of the longest prefix of s made of
+// jsonPlain bytes, testing eight bytes at a time (the classic "has a
+// byte less than n" and "has a zero byte" word tricks).
+func plainPrefix(s string) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		quote := w ^ (ones * '"')
+		backslash := w ^ (ones * '\\')
+		// A high bit in special marks a byte < 0x20, '"', '\\', 0x7f or
+		// >= 0x80 (these last set their own high bit; 0x7f+1 does).
+		special := (w - ones*0x20) | (quote - ones) | (backslash - ones) | (w + ones*0x01)
+		if (special|w)&highs != 0 {
+			break
+		}
+	}
+	for i < len(s) && jsonPlain[s[i]] {
+		i++
+	}
+	return i
+}
+
 // appendJSONString appends s as a JSON string. Invalid UTF-8 becomes
 // U+FFFD, as encoding/json does; "<", ">" and "&" stay as they are (URLs
 // are full of them).
@@ -92,21 +132,24 @@ func appendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	for i := 0; i < len(s); {
+		run := i + plainPrefix(s[i:])
+		b = append(b, s[i:run]...)
+		if i = run; i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
+			switch c {
+			case '"', '\\':
 				b = append(b, '\\', c)
-			case c == '\n':
+			case '\n':
 				b = append(b, '\\', 'n')
-			case c == '\r':
+			case '\r':
 				b = append(b, '\\', 'r')
-			case c == '\t':
+			case '\t':
 				b = append(b, '\\', 't')
-			case c < 0x20 || c == 0x7f:
+			default: // the other controls and DEL
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-			default:
-				b = append(b, c)
 			}
 			i++
 			continue
@@ -122,9 +165,9 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// jsonStrings encodes a list of strings.
-func jsonStrings(list []string) []byte {
-	b := []byte{'['}
+// appendJSONStrings appends a list of strings as a JSON array.
+func appendJSONStrings(b []byte, list []string) []byte {
+	b = append(b, '[')
 	for i, s := range list {
 		if i > 0 {
 			b = append(b, ',')
@@ -134,23 +177,19 @@ func jsonStrings(list []string) []byte {
 	return append(b, ']')
 }
 
-// offsetMessage is an error or a warning at an offset of an input.
-type offsetMessage struct {
-	offset  int
-	message string
-}
-
-// jsonOffsetMessages encodes a list of {"offset": N, "message": "..."}.
-func jsonOffsetMessages(list []offsetMessage) []byte {
-	b := []byte{'['}
-	for i, m := range list {
+// appendOffsetMessages appends n messages as a JSON array of
+// {"offset": N, "message": "..."}; at(i) gives the i-th.
+func appendOffsetMessages(b []byte, n int, at func(i int) (int, string)) []byte {
+	b = append(b, '[')
+	for i := range n {
 		if i > 0 {
 			b = append(b, ',')
 		}
+		off, msg := at(i)
 		o := jsonObject{b: b}
 		o.begin()
-		o.optInt("offset", m.offset, true)
-		o.str("message", m.message)
+		o.optInt("offset", off, true)
+		o.str("message", msg)
 		o.end()
 		b = o.b
 	}

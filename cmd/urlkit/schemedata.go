@@ -16,11 +16,16 @@ import (
 // scheme and FTP type codes. Nothing here knows a scheme: a scheme's
 // file in package scheme lists its parts.
 func schemeData(u *urlkit.URL, m urlkit.Mode) []byte {
+	return appendSchemeData(nil, u, m)
+}
+
+// appendSchemeData appends schemeData(u, m) to b.
+func appendSchemeData(b []byte, u *urlkit.URL, m urlkit.Mode) []byte {
 	v, err := scheme.Parse(u, m)
 	if err != nil || v == nil {
-		return []byte("null")
+		return append(b, "null"...)
 	}
-	return partsJSON(nil, v.Parts())
+	return partsJSON(b, v.Parts())
 }
 
 // partsJSON appends the parts as a JSON object.
@@ -43,7 +48,7 @@ func valueJSON(b []byte, v any) []byte {
 	case string:
 		return appendJSONString(b, v)
 	case []string:
-		return append(b, jsonStrings(v)...)
+		return appendJSONStrings(b, v)
 	case scheme.Number: // a JSON number has no leading zeros
 		if d := strings.TrimLeft(string(v), "0"); d != "" {
 			return append(b, d...)
@@ -55,7 +60,7 @@ func valueJSON(b []byte, v any) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, jsonStrings(pair)...)
+			b = appendJSONStrings(b, pair)
 		}
 		return append(b, ']')
 	case []scheme.WAISField:

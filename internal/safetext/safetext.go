@@ -151,7 +151,9 @@ outer:
 // AddURLPasswords adds the passwords of the URLs written in s (see
 // URLPasswords).
 func (r *Redactor) AddURLPasswords(s string) {
-	if !strings.Contains(s, "://") {
+	// A password needs "://" and an "@": most lines have neither, and
+	// this test is most of their cost.
+	if strings.IndexByte(s, '@') < 0 || !strings.Contains(s, "://") {
 		return
 	}
 	r.Add(URLPasswords(s)...)

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// jobsInput is a stream of valid, invalid, blank, passworded and too
+// long lines, several batches long.
+func jobsInput() string {
+	var b strings.Builder
+	for i := range 3 * batchLines {
+		switch i % 7 {
+		case 0:
+			fmt.Fprintf(&b, "http://host%d.example/a/b?q=%d#f\n", i, i)
+		case 1:
+			fmt.Fprintf(&b, "ftp://u:secret%d@h/%%2Fetc/motd;type=a\n", i)
+		case 2:
+			fmt.Fprintf(&b, "http://a b/%d\n", i) // invalid
+		case 3:
+			b.WriteString("\n")
+		case 4:
+			fmt.Fprintf(&b, "HTTP://Info.CERN.ch:80/albert/%d/marie%%2dclaude\r\n", i)
+		case 5:
+			fmt.Fprintf(&b, "gopher://g/1%%%d\n", i)
+		default:
+			fmt.Fprintf(&b, "mailto:x%d@y.example\n", i)
+		}
+		if i == batchLines+3 {
+			b.WriteString(strings.Repeat("x", maxLine+10) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// TestJobsSameOutput checks that -j N writes byte for byte what -j 1
+// writes, standard output and standard error interleaved as one stream,
+// with the same exit status.
+func TestJobsSameOutput(t *testing.T) {
+	in := jobsInput()
+	for _, cmd := range [][]string{
+		{"parse", "--json"}, {"parse"}, {"check"}, {"check", "--all"}, {"check", "-v"},
+		{"normalize"}, {"normalize", "--mode", "rfc3986"}, {"normalize", "--explain"},
+		{"resolve", "http://a/b/c/d;p?q"}, {"resolve", "--rule", "all", "--explain", "http://a/b/c/d;p?q"},
+		{"relative", "http://host0.example/a/"},
+	} {
+		runJ := func(j string) (string, int) {
+			var both bytes.Buffer
+			st := &Streams{In: strings.NewReader(in), Out: &both, Err: &both}
+			args := append([]string{cmd[0], "-j", j}, cmd[1:]...)
+			code := run(context.Background(), args, st)
+			return both.String(), code
+		}
+		want, wantCode := runJ("1")
+		for _, j := range []string{"2", "4"} {
+			got, code := runJ(j)
+			if got != want || code != wantCode {
+				i := 0
+				for i < len(got) && i < len(want) && got[i] == want[i] {
+					i++
+				}
+				t.Errorf("%v -j %s: output differs from -j 1 at byte %d: %q vs %q (status %d vs %d)", cmd, j, i, got[max(0, i-80):min(len(got), i+80)], want[max(0, i-80):min(len(want), i+80)], code, wantCode)
+			}
+		}
+	}
+}
+
+// TestJobsSmallInput checks that an input of one batch is handled
+// without workers, and still correctly.
+func TestJobsSmallInput(t *testing.T) {
+	st, out, _ := TestStreams("http://a/\nhttp://b/\n")
+	if code := run(context.Background(), []string{"normalize", "-j", "8"}, st); code != exitOK {
+		t.Fatalf("status %d", code)
+	}
+	if out.String() != "http://a/\nhttp://b/\n" {
+		t.Fatalf("output %q", out)
+	}
+}
+
+// TestResolveBlankLine checks that a blank line of standard input is the
+// empty reference (RFC 3986 5.4.1: "" resolves to the base without its
+// fragment), so that each input line has its output line.
+func TestResolveBlankLine(t *testing.T) {
+	for _, j := range []string{"1", "2"} {
+		st, out, _ := TestStreams("g\n\n#s\r\n\r\n")
+		if code := run(context.Background(), []string{"resolve", "-j", j, "http://a/b/c/d;p?q#f"}, st); code != exitOK {
+			t.Fatalf("-j %s: status %d", j, code)
+		}
+		want := "http://a/b/c/g\nhttp://a/b/c/d;p?q\nhttp://a/b/c/d;p?q#s\nhttp://a/b/c/d;p?q\n"
+		if out.String() != want {
+			t.Errorf("-j %s: output %q, want %q", j, out, want)
+		}
+	}
+}
+
+// TestParseJSONRecordPerLine checks that parse --json writes one valid
+// JSON object per non-blank input line, the invalid and the too long
+// included, with -j 1 and -j 2.
+func TestParseJSONRecordPerLine(t *testing.T) {
+	in := jobsInput()
+	lines := 0
+	for l := range strings.SplitSeq(strings.TrimSuffix(in, "\n"), "\n") {
+		if strings.TrimSuffix(l, "\r") != "" {
+			lines++
+		}
+	}
+	for _, j := range []string{"1", "2"} {
+		st, out, _ := TestStreams(in)
+		run(context.Background(), []string{"parse", "--json", "-j", j}, st)
+		records := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		if len(records) != lines {
+			t.Fatalf("-j %s: %d records for %d lines", j, len(records), lines)
+		}
+		for i, r := range records {
+			var v map[string]any
+			if err := json.Unmarshal([]byte(r), &v); err != nil {
+				t.Fatalf("-j %s: record %d is not JSON: %v", j, i, err)
+			}
+		}
+	}
+}

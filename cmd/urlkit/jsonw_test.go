@@ -1,0 +1,51 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestAppendJSONStringEveryByte checks the word-at-a-time scan against
+// encoding/json for every byte at every position of an 8-byte word.
+func TestAppendJSONStringEveryByte(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 17; pos++ {
+			s := strings.Repeat("a", pos) + string([]byte{byte(c)}) + strings.Repeat("b", 16-pos)
+			checkJSONString(t, s)
+		}
+	}
+}
+
+// FuzzAppendJSONString checks that the encoding decodes back to the input
+// (invalid UTF-8 as U+FFFD) and is valid JSON.
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range []string{"", "http://a/b?c#d", "a\"b\\c\x00\x1f\x7f", "\xff\xfe", "héllo wörld", strings.Repeat("x", 40) + "\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkJSONString(t, s) })
+}
+
+func checkJSONString(t *testing.T, s string) {
+	t.Helper()
+	got := appendJSONString(nil, s)
+	var back string
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatalf("%q: %s is not JSON: %v", s, got, err)
+	}
+	// Ranging over a string yields U+FFFD for each invalid byte, as the
+	// encoder writes it.
+	var want strings.Builder
+	for _, r := range s {
+		want.WriteRune(r)
+	}
+	if back != want.String() {
+		t.Fatalf("%q: decodes to %q, want %q", s, back, want.String())
+	}
+	// Byte for byte as the loop over runes would write it.
+	for i := 0; i < len(got); i++ {
+		if got[i] < 0x20 || got[i] == 0x7f {
+			t.Fatalf("%q: raw control byte in %q", s, got)
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package fetch
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urlkit/urlkit/client/prospero"
+	"github.com/urlkit/urlkit/client/wais"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+// The wais and prospero plans describe their requests (package scheme is
+// network-free and does not import the clients); these encoders write the
+// exact bytes with the clients' own encoders, so that explain prints, and
+// the openers send, what the clients put on the wire.
+func init() {
+	scheme.RegisterEncoder("wais", encodeWAIS)
+	scheme.RegisterEncoder("prospero", encodeProspero)
+}
+
+func encodeWAIS(st *scheme.Step) error {
+	r, ok := st.Request.(*scheme.WAISRequest)
+	if !ok {
+		return fmt.Errorf("a wais step holds %T", st.Request)
+	}
+	var msg []byte
+	var err error
+	switch st.Op {
+	case scheme.WAISOpSearch, scheme.WAISOpSource:
+		msg, err = (&wais.SearchRequest{Database: r.Database, SeedWords: r.SeedWords}).Marshal()
+	case scheme.WAISOpRetrieve:
+		docID := r.DocID
+		if r.DocIDFields != nil {
+			fs := make([]wais.DocIDField, len(r.DocIDFields))
+			for i, f := range r.DocIDFields {
+				if f.Number < 0 {
+					return errors.New("a DocID field type is negative")
+				}
+				fs[i] = wais.DocIDField{Type: uint64(f.Number), Value: []byte(f.Value)}
+			}
+			docID = wais.AppendDocID(nil, fs)
+		}
+		msg, err = (&wais.TextRequest{Database: r.Database, DocID: docID, Type: r.Type, Start: r.Start, End: r.End}).Marshal()
+	default:
+		return fmt.Errorf("unknown wais operation %q", st.Op)
+	}
+	if err != nil {
+		return err
+	}
+	st.Text = string(msg)
+	return nil
+}
+
+func encodeProspero(st *scheme.Step) error {
+	r, ok := st.Request.(*scheme.ProsperoRequest)
+	if !ok {
+		return fmt.Errorf("a prospero step holds %T", st.Request)
+	}
+	var c prospero.Client
+	var msg []byte
+	var err error
+	switch st.Op {
+	case scheme.ProsperoOpList:
+		msg, err = c.ListRequest(r.HSOName, nil, []string{})
+	case scheme.ProsperoOpContents, scheme.ProsperoOpAccess:
+		msg, err = c.ObjectInfoRequest(r.HSOName, st.Op)
+	default:
+		return fmt.Errorf("unknown prospero operation %q", st.Op)
+	}
+	if err != nil {
+		return err
+	}
+	st.Text = string(withVersion(msg, r.HSOName, r.Version))
+	return nil
+}
+
+// withVersion writes the object version after the quoted hsoname of the
+// request's DIRECTORY or GET-OBJECT-INFO line (Prospero protocol version
+// 5: both take an object-version); "" leaves the request as it is.
+func withVersion(req []byte, hsoname, version string) []byte {
+	if version == "" {
+		return req
+	}
+	q := " " + prospero.Quote(hsoname) + "\n"
+	s := string(req)
+	i := strings.LastIndex(s, q)
+	if i < 0 {
+		return req
+	}
+	return []byte(s[:i] + q[:len(q)-1] + " " + version + "\n" + s[i+len(q):])
+}

@@ -1,0 +1,247 @@
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/client/wais"
+	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+// WAISHitsType is the ContentType of a WAIS hit list as text; with
+// WAISOpener.JSON it is "application/json".
+const WAISHitsType = "text/x-wais-hits"
+
+// WAISOpener opens wais: URLs (RFC 1738 3.9) over the WAIS protocol
+// (client/wais), carrying out the plan "urlkit explain" prints: each
+// Send step's bytes are a whole request message, sent as they are.
+//
+//   - wais://host:port/database?words: a search; the Body lists the hits,
+//     each with its headline, score, lines, length, types and the wais
+//     URL of the document in RFC 1738's form (the DocID's bytes
+//     percent-encoded), which this opener retrieves in turn.
+//   - wais://host:port/database/wtype/wpath: the document, retrieved in
+//     chunks of scheme.WAISChunkSize bytes. The wpath is RFC 1738's form
+//     or Lynx's ("type=value;" per DocID field, after an optional length
+//     segment; read in the lenient mode, which get falls back to).
+//   - wais://host:port/database: with a way to ask (Request.Prompt) the
+//     user is asked for search words; otherwise the Body is the
+//     database's description, its source record.
+//
+// The zero value is ready to use.
+type WAISOpener struct {
+	// Dialer holds the client's settings (limits, chunk size); its
+	// Trace is replaced by the Fetcher's and its ChunkSize by the plan's.
+	Dialer wais.Dialer
+	// JSON makes a hit list JSON objects (headline, score, lines, length,
+	// types, url), one per line, instead of text.
+	JSON bool
+}
+
+// Open carries out the access plan of the URL (scheme.PlanURL).
+func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
+	if err != nil {
+		return nil, invalid(err)
+	}
+	if err := refused(plan); err != nil {
+		return nil, err
+	}
+	v, err := scheme.ParseWAIS(req.URL)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	var addr string
+	var send *scheme.Step
+	for i, st := range plan.Steps {
+		switch {
+		case st.Kind == scheme.Connect:
+			addr = st.Text
+		case st.Kind == scheme.Send && send == nil:
+			send = &plan.Steps[i]
+		}
+	}
+	if addr == "" || send == nil {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the wais access plan sends no request"}
+	}
+	d := o.Dialer
+	d.Trace = req.Trace
+	d.Timeout = req.connectTimeout(d.Timeout)
+	d.ChunkSize = scheme.WAISChunkSize
+	msg := []byte(send.Text)
+	if send.Op == scheme.WAISOpSource && req.Prompt != nil {
+		// On a terminal: the search words are asked for, then the search
+		// is the one the plan shows for database?WORDS.
+		words, err := req.Prompt(ctx, Prompt{Text: fmt.Sprintf("Search WAIS database %q on %s for", v.Database, addr)})
+		if err != nil {
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput, Err: err}
+		}
+		if msg, err = (&wais.SearchRequest{Database: v.Database, SeedWords: words}).Marshal(); err != nil {
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrInvalidURL, Err: err}
+		}
+		send = &scheme.Step{Op: scheme.WAISOpSearch}
+	}
+	parsed, err := wais.ParseRequest(msg)
+	if err != nil {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrProtocol, Rule: "the plan's WAIS request does not decode", Err: err}
+	}
+	c, err := d.Dial(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	switch send.Op {
+	case scheme.WAISOpRetrieve:
+		tr, ok := parsed.(*wais.TextRequest)
+		if !ok {
+			c.Close()
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrProtocol, Rule: "the plan's retrieval is no text request"}
+		}
+		length := v.Document(req.URL.String()).Length
+		rc := c.Open(ctx, tr.Database, tr.DocID, tr.Type, length)
+		resp := &Response{Size: length, ContentType: waisContentType(tr.Type), Body: &waisBody{rc: rc, c: c}}
+		return resp, nil
+	case scheme.WAISOpSource:
+		defer c.Close()
+		src, err := c.Source(ctx, v.Database)
+		if err != nil {
+			return nil, err
+		}
+		return bodyOf("text/plain", []byte(src.Text)), nil
+	}
+	defer c.Close()
+	sr, ok := parsed.(*wais.SearchRequest)
+	if !ok {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrProtocol, Rule: "the plan's search is no search request"}
+	}
+	res, err := c.RoundTrip(ctx, msg)
+	if err != nil {
+		return nil, err
+	}
+	resp, ok := res.(*wais.SearchResponse)
+	if !ok {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrProtocol, Rule: fmt.Sprintf("the server answered a search with %T", res)}
+	}
+	if len(resp.Hits) == 0 && len(resp.Diagnostics) > 0 {
+		return nil, &resp.Diagnostics[0]
+	}
+	hits := WAISHits(v, sr.Database, resp.Hits)
+	if o.JSON {
+		r := bodyOf("application/json", jsonLines(hits))
+		r.Listing = true
+		return r, nil
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "WAIS search of %q on %s for %q: %s\n", safetext.Visible(sr.Database), addr, safetext.Visible(sr.SeedWords), plural(len(hits), "hit"))
+	for i, h := range hits {
+		fmt.Fprintf(&b, "%3d. %s\n     score %d, %d lines, %d bytes, %s\n     %s\n", i+1, h.Headline, h.Score, h.Lines, h.Length, strings.Join(h.Types, " "), h.URL)
+	}
+	r := bodyOf(WAISHitsType, b.Bytes())
+	r.Listing = true
+	return r, nil
+}
+
+// WAISHit is one hit of a WAIS search as the wais opener reports it.
+type WAISHit struct {
+	Headline string   `json:"headline"` // made printable
+	Score    int64    `json:"score"`
+	Lines    int64    `json:"lines"`  // -1 when the server did not say
+	Length   int64    `json:"length"` // bytes; -1 when the server did not say
+	Types    []string `json:"types"`
+	// URL is the document's wais URL in RFC 1738's form: the database,
+	// the first type and the DocID's bytes percent-encoded.
+	URL string `json:"url"`
+}
+
+// WAISHits turns the hits of a search of database on the server of v
+// into WAISHits with the URLs of their documents.
+func WAISHits(v *scheme.WAIS, database string, hits []wais.Hit) []WAISHit {
+	out := make([]WAISHit, 0, len(hits))
+	for _, h := range hits {
+		typ := "TEXT"
+		if len(h.Types) > 0 && h.Types[0] != "" {
+			typ = h.Types[0]
+		}
+		doc := scheme.WAIS{Host: v.Host, Port: v.Port, Database: database, HasDocument: true, WType: typ, WPath: string(h.DocID)}
+		types := make([]string, len(h.Types))
+		for i, t := range h.Types {
+			types[i] = safetext.Visible(t)
+		}
+		out = append(out, WAISHit{Headline: safetext.Visible(h.Headline), Score: h.Score, Lines: h.Lines, Length: h.Length, Types: types, URL: doc.URL().String()})
+	}
+	return out
+}
+
+// waisContentType is the media type of a WAIS document type.
+func waisContentType(t string) string {
+	switch strings.ToUpper(t) {
+	case "TEXT", "WSRC", "WCAT", "WHELP":
+		return "text/plain"
+	case "HTML":
+		return "text/html"
+	case "GIF":
+		return "image/gif"
+	}
+	return "application/octet-stream"
+}
+
+// Classify names the kind of the WAIS client's errors (see Classifier).
+func (o *WAISOpener) Classify(err error) error {
+	var d *wais.Diagnostic
+	switch {
+	case errors.As(err, &d):
+		if d.Code == "S1" {
+			return ErrNotFound // database not available
+		}
+		return ErrStatus
+	case errors.Is(err, wais.ErrNotFound):
+		return ErrNotFound
+	case errors.Is(err, wais.ErrShortDocument), errors.Is(err, wais.ErrTruncated):
+		return ErrShortTransfer
+	case errors.Is(err, wais.ErrMalformed):
+		return ErrProtocol
+	}
+	return nil
+}
+
+// waisBody reads a document and closes the connection after it.
+type waisBody struct {
+	rc io.ReadCloser
+	c  *wais.Conn
+}
+
+func (b *waisBody) Read(p []byte) (int, error) { return b.rc.Read(p) }
+
+func (b *waisBody) Close() error {
+	b.rc.Close()
+	return b.c.Close()
+}
+
+// bodyOf is a Response whose Body is data in memory.
+func bodyOf(contentType string, data []byte) *Response {
+	return &Response{Body: io.NopCloser(bytes.NewReader(data)), Size: int64(len(data)), ContentType: contentType}
+}
+
+// plural writes n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// jsonLines writes each value as a JSON object on a line of its own.
+func jsonLines[T any](vs []T) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, v := range vs {
+		enc.Encode(v) // plain structs of strings and numbers: cannot fail
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,96 @@
+#!/bin/bash
+# bench.sh [RUNS] : every performance comparison of issue 15, side by side, as
+# one table of medians over RUNS rounds (default 5).
+#
+#   scripts/bench.sh            # parser ratios and CLI figures
+#   scripts/bench.sh 3
+#
+# Parser: `go test -bench` of BenchmarkParse and BenchmarkResolve, one round
+# per run (urlkit and net/url alternate inside each round, in one process); the
+# ratio is urlkit's time per URL over net/url's (lower is faster), per file.
+#
+# CLI: a million web URLs (kasztp.txt and userbait.txt of ../shared/bench/urls,
+# repeated) through `urlkit parse --json`, `check`, `normalize --mode rfc3986`,
+# and `urlkit extract` over 50 MB of the machine's documentation
+# (/usr/share/doc): CPU seconds (user+sys, GNU time) with -j 1, so that the
+# figure is per core and does not depend on the machine's other load; and the
+# CPU of -j 2 over that of -j 1 (the parallel overhead: 1.0 is none).
+# `urlkit get` against curl is scripts/bench-get.sh (it needs the servers).
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(dirname "$HERE")
+RUNS=${1:-5}
+DATA=${URLKIT_BENCH_DIR:-$ROOT/../shared/bench/urls}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+command -v /usr/bin/time >/dev/null || { echo "bench.sh: needs GNU time (apt-get install -y time)" >&2; exit 2; }
+cd "$ROOT"
+go build -o "$TMP/urlkit" ./cmd/urlkit
+
+# The inputs.
+cat "$DATA/kasztp.txt" "$DATA/userbait.txt" | sed 's/^\xef\xbb\xbf//; s/\r$//' | grep -v '^$' > "$TMP/web.txt"
+: > "$TMP/1m.txt"; : > "$TMP/doc.txt"
+while [ "$(wc -l < "$TMP/1m.txt")" -lt 1000000 ]; do cat "$TMP/web.txt" >> "$TMP/1m.txt"; done
+head -n 1000000 "$TMP/1m.txt" > "$TMP/urls" && mv "$TMP/urls" "$TMP/1m.txt"
+find /usr/share/doc /usr/share/common-licenses -type f ! -name '*.gz' -size -2M 2>/dev/null | sort |
+    xargs cat 2>/dev/null | head -c $((50 << 20)) > "$TMP/doc.once"
+while [ "$(stat -c %s "$TMP/doc.txt")" -lt $((50 << 20)) ]; do cat "$TMP/doc.once" >> "$TMP/doc.txt"; done
+head -c $((50 << 20)) "$TMP/doc.txt" > "$TMP/doc50" && mv "$TMP/doc50" "$TMP/doc.txt"
+
+# cpu CMD... : user+sys seconds of one run, output discarded.
+cpu() {
+    /usr/bin/time -f '%U %S' -o "$TMP/t" "$@" > /dev/null 2>&1 || true
+    tail -n 1 "$TMP/t" | awk '{printf "%.3f\n", $1 + $2}'
+}
+
+for run in $(seq "$RUNS"); do
+    go test -run '^$' -bench 'BenchmarkParse$|BenchmarkResolve$' -benchtime 1s -count 1 . >> "$TMP/gobench" 2>&1
+    for j in 1 2; do
+        echo "parse_json $j $(cpu "$TMP/urlkit" parse --json -j $j < "$TMP/1m.txt")" >> "$TMP/cli"
+        echo "check $j $(cpu "$TMP/urlkit" check -j $j < "$TMP/1m.txt")" >> "$TMP/cli"
+        echo "normalize_rfc3986 $j $(cpu "$TMP/urlkit" normalize --mode rfc3986 -j $j < "$TMP/1m.txt")" >> "$TMP/cli"
+    done
+    echo "extract 1 $(cpu "$TMP/urlkit" extract < "$TMP/doc.txt")" >> "$TMP/cli"
+done
+
+python3 - "$TMP/gobench" "$TMP/cli" "$RUNS" <<'EOF'
+import re, statistics, sys
+gobench, cli, runs = sys.argv[1], sys.argv[2], sys.argv[3]
+med = statistics.median
+ns = {}
+for line in open(gobench):
+    m = re.match(r'Benchmark(\w+)/([^/]+)/(\S+?)-\d+\s+\d+\s+\d+ ns/op.*?([\d.]+) ns/(url|pair)', line)
+    if m:
+        ns.setdefault((m[1], m[2], m[3]), []).append(float(m[4]))
+print(f"| what | compared with | data | runs | median |")
+print(f"| --- | --- | --- | --- | --- |")
+files = sorted({k[1] for k in ns if k[0] == 'Parse'})
+for mode in ('rfc1738', 'rfc3986'):
+    for f in files:
+        a, b = ns.get(('Parse', f, 'urlkit-' + mode)), ns.get(('Parse', f, 'net-url'))
+        if a and b:
+            r = [x / y for x, y in zip(a, b)]
+            print(f"| parse, {mode} mode | net/url.Parse (time per URL) | {f}.txt | {len(r)} | {med(r):.2f} |")
+for kind, ref in (('parsed', 'net-url+String'), ('text', 'net-url')):
+    a, b = ns.get(('Resolve', kind, 'urlkit-rfc3986')), ns.get(('Resolve', kind, ref))
+    if a and b:
+        r = [x / y for x, y in zip(a, b)]
+        print(f"| resolve ({kind}), rfc3986 | {ref} (time per pair) | resolve_pairs.tsv | {len(r)} | {med(r):.2f} |")
+c = {}
+for line in open(cli):
+    name, j, s = line.split()
+    c.setdefault((name, j), []).append(float(s))
+for name, unit, n in (('parse_json', 'URLs/s', 1e6), ('check', 'URLs/s', 1e6), ('normalize_rfc3986', 'URLs/s', 1e6), ('extract', 'MB/s', 50 * 2**20 / 1e6)):
+    one = c.get((name, '1'))
+    if not one:
+        continue
+    cmd = name.replace('_json', ' --json').replace('_rfc3986', ' --mode rfc3986')
+    data = '50 MB of /usr/share/doc' if name == 'extract' else '1M web URLs'
+    label = cmd if name == 'extract' else cmd + ', -j 1'
+    print(f"| urlkit {label} | per CPU second (user+sys) | {data} | {len(one)} | {n / med(one):,.0f} {unit} |")
+    two = c.get((name, '2'))
+    if two:
+        r = [y / x for x, y in zip(one, two)]
+        print(f"| urlkit {cmd}, CPU of -j 2 | CPU of -j 1 (1.00: no overhead) | {data} | {len(r)} | {med(r):.2f} |")
+EOF
