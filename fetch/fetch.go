@@ -149,6 +149,16 @@ type Request struct {
 	// ConnectTimeout bounds each connection attempt (the Fetcher's
 	// ConnectTimeout); zero means the client's own setting.
 	ConnectTimeout time.Duration
+	// List asks for a listing with the facts of each entry
+	// (Fetcher.List).
+	List bool
+	// Head asks for what the server says about the resource instead of
+	// its data (Fetcher.Head): the Response's Fields, an empty Body.
+	Head bool
+	// Resume asks to continue a partial copy (Fetcher.FetchFrom); an
+	// opener that cannot leaves Response.Offset 0 and says why in a
+	// warning.
+	Resume Resume
 
 	opener   Opener // for the classification of its errors
 	wd       *watchdog
@@ -203,7 +213,70 @@ type Response struct {
 	// look again after reading the Body to its end.
 	Warnings []string
 
-	fetched *body // the Body Fetch returned, for Render's errors
+	// Offset is the byte of the resource where Body starts: 0, or the
+	// Resume.Offset of FetchFrom when the protocol continued there (FTP
+	// REST, HTTP 206). Size counts the bytes of Body, from Offset.
+	Offset int64
+	// Fields are what the server said about the resource, in order, for
+	// Fetcher.Head: the HTTP status and header fields, FTP's SIZE, MDTM
+	// and MLST.
+	Fields []Field
+	// ListFormat names the form of a Fetcher.List listing's lines:
+	// "MLSD" (RFC 3659 facts), "LIST" (the server's own, usually ls -l
+	// or DOS) or "NLST" (names only); see client/ftp's ParseMLSD and
+	// ParseList.
+	ListFormat string
+	// Validator identifies this version of the resource for a later
+	// FetchFrom (HTTP: the strong ETag, else Last-Modified), or "".
+	Validator string
+
+	fetched      *body // the Body Fetch returned, for Render's errors
+	restartNoted bool  // the opener explained why it did not resume
+}
+
+// Field is one thing a server said about a resource (Response.Fields).
+type Field struct {
+	Name, Value string
+}
+
+// headOpeners are the schemes Head can ask about.
+var headOpeners = map[string]bool{"http": true, "https": true, "ftp": true}
+
+// Head asks the server what it knows about the resource u names without
+// fetching its data (curl's -I): HTTP HEAD, FTP SIZE, MDTM and (when the
+// server's FEAT lists it) MLST. The Response's Fields hold the answer,
+// its Body is empty (and must be closed). Other schemes fail with
+// ErrUnsupportedScheme.
+func (f *Fetcher) Head(ctx context.Context, u *urlkit.URL) (*Response, error) {
+	if _, gw := f.gatewayFor(u); !headOpeners[u.SchemeName()] || gw && !strings.HasPrefix(u.SchemeName(), "http") {
+		req := f.newRequest(u)
+		return nil, req.errorf("check", ErrUnsupportedScheme, fmt.Errorf("-I (head) is for http, https and ftp URLs, not %s", u.SchemeName()))
+	}
+	return f.fetch(ctx, u, Resume{}, true)
+}
+
+// List fetches the listing of the FTP directory u names (its last
+// segment too, with or without a trailing "/"): MLSD when the server's
+// FEAT lists MLST, else LIST, else NLST; Response.ListFormat says which.
+// Other schemes fail with ErrUnsupportedScheme.
+func (f *Fetcher) List(ctx context.Context, u *urlkit.URL) (*Response, error) {
+	if _, gw := f.gatewayFor(u); u.SchemeName() != "ftp" || gw {
+		req := f.newRequest(u)
+		return nil, req.errorf("check", ErrUnsupportedScheme, fmt.Errorf("--list is for ftp URLs, not %s", u.SchemeName()))
+	}
+	req := f.newRequest(u)
+	req.List = true
+	return f.do(ctx, req)
+}
+
+// Resume asks FetchFrom to continue a partial copy of a resource.
+type Resume struct {
+	// Offset is the number of bytes already held.
+	Offset int64
+	// Validator is the Response.Validator of the fetch that gave them,
+	// or "": an HTTP server then sends the rest only if the resource is
+	// still that version (If-Range), else all of it.
+	Validator string
 }
 
 // Registry maps URL schemes to Openers. Schemes are case-insensitive.
@@ -315,7 +388,31 @@ func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Response, error) {
 // scheme's opener. The Response's Body must be closed. Every error is an
 // *Error.
 func (f *Fetcher) Fetch(ctx context.Context, u *urlkit.URL) (*Response, error) {
+	return f.FetchFrom(ctx, u, Resume{})
+}
+
+// FetchFrom is Fetch continuing a partial copy of r.Offset bytes: FTP
+// with REST (TYPE I only, checked against SIZE), HTTP with Range (and
+// If-Range on r.Validator). The Response's Offset says where its Body
+// starts: r.Offset when the protocol continued there, or 0 when the
+// whole resource comes again (HTTP 200 to a range, a TYPE A transfer,
+// Gopher and file URLs, which cannot resume), with a warning.
+func (f *Fetcher) FetchFrom(ctx context.Context, u *urlkit.URL, r Resume) (*Response, error) {
+	return f.fetch(ctx, u, r, false)
+}
+
+func (f *Fetcher) fetch(ctx context.Context, u *urlkit.URL, r Resume, head bool) (*Response, error) {
 	req := f.newRequest(u)
+	req.Head = head
+	if r.Offset > 0 {
+		req.Resume = r
+	}
+	return f.do(ctx, req)
+}
+
+// do carries out the fetch req describes.
+func (f *Fetcher) do(ctx context.Context, req *Request) (*Response, error) {
+	u := req.URL
 	if !u.IsAbs() {
 		return nil, req.errorf("check", ErrUnsupportedScheme, errors.New("not an absolute URL"))
 	}
@@ -361,6 +458,9 @@ func (f *Fetcher) Fetch(ctx context.Context, u *urlkit.URL) (*Response, error) {
 		lim.stop()
 		return nil, req.wrap(ctx, "open", err)
 	}
+	if req.Resume.Offset > 0 && resp.Offset == 0 && !resp.restartNoted {
+		resp.Warnings = append(resp.Warnings, fmt.Sprintf("%s URLs cannot resume a transfer (the protocol has no way to start at a byte): fetched again from the start", u.SchemeName()))
+	}
 	for i, w := range resp.Warnings {
 		resp.Warnings[i] = safetext.Visible(red.Redact(w))
 	}
@@ -371,6 +471,12 @@ func (f *Fetcher) Fetch(ctx context.Context, u *urlkit.URL) (*Response, error) {
 		resp.URL = u.Redacted()
 	}
 	return resp, nil
+}
+
+// CloseIdle ends the connections kept for later URLs (FTPOpener.Keep)
+// politely (FTP QUIT). The Fetcher stays usable.
+func (f *Fetcher) CloseIdle() {
+	f.FTP.closeIdle()
 }
 
 // noOpener says why a scheme cannot be fetched, with a hint only where it

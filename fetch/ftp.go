@@ -10,7 +10,10 @@ import (
 	"os/user"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/ftp"
@@ -91,7 +94,95 @@ type FTPOpener struct {
 	Email string
 	// NullCWD is the policy for a refused null-argument CWD.
 	NullCWD NullCWD
+	// Keep keeps the control connection of a fetch that ended well for
+	// the next URL of the same server, user and password
+	// (draft-ietf-uri-url-06 3.2.5: "a client may keep the control
+	// connection open"): after the login the opener asks PWD, and a
+	// later URL goes back to that directory with CWD before its own
+	// CWDs, which RFC 1738 3.2.2 makes relative to the login directory
+	// (scheme.PlanOptions.KeepFTP and FTPLoginDir: the plan says so).
+	// When the server cannot do that (the CWD fails, the connection was
+	// closed) a new connection is made. A password asked at a prompt is
+	// not kept: such a session ends with its URL. Call
+	// Fetcher.CloseIdle to QUIT the kept connections.
+	Keep bool
+
+	idle map[string][]*keptConn // by ftpSessionKey, under keptMu
 }
+
+// keptMu guards the kept connections of every FTPOpener (a lock in the
+// opener would forbid copying an unused Fetcher).
+var keptMu sync.Mutex
+
+// keptConn is a control connection kept for the next URL.
+type keptConn struct {
+	c    *ftp.Conn
+	home string // the login directory (PWD)
+}
+
+// ftpSessionKey names the server and login of a plan; "" when its
+// session cannot be kept (the password is asked).
+func ftpSessionKey(steps []scheme.Step) string {
+	var addr, user, pass string
+	for _, st := range steps {
+		switch {
+		case st.Kind == scheme.Connect:
+			addr = st.Text
+		case st.Kind == scheme.Ask:
+			return ""
+		case st.Kind == scheme.Send && st.Op == "USER":
+			user = st.Arg
+		case st.Kind == scheme.Send && st.Op == "PASS":
+			pass = st.Arg
+		}
+	}
+	if addr == "" || user == "" {
+		return ""
+	}
+	return addr + "\x00" + user + "\x00" + pass
+}
+
+// take returns a kept connection of key, or nil.
+func (o *FTPOpener) take(key string) *keptConn {
+	keptMu.Lock()
+	defer keptMu.Unlock()
+	l := o.idle[key]
+	if len(l) == 0 {
+		return nil
+	}
+	kc := l[len(l)-1]
+	o.idle[key] = l[:len(l)-1]
+	return kc
+}
+
+// keep puts a connection back for the next URL of key.
+func (o *FTPOpener) keep(key string, kc *keptConn) {
+	keptMu.Lock()
+	defer keptMu.Unlock()
+	if o.idle == nil {
+		o.idle = map[string][]*keptConn{}
+	}
+	o.idle[key] = append(o.idle[key], kc)
+}
+
+// closeIdle ends the kept connections with QUIT.
+func (o *FTPOpener) closeIdle() {
+	keptMu.Lock()
+	idle := o.idle
+	o.idle = nil
+	keptMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, l := range idle {
+		for _, kc := range l {
+			kc.c.Quit(ctx)
+		}
+	}
+}
+
+// errStale reports a kept connection that cannot go back to its login
+// directory: the fetch starts again on a new one.
+var errStale = errors.New("the kept connection cannot go back to the login directory")
 
 // Open carries out the access plan of the URL (scheme.PlanURL), the one
 // "urlkit explain" prints: each Send step becomes the FTP client call
@@ -101,21 +192,57 @@ type FTPOpener struct {
 // assumes the client's default data connection: with Dialer.Active
 // (EPRT, PORT) or Dialer.DisableEPSV (PASV alone) those lines differ.
 func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req)})
+	opts := scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req), KeepFTP: o.Keep, FTPRestart: req.Resume.Offset, Head: req.Head, List: req.List}
+	plan, err := scheme.PlanURL(req.URL, opts)
 	if err != nil {
 		return nil, invalid(err)
 	}
 	if err := refused(plan); err != nil {
 		return nil, err
 	}
-	steps := plan.Steps
+	key := ""
+	if o.Keep {
+		key = ftpSessionKey(plan.Steps)
+	}
+	for kc := o.take(key); kc != nil; kc = o.take(key) {
+		opts.FTPLoginDir = kc.home
+		again, err := scheme.PlanURL(req.URL, opts)
+		if err != nil {
+			kc.c.Quit(ctx)
+			break
+		}
+		resp, err := o.run(ctx, req, again.Steps, key, kc)
+		if !errors.Is(err, errStale) {
+			return resp, err
+		}
+	}
+	return o.run(ctx, req, plan.Steps, key, nil)
+}
+
+// run carries out the steps of a plan: on a new connection, or on the
+// kept connection kc (steps then start with the CWD to its login
+// directory). With a key, a connection that ends well is kept.
+func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, key string, kc *keptConn) (_ *Response, rerr error) {
 	var c *ftp.Conn
+	home := ""
+	if kc != nil {
+		c, home = kc.c, kc.home
+	}
 	ok := false
 	defer func() {
-		if c != nil && !ok {
-			c.Quit(ctx) // closes the connection, politely if it still works
+		if c == nil || ok {
+			return
 		}
+		var re *ftp.ReplyError
+		if key != "" && home != "" && errors.As(rerr, &re) && !errors.Is(rerr, errStale) {
+			o.keep(key, &keptConn{c, home}) // the server answered: the session goes on
+			return
+		}
+		c.Quit(ctx) // closes the connection, politely if it still works
 	}()
+	var err error
+	first := kc != nil // the next Send is the CWD back to the login directory
+	var restart int64  // the REST step's offset
 	resp := &Response{Size: -1}
 	var addr string
 	for i := 0; i < len(steps); i++ {
@@ -147,8 +274,20 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 				return nil, err
 			}
 		case "CWD":
+			if first {
+				if err := c.Cwd(ctx, st.Arg); err != nil {
+					c.Quit(ctx)
+					c = nil
+					return nil, errStale
+				}
+				break
+			}
 			if err := o.cwd(ctx, c, st, resp); err != nil {
 				return nil, err
+			}
+		case "PWD":
+			if dir, err := c.Pwd(ctx); err == nil {
+				home = dir
 			}
 		case "TYPE":
 			if err := c.Type(ctx, st.Arg); err != nil {
@@ -157,9 +296,43 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 		case "SIZE":
 			if n, err := c.Size(ctx, st.Arg); err == nil {
 				resp.Size = n
+				if req.Head {
+					resp.Fields = append(resp.Fields, Field{"Content-Length", strconv.FormatInt(n, 10)})
+				}
 			}
+		case "MDTM":
+			if t, err := c.Mdtm(ctx, st.Arg); err == nil {
+				resp.ModTime = t
+				resp.Fields = append(resp.Fields, Field{"Last-Modified", t.UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")})
+			}
+		case "FEAT":
+			feats, _ := c.Feat(ctx)
+			mlst := slices.ContainsFunc(feats, func(f string) bool { return f == "MLST" || strings.HasPrefix(f, "MLST ") })
+			if req.List {
+				if err := o.list(ctx, c, steps[i+1:], mlst, resp); err != nil {
+					return nil, err
+				}
+				resp.Body.(*ftpBody).keep = o.keeper(key, c, home)
+				break
+			}
+			if next := i + 1; mlst && next < len(steps) && steps[next].Op == "MLST" {
+				req.progress()
+				facts, err := c.Mlst(ctx, steps[next].Arg)
+				if err != nil {
+					return nil, err
+				}
+				resp.Fields = append(resp.Fields, Field{"MLST", facts})
+			}
+			resp.Body = &ftpBody{r: strings.NewReader(""), closeData: func() error { return nil }, c: c, ctx: ctx, want: -1, keep: o.keeper(key, c, home)}
 		case "EPSV":
 			// Sent by the client's passive logic with the next RETR or NLST.
+		case "REST":
+			// Sent by the client with the RETR, after the passive setup.
+			restart = req.Resume.Offset
+			if resp.Size >= 0 && restart > resp.Size {
+				return nil, &Error{Op: "open", Offset: -1, Kind: ErrStatus,
+					Rule: fmt.Sprintf("cannot resume: the partial copy has %d bytes, the remote file %d (SIZE); it changed: remove the partial copy", restart, resp.Size)}
+			}
 		case "NLST":
 			l, err := c.Nlst(ctx, st.Arg)
 			if err != nil {
@@ -169,9 +342,9 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 			resp.Reply = fmt.Sprintf("%d %s", code, firstLine(msg))
 			resp.Listing = true
 			resp.ContentType = "text/plain"
-			resp.Body = &ftpBody{r: &listingReader{l: l}, closeData: l.Close, c: c, ctx: ctx, want: -1}
+			resp.Body = &ftpBody{r: &listingReader{l: l}, closeData: l.Close, c: c, ctx: ctx, want: -1, keep: o.keeper(key, c, home)}
 		case "RETR":
-			rc, err := c.Retr(ctx, st.Arg)
+			rc, err := c.RetrFrom(ctx, st.Arg, restart)
 			if err != nil {
 				var re *ftp.ReplyError
 				if errors.As(err, &re) && re.Code == 550 && hasStep(steps[i+1:], "CWD", st.Arg) && c.Cwd(ctx, st.Arg) == nil {
@@ -183,12 +356,21 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 			code, msg := c.LastReply()
 			resp.Reply = fmt.Sprintf("%d %s", code, firstLine(msg))
 			resp.ContentType = mime.TypeByExtension(path.Ext(st.Arg))
-			resp.Body = &ftpBody{r: rc, closeData: rc.Close, c: c, ctx: ctx, want: resp.Size}
+			resp.Offset = restart
+			if restart > 0 && resp.Size >= 0 {
+				resp.Size -= restart
+			}
+			if req.Resume.Offset > 0 && restart == 0 {
+				resp.restartNoted = true
+				resp.Warnings = append(resp.Warnings, "a TYPE A transfer cannot be resumed (its offsets count the network's CRLF text, not the file's bytes): fetched again from the start")
+			}
+			resp.Body = &ftpBody{r: rc, closeData: rc.Close, c: c, ctx: ctx, want: resp.Size, keep: o.keeper(key, c, home)}
 		case "QUIT":
 			// On Close, after the data.
 		default:
 			return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: fmt.Sprintf("the FTP access plan has a step the access layer cannot carry out: %q", st.Text)}
 		}
+		first = false
 		req.progress()
 	}
 	if resp.Body == nil {
@@ -196,6 +378,41 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 	}
 	ok = true
 	return resp, nil
+}
+
+// list starts the listing of a --list plan after its FEAT: MLSD when
+// the server has it, else LIST, else (LIST refused) NLST.
+func (o *FTPOpener) list(ctx context.Context, c *ftp.Conn, rest []scheme.Step, mlsd bool, resp *Response) error {
+	arg := ""
+	for _, st := range rest {
+		if st.Op == "MLSD" {
+			arg = st.Arg
+		}
+	}
+	var l *ftp.Listing
+	var err error
+	switch {
+	case mlsd:
+		resp.ListFormat = "MLSD"
+		l, err = c.Mlsd(ctx, arg)
+	default:
+		resp.ListFormat = "LIST"
+		l, err = c.List(ctx, arg)
+		var re *ftp.ReplyError
+		if errors.As(err, &re) && re.Code/100 == 5 && re.Code != 550 {
+			resp.ListFormat = "NLST"
+			l, err = c.Nlst(ctx, arg)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	code, msg := c.LastReply()
+	resp.Reply = fmt.Sprintf("%d %s", code, firstLine(msg))
+	resp.Listing = true
+	resp.ContentType = "text/plain"
+	resp.Body = &ftpBody{r: &listingReader{l: l}, closeData: l.Close, c: c, ctx: ctx, want: -1}
+	return nil
 }
 
 // checkDataPort judges the port of an EPSV or PASV reply like the port
@@ -305,6 +522,18 @@ func (o *FTPOpener) Classify(err error) error {
 	return nil
 }
 
+func init() {
+	// RFC 959 4.2: a 4yz reply is a transient negative completion (the
+	// same command may succeed later), 5yz a permanent one.
+	transientRules = append(transientRules, func(err error) (bool, bool) {
+		var re *ftp.ReplyError
+		if errors.As(err, &re) {
+			return re.Code/100 == 4, true
+		}
+		return false, false
+	})
+}
+
 // email returns the anonymous password.
 func (o *FTPOpener) email(req *Request) string {
 	if o.Email != "" {
@@ -345,6 +574,16 @@ type ftpBody struct {
 	want      int64 // SIZE, or -1
 	n         int64
 	eof       bool
+	keep      func() // keeps the connection after a good transfer; nil: QUIT
+}
+
+// keeper returns the function that keeps c for the next URL of key, or
+// nil when it is not kept.
+func (o *FTPOpener) keeper(key string, c *ftp.Conn, home string) func() {
+	if key == "" || home == "" {
+		return nil
+	}
+	return func() { o.keep(key, &keptConn{c, home}) }
 }
 
 func (b *ftpBody) Read(p []byte) (int, error) {
@@ -363,6 +602,10 @@ func (b *ftpBody) Close() error {
 	err := b.closeData()
 	if err == nil && b.eof && b.want >= 0 && b.n != b.want {
 		err = fmt.Errorf("%w: %d of %d bytes (SIZE)", ftp.ErrShortTransfer, b.n, b.want)
+	}
+	if err == nil && b.eof && b.keep != nil {
+		b.keep()
+		return nil
 	}
 	// The data arrived complete or not: a failed QUIT changes nothing.
 	b.c.Quit(b.ctx)

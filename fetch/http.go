@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -96,7 +98,7 @@ var sharedTransport = sync.OnceValue(func() *http.Transport {
 // "urlkit explain" prints): net/http writes the lines of its Send steps,
 // as the plan-equals-wire test checks against a real server.
 func (o *HTTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, UserAgent: o.UserAgent, Compressed: o.Compressed})
+	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, UserAgent: o.UserAgent, Compressed: o.Compressed, Head: req.Head})
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -105,9 +107,19 @@ func (o *HTTPOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	}
 	nu := req.URL.NetURL()
 	nu.Fragment, nu.RawFragment = "", ""
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, nu.String(), nil)
+	method := http.MethodGet
+	if req.Head {
+		method = http.MethodHead
+	}
+	hreq, err := http.NewRequestWithContext(ctx, method, nu.String(), nil)
 	if err != nil {
 		return nil, req.errorf("open", ErrUnsupportedScheme, err)
+	}
+	if r := req.Resume; r.Offset > 0 {
+		hreq.Header.Set("Range", fmt.Sprintf("bytes=%d-", r.Offset))
+		if r.Validator != "" {
+			hreq.Header.Set("If-Range", r.Validator)
+		}
 	}
 	return o.do(ctx, req, hreq, req.proxyFunc())
 }
@@ -239,6 +251,15 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		return nil, req.errorf("open", kind, err)
 	}
 	final := hresp.Request.URL.Redacted()
+	resume := hreq.Header.Get("Range") != "" && req.Resume.Offset > 0
+	if resume && hresp.StatusCode == http.StatusRequestedRangeNotSatisfiable {
+		// "bytes */LENGTH": the copy is complete when it has LENGTH bytes.
+		if n, ok := strings.CutPrefix(hresp.Header.Get("Content-Range"), "bytes */"); ok && n == strconv.FormatInt(req.Resume.Offset, 10) {
+			hresp.Body.Close()
+			return &Response{Body: io.NopCloser(strings.NewReader("")), URL: final, Size: 0, Offset: req.Resume.Offset,
+				Reply: hresp.Status, Validator: validator(hresp.Header), ContentType: hresp.Header.Get("Content-Type")}, nil
+		}
+	}
 	if hresp.StatusCode < 200 || hresp.StatusCode > 299 {
 		io.Copy(io.Discard, io.LimitReader(hresp.Body, 64<<10))
 		hresp.Body.Close()
@@ -249,7 +270,8 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		case http.StatusUnauthorized, http.StatusForbidden, http.StatusProxyAuthRequired:
 			kind = ErrAccessDenied
 		}
-		e := req.errorf("open", kind, fmt.Errorf("HTTP %s", hresp.Status))
+		e := req.errorf("open", kind, &StatusError{Code: hresp.StatusCode, Status: hresp.Status,
+			RetryAfter: retryAfter(hresp.Header.Get("Retry-After"), time.Now())})
 		e.URL = final
 		return nil, e
 	}
@@ -259,6 +281,27 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		ContentType: hresp.Header.Get("Content-Type"),
 		Size:        hresp.ContentLength,
 		Reply:       hresp.Status,
+	}
+	resp.Validator = validator(hresp.Header)
+	if req.Head {
+		resp.Fields = append(resp.Fields, Field{"Status", hresp.Status})
+		for _, k := range slices.Sorted(maps.Keys(hresp.Header)) {
+			for _, v := range hresp.Header[k] {
+				resp.Fields = append(resp.Fields, Field{k, v})
+			}
+		}
+	}
+	switch {
+	case resume && hresp.StatusCode == http.StatusPartialContent:
+		start, ok := contentRangeStart(hresp.Header.Get("Content-Range"))
+		if !ok || start != req.Resume.Offset {
+			hresp.Body.Close()
+			return nil, req.errorf("open", ErrProtocol, fmt.Errorf("HTTP 206 with Content-Range %q, not the range asked for (bytes=%d-)", hresp.Header.Get("Content-Range"), req.Resume.Offset))
+		}
+		resp.Offset = start
+	case resume:
+		resp.restartNoted = true
+		resp.Warnings = append(resp.Warnings, fmt.Sprintf("the server sent the whole resource (%s), not the rest from byte %d: it ignores ranges or the resource changed (If-Range); fetched again from the start", hresp.Status, req.Resume.Offset))
 	}
 	if o.Compressed && strings.EqualFold(hresp.Header.Get("Content-Encoding"), "gzip") {
 		zr, err := gzip.NewReader(hresp.Body)
@@ -273,6 +316,26 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		resp.ModTime = t
 	}
 	return resp, nil
+}
+
+// validator returns what identifies this version of a resource for
+// If-Range (RFC 9110 13.1.5): a strong ETag, else Last-Modified.
+func validator(h http.Header) string {
+	if e := h.Get("ETag"); e != "" && !strings.HasPrefix(e, "W/") {
+		return e
+	}
+	return h.Get("Last-Modified")
+}
+
+// contentRangeStart returns the first byte of "bytes FIRST-LAST/LENGTH".
+func contentRangeStart(v string) (int64, bool) {
+	rest, ok := strings.CutPrefix(v, "bytes ")
+	if !ok {
+		return 0, false
+	}
+	first, _, ok := strings.Cut(rest, "-")
+	n, err := strconv.ParseInt(first, 10, 64)
+	return n, ok && err == nil && n >= 0
 }
 
 // gzipBody decompresses a gzip body and closes the connection's body.

@@ -575,3 +575,172 @@ func (r *relay) sent(t *testing.T) []byte {
 	}
 	return all
 }
+
+// The plan equals the wire on a kept FTP connection too (FTPOpener.Keep):
+// the first URL's plan (scheme.PlanOptions.KeepFTP: PWD after the login,
+// no QUIT), then each later URL's plan on the same connection
+// (FTPLoginDir: the CWD back to the login directory, no login), then the
+// QUIT of CloseIdle.
+func TestPlanEqualsWireKept(t *testing.T) {
+	const email = "planwire@example.org"
+	for _, user := range []string{"", "tester:secret@"} {
+		t.Run("user="+user, func(t *testing.T) {
+			port := wiretest.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
+			rel := newRelay(t, "127.0.0.1:"+port)
+			f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email, Keep: true}}
+			var trace bytes.Buffer
+			f.Trace = &trace
+			paths := []string{"/pub/hello.txt", "/pub/64k.bin", "/pub/", "/%2Fpub/hello.txt", "/pub/sub%20dir/nested%20file.txt"}
+			if user != "" {
+				paths = []string{"/home.txt", "/%2Fpub/root.txt", "/docs/readme.txt", "/home.txt"}
+			}
+			var sends []scheme.Step
+			home := ""
+			for i, p := range paths {
+				u, _, err := urlkit.ParseMode("ftp://"+user+rel.addr()+p, urlkit.RFC3986)
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts := scheme.PlanOptions{Mode: urlkit.Lenient, Email: email, KeepFTP: true}
+				if i > 0 {
+					opts.FTPLoginDir = home
+				}
+				plan, err := scheme.PlanURL(&u, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sends = append(sends, plan.Sends()...)
+				resp, err := f.Fetch(testCtx(t), &u)
+				if err != nil {
+					t.Fatalf("%s: %v", p, err)
+				}
+				io.Copy(io.Discard, resp.Body)
+				if err := resp.Body.Close(); err != nil {
+					t.Fatalf("%s: %v", p, err)
+				}
+				if i == 0 {
+					home = pwdOf(t, trace.String())
+				}
+			}
+			f.CloseIdle()
+			wire := rel.sent(t)
+			want := &scheme.Plan{Steps: append(sends, scheme.Step{Kind: scheme.Send, Op: "QUIT", Text: "QUIT\r\n"})}
+			if msg := matchPlan(want, wire, nil); msg != "" {
+				t.Errorf("the wire is not the plans: %s\nwire:\n%q", msg, wire)
+			}
+			if n := bytes.Count(wire, []byte("USER ")); n != 1 {
+				t.Errorf("%d logins, want 1", n)
+			}
+		})
+	}
+}
+
+// pwdOf returns the directory of the 257 reply in a trace.
+func pwdOf(t *testing.T, trace string) string {
+	for _, l := range strings.Split(trace, "\n") {
+		if rest, ok := strings.CutPrefix(l, "< 257 \""); ok {
+			d, _, _ := strings.Cut(rest, "\"")
+			return d
+		}
+	}
+	t.Fatalf("no 257 reply in the trace:\n%s", trace)
+	return ""
+}
+
+// A resumed FTP fetch (FetchFrom) sends the plan with REST
+// (scheme.PlanOptions.FTPRestart), and the data is the file's rest.
+func TestPlanEqualsWireRest(t *testing.T) {
+	const email = "planwire@example.org"
+	port := wiretest.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
+	rel := newRelay(t, "127.0.0.1:"+port)
+	f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
+	u, _, err := urlkit.ParseMode("ftp://"+rel.addr()+"/pub/64k.bin", urlkit.RFC3986)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.Lenient, Email: email, FTPRestart: 40000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := f.FetchFrom(testCtx(t), &u, Resume{Offset: 40000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if cerr := resp.Body.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil || len(body) != 65536-40000 || resp.Offset != 40000 || resp.Size != 65536-40000 {
+		t.Fatalf("%d bytes from offset %d (size %d): %v", len(body), resp.Offset, resp.Size, err)
+	}
+	if msg := matchPlan(plan, rel.sent(t), nil); msg != "" {
+		t.Errorf("the wire is not the plan: %s", msg)
+	}
+	if !strings.Contains(strings.Join(plan.Lines(true), "\n"), "REST 40000") {
+		t.Errorf("the plan has no REST:\n%s", strings.Join(plan.Lines(true), "\n"))
+	}
+}
+
+// Head's plan (scheme.PlanOptions.Head) is its wire: TYPE I, SIZE, MDTM,
+// FEAT and, since ProFTPD lists it, MLST; HTTP's HEAD likewise.
+func TestPlanEqualsWireHead(t *testing.T) {
+	const email = "planwire@example.org"
+	for _, c := range []struct{ server, scheme, path string }{
+		{"FTP_PORT", "ftp", "/pub/hello.txt"},
+		{"HTTP_PORT", "http", "/hello.txt"},
+	} {
+		port := wiretest.ServerEnv(t, c.server)[c.server]
+		rel := newRelay(t, "127.0.0.1:"+port)
+		f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
+		u, _, err := urlkit.ParseMode(c.scheme+"://"+rel.addr()+c.path, urlkit.RFC3986)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.Lenient, Email: email, Head: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := f.Head(testCtx(t), &u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if len(resp.Fields) == 0 {
+			t.Errorf("%s: no fields", c.scheme)
+		}
+		if c.scheme == "http" {
+			sharedTransport().CloseIdleConnections()
+		}
+		if msg := matchPlan(plan, rel.sent(t), nil); msg != "" {
+			t.Errorf("%s: the wire is not the plan: %s", c.scheme, msg)
+		}
+	}
+}
+
+// List's plan (scheme.PlanOptions.List) is its wire against ProFTPD,
+// whose FEAT lists MLST: FEAT, EPSV, MLSD.
+func TestPlanEqualsWireList(t *testing.T) {
+	const email = "planwire@example.org"
+	port := wiretest.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
+	rel := newRelay(t, "127.0.0.1:"+port)
+	f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
+	u, _, err := urlkit.ParseMode("ftp://"+rel.addr()+"/pub/", urlkit.RFC3986)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.Lenient, Email: email, List: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := f.List(testCtx(t), &u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if err := resp.Body.Close(); err != nil || resp.ListFormat != "MLSD" || !bytes.Contains(body, []byte("; 64k.bin")) {
+		t.Fatalf("%s listing %q: %v", resp.ListFormat, body, err)
+	}
+	if msg := matchPlan(plan, rel.sent(t), nil); msg != "" {
+		t.Errorf("the wire is not the plan: %s", msg)
+	}
+}

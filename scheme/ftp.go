@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -299,8 +300,34 @@ func ftpConcerns(v View, c *concernList) {
 // FTP client carries it out (package fetch executes these steps).
 func ftpPlan(v View, p *planner) {
 	f := v.(*FTP)
+	if dir := p.opts.FTPLoginDir; dir != "" {
+		p.comment("the control connection of an earlier URL of this server and login is kept (draft-ietf-uri-url-06 3.2.5): no new connection, no login")
+		st := p.send("CWD", dir, cmdLine("CWD", dir))
+		st.Reply, st.Why, st.RFC = "250 (else the client opens a new connection)", "back to the login directory, which the URL's CWDs are relative to", "RFC 1738 3.2.2"
+	} else {
+		ftpLogin(f, p)
+	}
+	if !ftpAccess(f, p) {
+		return
+	}
+	if p.opts.KeepFTP {
+		p.comment("the control connection is kept for the next URL of this server and login; QUIT ends it at the end of the run")
+		return
+	}
+	p.send("QUIT", "", "QUIT\r\n").Reply = "221"
+}
+
+// ftpLogin plans the connection and the login (RFC 1738 3.2.1), and with
+// PlanOptions.KeepFTP the PWD that remembers the login directory.
+func ftpLogin(f *FTP, p *planner) {
 	p.connect(addr(f.Host, f.Port, "ftp"))
 	p.add(Step{Kind: Expect, Reply: "220", Text: "the server's greeting (RFC 959 5.4)"})
+	defer func() {
+		if p.opts.KeepFTP {
+			st := p.send("PWD", "", "PWD\r\n")
+			st.Reply, st.Why, st.RFC = "257", "the login directory, for the next URL on this connection to go back to", "RFC 1738 3.2.2"
+		}
+	}()
 	const if331 = "the server replies 331 (it wants a password)"
 	switch l := f.Login(); {
 	case l.Anonymous:
@@ -323,6 +350,11 @@ func ftpPlan(v View, p *planner) {
 			st.Why, st.RFC = "the URL gives an empty password: PASS has no argument", "RFC 1738 3.1"
 		}
 	}
+}
+
+// ftpAccess plans the CWDs and the transfer (RFC 1738 3.2.2); it reports
+// whether the plan goes on (false after a refusal).
+func ftpAccess(f *FTP, p *planner) bool {
 	for i, c := range f.CWD {
 		st := p.send("CWD", c, cmdLine("CWD", c))
 		st.Reply = "250"
@@ -333,7 +365,43 @@ func ftpPlan(v View, p *planner) {
 			st.Why, st.RFC = "an empty segment: CWD with a null argument", "RFC 1738 3.2.2"
 		}
 	}
+	if p.opts.Head {
+		p.comment("-I: what the server says about %q, without its data", f.Name)
+		if !f.IsDir() {
+			if !p.ftpType(f, "I") {
+				return false
+			}
+			st := p.send("SIZE", f.Name, cmdLine("SIZE", f.Name))
+			st.Reply, st.Why, st.RFC = "213 (a refusal is ignored)", "the size, in TYPE I the file's bytes", "RFC 3659 4"
+			st = p.send("MDTM", f.Name, cmdLine("MDTM", f.Name))
+			st.Reply, st.Why, st.RFC = "213 (a refusal is ignored)", "the modification time", "RFC 3659 3"
+		}
+		st := p.send("FEAT", "", "FEAT\r\n")
+		st.Reply, st.Why, st.RFC = "211 (a refusal is ignored)", "whether the server offers MLST", "RFC 2389"
+		st = p.send("MLST", f.Name, cmdLine("MLST", f.Name))
+		st.When, st.Reply, st.Why, st.RFC = "FEAT lists MLST", "250", "the file's facts in a standard form", "RFC 3659 7"
+		return true
+	}
 	typ := f.TypeCommand()
+	if p.opts.List {
+		p.comment("--list: a listing with the facts of each entry: MLSD (RFC 3659 7) when the server has it, else LIST, else NLST")
+		if typ != "" && typ != "D" && !p.ftpType(f, typ) {
+			return false
+		}
+		st := p.send("FEAT", "", "FEAT\r\n")
+		st.Reply, st.Why, st.RFC = "211 (a refusal is ignored)", "whether the server offers MLSD (it lists MLST)", "RFC 2389"
+		p.passive()
+		st = p.send("MLSD", f.Name, cmdLine("MLSD", f.Name))
+		st.When, st.Reply, st.RFC = "FEAT lists MLST", "150 (or 125), then 226", "RFC 3659 7"
+		st = p.send("LIST", f.Name, cmdLine("LIST", f.Name))
+		st.When, st.Reply, st.Why = "FEAT does not list MLST", "150 (or 125), then 226", "the server's own format: Unix ls -l and DOS are read"
+		st = p.send("EPSV", "", "EPSV\r\n")
+		st.When, st.Reply = "LIST is refused", "229"
+		st = p.send("NLST", f.Name, cmdLine("NLST", f.Name))
+		st.When, st.Reply, st.Why = "LIST is refused", "150 (or 125), then 226", "names only"
+		p.add(Step{Kind: End, Text: "the listing ends when the server closes the data connection; the 226 reply confirms it"})
+		return true
+	}
 	if f.IsDir() {
 		switch {
 		case f.Type == "d":
@@ -344,7 +412,7 @@ func ftpPlan(v View, p *planner) {
 			p.comment("the name is empty (the url-path ends with \"/\"): RFC 1738 does not say what that means; urlkit lists the directory, with NLST")
 		}
 		if typ != "" && !p.ftpType(f, typ) {
-			return
+			return false
 		}
 		p.passive()
 		p.send("NLST", f.Name, cmdLine("NLST", f.Name)).Reply = "150 (or 125), then 226"
@@ -356,13 +424,17 @@ func ftpPlan(v View, p *planner) {
 			p.comment("no ;type= in the URL, so the client guesses (RFC 1738 3.2.3): TYPE %s, since %s", typ, why)
 		}
 		if !p.ftpType(f, typ) {
-			return
+			return false
 		}
 		if typ == "I" {
 			st := p.send("SIZE", f.Name, cmdLine("SIZE", f.Name))
 			st.Reply, st.Why, st.RFC = "213 (a refusal is ignored)", "the size in advance, to tell a complete transfer from a short one; servers refuse SIZE in TYPE A", "RFC 3659 4"
 		}
 		p.passive()
+		if n := p.opts.FTPRestart; n > 0 && typ == "I" {
+			st := p.send("REST", strconv.FormatInt(n, 10), "REST "+strconv.FormatInt(n, 10)+"\r\n")
+			st.Reply, st.Why, st.RFC = "350", "resume: the data starts at this byte of the file (SIZE says how many follow)", "RFC 3659 5"
+		}
 		p.send("RETR", f.Name, cmdLine("RETR", f.Name)).Reply = "150 (or 125), then 226"
 		if f.Name != "" {
 			st := p.send("CWD", f.Name, cmdLine("CWD", f.Name))
@@ -370,7 +442,7 @@ func ftpPlan(v View, p *planner) {
 		}
 		p.add(Step{Kind: End, Text: "the file ends when the server closes the data connection; fewer bytes than SIZE or the 150 reply announced is a short transfer"})
 	}
-	p.send("QUIT", "", "QUIT\r\n").Reply = "221"
+	return true
 }
 
 // ftpType adds the TYPE command, or the refusal of a type urlkit's FTP

@@ -146,7 +146,11 @@ func httpPlan(v View, p *planner) {
 // order of their names), with the transport's own compression off, as
 // the access layer sets it.
 func (p *planner) httpRequest(target, host string, h *HTTP) {
-	st := p.send("GET", target, "GET "+target+" HTTP/1.1\r\n")
+	method := "GET"
+	if p.opts.Head {
+		method = "HEAD"
+	}
+	st := p.send(method, target, method+" "+target+" HTTP/1.1\r\n")
 	st.Why, st.RFC = "the path and search go to the server as written, still encoded", "RFC 1738 3.3; RFC 9112 3"
 	st.Reply = "2xx; a redirect to an http or https URL is followed (at most 10), each checked like this one"
 	p.send("Host", host, "Host: "+host+"\r\n")

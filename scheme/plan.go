@@ -311,6 +311,27 @@ type PlanOptions struct {
 	// Compressed: HTTP requests ask for a gzip body (get --compressed);
 	// otherwise they ask for none.
 	Compressed bool
+	// KeepFTP: the FTP control connection is kept for the next URL of
+	// the same server and login (draft-ietf-uri-url-06 3.2.5): after the
+	// login the client asks PWD for the login directory, which the CWDs
+	// of every later URL are relative to (RFC 1738 3.2.2), and QUIT waits
+	// for the end of the run.
+	KeepFTP bool
+	// FTPLoginDir, if set, plans the URL on an FTP connection kept from
+	// an earlier URL (see KeepFTP) whose login directory it is: no
+	// connection and no login, but a CWD back to that directory first.
+	FTPLoginDir string
+	// FTPRestart > 0 resumes an FTP transfer of TYPE I at that byte:
+	// REST before RETR (RFC 3659 5; get -C -). TYPE A cannot be resumed
+	// (the offset of the network's CRLF text is not the file's).
+	FTPRestart int64
+	// Head asks for what the server says about the resource, not its
+	// data (get -I): HTTP HEAD; FTP SIZE, MDTM and, when FEAT lists it,
+	// MLST instead of RETR.
+	Head bool
+	// List asks for a parsed FTP directory listing (get --list): FEAT,
+	// then MLSD when it lists MLST, else LIST, else NLST.
+	List bool
 
 	// Sessions (telnet, rlogin, tn3270). Term is the terminal type the
 	// client announces: "" means "DUMB" for telnet and "network" for

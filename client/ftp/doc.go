@@ -63,5 +63,5 @@
 //   - TYPE A transfers are converted from the network's CRLF line ends to
 //     LF (RFC 959 section 3.1.1.1); TYPE I transfers are byte-exact.
 //   - Only stream mode and file structure are supported (the RFC 959
-//     minimum implementation); no STOR, REST, TLS or MLSD yet.
+//     minimum implementation); REST before RETR (RetrFrom); no STOR, TLS or MLSD yet.
 package ftp

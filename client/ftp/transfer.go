@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 
 	"github.com/urlkit/urlkit/internal/wire"
 )
@@ -33,6 +34,12 @@ type transfer struct {
 // startTransfer sets up a data connection (passive or active), sends
 // "verb arg" and waits for the preliminary reply.
 func (c *Conn) startTransfer(ctx context.Context, verb, arg string) (*transfer, error) {
+	return c.startTransferAt(ctx, verb, arg, 0)
+}
+
+// startTransferAt is startTransfer with a restart marker: REST offset
+// (RFC 3659 5) right before the command when offset > 0.
+func (c *Conn) startTransferAt(ctx context.Context, verb, arg string, offset int64) (*transfer, error) {
 	if err := checkArg(verb, arg); err != nil {
 		return nil, err
 	}
@@ -64,6 +71,17 @@ func (c *Conn) startTransfer(ctx context.Context, verb, arg string) (*transfer, 
 			ln.Close()
 		}
 	}
+	if offset > 0 {
+		r, err := c.cmd(ctx, "REST", strconv.FormatInt(offset, 10))
+		if err != nil {
+			closeData()
+			return nil, err
+		}
+		if r.code != 350 {
+			closeData()
+			return nil, &ReplyError{Cmd: "REST", Code: r.code, Msg: r.msg}
+		}
+	}
 	r, err := c.cmd(ctx, verb, arg)
 	if err != nil {
 		closeData()
@@ -72,7 +90,9 @@ func (c *Conn) startTransfer(ctx context.Context, verb, arg string) (*transfer, 
 	t := &transfer{c: c, ctx: ctx, verb: verb, releaseCtl: releaseCtl, want: -1}
 	switch r.class() {
 	case 1:
-		t.want = parseSize(r.msg)
+		if offset == 0 { // after REST servers announce the whole file's size, or the rest's
+			t.want = parseSize(r.msg)
+		}
 	case 2: // completed at once (seen with empty listings); data may still be there
 		t.final = &r
 	default:
@@ -181,7 +201,17 @@ func (t *transfer) finish() error {
 // deadline applies to the data and control connections, and cancelling it
 // aborts the transfer and closes the connection.
 func (c *Conn) Retr(ctx context.Context, name string) (io.ReadCloser, error) {
-	t, err := c.startTransfer(ctx, "RETR", name)
+	return c.RetrFrom(ctx, name, 0)
+}
+
+// RetrFrom is Retr from byte offset of the file: REST offset, then RETR
+// (RFC 3659 5, stream mode). Only in TypeImage is the offset a byte of
+// the file; in TYPE A it counts network bytes, which differ. A server
+// that refuses REST fails it with a *ReplyError for REST. The size in
+// the 150 reply is not checked after REST (servers disagree on whether
+// it counts the whole file or the rest).
+func (c *Conn) RetrFrom(ctx context.Context, name string, offset int64) (io.ReadCloser, error) {
+	t, err := c.startTransferAt(ctx, "RETR", name, offset)
 	if err != nil {
 		return nil, err
 	}

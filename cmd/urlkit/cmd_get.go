@@ -1,15 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urlkit/urlkit"
@@ -135,10 +136,17 @@ Examples:
   urlkit get nntp://news.example.org/comp.infosystems.www/1234
   urlkit get --mailbox ~/Maildir mid:1234@example.org
   printf 'ls\nexit\n' | urlkit get --login telnet://me:secret@host/
-  urlkit get --keys 'logon applid(tso)<enter>' tn3270://mainframe/`,
+  urlkit get --keys 'logon applid(tso)<enter>' tn3270://mainframe/
+
+` + manyHelp + "\n\n" + headHelp + "\n\n" + listHelp + "\n\n" + resumeHelp + "\n\n" + netrcHelp + "\n\n" + retryHelp + "\n\n" + getExitHelp,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		var o getOptions
-		fs.StringVar(&o.out, "o", "", "write to `FILE` (atomically) instead of standard output")
+		o.many.flags(fs)
+		o.retry.flags(fs)
+		resumeFlags(fs, &o.resume)
+		o.netrc.flags(fs)
+		headFlags(fs, &o.headOnly)
+		fs.BoolVar(&o.list, "list", false, "list an FTP directory with each entry's type, size and time (MLSD, LIST or NLST)")
 		fs.Func("gateway", "fetch SCHEME's URLs through the HTTP proxy at URL: `SCHEME=URL` (repeatable)", func(s string) error {
 			scheme, gw, err := fetch.ParseGateway(s)
 			if err != nil {
@@ -187,7 +195,7 @@ Examples:
 		fs.BoolVar(&o.raw, "raw", false, "telnet, rlogin, tn3270 over pipes: write the session's output unchanged (control bytes not escaped)")
 		fs.StringVar(&o.keys, "keys", "", "tn3270: the key `SCRIPT` to play after the first screen (text, <enter>, <pf3>, <tab>...), printing each screen")
 		newsFlags(fs, &o.news)
-		fs.BoolVar(&o.news.json, "json", false, "list news articles and groups, WAIS hits and Prospero links as JSON objects, one per line")
+		fs.BoolVar(&o.news.json, "json", false, "JSON objects, one per line: news articles and groups, WAIS hits, Prospero links, -I's answers, --list's entries")
 		fs.Func("mailbox", "look for mid: messages in the Maildir or mbox `PATH` (repeatable; default $MAIL)", func(s string) error {
 			o.mailboxes = append(o.mailboxes, s)
 			return nil
@@ -203,7 +211,13 @@ Examples:
 }
 
 type getOptions struct {
-	out      string
+	many     manyOptions
+	retry    retryOptions
+	resume   bool // -C -
+	netrc    netrcOptions
+	headOnly bool         // -I
+	list     bool         // --list
+	logins   []netrcEntry // from the netrc file
 	gateways map[string]fetch.Gateway
 	allow    []int
 	timeout  time.Duration
@@ -235,7 +249,8 @@ type getOptions struct {
 	message      string
 }
 
-func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
+// newFetcher returns the Fetcher the options describe, or a usage error.
+func (o *getOptions) newFetcher(st *Streams, args []string) (*fetch.Fetcher, error) {
 	f := &fetch.Fetcher{
 		Gateways:    o.gateways,
 		AllowPorts:  o.allow,
@@ -263,13 +278,12 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 	case "skip":
 		f.FTP.NullCWD = fetch.NullCWDSkip
 	default:
-		fmt.Fprintf(st.Err, "urlkit get: --null-cwd %q: want fail or skip\n", o.nullCWD)
-		return exitUsage
+		return nil, fmt.Errorf("--null-cwd %q: want fail or skip", o.nullCWD)
 	}
 	if o.trace {
 		f.Trace = st.Err
 	}
-	if len(args) > 0 {
+	if len(args) > 0 && o.many.urlFile != "-" {
 		// With URLs from standard input nobody could answer a question.
 		f.Prompt = terminalPrompter(st)
 		if f.Prompt != nil {
@@ -285,49 +299,92 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 			}
 		}
 	}
-	if o.out != "" && o.out != "-" && len(args) > 1 {
-		fmt.Fprintf(st.Err, "urlkit get: -o takes one URL, got %d\n", len(args))
+	return f, nil
+}
+
+func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
+	if o.many.parallel {
+		st = st.lockedErr() // transfers, traces and warnings write at once
+	}
+	f, err := o.newFetcher(st, args)
+	if err != nil {
+		fmt.Fprintf(st.Err, "urlkit get: %v\n", err)
 		return exitUsage
 	}
-	o.urlsFromArgs = len(args) > 0
-	out := bufio.NewWriterSize(st.Out, 64<<10)
-	defer out.Flush()
-	n := 0
-	return eachInput(ctx, st, out, args, func(s string) int {
-		n++
-		if n > 1 && o.out != "" && o.out != "-" {
-			fmt.Fprintf(st.Err, "urlkit get: -o takes one URL; skipped %s\n", quoteInput(redactURL(s), 0))
-			return exitUsage
+	if o.resume && len(o.many.outs) == 0 && !o.many.remoteName {
+		fmt.Fprintln(st.Err, "urlkit get: -C - continues a file: give -o FILE or -O")
+		return exitUsage
+	}
+	if o.logins, err = o.netrc.load(os.Getenv); err != nil {
+		fmt.Fprintf(st.Err, "urlkit get: %s\n", safetext.Visible(err.Error()))
+		return exitUsage
+	}
+	// More than one URL: an FTP session serves every URL of its server
+	// and login (draft-ietf-uri-url-06 3.2.5); QUIT at the end.
+	// A session URL alone on the command line: standard input is the
+	// session's (cmd_session.go).
+	if len(args) == 1 && o.many.urlFile == "" {
+		if u, err := parseGetURL(args[0], o.mode, o.modeSet); err == nil && isSession(&u) {
+			o.urlsFromArgs = true
+			return o.session(ctx, st, f, &u)
 		}
-		return o.get(ctx, st, f, out, s)
+	}
+	f.FTP.Keep = len(args) != 1 || o.many.urlFile != ""
+	defer f.CloseIdle()
+	return o.runMany(ctx, st, args, func(ctx context.Context, st *Streams, job getJob, stdout *sync.Mutex) int {
+		return o.getWithRetries(ctx, st, f, job, stdout)
 	})
 }
 
-// get fetches one URL to out or to the -o file.
-func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out *bufio.Writer, s string) int {
-	u, _, err := urlkit.ParseMode(s, o.mode)
-	if err != nil && !o.modeSet {
-		// Modern URLs (IPv6 literals, a user in an http URL) are fetched too.
-		if v, _, err2 := urlkit.ParseMode(s, urlkit.RFC3986); err2 == nil {
-			u, err = v, nil
-		}
-	}
+// attempt is the outcome of one try at a URL.
+type attempt struct {
+	code    int    // exit status
+	msg     string // the error line, "" on success
+	cause   error  // the fetch error, for the retry decision; nil for others
+	n       int64  // bytes written
+	touched bool   // bytes went to standard output: no retry can take them back
+}
+
+// get fetches one URL to standard output or to its output file, once.
+// Data for standard output is written under the stdout lock, so that
+// parallel transfers do not mix.
+func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job getJob, stdout *sync.Mutex) attempt {
+	u, err := parseGetURL(job.url, o.mode, o.modeSet)
 	if err != nil {
-		printErr(st.Err, hinted(err, s, o.mode, false))
-		return exitFail
+		var b strings.Builder
+		printErr(&b, hinted(err, job.url, o.mode, false))
+		return attempt{code: exitURLRefused, msg: strings.TrimSuffix(b.String(), "\n")}
 	}
 	if isSession(&u) {
-		if err := out.Flush(); err != nil {
-			fmt.Fprintf(st.Err, "urlkit: writing standard output: %v\n", err)
-			return exitFail
+		return attempt{code: exitUsage, msg: "urlkit get: " + u.SchemeName() + " URLs are sessions: give the URL as an argument, alone (standard input is the session's input)"}
+	}
+	if err := applyNetrc(st, o.logins, &u); err != nil {
+		return attempt{code: exitURLRefused, msg: "urlkit: --netrc: " + safetext.Visible(err.Error())}
+	}
+	var file *outputFile
+	var from fetch.Resume
+	if o.resume && job.out != "" {
+		if file, from, err = openPart(job.out); err != nil {
+			return attempt{code: exitWrite, msg: "urlkit: " + safetext.Visible(err.Error())}
 		}
-		return o.session(ctx, st, f, &u)
+		if file != nil {
+			defer file.abort()
+		}
 	}
-	resp, err := f.Fetch(ctx, &u)
+	var resp *fetch.Response
+	raw := false // -I's answer is the data (Gopher+ attributes)
+	switch {
+	case o.list:
+		resp, err = f.List(ctx, &u)
+	case o.headOnly:
+		resp, raw, err = o.head(ctx, f, &u)
+	default:
+		resp, err = f.FetchFrom(ctx, &u, from)
+	}
 	if err != nil {
-		fmt.Fprintln(st.Err, describe(err))
-		return exitFail
+		return attempt{code: exitOf(err), msg: describe(err) + partialNote(file), cause: err}
 	}
+	defer resp.Body.Close()
 	warned := 0 // warnings printed; the transfer may add more (a missing "." line)
 	warn := func() {
 		for _, w := range resp.Warnings[warned:] {
@@ -336,75 +393,80 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, out
 		warned = len(resp.Warnings)
 	}
 	warn()
-	// The data goes to standard output unbuffered (after what is already
-	// buffered): the copy's own buffer is big enough.
-	if err := out.Flush(); err != nil {
-		resp.Body.Close()
-		fmt.Fprintf(st.Err, "urlkit: writing standard output: %v\n", err)
-		return exitFail
-	}
-	var dst io.Writer = st.Out
-	var file *outputFile
-	if o.out != "" && o.out != "-" {
-		if file, err = createOutput(ctx, o.out); err != nil {
-			resp.Body.Close()
-			fmt.Fprintf(st.Err, "urlkit: %s\n", safetext.Visible(err.Error()))
-			return exitFail
+	var dst io.Writer
+	if file != nil {
+		if err := file.startAt(resp.Offset, resp.Validator); err != nil {
+			return attempt{code: exitWrite, msg: "urlkit: " + safetext.Visible(err.Error())}
+		}
+		dst = file
+	} else if job.out != "" {
+		if file, err = createOutput(ctx, job.out); err != nil {
+			return attempt{code: exitWrite, msg: "urlkit: " + safetext.Visible(err.Error())}
 		}
 		defer file.abort()
 		dst = file
+	} else {
+		stdout.Lock()
+		defer stdout.Unlock()
+		dst = st.Out
 	}
 	var src io.Reader = resp.Body
 	var bar *progress
-	if !o.quiet && st.ErrTTY && (file != nil || !st.OutTTY) {
+	if !o.quiet && !o.many.parallel && st.ErrTTY && (file != nil || !st.OutTTY) {
 		bar = newProgress(st.Err, displayName(&u), resp.Size)
 		bar.width = st.ErrWidth
 		src = bar.reader(src)
 	}
 	var werr error // a write error, as opposed to a transfer error
-	if o.render {
+	cw := &byteCounter{w: dst, err: &werr}
+	if o.list {
+		err = writeList(cw, resp, o.news.json, func(w string) { resp.Warnings = append(resp.Warnings, w) })
+	} else if o.headOnly && !raw {
+		if err = writeHead(cw, resp, o.news.json); err != nil && werr == nil {
+			werr = err
+		}
+	} else if o.render {
 		r := *resp
 		r.Body = io.NopCloser(src)
-		err = fetch.Render(errWriter{dst, &werr}, &r)
+		err = fetch.Render(cw, &r)
 	} else {
 		// The buffer is used as given: hide the destination's ReadFrom.
-		_, err = io.CopyBuffer(errWriter{dst, &werr}, src, make([]byte, 256<<10))
+		_, err = io.CopyBuffer(cw, src, make([]byte, 256<<10))
 	}
 	if cerr := resp.Body.Close(); err == nil {
 		err = cerr
 	}
-
 	if bar != nil {
 		bar.done()
 	}
 	warn()
-	if err != nil {
-		if werr != nil {
-			fmt.Fprintf(st.Err, "urlkit: writing %s: %s\n", safetext.Visible(outName(o.out)), safetext.Visible(unwrapPath(werr).Error()))
-		} else {
-			fmt.Fprintln(st.Err, describe(err))
-		}
-		return exitFail
-	}
-	if file != nil {
+	a := attempt{n: cw.n, touched: file == nil && cw.n > 0}
+	switch {
+	case err != nil && werr != nil:
+		a.code, a.msg = exitWrite, fmt.Sprintf("urlkit: writing %s: %s", safetext.Visible(outName(job.out)), safetext.Visible(unwrapPath(werr).Error()))
+	case err != nil:
+		a.code, a.msg, a.cause = exitOf(err), describe(err)+partialNote(file), err
+	case file != nil:
 		if err := file.commit(); err != nil {
-			fmt.Fprintf(st.Err, "urlkit: writing %s: %s\n", safetext.Visible(o.out), safetext.Visible(unwrapPath(err).Error()))
-			return exitFail
+			a.code, a.msg = exitWrite, fmt.Sprintf("urlkit: writing %s: %s", safetext.Visible(job.out), safetext.Visible(unwrapPath(err).Error()))
 		}
 	}
-	return exitOK
+	return a
 }
 
-// errWriter remembers a write error, to tell it from a read error.
-type errWriter struct {
+// byteCounter counts the bytes written and remembers a write error, to
+// tell it from a read error.
+type byteCounter struct {
 	w   io.Writer
 	err *error
+	n   int64
 }
 
-func (e errWriter) Write(p []byte) (int, error) {
-	n, err := e.w.Write(p)
-	if err != nil && *e.err == nil {
-		*e.err = err
+func (c *byteCounter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	if err != nil && *c.err == nil {
+		*c.err = err
 	}
 	return n, err
 }

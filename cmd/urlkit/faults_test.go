@@ -39,6 +39,8 @@ type faultRow struct {
 	flags []string
 	// kind is the fetch error kind; nil for a row that must succeed.
 	kind error
+	// exit is get's exit status for a failure row (see exit.go).
+	exit int
 	// stderr must appear in the CLI's standard error (and in the fetch
 	// error's message); for a success row, in its warning.
 	stderr string
@@ -144,8 +146,8 @@ func runGetRow(t *testing.T, row faultRow) {
 		t.Errorf("stderr %q, want %q", stderr, row.stderr)
 	}
 	if row.kind != nil {
-		if code == exitOK {
-			t.Errorf("exit %d, want a failure", code)
+		if code != row.exit {
+			t.Errorf("exit %d, want %d", code, row.exit)
 		}
 		if !strings.Contains(stderr, row.kind.Error()) {
 			t.Errorf("stderr %q does not name the kind %q", stderr, row.kind)
@@ -236,35 +238,35 @@ func ftpFaults() []faultRow {
 	login := []wt.Step{wt.Send("220 fake server"), wt.Expect("USER anonymous"), wt.Send("331 pw"), wt.Expect("PASS " + faultEmail), wt.Send("230 ok")}
 	binary150 := "150 Opening BINARY mode data connection for f.bin (65536 bytes)"
 	return []faultRow{
-		{proto: "ftp", fault: "garbage reply", kind: fetch.ErrProtocol, stderr: "malformed reply",
+		{proto: "ftp", fault: "garbage reply", kind: fetch.ErrProtocol, exit: exitFail, stderr: "malformed reply",
 			serve: url("/f.bin", func() []wt.Step {
 				return []wt.Step{wt.Send("220 fake"), wt.Expect("USER anonymous"), wt.Send("hello?"), wt.Stall()}
 			})},
-		{proto: "ftp", fault: "reset mid-reply", kind: fetch.ErrShortTransfer, stderr: "short transfer",
+		{proto: "ftp", fault: "reset mid-reply", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "short transfer",
 			serve: url("/f.bin", func() []wt.Step {
 				return []wt.Step{wt.SendRaw("220-welcome\r\n220-more of it"), wt.Pause(20 * time.Millisecond), wt.Reset()}
 			})},
-		{proto: "ftp", fault: "reset mid-data", kind: fetch.ErrShortTransfer, stderr: "short transfer",
+		{proto: "ftp", fault: "reset mid-data", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "short transfer",
 			serve: url("/f.bin", func() []wt.Step {
 				var d wt.Data
 				return ftpRetr(&d, "I", "f.bin", binary150,
 					wt.OnData(&d, wt.SendRaw(part), wt.Pause(20*time.Millisecond), wt.Reset()),
 					wt.Send("426 Connection closed; transfer aborted"), wt.Expect("QUIT"), wt.Send("221 bye"))
 			})},
-		{proto: "ftp", fault: "oversized line", kind: fetch.ErrProtocol, stderr: "line too long",
+		{proto: "ftp", fault: "oversized line", kind: fetch.ErrProtocol, exit: exitFail, stderr: "line too long",
 			serve: url("/f.bin", func() []wt.Step { return []wt.Step{wt.SendRaw("220 "), endlessBytes(100 << 20)} })},
-		{proto: "ftp", fault: "endless multi-line reply", kind: fetch.ErrProtocol, stderr: "too many reply lines",
+		{proto: "ftp", fault: "endless multi-line reply", kind: fetch.ErrProtocol, exit: exitFail, stderr: "too many reply lines",
 			serve: url("/f.bin", func() []wt.Step {
 				return []wt.Step{wt.Send("220-welcome"), endlessLines("220-and more", 100<<20)}
 			})},
-		{proto: "ftp", fault: "short transfer (TYPE I, 226 anyway)", kind: fetch.ErrShortTransfer, stderr: "1000 of 65536 bytes",
+		{proto: "ftp", fault: "short transfer (TYPE I, 226 anyway)", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "1000 of 65536 bytes",
 			serve: url("/f.bin", func() []wt.Step {
 				var d wt.Data
 				return ftpRetr(&d, "I", "f.bin", binary150,
 					wt.OnData(&d, wt.SendRaw(part), wt.Close()),
 					wt.Send("226 Transfer complete"), wt.Expect("QUIT"), wt.Send("221 bye"))
 			})},
-		{proto: "ftp", fault: "short transfer (TYPE A, 150 announced 1048576, 226 anyway)", kind: fetch.ErrShortTransfer, stderr: "262144 of 1048576 bytes",
+		{proto: "ftp", fault: "short transfer (TYPE A, 150 announced 1048576, 226 anyway)", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "262144 of 1048576 bytes",
 			serve: url("/f.txt", func() []wt.Step {
 				var d wt.Data
 				line := strings.Repeat("y", 62) + "\r\n"
@@ -272,25 +274,25 @@ func ftpFaults() []faultRow {
 					wt.OnData(&d, wt.SendRaw(strings.Repeat(line, 262144/len(line))), wt.Close()),
 					wt.Send("226 Transfer complete"), wt.Expect("QUIT"), wt.Send("221 bye"))
 			})},
-		{proto: "ftp", fault: "lying size (SIZE 65536, 150 without one)", kind: fetch.ErrShortTransfer, stderr: "1000 of 65536 bytes (SIZE)",
+		{proto: "ftp", fault: "lying size (SIZE 65536, 150 without one)", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "1000 of 65536 bytes (SIZE)",
 			serve: url("/f.bin", func() []wt.Step {
 				var d wt.Data
 				return ftpRetr(&d, "I", "f.bin", "150 Opening BINARY mode data connection",
 					wt.OnData(&d, wt.SendRaw(part), wt.Close()),
 					wt.Send("226 Transfer complete"), wt.Expect("QUIT"), wt.Send("221 bye"))
 			})},
-		{proto: "ftp", fault: "no completion reply", kind: fetch.ErrShortTransfer, stderr: "control connection closed by server",
+		{proto: "ftp", fault: "no completion reply", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "control connection closed by server",
 			serve: url("/f.txt", func() []wt.Step {
 				var d wt.Data
 				return ftpRetr(&d, "A", "f.txt", "150 Opening ASCII mode data connection for f.txt (1000 bytes)",
 					wt.OnData(&d, wt.SendRaw(part), wt.Close()), wt.Close())
 			})},
-		{proto: "ftp", fault: "EPSV names port 25", kind: fetch.ErrBlockedPort, stderr: "--allow-port 25",
+		{proto: "ftp", fault: "EPSV names port 25", kind: fetch.ErrBlockedPort, exit: exitURLRefused, stderr: "--allow-port 25",
 			serve: url("/f.bin", func() []wt.Step {
 				return append(login, wt.Expect("TYPE I"), wt.Send("200 ok"), wt.Expect("SIZE f.bin"), wt.Send("213 2"),
 					wt.Expect("EPSV"), wt.Send("229 Entering Extended Passive Mode (|||25|)"), wt.Expect("QUIT"), wt.Send("221 bye"))
 			})},
-		{proto: "ftp", fault: "PASV names port 6000", kind: fetch.ErrBlockedPort, stderr: "--allow-port 6000",
+		{proto: "ftp", fault: "PASV names port 6000", kind: fetch.ErrBlockedPort, exit: exitURLRefused, stderr: "--allow-port 6000",
 			serve: url("/f.bin", func() []wt.Step {
 				return append(login, wt.Expect("TYPE I"), wt.Send("200 ok"), wt.Expect("SIZE f.bin"), wt.Send("213 2"),
 					wt.Expect("EPSV"), wt.Send("502 no EPSV"),
@@ -305,35 +307,35 @@ func gopherFaults() []faultRow {
 	}
 	part := strings.Repeat("\x01", 1000)
 	return []faultRow{
-		{proto: "gopher", fault: "garbage reply (menu line without a type)", flags: []string{"--render"}, kind: fetch.ErrProtocol, stderr: "protocol error",
+		{proto: "gopher", fault: "garbage reply (menu line without a type)", flags: []string{"--render"}, kind: fetch.ErrProtocol, exit: exitFail, stderr: "protocol error",
 			serve: url("/1/m", func() []wt.Step {
 				return []wt.Step{wt.Expect("/m"), wt.SendRaw("0ok\t/ok\th\t70\r\n\tno type\th\t70\r\n"), wt.Close()}
 			})},
-		{proto: "gopher", fault: "reset mid-reply (Gopher+ header)", kind: fetch.ErrShortTransfer, stderr: "short transfer",
+		{proto: "gopher", fault: "reset mid-reply (Gopher+ header)", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "short transfer",
 			serve: url("/0/t%09%09+", func() []wt.Step {
 				return []wt.Step{wt.Expect("/t\t+"), wt.SendRaw("+40"), wt.Pause(20 * time.Millisecond), wt.Reset()}
 			})},
-		{proto: "gopher", fault: "reset mid-data", kind: fetch.ErrShortTransfer, stderr: "short transfer",
+		{proto: "gopher", fault: "reset mid-data", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "short transfer",
 			serve: url("/9/f.bin", func() []wt.Step {
 				return []wt.Step{wt.Expect("/f.bin"), wt.SendRaw(part), wt.Pause(20 * time.Millisecond), wt.Reset()}
 			})},
-		{proto: "gopher", fault: "oversized line", flags: []string{"--render"}, kind: fetch.ErrProtocol, stderr: "line too long",
+		{proto: "gopher", fault: "oversized line", flags: []string{"--render"}, kind: fetch.ErrProtocol, exit: exitFail, stderr: "line too long",
 			serve: url("/1/m", func() []wt.Step {
 				return []wt.Step{wt.Expect("/m"), wt.SendRaw("0"), endlessBytes(100 << 20), wt.Close()}
 			})},
-		{proto: "gopher", fault: "endless multi-line reply (attribute block)", flags: []string{"--render"}, kind: fetch.ErrProtocol, stderr: "more than",
+		{proto: "gopher", fault: "endless multi-line reply (attribute block)", flags: []string{"--render"}, kind: fetch.ErrProtocol, exit: exitFail, stderr: "more than",
 			serve: url("/0/x%09%09!", func() []wt.Step {
 				return []wt.Step{wt.Expect("/x\t!"), wt.SendRaw("+-2\r\n+INFO: 0x\t/x\th\t70\r\n"), endlessLines(" and more", 100<<20), wt.Close()}
 			})},
-		{proto: "gopher", fault: "short transfer (+-1 closed before the dot)", kind: fetch.ErrShortTransfer, stderr: `before the "." line`,
+		{proto: "gopher", fault: "short transfer (+-1 closed before the dot)", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: `before the "." line`,
 			serve: url("/0/t%09%09+", func() []wt.Step {
 				return []wt.Step{wt.Expect("/t\t+"), wt.SendRaw("+-1\r\nline one\r\nline two\r\n"), wt.Close()}
 			})},
-		{proto: "gopher", fault: "lying size (+65536, 1000 bytes)", kind: fetch.ErrShortTransfer, stderr: "1000 of 65536 bytes",
+		{proto: "gopher", fault: "lying size (+65536, 1000 bytes)", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "1000 of 65536 bytes",
 			serve: url("/9/f.bin%09%09+", func() []wt.Step {
 				return []wt.Step{wt.Expect("/f.bin\t+"), wt.SendRaw("+65536\r\n" + part), wt.Close()}
 			})},
-		{proto: "gopher", fault: "lying size in a text (+4096, one line)", kind: fetch.ErrShortTransfer, stderr: "6 of 4096 bytes",
+		{proto: "gopher", fault: "lying size in a text (+4096, one line)", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "6 of 4096 bytes",
 			serve: url("/0/t%09%09+", func() []wt.Step {
 				return []wt.Step{wt.Expect("/t\t+"), wt.SendRaw("+4096\r\nline\r\n"), wt.Close()}
 			})},
@@ -363,19 +365,19 @@ func httpFaults() []faultRow {
 	head := "HTTP/1.1 200 OK\r\nContent-Length: 65536\r\n\r\n"
 	part := strings.Repeat("x", 1000)
 	return []faultRow{
-		{proto: "http", fault: "garbage reply", kind: fetch.ErrProtocol, stderr: "protocol error",
+		{proto: "http", fault: "garbage reply", kind: fetch.ErrProtocol, exit: exitFail, stderr: "protocol error",
 			serve: url(wt.SendRaw("220 ProFTPD ready\r\n\r\n"), wt.Close())},
-		{proto: "http", fault: "reset mid-reply (head)", kind: fetch.ErrShortTransfer, stderr: "short transfer",
+		{proto: "http", fault: "reset mid-reply (head)", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "short transfer",
 			serve: url(wt.SendRaw("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n"), wt.Pause(20*time.Millisecond), wt.Reset())},
-		{proto: "http", fault: "reset mid-data", kind: fetch.ErrShortTransfer, stderr: "short transfer",
+		{proto: "http", fault: "reset mid-data", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "short transfer",
 			serve: url(wt.SendRaw(head+part), wt.Pause(20*time.Millisecond), wt.Reset())},
-		{proto: "http", fault: "oversized line", kind: fetch.ErrProtocol, stderr: "protocol error",
+		{proto: "http", fault: "oversized line", kind: fetch.ErrProtocol, exit: exitFail, stderr: "protocol error",
 			serve: url(wt.SendRaw("HTTP/1.1 200 OK\r\nX-Long: "), endlessBytes(100<<20))},
-		{proto: "http", fault: "endless multi-line reply (header lines)", kind: fetch.ErrProtocol, stderr: "protocol error",
+		{proto: "http", fault: "endless multi-line reply (header lines)", kind: fetch.ErrProtocol, exit: exitFail, stderr: "protocol error",
 			serve: url(wt.SendRaw("HTTP/1.1 200 OK\r\n"), endlessLines("X-More: and more", 100<<20))},
-		{proto: "http", fault: "short transfer (chunked, no last chunk)", kind: fetch.ErrShortTransfer, stderr: "ended after 1000 bytes, without its last chunk",
+		{proto: "http", fault: "short transfer (chunked, no last chunk)", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "ended after 1000 bytes, without its last chunk",
 			serve: url(wt.SendRaw("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3e8\r\n"+part+"\r\n"), wt.Close())},
-		{proto: "http", fault: "lying size (Content-Length 65536, 1000 bytes)", kind: fetch.ErrShortTransfer, stderr: "1000 of the 65536 bytes of its Content-Length",
+		{proto: "http", fault: "lying size (Content-Length 65536, 1000 bytes)", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "1000 of the 65536 bytes of its Content-Length",
 			serve: url(wt.SendRaw(head+part), wt.Close())},
 	}
 }
@@ -390,9 +392,9 @@ func realServerRows() []faultRow {
 			serve: func(t *testing.T) string { return "gopher://127.0.0.1:" + env(t, "GOPHER_PORT") + "/1/" }},
 		{proto: "gopher", fault: "Gophernicus text without the dot (real server)", stderr: `without the "." line that ends a Gopher text`,
 			serve: func(t *testing.T) string { return "gopher://127.0.0.1:" + env(t, "GOPHERNICUS_PORT") + "/0/hello.txt" }},
-		{proto: "ftp", fault: "missing file (real ProFTPD)", kind: fetch.ErrNotFound, stderr: "550",
+		{proto: "ftp", fault: "missing file (real ProFTPD)", kind: fetch.ErrNotFound, exit: exitRemoteNoent, stderr: "550",
 			serve: func(t *testing.T) string { return "ftp://127.0.0.1:" + env(t, "FTP_PORT") + "/pub/no-such-file.bin" }},
-		{proto: "http", fault: "missing file (real nginx)", kind: fetch.ErrNotFound, stderr: "404",
+		{proto: "http", fault: "missing file (real nginx)", kind: fetch.ErrNotFound, exit: exitHTTPStatus, stderr: "404",
 			serve: func(t *testing.T) string { return "http://127.0.0.1:" + env(t, "HTTP_PORT") + "/no-such-file" }},
 	}
 }

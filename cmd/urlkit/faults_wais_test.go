@@ -31,13 +31,13 @@ func waisProsperoFaults() []faultRow {
 		}
 	}
 	return []faultRow{
-		{proto: "wais", fault: "absurd APDU length", kind: fetch.ErrProtocol, stderr: "wais",
+		{proto: "wais", fault: "absurd APDU length", kind: fetch.ErrProtocol, exit: exitFail, stderr: "wais",
 			serve: fake("wais://", "/test?gopher", waisReply("9999999999z2wais        0"))},
-		{proto: "wais", fault: "APDU cut short", kind: fetch.ErrShortTransfer, stderr: "cut short",
+		{proto: "wais", fault: "APDU cut short", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "cut short",
 			serve: fake("wais://", "/test?gopher", waisReply("0000000200z2wais        0\x00\x17"))},
-		{proto: "wais", fault: "document broken off in its second chunk (real freeWAIS)", kind: fetch.ErrShortTransfer, stderr: "short transfer",
+		{proto: "wais", fault: "document broken off in its second chunk (real freeWAIS)", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "short transfer",
 			serve: func(t *testing.T) string { return waisBrokenDocument(t) }},
-		{proto: "prospero", fault: "a server that never answers", kind: fetch.ErrTimeout, stderr: "timed out",
+		{proto: "prospero", fault: "a server that never answers", kind: fetch.ErrTimeout, exit: exitTimeout, stderr: "timed out",
 			serve: func(t *testing.T) string {
 				pc, err := net.ListenPacket("udp", "127.0.0.1:0")
 				if err != nil {

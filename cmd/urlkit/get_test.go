@@ -212,16 +212,17 @@ func TestGetNoPartialFile(t *testing.T) {
 	for _, tc := range []struct {
 		name, url string
 		script    []wt.Step
+		exit      int
 	}{
-		{"http reset", "http://%s/f.bin", []wt.Step{httpHead, wt.SendRaw("HTTP/1.1 200 OK\r\nContent-Length: 65536\r\n\r\n" + part), wt.Pause(20 * time.Millisecond), wt.Reset()}},
-		{"gopher reset", "gopher://%s/9/f.bin", []wt.Step{wt.Expect("/f.bin"), wt.SendRaw(part), wt.Pause(20 * time.Millisecond), wt.Reset()}},
-		{"gopher stall", "gopher://%s/9/f.bin", []wt.Step{wt.Expect("/f.bin"), wt.SendRaw(part), wt.Stall()}},
+		{"http reset", "http://%s/f.bin", []wt.Step{httpHead, wt.SendRaw("HTTP/1.1 200 OK\r\nContent-Length: 65536\r\n\r\n" + part), wt.Pause(20 * time.Millisecond), wt.Reset()}, exitShort},
+		{"gopher reset", "gopher://%s/9/f.bin", []wt.Step{wt.Expect("/f.bin"), wt.SendRaw(part), wt.Pause(20 * time.Millisecond), wt.Reset()}, exitShort},
+		{"gopher stall", "gopher://%s/9/f.bin", []wt.Step{wt.Expect("/f.bin"), wt.SendRaw(part), wt.Stall()}, exitTimeout},
 		{"ftp reset", "ftp://%s/f.bin", []wt.Step{
 			wt.Send("220 fake"), wt.Expect("USER anonymous"), wt.Send("331 pw"), wt.Expect("PASS nobody@example.org"), wt.Send("230 ok"),
 			wt.Expect("TYPE I"), wt.Send("200 ok"), wt.Expect("SIZE f.bin"), wt.Send("213 65536"),
 			wt.Expect("EPSV"), wt.EPSV(&data), wt.Expect("RETR f.bin"), wt.Send("150 Opening (65536 bytes)"),
 			wt.OnData(&data, wt.SendRaw(part), wt.Pause(20*time.Millisecond), wt.Reset()),
-			wt.Send("426 aborted"), wt.Expect("QUIT"), wt.Send("221 bye")}},
+			wt.Send("426 aborted"), wt.Expect("QUIT"), wt.Send("221 bye")}, exitShort},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := wt.Start(t, tc.script...)
@@ -229,8 +230,8 @@ func TestGetNoPartialFile(t *testing.T) {
 			st, _, errOut := TestStreams("")
 			url := fmt.Sprintf(tc.url, srv.Addr())
 			code := run(t.Context(), []string{"get", "-q", "--timeout", "500ms", "--email", "nobody@example.org", "-o", dir + "/out.bin", url}, st)
-			if code != exitFail {
-				t.Errorf("exit %d, want %d; stderr %q", code, exitFail, errOut)
+			if code != tc.exit {
+				t.Errorf("exit %d, want %d; stderr %q", code, tc.exit, errOut)
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 				t.Errorf("left behind: %v", entries)

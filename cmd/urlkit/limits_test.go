@@ -30,14 +30,15 @@ func TestGetLimitFlags(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		hint string
+		exit int
 	}{
-		{[]string{"--max-time", "700ms"}, "--max-time sets the limit"},
-		{[]string{"--speed-limit", "1k", "--speed-time", "700ms"}, "--speed-limit and --speed-time set the limit"},
-		{[]string{"--max-filesize", "10"}, "--max-filesize sets the limit"},
+		{[]string{"--max-time", "700ms"}, "--max-time sets the limit", exitTimeout},
+		{[]string{"--speed-limit", "1k", "--speed-time", "700ms"}, "--speed-limit and --speed-time set the limit", exitTimeout},
+		{[]string{"--max-filesize", "10"}, "--max-filesize sets the limit", exitTooLarge},
 	} {
 		start := time.Now()
 		code, _, stderr := runCLI(t, "", false, append(append([]string{"get", "-o", out}, tc.args...), stalled())...)
-		if code != exitFail || !strings.Contains(stderr, tc.hint) || time.Since(start) > 5*time.Second {
+		if code != tc.exit || !strings.Contains(stderr, tc.hint) || time.Since(start) > 5*time.Second {
 			t.Errorf("%v: exit %d after %v: %s", tc.args, code, time.Since(start), stderr)
 		}
 		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
@@ -46,7 +47,7 @@ func TestGetLimitFlags(t *testing.T) {
 	}
 	// A local file larger than the limit: refused up front, no file.
 	code, _, stderr := runCLI(t, "", false, "get", "-o", out, "--max-filesize", "1k", source(t, strings.Repeat("x", 2000)))
-	if code != exitFail || !strings.Contains(stderr, "2000 bytes, more than the limit of 1024") {
+	if code != exitTooLarge || !strings.Contains(stderr, "2000 bytes, more than the limit of 1024") {
 		t.Errorf("file: exit %d: %s", code, stderr)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {

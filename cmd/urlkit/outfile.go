@@ -27,10 +27,11 @@ import (
 // file.
 type outputFile struct {
 	*os.File
-	target string // the name the user gave, for messages
-	final  string // the file renamed into place (the symlink's target)
-	atomic bool   // written under a temporary name
-	done   bool
+	target  string // the name the user gave, for messages
+	final   string // the file renamed into place (the symlink's target)
+	atomic  bool   // written under a temporary name
+	partial bool   // the temporary file is get -C -'s partial copy: kept on failure
+	done    bool
 }
 
 // pendingTemps holds the temporary files not yet committed or removed,
@@ -176,6 +177,9 @@ func (f *outputFile) commit() error {
 	if err == nil {
 		err = os.Rename(f.Name(), f.final)
 	}
+	if err == nil && f.partial {
+		os.Remove(f.Name() + ".validator")
+	}
 	if err != nil {
 		f.abort()
 		return nameTarget(err, "write", f.target)
@@ -192,6 +196,15 @@ func (f *outputFile) abort() {
 		return
 	}
 	f.done = true
+	if f.partial {
+		// Kept for the next -C -, unless nothing arrived.
+		if fi, err := f.Stat(); err == nil && fi.Size() == 0 {
+			os.Remove(f.Name())
+			os.Remove(f.Name() + ".validator")
+		}
+		f.Close()
+		return
+	}
 	f.Close()
 	if f.atomic {
 		os.Remove(f.Name())

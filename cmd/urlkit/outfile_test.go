@@ -180,7 +180,7 @@ func TestOutputKeepsMode(t *testing.T) {
 func TestOutputMissingDir(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "newdir", "x")
 	code, stderr := getTo(t, out, source(t, "data"))
-	if code != exitFail {
+	if code != exitWrite {
 		t.Fatalf("exit %d", code)
 	}
 	if !strings.Contains(stderr, out+":") || strings.Contains(stderr, ".part") || strings.Contains(stderr, ".urlkit-") {
@@ -201,7 +201,7 @@ func TestOutputFullDisk(t *testing.T) {
 	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
 	out := filepath.Join(mnt, "big.bin")
 	code, stderr := getTo(t, out, source(t, strings.Repeat("z", 1<<20)))
-	if code != exitFail {
+	if code != exitWrite {
 		t.Fatalf("exit %d on a full disk", code)
 	}
 	if !strings.Contains(stderr, out) || strings.Contains(stderr, ".part") || !strings.Contains(stderr, "no space") {

@@ -32,7 +32,7 @@ func TestUntrustedReplyText(t *testing.T) {
 	srv := wt.Start(t, wt.Send("220 fake"), wt.Expect("USER anonymous"), wt.Send("331 pw"),
 		wt.Expect("PASS a@b.c"), wt.SendRaw("530 "+forged+"\r\n"), wt.Stall())
 	code, _, stderr := runCLI(t, "", false, "get", "--trace", "--email", "a@b.c", "ftp://"+srv.Addr()+"/f")
-	if code != exitFail || !strings.Contains(stderr, `\x1b]8;;http://evil/\x07click`) {
+	if code != exitLogin || !strings.Contains(stderr, `\x1b]8;;http://evil/\x07click`) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	checkSafe(t, "standard error", stderr)

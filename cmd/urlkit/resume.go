@@ -1,0 +1,112 @@
+package main
+
+// get -C - (--continue-at -): the data of a transfer that failed is kept
+// in a partial copy beside the target, and the next get -C - continues
+// it (fetch.FetchFrom: FTP REST, HTTP Range with If-Range); the target
+// itself still appears only whole.
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urlkit/urlkit/fetch"
+)
+
+// resumeFlags declares -C and --continue-at; only "-" (the size of the
+// partial copy) is taken.
+func resumeFlags(fs *flag.FlagSet, on *bool) {
+	set := func(v string) error {
+		if v != "-" {
+			return errors.New(`want "-": continue from the partial copy that a failed get -C - kept`)
+		}
+		*on = true
+		return nil
+	}
+	fs.Func("C", "with `-`: continue the partial copy a failed transfer kept (FTP REST, HTTP Range)", set)
+	fs.Func("continue-at", "with `-`: the same as -C -", set)
+}
+
+// resumeHelp is the part of get -h about -C -.
+const resumeHelp = `Resume: with -C - (--continue-at -) a transfer to a file that fails keeps
+what arrived (also when interrupted) in a hidden partial copy beside the
+file (.NAME.urlkit.part),
+and the next get -C - continues it: FTP with REST before RETR (TYPE I
+only, checked against SIZE), HTTP with Range and, when the first response
+named a validator (a strong ETag or Last-Modified), If-Range, so that a
+changed resource comes whole; a server that sends all of it (200) is
+followed cleanly from the start. Gopher has no way to start at a byte: a
+gopher URL is fetched again from the start, and get says so. The file
+appears only once complete, as without -C -.`
+
+// maxValidator bounds the validator file.
+const maxValidator = 1 << 10
+
+// partName is the partial copy kept for the target final.
+func partName(final string) string {
+	dir, base := filepath.Split(final)
+	return filepath.Join(dir, "."+base+".urlkit.part")
+}
+
+// openPart opens (or creates) the partial copy for the -o target path
+// and returns where the fetch should continue. A target that is not a
+// regular file (a FIFO, /dev/null) is written in place, from the start.
+func openPart(path string) (*outputFile, fetch.Resume, error) {
+	final, err := followLinks(path)
+	if err != nil {
+		return nil, fetch.Resume{}, nameTarget(err, "open", path)
+	}
+	if fi, err := os.Stat(final); err == nil && !fi.Mode().IsRegular() {
+		return nil, fetch.Resume{}, nil
+	}
+	part := partName(final)
+	f, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE, 0o666)
+	if err != nil {
+		return nil, fetch.Resume{}, nameTarget(err, "create", path)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fetch.Resume{}, nameTarget(err, "open", path)
+	}
+	r := fetch.Resume{Offset: fi.Size()}
+	if vf, err := os.Open(part + ".validator"); err == nil {
+		b, _ := io.ReadAll(io.LimitReader(vf, maxValidator))
+		vf.Close()
+		r.Validator = strings.TrimSpace(string(b))
+	}
+	return &outputFile{File: f, target: path, final: final, atomic: true, partial: true}, r, nil
+}
+
+// startAt places the partial copy at offset, where the fetched data
+// starts (0: a new copy), and records the validator for the next -C -.
+func (f *outputFile) startAt(offset int64, validator string) error {
+	if err := f.Truncate(offset); err != nil {
+		return nameTarget(err, "write", f.target)
+	}
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		return nameTarget(err, "write", f.target)
+	}
+	vname := f.Name() + ".validator"
+	if validator == "" || len(validator) > maxValidator || strings.ContainsAny(validator, "\r\n") {
+		os.Remove(vname)
+		return nil
+	}
+	return nameTarget(os.WriteFile(vname, []byte(validator+"\n"), 0o666), "write", f.target)
+}
+
+// partialNote is what a failed -C - transfer adds to its error.
+func partialNote(f *outputFile) string {
+	if f == nil || !f.partial {
+		return ""
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d bytes kept: get -C - continues", fi.Size())
+}

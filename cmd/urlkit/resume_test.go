@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	crand "crypto/rand"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	wt "github.com/urlkit/urlkit/internal/wiretest"
+)
+
+func randomBytes(t *testing.T, n int) []byte {
+	b := make([]byte, n)
+	crand.Read(b)
+	return b
+}
+
+// An HTTP transfer cut at 60% leaves no file but a partial copy; get -C -
+// continues it with Range and If-Range and the file is byte-identical.
+// When the resource changed meanwhile (another ETag) the server sends it
+// whole and get starts again cleanly.
+func TestGetResumeHTTP(t *testing.T) {
+	body := randomBytes(t, 1<<20)
+	cut := len(body) * 6 / 10
+	etag := `"v1"`
+	var n atomic.Int32
+	var ranges []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ranges = append(ranges, r.Header.Get("Range")+" "+r.Header.Get("If-Range"))
+		w.Header().Set("ETag", etag)
+		if n.Add(1) == 1 {
+			w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+			w.Write(body[:cut])
+			rc := http.NewResponseController(w)
+			rc.Flush()
+			if c, _, err := rc.Hijack(); err == nil {
+				c.Close()
+			}
+			return
+		}
+		http.ServeContent(w, r, "f.bin", time.Time{}, bytes.NewReader(body))
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "f.bin")
+	code, _, stderr := runCLI(t, "", false, "get", "-q", "-C", "-", "-o", out, srv.URL+"/f.bin")
+	if code != exitShort || !strings.Contains(stderr, fmt.Sprintf("; %d bytes kept: get -C - continues", cut)) {
+		t.Fatalf("cut: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("the cut transfer left the file")
+	}
+	code, _, stderr = runCLI(t, "", false, "get", "-q", "-C", "-", "-o", out, srv.URL+"/f.bin")
+	got, _ := os.ReadFile(out)
+	if code != exitOK || !bytes.Equal(got, body) {
+		t.Fatalf("resume: exit %d, %d bytes (identical: %v): %s", code, len(got), bytes.Equal(got, body), stderr)
+	}
+	if want := fmt.Sprintf("bytes=%d- %s", cut, etag); ranges[1] != want {
+		t.Errorf("the resuming request: %q, want %q", ranges[1], want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left in the directory: %v", entries)
+	}
+
+	// The resource changes between the cut and the resume: If-Range
+	// does not match, the server sends it all (200), get starts again.
+	n.Store(0)
+	os.Remove(out)
+	code, _, _ = runCLI(t, "", false, "get", "-q", "-C", "-", "-o", out, srv.URL+"/f.bin")
+	if code != exitShort {
+		t.Fatalf("second cut: exit %d", code)
+	}
+	body = randomBytes(t, 1<<20)
+	etag = `"v2"`
+	code, _, stderr = runCLI(t, "", false, "get", "-q", "-C", "-", "-o", out, srv.URL+"/f.bin")
+	got, _ = os.ReadFile(out)
+	if code != exitOK || !bytes.Equal(got, body) || !strings.Contains(stderr, "fetched again from the start") {
+		t.Fatalf("changed resource: exit %d, identical %v: %s", code, bytes.Equal(got, body), stderr)
+	}
+}
+
+// An FTP transfer cut at 60% (a fault server resets the data connection)
+// is continued against the real ProFTPD with REST: the file is
+// byte-identical, and the server's log shows the REST.
+func TestGetResumeFTP(t *testing.T) {
+	e := wt.ServerEnv(t, "FTP_PORT", "FTP_DIR", "FTP_LOG")
+	body := randomBytes(t, 256<<10)
+	cut := len(body) * 6 / 10
+	name := fmt.Sprintf("resume-%d.bin", rand.Uint64())
+	src := filepath.Join(e["FTP_DIR"], "anon", "pub", name)
+	if err := os.WriteFile(src, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(src) })
+	var d wt.Data
+	fake := wt.Start(t,
+		wt.Send("220 fake"), wt.Expect("USER anonymous"), wt.Send("331 pw"), wt.Expect("PASS resume@example.org"), wt.Send("230 ok"),
+		wt.Expect("CWD pub"), wt.Send("250 ok"),
+		wt.Expect("TYPE I"), wt.Send("200 ok"), wt.Expect("SIZE "+name), wt.Send(fmt.Sprintf("213 %d", len(body))),
+		wt.Expect("EPSV"), wt.EPSV(&d), wt.Expect("RETR "+name), wt.Send("150 Opening BINARY mode data connection"),
+		wt.OnData(&d, wt.SendRaw(string(body[:cut])), wt.Pause(20*time.Millisecond), wt.Reset()),
+		wt.Send("426 aborted"), wt.Expect("QUIT"), wt.Send("221 bye"))
+	dir := t.TempDir()
+	out := filepath.Join(dir, name)
+	code, _, stderr := runCLI(t, "", false, "get", "-q", "--email", "resume@example.org", "-C", "-", "-o", out, "ftp://"+fake.Addr()+"/pub/"+name)
+	if code != exitShort || !strings.Contains(stderr, fmt.Sprintf("; %d bytes kept", cut)) {
+		t.Fatalf("cut: exit %d: %s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "", false, "get", "-q", "--trace", "--email", "resume@example.org", "-C", "-", "-o", out, "ftp://127.0.0.1:"+e["FTP_PORT"]+"/pub/"+name)
+	got, _ := os.ReadFile(out)
+	if code != exitOK || !bytes.Equal(got, body) {
+		t.Fatalf("resume: exit %d, %d bytes: %s", code, len(got), stderr)
+	}
+	if !strings.Contains(stderr, fmt.Sprintf("> REST %d\n", cut)) {
+		t.Errorf("no REST %d in the trace: %s", cut, stderr)
+	}
+	log, _ := os.ReadFile(e["FTP_LOG"])
+	if !strings.Contains(string(log), fmt.Sprintf(`"REST %d" 350`, cut)) {
+		t.Errorf("ProFTPD's log has no REST %d", cut)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left in the directory: %v", entries)
+	}
+}
+
+// Gopher cannot resume: get says so and fetches it all again.
+func TestGetResumeGopher(t *testing.T) {
+	port := wt.ServerEnv(t, "GOPHER_PORT")["GOPHER_PORT"]
+	dir := t.TempDir()
+	out := filepath.Join(dir, "hello.txt")
+	if err := os.WriteFile(partName(out), []byte("stale"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "", false, "get", "-q", "-C", "-", "-o", out, "gopher://127.0.0.1:"+port+"/0/hello.txt")
+	got, _ := os.ReadFile(out)
+	if code != exitOK || bytes.HasPrefix(got, []byte("stale")) || !strings.Contains(stderr, "gopher URLs cannot resume a transfer") {
+		t.Errorf("exit %d, %q: %s", code, got, stderr)
+	}
+}
