@@ -108,7 +108,7 @@ func (o *getOptions) session(ctx context.Context, st *Streams, f *fetch.Fetcher,
 func sessionEnd(st *Streams, err error) int {
 	if err != nil {
 		fmt.Fprintln(st.Err, describe(err))
-		return exitFail
+		return exitOf(err) // get's exit codes (a refused login, a timeout...)
 	}
 	return exitOK
 }
