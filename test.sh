@@ -31,6 +31,12 @@ fi
 step "go vet"
 go vet ./...
 
+# The session test on a real terminal (cmd/urlkit TestSessionOnTerminal)
+# drives urlkit in a tmux pane.
+if ! command -v tmux >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get install -y -q tmux >/dev/null
+fi
+
 # edit's differential test against libcurl's URL API builds a small C
 # helper (cmd/urlkit/testdata/libcurl): it needs a C compiler and libcurl's
 # headers, installed here when missing; once they are there, the test must

@@ -30,6 +30,17 @@
 // on the wire against the real servers. A plan that refuses the URL is
 // refused here with the same reason and offset, before anything is sent.
 //
+// # Sessions
+//
+// telnet, rlogin and tn3270 URLs designate interactive services, not data
+// (RFC 1738 3.8, RFC 1630), so they have no Opener: Fetcher.Session runs
+// the session between the server and a Terminal (the user's streams, the
+// terminal's type and size, the escape prompt). It carries out the same
+// kind of plan: the telnet client accepts the options the plan's
+// negotiation answers name and announces its terminal type; rlogin sends
+// the plan's handshake; TestPlanEqualsWire compares them with the wire
+// against inetutils telnetd, rsh-redone's in.rlogind and Hercules.
+//
 // The core (Fetcher, Request, Response, Error) knows no protocol: an
 // opener gets everything it needs on the Request, names the kind of its
 // client's errors as a Classifier, and fills the protocol-neutral

@@ -56,6 +56,10 @@ var planWireCases = []struct {
 	// with this message.
 	news bool
 	send string
+	// session: the URL designates a session (Fetcher.Session over empty
+	// pipes, the server's output in body); its option negotiation is
+	// matched by matchNegotiation.
+	session bool
 }{
 	{name: "ftp anonymous text (guessed TYPE A)", server: "FTP_PORT", path: "/pub/hello.txt", body: "Hello from anonymous FTP."},
 	{name: "ftp binary (TYPE I, SIZE)", server: "FTP_PORT", path: "/pub/64k.bin", body: "xxxx"},
@@ -111,6 +115,10 @@ var planWireCases = []struct {
 	{name: "mailto aiosmtpd", server: "SMTP_PORT", path: "mailto:rcpt@example.org?subject=plan%20equals%20wire", send: "Hello.\n.dot\n"},
 	{name: "mailto exim, several addresses (RFC 6068)", server: "EXIM_PORT", path: "mailto:a@example.org,b@example.org?cc=c@example.org&to=d@example.org&subject=hi", send: "Hello.\n"},
 	{name: "http through a proxy", server: "HTTP_PORT", via: true, path: "http://127.0.0.1:%s/hello.txt", fails: true},
+	{name: "telnet: the option negotiation with inetutils telnetd", server: "TELNET_PORT", path: "/", session: true, body: "login:"},
+	{name: "telnet with an advisory user: nothing typed", server: "TELNET_PORT", user: "tester:secret@", path: "/", session: true, body: "login:"},
+	{name: "rlogin: the RFC 1282 handshake with rsh-redone in.rlogind", server: "RLOGIN_PORT", user: "urlkit-rlogin@", path: "/", session: true, body: "Password:"},
+	{name: "tn3270: the TN3270 negotiation with Hercules, then its logo screen", server: "TN3270_PORT", path: "/", session: true, body: "My PC thinks it's a MAINFRAME"},
 	{name: "ftp through an HTTP gateway (RFC 1630)", server: "HTTP_PORT", via: true, path: "ftp://ftp.example:2121/pub/hello.txt", fails: true},
 }
 
@@ -161,8 +169,16 @@ func TestPlanEqualsWire(t *testing.T) {
 				rawURL = "prospero://" + rel.addr() + tc.path
 			default:
 				port := wiretest.ServerEnv(t, tc.server)[tc.server]
-				rel = newRelay(t, "127.0.0.1:"+port)
-				scheme := map[string]string{"NNTP_PORT": "nntp", "FTP_PORT": "ftp", "GOPHER_PORT": "gopher", "GOPHERNICUS_PORT": "gopher", "HTTP_PORT": "http", "WAIS_PORT": "wais"}[tc.server]
+				if tc.session {
+					// A session ends when the client closes (Hercules
+					// keeps a half-closed connection open); rlogind trusts
+					// only a privileged source port, so the relay needs one.
+					rel = startRelay(t, &relay{target: "127.0.0.1:" + port, sessions: true, privileged: tc.server == "RLOGIN_PORT"})
+				} else {
+					rel = newRelay(t, "127.0.0.1:"+port)
+				}
+				scheme := map[string]string{"NNTP_PORT": "nntp", "FTP_PORT": "ftp", "GOPHER_PORT": "gopher", "GOPHERNICUS_PORT": "gopher", "HTTP_PORT": "http", "WAIS_PORT": "wais",
+					"TELNET_PORT": "telnet", "RLOGIN_PORT": "rlogin", "TN3270_PORT": "tn3270"}[tc.server]
 				path := tc.path
 				if tc.doc != "" {
 					path = waisDocPath(t, "127.0.0.1:"+port, tc.doc, tc.lynx)
@@ -177,13 +193,27 @@ func TestPlanEqualsWire(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opts := scheme.PlanOptions{Mode: urlkit.RFC3986, Email: email, Proxy: proxy, Compressed: tc.compressed, NewsServer: f.NNTP.Server, Post: tc.send != ""}
+			opts := scheme.PlanOptions{Mode: urlkit.RFC3986, Email: email, Proxy: proxy, Compressed: tc.compressed, NewsServer: f.NNTP.Server, Post: tc.send != "", LocalUser: "root"}
 			plan, err := scheme.PlanURL(&u, opts)
 			if err != nil {
 				t.Fatalf("PlanURL(%s): %v", rawURL, err)
 			}
 			var trace bytes.Buffer
 			f.Trace = &trace // the wire trace on, as get --trace
+			if tc.session {
+				var out bytes.Buffer
+				if err := f.Session(testCtx(t), &u, &Terminal{Out: &out, LocalUser: "root"}); err != nil {
+					t.Fatalf("Session(%s): %v\nplan:\n%s", rawURL, err, strings.Join(plan.Lines(true), "\n"))
+				}
+				if !strings.Contains(out.String(), tc.body) {
+					t.Errorf("the session of %s shows no %q: %.300q", rawURL, tc.body, out.String())
+				}
+				wire := rel.sent(t)
+				if msg := matchNegotiation(plan, wire); msg != "" {
+					t.Errorf("%s: the wire is not the plan: %s\nwire:\n%q\nplan:\n%s", rawURL, msg, wire, strings.Join(plan.Lines(true), "\n"))
+				}
+				return
+			}
 			var resp *Response
 			if tc.send != "" {
 				sent, err := f.Send(testCtx(t), &u, strings.NewReader(tc.send))
@@ -334,6 +364,75 @@ func sizeOf(p *scheme.Plan) int64 {
 	return 0
 }
 
+// matchNegotiation checks the wire of a session against its plan: the
+// plan's unconditional steps (rlogin's handshake) in order, as matchPlan
+// does, and every telnet command after them one of the plan's
+// negotiation answers, in any order, since the server leads (each at
+// most once: RFC 1143), or the refusal (WONT, DONT) of an option the
+// plan does not accept, as its comment says. At least one answer must be
+// on the wire, and nothing else (no data: the session's input is empty).
+func matchNegotiation(plan *scheme.Plan, wire []byte) string {
+	rest := wire
+	answers := map[string]bool{}
+	accepted := map[[2]byte]bool{} // {WILL, x}: x accepted on our side; {DO, x}: on the server's
+	for _, st := range plan.Sends() {
+		if st.When == "" {
+			if !bytes.HasPrefix(rest, []byte(st.Text)) {
+				return "the plan sends " + quote(st.Text) + ", the wire has " + quote(string(rest[:min(len(rest), 60)]))
+			}
+			rest = rest[len(st.Text):]
+			continue
+		}
+		if !st.Binary {
+			return "a conditional step that is not a negotiation answer: " + st.String()
+		}
+		answers[st.Text] = false
+		if t := st.Text; len(t) == 3 && (t[1] == 251 || t[1] == 253) {
+			accepted[[2]byte{t[1], t[2]}] = true
+		}
+	}
+	if len(answers) == 0 {
+		if len(rest) > 0 {
+			return "the wire goes on after the plan ends: " + quote(string(rest[:min(len(rest), 60)]))
+		}
+		return ""
+	}
+	seen := 0
+	for len(rest) > 0 {
+		if rest[0] != 255 || len(rest) < 3 {
+			return "data where the plan has none: " + quote(string(rest[:min(len(rest), 60)]))
+		}
+		n := 3
+		if rest[1] == 250 { // SB ... IAC SE
+			end := bytes.Index(rest, []byte{255, 240})
+			if end < 0 {
+				return "an unterminated subnegotiation: " + quote(string(rest))
+			}
+			n = end + 2
+		}
+		cmd := string(rest[:n])
+		rest = rest[n:]
+		used, planned := answers[cmd]
+		switch {
+		case planned && used:
+			return "the answer " + quote(cmd) + " was sent twice (RFC 1143: once)"
+		case planned:
+			answers[cmd] = true
+			seen++
+		case n == 3 && cmd[1] == 252 && !accepted[[2]byte{251, cmd[2]}],
+			n == 3 && cmd[1] == 254 && !accepted[[2]byte{253, cmd[2]}]:
+			// WONT x, DONT x: the refusal of an option the plan does not
+			// accept on that side
+		default:
+			return "the wire has " + quote(cmd) + ", which the plan does not send"
+		}
+	}
+	if seen == 0 {
+		return "none of the plan's negotiation answers is on the wire"
+	}
+	return ""
+}
+
 func quote(s string) string {
 	return "\"" + strings.ReplaceAll(strings.ReplaceAll(s, "\r", `\r`), "\n", `\n`) + "\""
 }
@@ -355,17 +454,25 @@ type relay struct {
 	udp    *net.UDPConn // a UDP relay (newUDPRelay); ln is nil then
 	ln     net.Listener
 	target string
-	wg     sync.WaitGroup
-	mu     sync.Mutex
-	conns  []*bytes.Buffer
+	// sessions: the client's close closes the server's side too;
+	// privileged: connect to target from a port in 512-1023 (as root).
+	sessions, privileged bool
+	wg                   sync.WaitGroup
+	mu                   sync.Mutex
+	conns                []*bytes.Buffer
 }
 
 func newRelay(t *testing.T, target string) *relay {
+	return startRelay(t, &relay{target: target})
+}
+
+// startRelay starts r, configured, listening on a port of its own.
+func startRelay(t *testing.T, r *relay) *relay {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &relay{ln: ln, target: target}
+	r.ln = ln
 	t.Cleanup(func() { ln.Close() })
 	go r.serve()
 	return r
@@ -384,7 +491,7 @@ func (r *relay) serve() {
 		if err != nil {
 			return
 		}
-		s, err := net.Dial("tcp", r.target)
+		s, err := r.dial()
 		if err != nil {
 			c.Close()
 			continue
@@ -400,6 +507,9 @@ func (r *relay) serve() {
 			if tc, ok := s.(*net.TCPConn); ok {
 				tc.CloseWrite()
 			}
+			if r.sessions {
+				s.Close()
+			}
 		}()
 		go func() { // server -> client
 			defer r.wg.Done()
@@ -408,6 +518,22 @@ func (r *relay) serve() {
 			s.Close()
 		}()
 	}
+}
+
+// dial connects to the target, from a privileged port if r.privileged.
+func (r *relay) dial() (net.Conn, error) {
+	if !r.privileged {
+		return net.Dial("tcp", r.target)
+	}
+	var err error
+	for port := 1023; port >= 600; port-- {
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port}}
+		var c net.Conn
+		if c, err = d.Dial("tcp", r.target); err == nil {
+			return c, nil
+		}
+	}
+	return nil, err
 }
 
 // lockedWriter records under the relay's lock.

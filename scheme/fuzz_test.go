@@ -113,7 +113,8 @@ func checkView(t *testing.T, u *urlkit.URL, m urlkit.Mode) {
 			}
 		}
 	}
-	for _, opts := range []PlanOptions{{Mode: m}, {Mode: m, Proxy: "proxy:3128"}} {
+	session := PlanOptions{Mode: m, Login: true, Term: "XTERM", Width: 80, Height: 24, LocalUser: "me"}
+	for _, opts := range []PlanOptions{{Mode: m}, {Mode: m, Proxy: "proxy:3128"}, session} {
 		plan, err := PlanURL(u, opts)
 		if err != nil {
 			continue
@@ -131,6 +132,20 @@ func checkView(t *testing.T, u *urlkit.URL, m urlkit.Mode) {
 			}
 			if st.Kind == Send && len(plan.Refused) > 0 {
 				t.Fatalf("PlanURL(%q): a refused plan sends %q", s, st.Text)
+			}
+			// A session's login lines are one line each, and rlogin's
+			// handshake has its four fields (issue 12: no value types a
+			// second line or ends a field early).
+			switch st.Op {
+			case "LOGIN", "PASSWORD":
+				body := strings.TrimRight(st.Text, "\r\n")
+				if strings.ContainsAny(body, "\r\n\x00") {
+					t.Fatalf("PlanURL(%q): %s %q is more than one line", s, st.Op, st.Text)
+				}
+			case "HANDSHAKE":
+				if strings.Count(st.Text, "\x00") != 4 {
+					t.Fatalf("PlanURL(%q): the rlogin handshake %q has not 4 NULs", s, st.Text)
+				}
 			}
 		}
 	}

@@ -333,6 +333,18 @@ type PlanOptions struct {
 	// then MLSD when it lists MLST, else LIST, else NLST.
 	List bool
 
+	// Sessions (telnet, rlogin, tn3270). Term is the terminal type the
+	// client announces: "" means "DUMB" for telnet and "network" for
+	// rlogin (tn3270 always announces IBM-3278-2). Width and Height are
+	// the terminal's columns and rows, zero when the session is not on a
+	// terminal (no window size is sent). LocalUser is the rlogin
+	// handshake's local user name ("" means "user", a placeholder). Login:
+	// the client answers the login and password prompts once with the
+	// URL's user and password (get --login); otherwise they are advisory.
+	Term          string
+	Width, Height int
+	LocalUser     string
+	Login         bool
 	// Post makes the plan of a news or nntp URL a posting (urlkit
 	// send): POST and the article instead of reading. A mailto plan is
 	// always a submission.

@@ -3,6 +3,7 @@ package scheme
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,6 +51,16 @@ func TestExplainGolden(t *testing.T) {
 				opts.Proxy = val
 			case "news-server":
 				opts.NewsServer = val
+			case "term": // a session on a terminal: "term TYPE COLSxROWS"
+				typ, size, _ := strings.Cut(val, " ")
+				opts.Term = typ
+				if _, err := fmt.Sscanf(size, "%dx%d", &opts.Width, &opts.Height); err != nil {
+					t.Fatalf("%s: term %q: %v", file, val, err)
+				}
+			case "local-user":
+				opts.LocalUser = val
+			case "login":
+				opts.Login = true
 			default:
 				t.Fatalf("%s: unknown header line %q", file, line)
 			}

@@ -60,13 +60,14 @@ func CheckSafe(u *urlkit.URL) error {
 //     space: NNTP separates arguments with spaces);
 //   - mailto: the address in RCPT TO (CR, LF, NUL);
 //   - prospero: the hsoname (CR, LF) and the fields (CR, LF, NUL);
-//   - rlogin: the user name (NUL ends the fields of its handshake);
+//   - telnet, rlogin and tn3270: the user name and password (CR, LF,
+//     NUL: printed as "login as: USER", typed at the login prompts with
+//     get --login; NUL ends the fields of rlogin's handshake);
 //   - file and afs: the path (NUL: no file name holds one);
 //   - every scheme: the host (CR, LF, NUL, TAB, space), and raw control
 //     bytes anywhere (only a URL built by a program can hold them).
 //
-// Telnet's user and password are advisory (shown, never sent), WAIS
-// requests are binary and HTTP sends the path as written, so their
+// WAIS requests are binary and HTTP sends the path as written, so their
 // decoded bytes are no concern.
 func Concerns(u *urlkit.URL) []Concern {
 	v, _ := Parse(u, urlkit.Lenient)

@@ -17,7 +17,7 @@ import (
 
 var explainCmd = &command{
 	name:    "explain",
-	args:    "[--mode M] [--proxy HOST:PORT] [--email ADDR] [--news-server HOST] [--send] [--smtp HOST:PORT] [--show-password] [--compressed] [URL...]",
+	args:    "[--mode M] [--proxy HOST:PORT] [--email ADDR] [--news-server HOST] [--send] [--smtp HOST:PORT] [--show-password] [--compressed] [--login] [URL...]",
 	summary: "print the access algorithm a URL stands for, without network access",
 	detail: `Explain prints, without any network access, what a client does to access
 each URL: first "connect HOST:PORT" (or "open PATH" for a local file), then
@@ -65,8 +65,10 @@ Examples:
 		fs.StringVar(&opts.MailServer, "smtp", "", "the mail server `HOST:PORT` a mailto message is submitted to (urlkit send --smtp)")
 		fs.BoolVar(&opts.Compressed, "compressed", false, "explain the HTTP request of get --compressed (it asks for a gzip body)")
 		fs.BoolVar(&showPassword, "show-password", false, "show a password of the URL instead of xxxxx")
+		fs.BoolVar(&opts.Login, "login", false, "explain the session of get --login (the login and password prompts answered)")
 		return func(ctx context.Context, st *Streams, args []string) int {
 			opts.Mode = *mode
+			opts.LocalUser = localUser() // rlogin's handshake names the account running urlkit
 			if opts.MailServer == "" {
 				opts.MailServer = os.Getenv("SMTPSERVER")
 			}

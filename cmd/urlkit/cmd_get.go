@@ -22,7 +22,7 @@ var getCmd = &command{
 	name:         "get",
 	args:         "[URL...]",
 	flagSynopsis: true,
-	summary:      "fetch what URLs name (file, http, https, ftp, gopher, news, nntp, mid, cid, wais, prospero)",
+	summary:      "fetch what URLs name (file, http, https, ftp, gopher, news, nntp, mid, cid, wais, prospero), or open their sessions (telnet, rlogin, tn3270)",
 	detail: `Get fetches the resource each URL names and writes it to standard output,
 or to FILE with -o: written under a temporary name in the same directory and
 renamed only after a complete, checked transfer, so a failure leaves no file
@@ -77,6 +77,21 @@ Each URL is carried out as its specification says:
            size, date, host, hsoname, URL), or a file's CONTENTS, or its
            AFTP access method's target fetched over FTP; ;version=0 only.
            --json for listings
+  telnet, rlogin, tn3270: sessions (RFC 1738 3.8, RFC 1630), not
+           retrievals. On a terminal: raw mode (restored on every exit,
+           signals included), the window size sent and updated, ^] for the
+           local prompt (quit, send brk, send ip, ...) as in BSD telnet;
+           tn3270 starts c3270 when installed, else shows the screen and
+           reads a key script per line. Over pipes: standard input goes to
+           the server, the output to standard output with control bytes
+           escaped (--raw: unchanged), until either side closes or
+           --max-time passes (a normal end). The URL's user is advisory:
+           "login as: USER" is printed, nothing is typed unless --login
+           (answers the login and password prompts once; the password is
+           never printed). rlogin binds a privileged source port as root
+           and says so when it cannot. tn3270 over pipes prints the first
+           screen (hidden fields blank), then plays --keys, printing each
+           screen the host answers with
   news:    RFC 1738 3.6 on the server of --nntp HOST[:PORT], else
            $NNTPSERVER: news:GROUP lists the group's articles, one per line
            (number, date, from, subject, message-id; --json: objects), read
@@ -120,6 +135,8 @@ Examples:
   urlkit get --nntp news.example.org news:comp.infosystems.www
   urlkit get nntp://news.example.org/comp.infosystems.www/1234
   urlkit get --mailbox ~/Maildir mid:1234@example.org
+  printf 'ls\nexit\n' | urlkit get --login telnet://me:secret@host/
+  urlkit get --keys 'logon applid(tso)<enter>' tn3270://mainframe/
 
 ` + manyHelp + "\n\n" + headHelp + "\n\n" + listHelp + "\n\n" + resumeHelp + "\n\n" + netrcHelp + "\n\n" + retryHelp + "\n\n" + getExitHelp,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
@@ -174,6 +191,9 @@ Examples:
 		fs.BoolVar(&o.fileFTP, "file-ftp", false, "fetch a file: URL naming another host over FTP, as early clients did")
 		fs.BoolVar(&o.trace, "trace", false, "print the protocol exchange on standard error (passwords masked)")
 		fs.BoolVar(&o.quiet, "q", false, "no progress bar")
+		fs.BoolVar(&o.login, "login", false, "telnet, rlogin: answer the login and password prompts once with the URL's user and password")
+		fs.BoolVar(&o.raw, "raw", false, "telnet, rlogin, tn3270 over pipes: write the session's output unchanged (control bytes not escaped)")
+		fs.StringVar(&o.keys, "keys", "", "tn3270: the key `SCRIPT` to play after the first screen (text, <enter>, <pf3>, <tab>...), printing each screen")
 		newsFlags(fs, &o.news)
 		fs.BoolVar(&o.news.json, "json", false, "JSON objects, one per line: news articles and groups, WAIS hits, Prospero links, -I's answers, --list's entries")
 		fs.Func("mailbox", "look for mid: messages in the Maildir or mbox `PATH` (repeatable; default $MAIL)", func(s string) error {
@@ -220,9 +240,13 @@ type getOptions struct {
 	mode    urlkit.Mode
 	modeSet bool
 
-	news      newsOptions
-	mailboxes []string
-	message   string
+	// Sessions (cmd_session.go).
+	login, raw   bool
+	keys         string
+	urlsFromArgs bool // standard input is free for a session
+	news         newsOptions
+	mailboxes    []string
+	message      string
 }
 
 // newFetcher returns the Fetcher the options describe, or a usage error.
@@ -297,6 +321,14 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 	}
 	// More than one URL: an FTP session serves every URL of its server
 	// and login (draft-ietf-uri-url-06 3.2.5); QUIT at the end.
+	// A session URL alone on the command line: standard input is the
+	// session's (cmd_session.go).
+	if len(args) == 1 && o.many.urlFile == "" {
+		if u, err := parseGetURL(args[0], o.mode, o.modeSet); err == nil && isSession(&u) {
+			o.urlsFromArgs = true
+			return o.session(ctx, st, f, &u)
+		}
+	}
 	f.FTP.Keep = len(args) != 1 || o.many.urlFile != ""
 	defer f.CloseIdle()
 	return o.runMany(ctx, st, args, func(ctx context.Context, st *Streams, job getJob, stdout *sync.Mutex) int {
@@ -322,6 +354,9 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 		var b strings.Builder
 		printErr(&b, hinted(err, job.url, o.mode, false))
 		return attempt{code: exitURLRefused, msg: strings.TrimSuffix(b.String(), "\n")}
+	}
+	if isSession(&u) {
+		return attempt{code: exitUsage, msg: "urlkit get: " + u.SchemeName() + " URLs are sessions: give the URL as an argument, alone (standard input is the session's input)"}
 	}
 	if err := applyNetrc(st, o.logins, &u); err != nil {
 		return attempt{code: exitURLRefused, msg: "urlkit: --netrc: " + safetext.Visible(err.Error())}

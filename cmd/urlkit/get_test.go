@@ -34,6 +34,13 @@ func TestNetScripts(t *testing.T) {
 	})
 }
 
+// TestSessionScripts runs the session scripts (testdata/sessionscript)
+// against inetutils telnetd, in.rlogind and Hercules.
+func TestSessionScripts(t *testing.T) {
+	wt.ServerEnv(t, "TELNET_PORT", "TELNET_USER", "TELNET_PASS", "RLOGIN_PORT", "RLOGIN_USER", "RLOGIN_PASS", "TN3270_PORT")
+	runServerScripts(t, "testdata/sessionscript", "TELNET_", "RLOGIN_", "TN3270_")
+}
+
 // TestNetScriptsWAISProspero runs the get scripts against the WAIS and
 // Prospero servers (testdata/netscript-wais).
 func TestNetScriptsWAISProspero(t *testing.T) {
@@ -56,13 +63,19 @@ func TestNetScriptsWAISProspero(t *testing.T) {
 // (testdata/newsscript) against INN, aiosmtpd and Exim.
 func TestNewsScripts(t *testing.T) {
 	wt.ServerEnv(t, "NNTP_PORT", "SMTP_PORT", "EXIM_PORT")
+	runServerScripts(t, "testdata/newsscript", "NNTP_", "SMTP_", "EXIM_")
+}
+
+// runServerScripts runs the scripts of dir with the environment variables
+// of the servers (those starting with one of prefixes).
+func runServerScripts(t *testing.T, dir string, prefixes ...string) {
 	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/newsscript",
+		Dir:                 dir,
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
 			for _, kv := range os.Environ() {
 				k, _, _ := strings.Cut(kv, "=")
-				for _, p := range []string{"NNTP_", "SMTP_", "EXIM_"} {
+				for _, p := range prefixes {
 					if strings.HasPrefix(k, p) {
 						e.Vars = append(e.Vars, kv)
 					}

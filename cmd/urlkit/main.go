@@ -67,5 +67,6 @@ func runUntilSignal(ctx context.Context, stop func(), cmd func(context.Context) 
 	case <-time.After(signalGrace):
 		removePendingTemps()
 	}
+	restorePendingTerminals() // a session's raw mode, whatever happened
 	return exitInterrupted
 }

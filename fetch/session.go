@@ -1,0 +1,516 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+	"unicode/utf8"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/client/rlogin"
+	"github.com/urlkit/urlkit/client/telnet"
+	"github.com/urlkit/urlkit/client/tn3270"
+	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+// Terminal is the user's side of a session (telnet, rlogin and tn3270
+// URLs): its streams, and what is known of the terminal behind them. The
+// zero value is a session over empty pipes.
+type Terminal struct {
+	// In goes to the server; the session's output goes to Out.
+	In  io.Reader
+	Out io.Writer
+	// Notes receives the lines urlkit itself prints before the session
+	// ("login as: USER", the unprivileged-port note of rlogin); nil
+	// discards them.
+	Notes io.Writer
+
+	// Interactive: In and Out are a terminal in raw mode, which the
+	// caller set up (and restores). The session's output is written as
+	// it comes; otherwise control bytes are shown escaped (safetext),
+	// unless Raw.
+	Interactive bool
+	// Raw writes the session's output unchanged even when not
+	// Interactive (get --raw).
+	Raw bool
+	// Term is the terminal type ($TERM; "" for none) and Width, Height
+	// its size (zero when not a terminal): sent with TERMINAL-TYPE and
+	// NAWS (telnet), in the handshake and the window-size message
+	// (rlogin).
+	Term          string
+	Width, Height int
+	// Resize delivers new window sizes (columns, rows) during the
+	// session (SIGWINCH).
+	Resize <-chan [2]int
+	// Escape and Prompt: the escape byte of In (telnet.DefaultEscape)
+	// hands control to Prompt, the local prompt (quit, send break...),
+	// as BSD telnet does. Zero Escape or nil Prompt: no escape.
+	Escape byte
+	Prompt func() (telnet.Command, error)
+	// LocalUser is rlogin's local user name (the account the server's
+	// .rhosts trust is about).
+	LocalUser string
+	// Login answers the server's login and password prompts once with
+	// the URL's user and password (get --login). Otherwise the user name
+	// is only printed ("login as: USER", RFC 1738 3.8 calls it advisory)
+	// and the password never.
+	Login bool
+	// Linger is how long the server's output is still copied after In
+	// ends, while more keeps coming (default 1 s; negative: none).
+	Linger time.Duration
+
+	// Keys is a tn3270 key script (tn3270.ParseKeys): after the first
+	// screen, its keys are played and each screen the host answers with
+	// is printed.
+	Keys string
+}
+
+// ScreenSeparator is the line between two tn3270 screens printed over
+// pipes: each screen is 24 lines of text (trailing blanks removed).
+const ScreenSeparator = "--------------------------------------------------------------------------------"
+
+// Session runs the interactive session a telnet, rlogin or tn3270 URL
+// designates (RFC 1738 3.8, RFC 1630): a session is an action, not a
+// retrieval, so it is not an Opener. The URL is checked first (CheckURL:
+// nothing is sent for a CR, LF or NUL in the user name or password, nor
+// to a blocked port), then its access plan (scheme.PlanURL, what
+// "urlkit explain" prints) is carried out: the address, the options
+// the telnet client accepts and the terminal type it announces (the
+// plan's negotiation answers), rlogin's handshake.
+//
+// telnet and rlogin connect In and Out to the server until either side
+// closes, the Prompt's quit, or ctx ends. tn3270 prints the first full
+// screen as text (24 lines of 80 columns, hidden fields blank), plays
+// t.Keys, printing each screen the host answers with (after a
+// ScreenSeparator line), and quits; with an
+// Interactive terminal, each line of In is then a key script (a line
+// without an attention key gets <enter>), until In ends.
+//
+// Fetcher.MaxTime ends the session (a normal end: nil); Fetcher.Timeout
+// does not apply to an interactive session, only to the connection. The
+// error is an *Error.
+func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error {
+	req := f.newRequest(u)
+	if t == nil {
+		t = &Terminal{}
+	}
+	name := u.SchemeName()
+	if name != "telnet" && name != "rlogin" && name != "tn3270" {
+		return req.errorf("check", ErrUnsupportedScheme, fmt.Errorf("%s URLs designate no session (telnet, rlogin, tn3270)", name))
+	}
+	if err := CheckURL(u, f.AllowPorts); err != nil {
+		err.(*Error).secrets = req.secrets()
+		return err
+	}
+	red := req.secrets()
+	if f.Trace != nil {
+		req.Trace = red.Writer(f.Trace)
+	}
+	req.opener = sessionClassifier{}
+	plan, err := scheme.PlanURL(u, scheme.PlanOptions{Mode: urlkit.Lenient, Term: t.Term, Width: t.Width, Height: t.Height, LocalUser: t.LocalUser, Login: t.Login})
+	if err != nil {
+		return req.wrap(ctx, "check", invalid(err))
+	}
+	if err := refused(plan); err != nil {
+		return req.wrap(ctx, "check", err)
+	}
+	v, err := scheme.ParseTelnet(u)
+	if err != nil {
+		return req.wrap(ctx, "check", invalid(err))
+	}
+	var addr string
+	for _, st := range plan.Steps {
+		if st.Kind == scheme.Connect {
+			addr = st.Text
+			break
+		}
+	}
+	notes := t.Notes
+	if notes == nil {
+		notes = io.Discard
+	}
+	if v.HasUser {
+		// Advisory (RFC 1738 3.8): shown, typed only with Login. The
+		// password is never printed.
+		fmt.Fprintf(notes, "login as: %s\n", safetext.Visible(v.User))
+	}
+	out := t.Out
+	if out == nil {
+		out = io.Discard
+	}
+	if !t.Interactive && !t.Raw {
+		out = &visibleWriter{w: out}
+	}
+	// MaxTime ends a session: a designed end, not a failure.
+	maxCtx := ctx
+	var maxEnd time.Time
+	if f.MaxTime > 0 {
+		maxEnd = time.Now().Add(f.MaxTime)
+		var cancel context.CancelFunc
+		maxCtx, cancel = context.WithTimeout(ctx, f.MaxTime)
+		defer cancel()
+	}
+	connectTimeout := req.connectTimeout(f.timeout())
+	switch name {
+	case "tn3270":
+		err = f.tn3270Session(maxCtx, req, plan, addr, t, out, connectTimeout)
+	default:
+		err = f.lineSession(maxCtx, req, plan, addr, v, t, out, notes, connectTimeout)
+	}
+	if v, ok := out.(*visibleWriter); ok {
+		v.flush()
+	}
+	// MaxTime passed (the conn's deadline may fire a moment before the
+	// context's timer): a designed end.
+	if err != nil && !maxEnd.IsZero() && ctx.Err() == nil && !time.Now().Before(maxEnd) {
+		return nil
+	}
+	if err != nil {
+		return req.wrap(ctx, "session", err)
+	}
+	return nil
+}
+
+// lineSession runs a telnet or rlogin session.
+func (f *Fetcher) lineSession(ctx context.Context, req *Request, plan *scheme.Plan, addr string, v *scheme.Telnet, t *Terminal, out, notes io.Writer, timeout time.Duration) error {
+	var login *telnet.Login
+	if t.Login && v.HasUser {
+		login = &telnet.Login{User: v.User, Password: v.Password}
+		if !v.HasPassword {
+			login.Password = ""
+		}
+		if err := login.Check(); err != nil {
+			return err
+		}
+	}
+	var conn telnet.Remote
+	var resize func(w, h int) error
+	switch v.Scheme() {
+	case "rlogin":
+		local, remote, term := handshakeOf(plan)
+		d := rlogin.Dialer{Timeout: timeout, Trace: req.Trace, Term: term, Width: t.Width, Height: t.Height}
+		c, err := d.Dial(ctx, addr, local, remote)
+		if err != nil {
+			return err
+		}
+		if !c.Privileged() {
+			fmt.Fprintln(notes, rlogin.UnprivilegedNote(c.SourcePort()))
+		}
+		conn, resize = c, c.SetWindowSize
+	default:
+		d := telnet.Dialer{Timeout: timeout, Trace: req.Trace, Width: t.Width, Height: t.Height}
+		d.Local, d.Remote, d.TermTypes = policyOf(plan)
+		c, err := d.Dial(ctx, addr)
+		if err != nil {
+			return err
+		}
+		conn, resize = c, c.SetWindowSize
+	}
+	if t.Resize != nil {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			for {
+				select {
+				case <-done:
+					return
+				case sz := <-t.Resize:
+					resize(sz[0], sz[1])
+				}
+			}
+		}()
+	}
+	linger := t.Linger
+	switch {
+	case linger == 0:
+		linger = time.Second
+	case linger < 0:
+		linger = 0
+	}
+	in := t.In
+	if in == nil {
+		in = eofReader{}
+	}
+	s := telnet.Session{Conn: conn, In: in, Out: out, Login: login, Linger: linger}
+	if t.Prompt != nil && t.Escape != 0 {
+		s.Escape, s.Prompt = t.Escape, t.Prompt
+	}
+	return s.Run(ctx)
+}
+
+// policyOf reads the telnet client's option policy from the plan's
+// negotiation answers: WILL x (x accepted on our side), DO x (on the
+// server's), and the terminal type of the TERMINAL-TYPE IS answer.
+func policyOf(plan *scheme.Plan) (local, remote []byte, terms []string) {
+	for _, st := range plan.Sends() {
+		if !st.Binary || len(st.Text) < 3 || st.Text[0] != telnet.IAC {
+			continue
+		}
+		switch st.Text[1] {
+		case telnet.WILL:
+			local = append(local, st.Text[2])
+		case telnet.DO:
+			remote = append(remote, st.Text[2])
+		case telnet.SB:
+			if st.Text[2] == telnet.OptTermType {
+				terms = append(terms, st.Arg)
+			}
+		}
+	}
+	if local == nil {
+		local = []byte{} // nil would mean the default policy
+	}
+	if remote == nil {
+		remote = []byte{}
+	}
+	return local, remote, terms
+}
+
+// handshakeOf reads rlogin's handshake step: the local and remote user
+// names and the terminal type.
+func handshakeOf(plan *scheme.Plan) (local, remote, term string) {
+	for _, st := range plan.Sends() {
+		if st.Op != "HANDSHAKE" {
+			continue
+		}
+		// NUL local NUL remote NUL term/speed NUL
+		var f [4]string
+		n, start := 0, 1
+		for i := 1; i < len(st.Text) && n < 4; i++ {
+			if st.Text[i] == 0 {
+				f[n] = st.Text[start:i]
+				n++
+				start = i + 1
+			}
+		}
+		term = f[2]
+		for i := len(term) - 1; i >= 0; i-- {
+			if term[i] == '/' {
+				term = term[:i]
+				break
+			}
+		}
+		return f[0], f[1], term
+	}
+	return "", "", ""
+}
+
+// tn3270Session prints the first screen, plays the key script, and on a
+// terminal reads key scripts line by line.
+func (f *Fetcher) tn3270Session(ctx context.Context, req *Request, plan *scheme.Plan, addr string, t *Terminal, out io.Writer, timeout time.Duration) error {
+	keys, err := tn3270.ParseKeys(t.Keys)
+	if err != nil {
+		return &Error{Op: "check", Offset: -1, Rule: "the key script: " + err.Error()}
+	}
+	d := tn3270.Dialer{Timeout: timeout, Trace: req.Trace}
+	for _, st := range plan.Sends() {
+		if st.Op == "SB" && st.Arg != "" {
+			d.TermType = st.Arg
+		}
+	}
+	c, err := d.Dial(ctx, addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	first, cancel := ctx, context.CancelFunc(func() {})
+	if idle := f.timeout(); idle > 0 {
+		first, cancel = context.WithTimeout(ctx, idle) // a host that shows no screen
+	}
+	err = c.ReadScreen(first)
+	cancel()
+	if err != nil {
+		return err
+	}
+	shown := 0
+	show := func(s *tn3270.Screen) error {
+		if t.Interactive {
+			_, err := io.WriteString(out, "\x1b[H\x1b[2J"+crlf(safetext.VisibleText(s.Text())))
+			return err
+		}
+		if shown++; shown > 1 {
+			io.WriteString(out, ScreenSeparator+"\n")
+		}
+		_, err := io.WriteString(out, s.Text())
+		return err
+	}
+	if err := show(c.Screen); err != nil {
+		return err
+	}
+	// The host's answer to each key is bounded by the idle timeout (a
+	// host that never answers would otherwise hold the script for ever).
+	play := func(ks []tn3270.Key) error {
+		for _, k := range ks {
+			kctx, cancel := ctx, context.CancelFunc(func() {})
+			if idle := f.timeout(); idle > 0 && k.Kind == tn3270.KeyAID {
+				kctx, cancel = context.WithTimeout(ctx, idle)
+			}
+			err := c.Play(kctx, []tn3270.Key{k}, show)
+			cancel()
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := play(keys); err != nil {
+		return err
+	}
+	if !t.Interactive || t.In == nil {
+		return nil
+	}
+	lines := newLineReader(t.In)
+	for {
+		line, err := lines.next()
+		if err != nil {
+			return nil // the user ended the input
+		}
+		ks, err := tn3270.ParseKeys(line)
+		if err != nil {
+			fmt.Fprintf(out, "\r\n%s\r\n", err)
+			continue
+		}
+		if !hasAID(ks) {
+			ks = append(ks, tn3270.Key{Kind: tn3270.KeyAID, AID: tn3270.AIDEnter})
+		}
+		if err := play(ks); err != nil {
+			var pe *tn3270.ProtectedFieldError
+			if errors.As(err, &pe) {
+				fmt.Fprintf(out, "\r\n%s\r\n", err)
+				continue
+			}
+			return err
+		}
+	}
+}
+
+func hasAID(ks []tn3270.Key) bool {
+	for _, k := range ks {
+		if k.Kind == tn3270.KeyAID {
+			return true
+		}
+	}
+	return false
+}
+
+// crlf turns LF into CR LF for a terminal in raw mode.
+func crlf(s string) string {
+	b := make([]byte, 0, len(s)+32)
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			b = append(b, '\r')
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
+// lineReader reads lines from a terminal in raw mode (CR or LF ends a
+// line), echoing nothing: the caller's terminal does that in cooked mode.
+type lineReader struct {
+	r   io.Reader
+	buf []byte
+}
+
+func newLineReader(r io.Reader) *lineReader { return &lineReader{r: r} }
+
+func (l *lineReader) next() (string, error) {
+	var one [1]byte
+	for {
+		n, err := l.r.Read(one[:])
+		if n == 1 {
+			switch c := one[0]; c {
+			case '\r', '\n':
+				line := string(l.buf)
+				l.buf = l.buf[:0]
+				if line == "" && c == '\n' {
+					continue // the LF of a CR LF
+				}
+				return line, nil
+			case 4: // ^D
+				return "", io.EOF
+			default:
+				if len(l.buf) < 4096 {
+					l.buf = append(l.buf, c)
+				}
+			}
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// visibleWriter shows a session's output with its control bytes escaped
+// (safetext.VisibleText: LF and TAB kept, CR LF shown as LF), holding
+// back an incomplete UTF-8 sequence or a CR until the next write shows
+// what it is.
+type visibleWriter struct {
+	w    io.Writer
+	hold []byte
+}
+
+func (v *visibleWriter) Write(p []byte) (int, error) {
+	b := append(v.hold, p...)
+	keep := 0
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		keep = 1
+	} else {
+		// an incomplete UTF-8 sequence at the end (at most 3 bytes)
+		for i := 1; i <= 3 && i <= n; i++ {
+			c := b[n-i]
+			if c < 0x80 {
+				break
+			}
+			if utf8.RuneStart(c) {
+				if !utf8.FullRune(b[n-i:]) {
+					keep = i
+				}
+				break
+			}
+		}
+	}
+	v.hold = append([]byte(nil), b[len(b)-keep:]...)
+	if s := b[:len(b)-keep]; len(s) > 0 {
+		if _, err := io.WriteString(v.w, safetext.VisibleText(string(s))); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// flush writes what was held back.
+func (v *visibleWriter) flush() {
+	if len(v.hold) > 0 {
+		io.WriteString(v.w, safetext.Visible(string(v.hold)))
+		v.hold = nil
+	}
+}
+
+// sessionClassifier names the kinds of the session clients' errors.
+type sessionClassifier struct{}
+
+// Classify: a protocol violation of the server (telnet, 3270 data
+// stream) is ErrProtocol; an rlogin refusal is ErrAccessDenied.
+func (sessionClassifier) Classify(err error) error {
+	switch {
+	case errors.Is(err, telnet.ErrProtocol), errors.Is(err, tn3270.ErrDataStream), errors.Is(err, tn3270.ErrNotTN3270):
+		return ErrProtocol
+	case errors.Is(err, rlogin.ErrRefused):
+		return ErrAccessDenied
+	}
+	return nil
+}
+
+// Open makes sessionClassifier an Opener, for Request.opener; sessions
+// are not opened.
+func (sessionClassifier) Open(context.Context, *Request) (*Response, error) {
+	return nil, errors.New("a session is not retrieved")
+}
