@@ -31,19 +31,26 @@ fi
 step "go vet"
 go vet ./...
 
-# The session test on a real terminal (cmd/urlkit TestSessionOnTerminal)
-# drives urlkit in a tmux pane.
-if ! command -v tmux >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    apt-get install -y -q tmux >/dev/null
-fi
+# need PKG...: Debian packages the tests need, when root can install
+# them; a fresh machine may have no package lists yet, so a failed install
+# is tried again after apt-get update.
+need() {
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || return 0
+    local apt=(env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@")
+    "${apt[@]}" >/dev/null 2>&1 || { apt-get update -q >/dev/null && "${apt[@]}" >/dev/null; }
+}
+
+# The session tests on a real terminal (cmd/urlkit TestSessionOnTerminal,
+# TestTN3270OnTerminal) drive urlkit in a tmux pane; a tn3270 URL on a
+# terminal is handed to c3270 when it is installed.
+command -v tmux >/dev/null || need tmux
+command -v c3270 >/dev/null || need c3270
 
 # edit's differential test against libcurl's URL API builds a small C
 # helper (cmd/urlkit/testdata/libcurl): it needs a C compiler and libcurl's
 # headers, installed here when missing; once they are there, the test must
 # run (it skips only where they are absent).
-if ! echo '#include <curl/curl.h>' | cc -E - >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    apt-get install -y -q libcurl4-openssl-dev >/dev/null
-fi
+echo '#include <curl/curl.h>' | cc -E - >/dev/null 2>&1 || need libcurl4-openssl-dev
 if echo '#include <curl/curl.h>' | cc -E - >/dev/null 2>&1; then
     export URLKIT_REQUIRE_LIBCURL=1
 else
