@@ -215,9 +215,13 @@ func TestEscapeCommandsSynch(t *testing.T) {
 	if got := out.String(); strings.ContainsRune(got, 0xFFFD) || strings.Contains(got, "\xff") {
 		t.Errorf("output:\n%q", got)
 	}
+	// AO's Synch comes while the session goes on, so its DM is always
+	// seen. IP's Synch races the end of the session it interrupts: telnetd
+	// sends the urgent DM as the shell exits, and the close may overtake
+	// it (the trace then ends in a lone IAC), so that one may be missing.
 	tr := trace.String()
-	if !strings.Contains(tr, `> \xff\xf5`) || !strings.Contains(tr, `> \xff\xf4`) || strings.Count(tr, `\xff\xf2`) != 2 {
-		t.Errorf("want AO and IP sent and two DMs received:\n%s", tr)
+	if dm := strings.Count(tr, `\xff\xf2`); !strings.Contains(tr, `> \xff\xf5`) || !strings.Contains(tr, `> \xff\xf4`) || dm < 1 || dm > 2 {
+		t.Errorf("want AO and IP sent and one or two DMs received:\n%s", tr)
 	}
 }
 
