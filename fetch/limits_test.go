@@ -135,7 +135,7 @@ func TestConnectTimeout(t *testing.T) {
 			if !errors.Is(err, ErrConnectTimeout) {
 				t.Fatalf("err = %v, want ErrConnectTimeout", err)
 			}
-			if took := time.Since(start); took > 3*time.Second {
+			if took := time.Since(start); took > 10*time.Second { // far below Timeout (a minute), with room for a loaded machine
 				t.Errorf("gave up after %v", took)
 			}
 		})

@@ -84,7 +84,10 @@ func TestSignals(t *testing.T) {
 				case <-time.After(3 * time.Second):
 					t.Fatalf("still running 3 s after %v; stderr %q", sig, stderr)
 				}
-				if took := time.Since(sent); took > time.Second {
+				// The command ends 500 ms after the signal at the latest
+				// (main's grace for cleanup); the bound leaves room for a
+				// machine busy with the rest of the suite.
+				if took := time.Since(sent); took > 2*time.Second {
 					t.Errorf("took %v to stop", took)
 				}
 				if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
