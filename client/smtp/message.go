@@ -113,6 +113,9 @@ func BuildMessage(fields []Field, body []byte, opt MessageOptions) ([]byte, erro
 					return nil, &HeaderError{Field: clip(f.Name), Rule: err.Error()}
 				}
 			}
+			if lower == "from" && len(list) == 0 {
+				return nil, &HeaderError{Field: clip(f.Name), Rule: "names no mailbox: From is a mailbox-list (RFC 5322 section 3.6.2)"}
+			}
 			if lower == "from" && fromDomain == "" {
 				fromDomain = list[0].Address[strings.LastIndexByte(list[0].Address, '@')+1:]
 			}
