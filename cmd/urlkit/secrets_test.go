@@ -95,7 +95,7 @@ func TestSecretsMatrix(t *testing.T) {
 		{name: "get progress bar", tty: true, args: []string{"get", "--trace", "-o", out, progressive()}},
 		{name: "get blocked port", args: []string{"get", "ftp://user:" + secret + "@127.0.0.1:25/f"}},
 		{name: "get unsafe", args: []string{"get", "ftp://user:" + secret + "@127.0.0.1/a%0D%0Ab"}},
-		{name: "get -o second stdin URL", stdin: good + "\n" + "ftp://other:" + secret + "@h/x\n", args: []string{"get", "-o", out}},
+		{name: "get -o second stdin URL", stdin: good + "\n" + "ftp://other:" + secret + "@" + refused + "/x\n", args: []string{"get", "-o", out}},
 		{name: "get bad --gateway", args: []string{"get", "--gateway", "gopher=ftp://gwuser:" + secret + "@proxy:3128", "gopher://h/"}},
 		{name: "get bad --gateway with @", args: []string{"get", "--gateway=gopher=ftp://gwuser:" + secret + "@x@proxy:3128/", "gopher://h/"}},
 		{name: "get bad --gateway without scheme", args: []string{"get", "--gateway", "gopher=gwuser:" + secret + "@x@proxy 3128", "gopher://h/"}},
