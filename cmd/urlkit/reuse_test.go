@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	wt "github.com/urlkit/urlkit/internal/wiretest"
 )
@@ -61,10 +62,18 @@ func TestGetReusesFTPSession(t *testing.T) {
 		}
 	}
 	// The session log: the pids of the sessions that fetched our files,
-	// and their logins.
-	log, err := os.ReadFile(e["FTP_SESSION_LOG"])
-	if err != nil {
-		t.Fatal(err)
+	// and their logins. ProFTPD logs a command after it has sent the
+	// reply, so the log may lag the CLI's exit by a moment: read it until
+	// the QUIT of a session with our files is there, for at most 10 s.
+	var log []byte
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var err error
+		if log, err = os.ReadFile(e["FTP_SESSION_LOG"]); err != nil {
+			t.Fatal(err)
+		}
+		if quitLogged(string(log), tag) || time.Now().After(deadline) {
+			break
+		}
 	}
 	pids := map[string]bool{}
 	retrs := 0
@@ -93,6 +102,19 @@ func TestGetReusesFTPSession(t *testing.T) {
 		}
 		t.Logf("the session:\n%s", session)
 	}
+}
+
+// quitLogged reports whether a session that named tag has logged its QUIT.
+func quitLogged(log, tag string) bool {
+	for _, line := range strings.Split(log, "\n") {
+		if strings.Contains(line, `"QUIT" 221`) {
+			pid, _, _ := strings.Cut(line, " ")
+			if strings.Contains(pidLines(log, pid), tag) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pidLines returns the lines of the session log of one process.
