@@ -44,7 +44,7 @@ func parse(s string, m Mode, ref bool) (u URL, warnings []Warning, err error) {
 	p.s, p.mode, p.ref, p.op = s, m, ref, "parse"
 	p.parse(&u)
 	if p.first != nil {
-		return URL{}, nil, p.firstError()
+		return URL{}, nil, p.first
 	}
 	return u, nil, nil
 }
@@ -60,22 +60,11 @@ func parsePrepared(s string, m Mode, ref bool) (u URL, warnings []Warning, err e
 	p.s, p.mode, p.ref, p.op = text, m.grammar(), ref, "parse"
 	p.parse(&u)
 	if p.first != nil {
-		e := p.firstError()
+		e := p.first
 		pre.locate(s, e)
 		return URL{}, pre.warningList(), e
 	}
 	return u, pre.warningList(), nil
-}
-
-// firstError returns the error Parse reports: the first found, or, when a
-// scheme grammar ran (it may have been cut short by an error after one it
-// would have found earlier), the one Check lists first, at the lowest
-// offset.
-func (p *parser) firstError() *Error {
-	if p.grammar {
-		return lowestError(p.s, p.mode, p.ref)
-	}
-	return p.first
 }
 
 // Check reports every problem of s as an absolute URL in the given mode (a
@@ -86,17 +75,6 @@ func Check(s string, m Mode) ErrorList { return check(s, m, m == RFC3986) }
 
 // CheckReference is Check for URLs and relative references.
 func CheckReference(s string, m Mode) ErrorList { return check(s, m, true) }
-
-// lowestError parses s again, looking at every problem but keeping only
-// the one at the lowest offset (the one Check lists first), without
-// building the whole list.
-func lowestError(s string, m Mode, ref bool) *Error {
-	var p parser
-	p.s, p.mode, p.ref, p.op, p.collect, p.lowestOnly = s, m, ref, "parse", true, true
-	var u URL
-	p.parse(&u)
-	return p.first
-}
 
 // CheckLimit is Check keeping at most limit errors (limit > 0), those
 // Check would list first, and returning as well how many errors there
@@ -163,7 +141,9 @@ type parser struct {
 	mode    Mode
 	ref     bool // relative references allowed
 	collect bool // keep going after an error (Check)
-	// lowestOnly, with collect, keeps only the error at the lowest offset
+	// lowestOnly, with collect, keeps only the error at the lowest offset:
+	// a parse that stops at the first error sets both when a scheme's own
+	// grammar applies (see parse)
 	lowestOnly bool
 	// splitOnly, with collect, records no error (split)
 	splitOnly bool
@@ -196,7 +176,7 @@ func (p *parser) fail(off int, cause error, rule string) {
 		return
 	}
 	if p.lowestOnly && p.first != nil && off >= p.first.Offset {
-		return // a later problem: lowestError does not need it
+		return // a later problem: Parse reports only the lowest
 	}
 	drop := -1 // the index in errs of the error e replaces
 	if p.collect && p.limit > 0 && len(p.errs) >= p.limit {
@@ -244,12 +224,18 @@ func (p *parser) parse(u *URL) {
 	}
 	// The checks run in the order of the input, so that the first error
 	// found is the one at the lowest offset; only a scheme's own grammar,
-	// which runs last, can break that order (see parse).
+	// which runs last, can break that order. So when one applies, a parse
+	// that wants the first error goes on past it, keeping the error at the
+	// lowest offset, the one Check lists first (no error so far: the
+	// scheme was valid).
 	var sch *registry.Scheme
 	if p.mode == RFC1738 {
 		sch = schemeSyntax1738(u)
 		p.sch = sch
 		p.grammar = sch != nil && sch.Production != registry.Generic
+		if p.grammar && !p.collect {
+			p.collect, p.lowestOnly = true, true
+		}
 	}
 	hasAuthority := len(s)-i >= 2 && s[i] == '/' && s[i+1] == '/'
 	if sch != nil && sch.IP && !hasAuthority {
