@@ -127,6 +127,9 @@ func passwordSpan(s string) (int, int) {
 		i = -1
 	}
 	start := i + 3
+	if strings.IndexByte(s[start:], '@') < 0 {
+		return -1, -1 // no userinfo anywhere (the common case of an error)
+	}
 	end := len(s)
 	if j := strings.IndexAny(s[start:], "/#"); j >= 0 {
 		end = start + j
