@@ -1,6 +1,9 @@
 package urlkit
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,15 +17,36 @@ func fuzzSeeds(f *testing.F) {
 	for _, tc := range invalidCases {
 		f.Add(tc.in)
 	}
-	for _, s := range []string{"<URL:ftp://a/b;\n type=d>", " http://h/a b ", "http://m\xc3\xbcnchen.de/", "//h", "?q", "#f", ""} {
+	for _, s := range []string{"<URL:ftp://a/b;\n type=d>", " http://h/a b ", "http://m\xc3\xbcnchen.de/", "//h", "?q", "#f", "",
+		// the edges of parseFast's one pass
+		"a_b:c", "http://h:65536/", "http://h:/", "file://h:1/x", "file://h/a;b", "http://a..b/", "http://h?x", "http://h/?a/b", "x:%4", "//h:/p", "https://h:1:2/"} {
 		f.Add(s)
 	}
 }
 
+// fastAgrees checks parseFast against the parser: when the one pass
+// accepts s, parseFull accepts it too, with the same URL and no warning.
+// It reports whether the one pass accepted s.
+func fastAgrees(t *testing.T, s string, m Mode, ref bool) bool {
+	t.Helper()
+	var fast URL
+	if hasPrefixFold(s, "URL:") || !parseFast(&fast, s, m, ref) {
+		return false
+	}
+	full, warns, err := parseFull(s, m, ref)
+	if err != nil || len(warns) != 0 || full != fast {
+		t.Fatalf("parseFast(%q, %v, reference %v) = %+v; the parser: %+v, %v, %v", s, m, ref, fast, full, warns, err)
+	}
+	return true
+}
+
 // fuzzMode checks the properties every mode must have: no panic, the
-// round trip for valid input, Check agreeing with Parse, errors with an
-// offset inside the input and never a password.
+// one pass agreeing with the parser, the round trip for valid input,
+// Check agreeing with Parse, errors with an offset inside the input and
+// never a password.
 func fuzzMode(t *testing.T, s string, m Mode) {
+	fastAgrees(t, s, m, false)
+	fastAgrees(t, s, m, true)
 	u, warns, err := parse(s, m, m == RFC3986)
 	list := Check(s, m)
 	if (err == nil) != (len(list) == 0) {
@@ -116,4 +140,55 @@ func FuzzHostname1738(f *testing.F) {
 			t.Fatalf("validHostname1738(%q) = %v, detailed errors %v", h, fast, p.errs)
 		}
 	})
+}
+
+// TestParseFastAgrees runs fastAgrees over the specifications' examples,
+// the invalid cases and the benchmark data sets, in each mode the one
+// pass knows, and checks that it takes most valid lines of the data sets
+// (it is there to be fast on them).
+func TestParseFastAgrees(t *testing.T) {
+	modes := []Mode{RFC1738, RFC3986, Lenient}
+	for _, tc := range specExamples {
+		for _, m := range modes {
+			fastAgrees(t, tc.in, m, false)
+			fastAgrees(t, tc.in, m, true)
+		}
+	}
+	for _, tc := range invalidCases {
+		for _, m := range modes {
+			fastAgrees(t, tc.in, m, true)
+			if fastAgrees(t, tc.in, m, m == RFC3986) && m == tc.mode && tc.err != nil {
+				t.Errorf("parseFast accepts %q, invalid in %v", tc.in, m)
+			}
+		}
+	}
+	dir := os.Getenv("URLKIT_BENCH_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "shared", "bench", "urls")
+	}
+	for _, name := range []string{"isaacs_files.txt", "kasztp.txt", "node_files.txt", "userbait.txt"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			if os.Getenv("URLKIT_REQUIRE_DATA") == "1" {
+				t.Fatalf("bench data: %v", err)
+			}
+			t.Skipf("bench data not available (set URLKIT_BENCH_DIR): %v", err)
+		}
+		for _, m := range modes {
+			valid, fast := 0, 0
+			for line := range bytes.SplitSeq(data, []byte("\n")) {
+				s := string(bytes.TrimSuffix(line, []byte("\r")))
+				if _, _, err := ParseMode(s, m); err == nil {
+					valid++
+				}
+				if fastAgrees(t, s, m, false) {
+					fast++
+				}
+				fastAgrees(t, s, m, true)
+			}
+			if fast < valid*9/10 {
+				t.Errorf("%s, %v: the one pass takes %d of %d valid lines", name, m, fast, valid)
+			}
+		}
+	}
 }

@@ -31,10 +31,20 @@ func ParseMode(s string, m Mode) (URL, []Warning, error) { return parse(s, m, m 
 // 1630's partial form, RFC 3986's relative-ref) in any mode.
 func ParseReference(s string, m Mode) (URL, []Warning, error) { return parse(s, m, true) }
 
-// parse runs the pass before the parser (prepare) when the input may need
-// it, then the parser once, in the strict grammar of m, over the text the
-// pass left.
+// parse tries parseFast, the one pass for the commonest valid URLs, and
+// else parseFull.
 func parse(s string, m Mode, ref bool) (u URL, warnings []Warning, err error) {
+	if (len(s) < 4 || s[0]|0x20 != 'u' || !hasPrefixFold(s, "URL:")) && parseFast(&u, s, m, ref) {
+		return u, nil, nil
+	}
+	u = URL{}
+	return parseFull(s, m, ref)
+}
+
+// parseFull runs the pass before the parser (prepare) when the input may
+// need it, then the parser once, in the strict grammar of m, over the text
+// the pass left.
+func parseFull(s string, m Mode, ref bool) (u URL, warnings []Warning, err error) {
 	if m == Lenient || len(s) > 4 && s[0]|0x20 == 'u' {
 		return parsePrepared(s, m, ref)
 	}
@@ -295,13 +305,13 @@ var queryNames = [3]string{"url-path", "search", "query"}
 // appear unencoded in the path, the query and the fragment. The path never
 // holds "?" or "#" and the query never "#": those end the component.
 const (
-	compPath uint16 = 1 << iota
+	compPath uint32 = 1 << iota
 	compQuery
 	compFragment
 )
 
 // compTable[c] has bit comp<<(3*mode) when c may appear in that component.
-var compTable = func() (t [256]uint16) {
+var compTable = func() (t [256]uint32) {
 	masks := [3][3]cc.Class{
 		RFC1738: {cc.Xchar, cc.Xchar, cc.Xchar},
 		RFC1630: {cc.Path1630, cc.Search1630, cc.Xalpha1630},
@@ -324,10 +334,21 @@ var compTable = func() (t [256]uint16) {
 		case c == '.':
 			t[c] |= hostname1738 | dot
 		}
+		if cc.Is(byte(c), cc.Xchar) {
+			if c != ';' && c != '?' && c != '#' {
+				t[c] |= fpath1738
+			}
+			if c != ';' && c != '#' {
+				t[c] |= fquery1738
+			}
+			if c != '/' && c != '?' && c != '#' {
+				t[c] |= search1738
+			}
+		}
 		if strings.IndexByte("/?#@:[]%", byte(c)) >= 0 {
 			continue
 		}
-		for bit, mask := range map[uint16]cc.Class{
+		for bit, mask := range map[uint32]cc.Class{
 			auth1738:        cc.User1738,
 			authGeneric1738: cc.Xchar,
 			auth1630:        cc.Xpalpha1630,
@@ -344,7 +365,7 @@ var compTable = func() (t [256]uint16) {
 // component scans the component that starts at i, checking every byte
 // against bit, and returns the offset of the delimiter that ends it ("?"
 // or "#", whichever the component does not allow), or len(s).
-func (p *parser) component(i int, bit uint16, what string) int {
+func (p *parser) component(i int, bit uint32, what string) int {
 	s := p.s
 	for i < len(s) {
 		if i = span(s, i, bit); i == len(s) {
@@ -373,7 +394,7 @@ func (p *parser) component(i int, bit uint16, what string) int {
 
 // span returns the offset of the first byte at or after i that is not in
 // the component class bit. It is the parser's inner loop.
-func span(s string, i int, bit uint16) int {
+func span(s string, i int, bit uint32) int {
 	t := &compTable
 	rest := s[i:]
 	k := 0
@@ -609,19 +630,28 @@ scan:
 // Authority classes: bytes that may appear somewhere in an authority
 // (userinfo or host) in each mode, delimiters excluded.
 const (
-	auth1738 uint16 = 1 << (9 + iota)
+	auth1738 uint32 = 1 << (9 + iota)
 	authGeneric1738
 	auth1630
 	auth3986
 )
 
-var authBits = [3]uint16{RFC1738: auth1738, RFC1630: auth1630, RFC3986: auth3986}
+var authBits = [3]uint32{RFC1738: auth1738, RFC1630: auth1630, RFC3986: auth3986}
 
 // Host classes for validHostname1738.
 const (
-	hostname1738 uint16 = 1 << (13 + iota) // letters, digits, '-', '.'
+	hostname1738 uint32 = 1 << (13 + iota) // letters, digits, '-', '.'
 	digits                                 // 0-9
 	dot                                    // '.'
+)
+
+// Classes of the scheme productions parseFast folds into its one pass
+// (RFC 1738 section 5): a file URL's path and query without ";"
+// (fsegment), and an HTTP search without "/" and "?" (search).
+const (
+	fpath1738 uint32 = 1 << (16 + iota)
+	fquery1738
+	search1738
 )
 
 // scan checks that every byte of v (which starts at offset off) is in mask

@@ -1,0 +1,168 @@
+package urlkit
+
+import (
+	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/registry"
+)
+
+// parseFast parses s in one pass over compTable when s has the shape most
+// URLs have: a scheme (none for a reference), an optional authority that
+// is a host and a port, then the path, the query and the fragment, every
+// byte one its component allows or part of a valid %XX escape. It fills u
+// and returns true only when the parser would accept s in mode m with
+// exactly this result and no warning. For anything else (an error, a
+// userinfo, an IP literal, an RFC 1738 scheme production other than
+// HTTP's and file's, the RFC1630 mode) it returns false, leaving u
+// partly set, and the caller runs the parser, which alone explains
+// errors. fuzzMode checks that the two agree on every input.
+//
+// The Lenient mode is the RFC3986 grammar here: an input the strict
+// grammar accepts holds nothing the repairs change (no space, control,
+// non-ASCII, unsafe character, stray "%", second "#" or "@" in the
+// userinfo), and the caller sends an input starting with "URL:" to the
+// repairs.
+func parseFast(u *URL, s string, m Mode, ref bool) bool {
+	var shift uint // 3*mode: where the mode's component bits are
+	switch m {
+	case RFC1738:
+	case RFC3986, Lenient:
+		shift = 3 * uint(RFC3986)
+	default:
+		return false
+	}
+	i := 0
+	for i < len(s) && cc.Is(s[i], cc.SchemeChar) {
+		i++
+	}
+	var sch *registry.Scheme
+	if i == len(s) || s[i] != ':' {
+		if !ref {
+			return false // no scheme: an error
+		}
+		// No scheme: the parser reads a ":" before the first "/", "?"
+		// or "#" as the end of a scheme with bad characters, or, in
+		// the RFC3986 mode, as breaking RFC 3986 4.2.
+		for j := i; j < len(s) && s[j] != '/' && s[j] != '?' && s[j] != '#'; j++ {
+			if s[j] == ':' {
+				return false
+			}
+		}
+		i = 0
+	} else {
+		if i == 0 || !cc.Is(s[0], cc.Alpha) {
+			return false
+		}
+		u.Scheme = s[:i]
+		i++
+		if m == RFC1738 {
+			if sch = schemeSyntax1738(u); sch != nil {
+				switch sch.Production {
+				case registry.Generic, registry.HTTP, registry.File:
+				default:
+					return false
+				}
+			}
+		}
+	}
+	pathBit, queryBit, fragBit := compPath<<shift, compQuery<<shift, compFragment<<shift
+	hasAuthority := len(s)-i >= 2 && s[i] == '/' && s[i+1] == '/'
+	if sch != nil {
+		if sch.IP && !hasAuthority {
+			return false
+		}
+		switch sch.Production {
+		case registry.HTTP:
+			queryBit = search1738
+		case registry.File:
+			pathBit, queryBit = fpath1738, fquery1738
+		}
+	}
+	if hasAuthority {
+		if i = fastAuthority(u, s, i+2, m, sch); i < 0 {
+			return false
+		}
+	}
+	start := i
+	i = spanEscaped(s, i, pathBit)
+	u.Path = s[start:i]
+	if sch != nil && sch.Production == registry.File && (u.Path == "" || u.Path[0] != '/') {
+		return false // fileurl: "/" fpath is required
+	}
+	if i < len(s) && s[i] == '?' {
+		start = i + 1
+		i = spanEscaped(s, start, queryBit)
+		u.HasQuery, u.Query = true, s[start:i]
+	}
+	if i < len(s) && s[i] == '#' {
+		start = i + 1
+		i = spanEscaped(s, start, fragBit)
+		u.HasFragment, u.Fragment = true, s[start:i]
+	}
+	return i == len(s)
+}
+
+// fastAuthority is parseFast's authority: a host and an optional port of
+// digits, from i up to the "/", "?" (RFC3986 mode) or "#" that ends it or
+// the end of s. It returns the end, or -1 for anything else.
+func fastAuthority(u *URL, s string, i int, m Mode, sch *registry.Scheme) int {
+	bit := auth3986
+	if m == RFC1738 {
+		bit = authGeneric1738
+		if sch != nil && sch.IP {
+			bit = hostname1738
+		}
+	}
+	h := i
+	i = span(s, i, bit)
+	u.HasAuthority, u.Host = true, s[h:i]
+	if i < len(s) && s[i] == ':' {
+		p := i + 1
+		i = span(s, p, digits)
+		u.HasPort, u.Port = true, s[p:i]
+	}
+	if i < len(s) {
+		switch s[i] {
+		case '/', '#':
+		case '?':
+			if m == RFC1738 {
+				return -1 // RFC 1738 allows "?" in a userinfo: the parser decides
+			}
+		default:
+			return -1
+		}
+	}
+	port := -1 // the port's value, when it has digits
+	if len(u.Port) > 0 {
+		if len(u.Port) > 5 {
+			return -1
+		}
+		port = 0
+		for k := 0; k < len(u.Port); k++ {
+			port = port*10 + int(u.Port[k]-'0')
+		}
+		if port > 65535 {
+			return -1
+		}
+	}
+	if bit == hostname1738 {
+		if !validHostname1738(u.Host) && !(u.Host == "" && sch.EmptyHost) {
+			return -1
+		}
+		if u.HasPort && (port < 0 || sch.HostOnly) {
+			return -1 // RFC 1738 port = digits; a file URL takes none
+		}
+	}
+	return i
+}
+
+// spanEscaped is span that also steps over valid %XX escapes.
+func spanEscaped(s string, i int, bit uint32) int {
+	for {
+		i = span(s, i, bit)
+		if i+2 < len(s) && s[i] == '%' && cc.IsHex(s[i+1]) && cc.IsHex(s[i+2]) {
+			i += 3
+			continue
+		}
+		return i
+	}
+}
