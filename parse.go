@@ -963,33 +963,35 @@ func (p *parser) hostname1738Detailed(h string, off int, emptyOK bool) {
 // validHostname1738 is the one-pass test of hostname1738 for the common,
 // valid case; hostname1738 explains a failure in detail.
 func validHostname1738(h string) bool {
-	if h == "" || span(h, 0, hostname1738) != len(h) {
+	return span(h, 0, hostname1738) == len(h) && hostnameShape1738(h)
+}
+
+// hostnameShape1738 is validHostname1738 for an h made of letters,
+// digits, '-' and '.' only: no label empty or starting or ending with
+// '-', and a last label that starts with a letter, or else four labels
+// of digits (a hostnumber).
+func hostnameShape1738(h string) bool {
+	if h == "" {
 		return false
 	}
-	numeric := true
-	for rest := h; ; {
-		label := rest
-		k := strings.IndexByte(rest, '.')
-		if k >= 0 {
-			label, rest = rest[:k], rest[k+1:]
-		}
-		if label == "" || label[0] == '-' || label[len(label)-1] == '-' {
+	// '-' and '.' are the only bytes below '/' here. Of two in a row,
+	// only "--" is allowed ("xn--"); the start counts as a '.'.
+	prev := byte('.')
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if c <= '.' && prev <= '.' && (c == '.' || prev == '.') {
 			return false
 		}
-		if k < 0 {
-			// The toplabel starts with a letter, or every label is digits.
-			c := label[0]
-			if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
-				return true
-			}
-			break
-		}
-		numeric = numeric && span(label, 0, digits) == len(label)
+		prev = c
 	}
-	if !numeric || span(h, 0, digits|dot) != len(h) {
-		return false
+	if prev <= '.' {
+		return false // an empty last label, or one ending with '-'
 	}
-	return strings.Count(h, ".") == 3
+	top := strings.LastIndexByte(h, '.') + 1
+	if h[top] > '9' {
+		return true // the toplabel starts with a letter
+	}
+	return span(h, 0, digits|dot) == len(h) && strings.Count(h, ".") == 3
 }
 
 // authority1630 checks the authority against RFC 1630's generic BNF:

@@ -145,7 +145,7 @@ func fastAuthority(u *URL, s string, i int, m Mode, sch *registry.Scheme) int {
 		}
 	}
 	if bit == hostname1738 {
-		if !validHostname1738(u.Host) && !(u.Host == "" && sch.EmptyHost) {
+		if !hostnameShape1738(u.Host) && !(u.Host == "" && sch.EmptyHost) {
 			return -1
 		}
 		if u.HasPort && (port < 0 || sch.HostOnly) {
