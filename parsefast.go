@@ -78,8 +78,55 @@ func parseFast(u *URL, s string, m Mode, ref bool) bool {
 		}
 	}
 	if hasAuthority {
-		if i = fastAuthority(u, s, i+2, m, sch); i < 0 {
-			return false
+		// host [ ":" digits ], up to "/", "#", "?" (RFC3986 mode: RFC
+		// 1738 allows "?" in a userinfo, and the parser decides) or the
+		// end; a userinfo, an IP literal or an escape goes to the parser.
+		bit := auth3986
+		if m == RFC1738 {
+			bit = authGeneric1738
+			if sch != nil && sch.IP {
+				bit = hostname1738
+			}
+		}
+		h := i + 2
+		i = span(s, h, bit)
+		u.HasAuthority, u.Host = true, s[h:i]
+		port := -1 // the port's value, when it has digits
+		if i < len(s) && s[i] == ':' {
+			p := i + 1
+			i = span(s, p, digits)
+			u.HasPort, u.Port = true, s[p:i]
+			if n := i - p; n > 0 {
+				if n > 5 {
+					return false
+				}
+				port = 0
+				for k := p; k < i; k++ {
+					port = port*10 + int(s[k]-'0')
+				}
+				if port > 65535 {
+					return false
+				}
+			}
+		}
+		if i < len(s) {
+			switch s[i] {
+			case '/', '#':
+			case '?':
+				if m == RFC1738 {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		if bit == hostname1738 {
+			if !hostnameShape1738(u.Host) && !(u.Host == "" && sch.EmptyHost) {
+				return false
+			}
+			if u.HasPort && (port < 0 || sch.HostOnly) {
+				return false // RFC 1738 port = digits; a file URL takes none
+			}
 		}
 	}
 	start := i
@@ -99,60 +146,6 @@ func parseFast(u *URL, s string, m Mode, ref bool) bool {
 		u.HasFragment, u.Fragment = true, s[start:i]
 	}
 	return i == len(s)
-}
-
-// fastAuthority is parseFast's authority: a host and an optional port of
-// digits, from i up to the "/", "?" (RFC3986 mode) or "#" that ends it or
-// the end of s. It returns the end, or -1 for anything else.
-func fastAuthority(u *URL, s string, i int, m Mode, sch *registry.Scheme) int {
-	bit := auth3986
-	if m == RFC1738 {
-		bit = authGeneric1738
-		if sch != nil && sch.IP {
-			bit = hostname1738
-		}
-	}
-	h := i
-	i = span(s, i, bit)
-	u.HasAuthority, u.Host = true, s[h:i]
-	if i < len(s) && s[i] == ':' {
-		p := i + 1
-		i = span(s, p, digits)
-		u.HasPort, u.Port = true, s[p:i]
-	}
-	if i < len(s) {
-		switch s[i] {
-		case '/', '#':
-		case '?':
-			if m == RFC1738 {
-				return -1 // RFC 1738 allows "?" in a userinfo: the parser decides
-			}
-		default:
-			return -1
-		}
-	}
-	port := -1 // the port's value, when it has digits
-	if len(u.Port) > 0 {
-		if len(u.Port) > 5 {
-			return -1
-		}
-		port = 0
-		for k := 0; k < len(u.Port); k++ {
-			port = port*10 + int(u.Port[k]-'0')
-		}
-		if port > 65535 {
-			return -1
-		}
-	}
-	if bit == hostname1738 {
-		if !hostnameShape1738(u.Host) && !(u.Host == "" && sch.EmptyHost) {
-			return -1
-		}
-		if u.HasPort && (port < 0 || sch.HostOnly) {
-			return -1 // RFC 1738 port = digits; a file URL takes none
-		}
-	}
-	return i
 }
 
 // spanEscaped is span that also steps over valid %XX escapes.
