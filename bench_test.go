@@ -55,9 +55,10 @@ func totalBytes(lines []string) int64 {
 	return int64(n)
 }
 
-// BenchmarkParse runs urlkit (each strict mode) and net/url side by side
-// over each data set. One op is one pass over the whole file; ns/url is
-// reported as a metric so that the parsers compare per URL.
+// BenchmarkParse runs urlkit (each strict mode and the lenient one) and
+// net/url side by side over each data set. One op is one pass over the
+// whole file; ns/url is reported as a metric so that the parsers compare
+// per URL.
 func BenchmarkParse(b *testing.B) {
 	for _, file := range benchFiles {
 		lines := loadLines(b, file)
@@ -76,7 +77,48 @@ func BenchmarkParse(b *testing.B) {
 		}
 		run("urlkit-rfc1738", func(s string) bool { _, _, err := urlkit.ParseMode(s, urlkit.RFC1738); return err == nil })
 		run("urlkit-rfc3986", func(s string) bool { _, _, err := urlkit.ParseMode(s, urlkit.RFC3986); return err == nil })
+		run("urlkit-lenient", func(s string) bool { _, _, err := urlkit.ParseMode(s, urlkit.Lenient); return err == nil })
 		run("net-url", func(s string) bool { _, err := url.Parse(s); return err == nil })
+	}
+}
+
+// BenchmarkParseString is BenchmarkParse with String after every
+// successful parse, on both sides: urlkit's Parse (the RFC1738 mode) and
+// its RFC3986 mode, and net/url's Parse; ns/url is per line of the file.
+func BenchmarkParseString(b *testing.B) {
+	for _, file := range benchFiles {
+		lines := loadLines(b, file)
+		name := strings.TrimSuffix(file, ".txt")
+		run := func(parser string, parseString func(string) int) {
+			b.Run(name+"/"+parser, func(b *testing.B) {
+				b.SetBytes(totalBytes(lines))
+				b.ReportAllocs()
+				n := 0
+				for b.Loop() {
+					for _, l := range lines {
+						n += parseString(l)
+					}
+				}
+				if n == 0 {
+					b.Fatal("no line parsed")
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(lines)), "ns/url")
+			})
+		}
+		for _, m := range []urlkit.Mode{urlkit.RFC1738, urlkit.RFC3986} {
+			run("urlkit-"+m.String(), func(s string) int {
+				if u, _, err := urlkit.ParseMode(s, m); err == nil {
+					return len(u.String())
+				}
+				return 0
+			})
+		}
+		run("net-url", func(s string) int {
+			if u, err := url.Parse(s); err == nil {
+				return len(u.String())
+			}
+			return 0
+		})
 	}
 }
 

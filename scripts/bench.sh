@@ -5,9 +5,10 @@
 #   scripts/bench.sh            # parser ratios and CLI figures
 #   scripts/bench.sh 3
 #
-# Parser: `go test -bench` of BenchmarkParse and BenchmarkResolve, one round
-# per run (urlkit and net/url alternate inside each round, in one process); the
-# ratio is urlkit's time per URL over net/url's (lower is faster), per file.
+# Parser: `go test -bench` of BenchmarkParse, BenchmarkParseString and
+# BenchmarkResolve, one round per run (urlkit and net/url alternate inside each
+# round, in one process); the ratio is urlkit's time per URL over net/url's
+# (lower is faster), per file.
 #
 # CLI: a million web URLs (kasztp.txt and userbait.txt of ../shared/bench/urls,
 # repeated) through `urlkit parse --json`, `check`, `normalize --mode rfc3986`,
@@ -45,7 +46,7 @@ cpu() {
 }
 
 for run in $(seq "$RUNS"); do
-    go test -run '^$' -bench 'BenchmarkParse$|BenchmarkResolve$' -benchtime 1s -count 1 . >> "$TMP/gobench" 2>&1
+    go test -run '^$' -bench 'BenchmarkParse$|BenchmarkParseString$|BenchmarkResolve$' -benchtime 1s -count 1 . >> "$TMP/gobench" 2>&1
     for j in 1 2; do
         echo "parse_json $j $(cpu "$TMP/urlkit" parse --json -j $j < "$TMP/1m.txt")" >> "$TMP/cli"
         echo "check $j $(cpu "$TMP/urlkit" check -j $j < "$TMP/1m.txt")" >> "$TMP/cli"
@@ -66,12 +67,18 @@ for line in open(gobench):
 print(f"| what | compared with | data | runs | median |")
 print(f"| --- | --- | --- | --- | --- |")
 files = sorted({k[1] for k in ns if k[0] == 'Parse'})
-for mode in ('rfc1738', 'rfc3986'):
+for mode in ('rfc1738', 'rfc3986', 'lenient'):
     for f in files:
         a, b = ns.get(('Parse', f, 'urlkit-' + mode)), ns.get(('Parse', f, 'net-url'))
         if a and b:
             r = [x / y for x, y in zip(a, b)]
             print(f"| parse, {mode} mode | net/url.Parse (time per URL) | {f}.txt | {len(r)} | {med(r):.2f} |")
+for mode in ('rfc1738', 'rfc3986'):
+    for f in files:
+        a, b = ns.get(('ParseString', f, 'urlkit-' + mode)), ns.get(('ParseString', f, 'net-url'))
+        if a and b:
+            r = [x / y for x, y in zip(a, b)]
+            print(f"| parse + String, {mode} mode | net/url.Parse + String (time per URL) | {f}.txt | {len(r)} | {med(r):.2f} |")
 for kind, ref in (('parsed', 'net-url+String'), ('text', 'net-url')):
     a, b = ns.get(('Resolve', kind, 'urlkit-rfc3986')), ns.get(('Resolve', kind, ref))
     if a and b:
