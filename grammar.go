@@ -127,7 +127,7 @@ func (p *parser) search(i, end int, what string) {
 		return // the common case, with two vectorized scans
 	}
 	for ; i < end; i++ {
-		if c := s[i]; c == '/' || c == '?' {
+		if c := s[i]; (c == '/' || c == '?') && p.wants(i) {
 			p.fail(i, ErrInvalidChar, describe(c)+" is reserved and must be encoded as "+encoded(c)+" in "+what)
 			if p.stop() {
 				return

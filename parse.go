@@ -179,14 +179,18 @@ type parser struct {
 // wants only the first.
 func (p *parser) stop() bool { return p.first != nil && !p.collect }
 
+// wants reports whether fail would record an error at offset off, so
+// that a check can skip building a message nobody keeps: Parse, past the
+// first error of a URL with a scheme grammar, keeps only lower ones.
+func (p *parser) wants(off int) bool {
+	return !p.splitOnly && !(p.lowestOnly && p.first != nil && off >= p.first.Offset)
+}
+
 // fail records an error at offset off. The input is redacted here, on the
 // error path, so valid input never pays for it.
 func (p *parser) fail(off int, cause error, rule string) {
-	if p.splitOnly {
+	if !p.wants(off) {
 		return
-	}
-	if p.lowestOnly && p.first != nil && off >= p.first.Offset {
-		return // a later problem: Parse reports only the lowest
 	}
 	drop := -1 // the index in errs of the error e replaces
 	if p.collect && p.limit > 0 && len(p.errs) >= p.limit {
