@@ -46,8 +46,13 @@ func prepare(s string, m Mode) (text string, pre *prepared, err error) {
 		if !needsRepair(s) {
 			return s, nil, nil
 		}
-		r := repairer{in: s}
+		// Room for a few escapes, so that the two slices seldom grow.
+		n := len(s) + 16
+		r := repairer{in: s, out: make([]byte, 0, n), from: make([]int, 0, n)}
 		text, err := r.run()
+		if len(r.from) == 0 {
+			r.from = nil // nothing left: locate reads offsets as they are
+		}
 		return text, &prepared{from: r.from, warnings: r.warnings}, err
 	}
 	if len(s) < 5 || s[0]|0x20 != 'u' || !hasPrefixFold(s, "URL:") {
@@ -196,15 +201,14 @@ func (r *repairer) warn(off int, format string, args ...any) {
 	r.warnings = append(r.warnings, Warning{Offset: off, Message: fmt.Sprintf(format, args...)})
 }
 
-func (r *repairer) emit(off int, b ...byte) {
-	for _, c := range b {
-		r.out = append(r.out, c)
-		r.from = append(r.from, off)
-	}
+func (r *repairer) emit(off int, c byte) {
+	r.out = append(r.out, c)
+	r.from = append(r.from, off)
 }
 
 func (r *repairer) emitEscaped(off int, c byte) {
-	r.emit(off, '%', cc.UpperHex[c>>4], cc.UpperHex[c&15])
+	r.out = append(r.out, '%', cc.UpperHex[c>>4], cc.UpperHex[c&15])
+	r.from = append(r.from, off, off, off)
 }
 
 func (r *repairer) run() (string, error) {
