@@ -987,21 +987,40 @@ func hostnameShape1738(h string) bool {
 	if h == "" {
 		return false
 	}
-	// '-' and '.' are the only bytes below '/' here. Of two in a row,
-	// only "--" is allowed ("xn--"); the start counts as a '.'.
-	prev := byte('.')
-	for i := 0; i < len(h); i++ {
-		c := h[i]
-		if c <= '.' && prev <= '.' && (c == '.' || prev == '.') {
+	// '-' (0x2d) and '.' (0x2e) are the only bytes below '/' here. Of two
+	// in a row, only "--" is allowed ("xn--"); the start counts as a '.'.
+	// Eight bytes a round: d marks the '-' and '.' (in each byte's top
+	// bit: (b|0x80)-0x2f borrows from no other byte and keeps its top bit
+	// exactly when b >= '/'), dots the '.' (the even one of the two);
+	// prevD and prevDot carry the marks of the byte before the round.
+	const top = 0x8080808080808080
+	prevD, prevDot := uint64(0x80), uint64(0x80)
+	i := 0
+	for ; len(h)-i >= 8; i += 8 {
+		b := h[i : i+8]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		d := ^((w | top) - 0x2f2f2f2f2f2f2f2f) & top
+		dots := d &^ (w << 7)
+		if d&(dots<<8|prevDot)|dots&(d<<8|prevD) != 0 {
 			return false
 		}
-		prev = c
+		prevD, prevDot = d>>56, dots>>56
 	}
-	if prev <= '.' {
+	wasD, wasDot := prevD != 0, prevDot != 0
+	for ; i < len(h); i++ {
+		c := h[i]
+		isD, isDot := c <= '.', c == '.'
+		if isD && wasDot || isDot && wasD {
+			return false
+		}
+		wasD, wasDot = isD, isDot
+	}
+	if wasD {
 		return false // an empty last label, or one ending with '-'
 	}
-	top := strings.LastIndexByte(h, '.') + 1
-	if h[top] > '9' {
+	toplabel := strings.LastIndexByte(h, '.') + 1
+	if h[toplabel] > '9' {
 		return true // the toplabel starts with a letter
 	}
 	return span(h, 0, digits|dot) == len(h) && strings.Count(h, ".") == 3
