@@ -298,46 +298,44 @@ func printable(s string) string {
 // an *InitResponse or a *SearchResponse. Every length is checked against
 // the bytes present; unknown fields are skipped (Z39.50-1988 4.3).
 func ParseResponse(msg []byte) (any, error) {
-	n, err := ParseHeader(msg, 0)
+	p, err := splitMessage(msg)
 	if err != nil {
 		return nil, err
 	}
-	if n != len(msg)-HeaderLen {
-		return nil, &DecodeError{Offset: 0, Msg: fmt.Sprintf("WAIS header announces %d bytes, message has %d", n, len(msg)-HeaderLen)}
-	}
-	t, head, rest, err := splitAPDU(msg[HeaderLen:], HeaderLen)
-	if err != nil {
-		return nil, err
-	}
-	headOff := HeaderLen + 2
-	restOff := headOff + len(head)
-	switch t {
+	switch p.typ {
 	case PDUInitResponse:
-		return parseInitResponse(head, rest, headOff, restOff)
+		return parseInitResponse(p)
 	case PDUSearchResponse:
-		return parseSearchResponse(head, rest, headOff, restOff)
+		return parseSearchResponse(p)
 	}
-	return nil, &DecodeError{Offset: headOff, Msg: fmt.Sprintf("unexpected %v", t)}
+	return nil, p.unexpected()
 }
 
-func parseInitResponse(head, rest []byte, headOff, restOff int) (*InitResponse, error) {
-	if len(head) < 2 {
-		return nil, &DecodeError{Offset: headOff, Msg: "InitResponse fixed part cut short"}
+// initFields are the fields InitRequest and InitResponse share
+// (Z39.50-1988 4.1.1.1 and 4.1.1.2).
+func initFields(preferred, maxRecord *int64, id, name, version *string, ref *[]byte) fieldSet {
+	return fieldSet{
+		tagPreferredMessageSize:  preferred,
+		tagMaximumRecordSize:     maxRecord,
+		tagImplementationID:      id,
+		tagImplementationName:    name,
+		tagImplementationVersion: version,
+		tagReferenceID:           ref,
 	}
-	r := &InitResponse{Accepted: head[1] != 0}
-	d := &decoder{b: head, off: 2, base: headOff}
-	err := d.decode(fieldSet{
-		tagPreferredMessageSize:  &r.PreferredMessageSize,
-		tagMaximumRecordSize:     &r.MaximumRecordSize,
-		tagImplementationID:      &r.ImplementationID,
-		tagImplementationName:    &r.ImplementationName,
-		tagImplementationVersion: &r.ImplementationVersion,
-		tagReferenceID:           &r.ReferenceID,
-	})
+}
+
+func parseInitResponse(p apduParts) (*InitResponse, error) {
+	if len(p.head) < 2 {
+		return nil, &DecodeError{Offset: p.headOff, Msg: "InitResponse fixed part cut short"}
+	}
+	r := &InitResponse{Accepted: p.head[1] != 0}
+	d := &decoder{b: p.head, off: 2, base: p.headOff}
+	err := d.decode(initFields(&r.PreferredMessageSize, &r.MaximumRecordSize,
+		&r.ImplementationID, &r.ImplementationName, &r.ImplementationVersion, &r.ReferenceID))
 	if err != nil {
 		return nil, err
 	}
-	err = eachUserField(rest, restOff, fieldSet{
+	err = eachUserField(p, fieldSet{
 		tagChunkCode:         &r.ChunkCode,
 		tagChunkIDLength:     &r.ChunkIDLength,
 		tagChunkMarker:       &r.ChunkMarker,
@@ -349,9 +347,10 @@ func parseInitResponse(head, rest []byte, headOff, restOff int) (*InitResponse, 
 }
 
 // eachUserField calls f for each element of the user information (the
-// fields inside tag 99), and for diagnostic records outside it.
-func eachUserField(rest []byte, off int, f func(field) error) error {
-	d := &decoder{b: rest, base: off}
+// fields inside tag 99) after an APDU's header part, and for diagnostic
+// records outside it.
+func eachUserField(p apduParts, f func(field) error) error {
+	d := &decoder{b: p.rest, base: p.restOff}
 	return d.each(func(fl field) error {
 		if fl.tag != tagUserInformation {
 			return f(fl)
@@ -360,8 +359,8 @@ func eachUserField(rest []byte, off int, f func(field) error) error {
 	})
 }
 
-func parseSearchResponse(head, rest []byte, headOff, restOff int) (*SearchResponse, error) {
-	d := &decoder{b: head, off: 1, base: headOff}
+func parseSearchResponse(p apduParts) (*SearchResponse, error) {
+	d := &decoder{b: p.head, off: 1, base: p.headOff}
 	r := &SearchResponse{}
 	status, err := d.fixed(1, "search status")
 	if err != nil {
@@ -395,7 +394,7 @@ func parseSearchResponse(head, rest []byte, headOff, restOff int) (*SearchRespon
 		r.Hits = append(r.Hits, h)
 		return nil
 	}
-	err = eachUserField(rest, restOff, fieldSet{
+	err = eachUserField(p, fieldSet{
 		tagSeedWordsUsed:    &r.SeedWordsUsed,
 		tagDiagnostic:       addDiagnostic,
 		tagHeaderGroup:      addHit,

@@ -11,47 +11,32 @@ import (
 // or a *TextRequest (query type "1"). It is the inverse of the Marshal
 // methods, for tests, fake servers and tools that show a request.
 func ParseRequest(msg []byte) (any, error) {
-	n, err := ParseHeader(msg, 0)
+	p, err := splitMessage(msg)
 	if err != nil {
 		return nil, err
 	}
-	if n != len(msg)-HeaderLen {
-		return nil, &DecodeError{Offset: 0, Msg: fmt.Sprintf("WAIS header announces %d bytes, message has %d", n, len(msg)-HeaderLen)}
-	}
-	t, head, rest, err := splitAPDU(msg[HeaderLen:], HeaderLen)
-	if err != nil {
-		return nil, err
-	}
-	headOff := HeaderLen + 2
-	restOff := headOff + len(head)
-	switch t {
+	switch p.typ {
 	case PDUInitRequest:
-		return parseInitRequest(head, headOff)
+		return parseInitRequest(p)
 	case PDUSearchRequest:
-		return parseSearchRequest(head, rest, headOff, restOff)
+		return parseSearchRequest(p)
 	}
-	return nil, &DecodeError{Offset: headOff, Msg: fmt.Sprintf("unexpected %v", t)}
+	return nil, p.unexpected()
 }
 
-func parseInitRequest(head []byte, off int) (*InitRequest, error) {
+func parseInitRequest(p apduParts) (*InitRequest, error) {
 	r := &InitRequest{}
-	err := (&decoder{b: head, off: 1, base: off}).decode(fieldSet{
-		tagPreferredMessageSize:  &r.PreferredMessageSize,
-		tagMaximumRecordSize:     &r.MaximumRecordSize,
-		tagIDAuthentication:      &r.IDAuthentication,
-		tagImplementationID:      &r.ImplementationID,
-		tagImplementationName:    &r.ImplementationName,
-		tagImplementationVersion: &r.ImplementationVersion,
-		tagReferenceID:           &r.ReferenceID,
-	})
-	if err != nil {
+	fs := initFields(&r.PreferredMessageSize, &r.MaximumRecordSize,
+		&r.ImplementationID, &r.ImplementationName, &r.ImplementationVersion, &r.ReferenceID)
+	fs[tagIDAuthentication] = &r.IDAuthentication
+	if err := (&decoder{b: p.head, off: 1, base: p.headOff}).decode(fs); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-func parseSearchRequest(head, rest []byte, headOff, restOff int) (any, error) {
-	d := &decoder{b: head, off: 1, base: headOff}
+func parseSearchRequest(p apduParts) (any, error) {
+	d := &decoder{b: p.head, off: 1, base: p.headOff}
 	max, err := d.fixed(3, "small-set upper bound")
 	if err != nil {
 		return nil, err
@@ -68,13 +53,13 @@ func parseSearchRequest(head, rest []byte, headOff, restOff int) (any, error) {
 	switch queryType {
 	case QueryRelevanceFeedback:
 		r := &SearchRequest{Database: database, MaxDocuments: int(max), ReferenceID: ref}
-		if err := eachUserField(rest, restOff, r.userFields().set); err != nil {
+		if err := eachUserField(p, r.userFields().set); err != nil {
 			return nil, err
 		}
 		return r, nil
 	case QueryTextRetrieval:
 		r := &TextRequest{Database: database, ReferenceID: ref}
-		qd := &decoder{b: rest, base: restOff}
+		qd := &decoder{b: p.rest, base: p.restOff}
 		at := qd.base + qd.off
 		tag, q, err := qd.field()
 		if err != nil {
@@ -88,7 +73,7 @@ func parseSearchRequest(head, rest []byte, headOff, restOff int) (any, error) {
 		}
 		return r, nil
 	}
-	return nil, &DecodeError{Offset: headOff, Msg: fmt.Sprintf("query type %q", printable(queryType))}
+	return nil, &DecodeError{Offset: p.headOff, Msg: fmt.Sprintf("query type %q", printable(queryType))}
 }
 
 // userFields says where the user information of a relevance-feedback
