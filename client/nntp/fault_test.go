@@ -55,7 +55,7 @@ func TestFaultGreeting(t *testing.T) {
 // An RFC 977 server: no CAPABILITIES (500), MODE READER unknown too (500),
 // 201 greeting; OVER is unknown, XOVER too, so the scan uses LISTGROUP.
 func TestFaultOldServer(t *testing.T) {
-	srv := wt.Start(t, wt.Script(wt.Steps(
+	srv := wt.Start(t,
 		wt.Send("201 old server ready (no posting)"),
 		wt.Expect("CAPABILITIES"), wt.Send("500 What?"),
 		wt.Expect("MODE READER"), wt.Send("500 What?"),
@@ -65,7 +65,7 @@ func TestFaultOldServer(t *testing.T) {
 		wt.Expect("HEAD 10"), wt.Send("221 10 <a@x> head", "Subject: one", "From: a@x", "Message-ID: <a@x>", "Xref: x misc.test:10", "."),
 		wt.Expect("HEAD 11"), wt.Send("423 gone"),
 		wt.Expect("QUIT"), wt.Send("205 bye"),
-	))...)
+	)
 	c := dial(t, srv.Addr(), nil)
 	if c.Capabilities() != nil || c.PostingAllowed() {
 		t.Errorf("caps %v, posting %v", c.Capabilities(), c.PostingAllowed())
