@@ -26,7 +26,7 @@ func (p *parser) schemeGrammar(u *URL, sch *registry.Scheme) {
 	case registry.Generic:
 	case registry.FTP:
 		p.ftpURL(u)
-	case registry.HTTP:
+	case registry.HTTP: // parseFast's pass checks it too (search1738), as fileURL (fpath1738, fquery1738)
 		if u.HasQuery {
 			p.search(p.queryAt, p.urlEnd(u), "an HTTP search (RFC 1738 3.3; section 5, search)")
 		}
