@@ -1,7 +1,6 @@
 package ftp
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -243,37 +242,6 @@ func (r *retrReader) Close() error {
 		return r.t.err
 	}
 	return err
-}
-
-// asciiReader converts CRLF to LF. A CR not followed by LF is kept.
-type asciiReader struct {
-	br *bufio.Reader
-}
-
-func newASCIIReader(r io.Reader) *asciiReader { return &asciiReader{br: bufio.NewReader(r)} }
-
-func (a *asciiReader) Read(p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		if n > 0 && a.br.Buffered() == 0 {
-			break // return what we have rather than block
-		}
-		b, err := a.br.ReadByte()
-		if err != nil {
-			if n > 0 {
-				return n, nil // the error comes again on the next call
-			}
-			return 0, err
-		}
-		if b == '\r' {
-			if next, err := a.br.Peek(1); err == nil && next[0] == '\n' {
-				continue // drop the CR of CRLF
-			}
-		}
-		p[n] = b
-		n++
-	}
-	return n, nil
 }
 
 // readerFunc adapts a function to io.Reader.
