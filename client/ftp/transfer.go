@@ -105,6 +105,9 @@ func (c *Conn) startTransferAt(ctx context.Context, verb, arg string, offset int
 			return nil, c.fail(ctx, verb, err)
 		}
 	}
+	if verb == "RETR" { // a file read to its end: wake for big batches
+		dc = wire.BatchReads(dc)
+	}
 	t.dc = dc
 	t.releaseData = wire.Bind(ctx, dc)
 	c.busy = true
