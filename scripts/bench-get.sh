@@ -25,7 +25,10 @@
 # client costs, whatever the server's speed); the largest maximum RSS of any
 # run. The "ftp type A" row fetches a text file (LF lines, CRLF on the wire)
 # with ;type=a and curl -B, both converting CRLF to LF; its bare reader reads
-# the wire unconverted. The last line is the TYPE A conversion alone
+# the wire unconverted. ProFTPD's own LF -> CRLF conversion limits that row, so
+# "ftp A, CRLF" does the same with a file stored with CRLF, from the second
+# ProFTPD of start-ftp.sh (FTP_RAWASCII_PORT, TransferOptions IgnoreASCII),
+# which sends it as stored: the clients' conversion is then the work. The last line is the TYPE A conversion alone
 # (BenchmarkASCIIReader, in one process, no network). Outputs are checked
 # against SHA-256 once per row.
 set -u
@@ -166,11 +169,19 @@ else # servers elsewhere: trust curl -B
     text_size=$(curl -sS -B "ftp://127.0.0.1:$FTP_PORT$FTP_BIG_TEXT_PATH" | wc -c)
 fi
 
+# The CRLF text from the IgnoreASCII server, converted: the same lines with LF.
+crlf_row=
+if [ -n "${FTP_RAWASCII_PORT:-}" ] && [ -r "${FTP_DIR:-}/anon${FTP_BIG_CRLF_PATH:-}" ]; then
+    f="$FTP_DIR/anon$FTP_BIG_CRLF_PATH"
+    crlf_row="ftp A, CRLF|ftp://127.0.0.1:$FTP_RAWASCII_PORT$FTP_BIG_CRLF_PATH;type=a|-B ftp://127.0.0.1:$FTP_RAWASCII_PORT$FTP_BIG_CRLF_PATH|ftp-a 127.0.0.1:$FTP_RAWASCII_PORT $FTP_BIG_CRLF_PATH|$(tr -d '\r' <"$f" | wc -c)|$(tr -d '\r' <"$f" | sha256sum | cut -d' ' -f1)"
+fi
+
 printf '%-13s %4s | %7s %7s %7s | %-16s | %-15s | %-13s\n' "" "" "urlkit" "curl" "bare" "urlkit/curl" "CPU MB/s" "max RSS MiB"
 printf '%-13s %4s | %7s %7s %7s | %-16s | %-15s | %-13s\n' server MiB "MB/s" "MB/s" "MB/s" "median (min-max)" "urlkit    curl" "urlkit  curl"
 for row in \
     "ftp|ftp://127.0.0.1:$FTP_PORT$FTP_BIG_PATH||ftp-i 127.0.0.1:$FTP_PORT $FTP_BIG_PATH|$FTP_BIG_SIZE|$zeros" \
     "ftp type A|ftp://127.0.0.1:$FTP_PORT$FTP_BIG_TEXT_PATH;type=a|-B ftp://127.0.0.1:$FTP_PORT$FTP_BIG_TEXT_PATH|ftp-a 127.0.0.1:$FTP_PORT $FTP_BIG_TEXT_PATH|$text_size|$text" \
+    ${crlf_row:+"$crlf_row"} \
     "pygopherd|gopher://127.0.0.1:$GOPHER_PORT/9$GOPHER_BIG_PATH||gopher 127.0.0.1:$GOPHER_PORT $GOPHER_BIG_PATH|$GOPHER_BIG_SIZE|$zeros" \
     "gophernicus|gopher://127.0.0.1:$GOPHERNICUS_PORT/9$GOPHERNICUS_BIG_PATH||gopher 127.0.0.1:$GOPHERNICUS_PORT $GOPHERNICUS_BIG_PATH|$GOPHERNICUS_BIG_SIZE|$zeros" \
     "http|http://127.0.0.1:$HTTP_PORT$HTTP_BIG_PATH||http 127.0.0.1:$HTTP_PORT $HTTP_BIG_PATH|$HTTP_BIG_SIZE|$zeros"; do
