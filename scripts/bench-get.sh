@@ -8,7 +8,7 @@
 #   URLKIT=/tmp/urlkit-old scripts/bench-get.sh   # that binary instead of this tree's
 #
 # Without FTP_PORT in the environment it starts the servers itself with
-# scripts/with-servers.sh (FTP_BIG=1 GOPHER_BIG=1 GOPHERNICUS_BIG=1 HTTP_BIG=1);
+# scripts/with-servers.sh (FTP_BIG=1 FTP_BIG_TEXT=1 GOPHER_BIG=1 GOPHERNICUS_BIG=1 HTTP_BIG=1);
 # servers started by hand must have been started with those too. Installs curl
 # and GNU time with apt-get if they are missing (needs root then).
 #
@@ -38,13 +38,13 @@ RUNS=${1:-5}
 
 if [ -z "${FTP_PORT:-}" ]; then
     mb=${BIG_MB:-200}
-    exec env FTP_BIG=1 GOPHER_BIG=1 GOPHERNICUS_BIG=1 HTTP_BIG=1 \
+    exec env FTP_BIG=1 FTP_BIG_TEXT=1 GOPHER_BIG=1 GOPHERNICUS_BIG=1 HTTP_BIG=1 \
         FTP_BIG_MB=$mb GOPHER_BIG_MB=$mb GOPHERNICUS_BIG_MB=$mb HTTP_BIG_MB=$mb \
         "$HERE/with-servers.sh" ftp gopher gophernicus http -- "$0" "$@"
 fi
 for v in FTP_BIG_PATH FTP_BIG_TEXT_PATH GOPHER_BIG_PATH GOPHERNICUS_BIG_PATH HTTP_BIG_PATH; do
     if [ -z "${!v:-}" ]; then
-        echo "bench-get.sh: $v not set: start the servers with FTP_BIG=1 GOPHER_BIG=1 GOPHERNICUS_BIG=1 HTTP_BIG=1" >&2
+        echo "bench-get.sh: $v not set: start the servers with FTP_BIG=1 FTP_BIG_TEXT=1 GOPHER_BIG=1 GOPHERNICUS_BIG=1 HTTP_BIG=1" >&2
         exit 2
     fi
 done
