@@ -414,7 +414,7 @@ func (c *Conn) Size(ctx context.Context, name string) (int64, error) {
 	}
 	n, perr := strconv.ParseInt(strings.TrimSpace(r.msg), 10, 64)
 	if perr != nil || n < 0 || r.code != 213 {
-		return 0, opErr("SIZE", fmt.Errorf("%w: %d %q", ErrMalformedReply, r.code, clip(r.msg)))
+		return 0, opErr("SIZE", fmt.Errorf("%w: %d %q", ErrMalformedReply, r.code, wire.Clip(r.msg)))
 	}
 	return n, nil
 }

@@ -151,11 +151,13 @@ func (e *OpError) Error() string {
 func (e *OpError) Unwrap() error { return e.Err }
 
 // UnexpectedEOF turns the end of the stream in the middle of an exchange
-// into an error that says so (matching io.ErrUnexpectedEOF); other errors
-// are returned as they are.
-func UnexpectedEOF(err error) error {
+// into an error that says so (matching io.ErrUnexpectedEOF): "conn closed
+// by server", where conn names the connection ("connection", or FTP's
+// "control connection", which has data connections beside it). Other
+// errors are returned as they are.
+func UnexpectedEOF(conn string, err error) error {
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return fmt.Errorf("connection closed by server: %w", io.ErrUnexpectedEOF)
+		return fmt.Errorf("%s closed by server: %w", conn, io.ErrUnexpectedEOF)
 	}
 	return err
 }
