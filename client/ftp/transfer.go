@@ -42,7 +42,7 @@ func (c *Conn) startTransferAt(ctx context.Context, verb, arg string, offset int
 	if err := checkArg(verb, arg); err != nil {
 		return nil, err
 	}
-	releaseCtl, err := c.begin(ctx)
+	releaseCtl, err := c.sess.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func (c *Conn) startTransferAt(ctx context.Context, verb, arg string, offset int
 		if dc, err = c.acceptData(ctx, ln); err != nil {
 			// The server may still be trying to connect and will answer
 			// 425 at some point: the session's state is unknown.
-			return nil, c.fail(ctx, verb, err)
+			return nil, c.sess.Fail(ctx, verb, err)
 		}
 	}
 	if verb == "RETR" { // a file read to its end: wake for big batches
@@ -110,7 +110,7 @@ func (c *Conn) startTransferAt(ctx context.Context, verb, arg string, offset int
 	}
 	t.dc = dc
 	t.releaseData = wire.Bind(ctx, dc)
-	c.busy = true
+	c.sess.Busy = true
 	c.data = dc
 	ok = true
 	return t, nil
@@ -162,11 +162,11 @@ func (t *transfer) finish() error {
 	t.dc.Close()
 	t.releaseData()
 	defer t.releaseCtl()
-	c.busy = false
+	c.sess.Busy = false
 	c.data = nil
-	if c.broken != nil {
-		t.doneErr = c.broken
-		return t.doneErr
+	if err := c.sess.Broken(); err != nil {
+		t.doneErr = err
+		return err
 	}
 	r := t.final
 	if r == nil {
