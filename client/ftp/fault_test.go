@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"strings"
 	"syscall"
 	"testing"
@@ -348,5 +349,47 @@ func TestFaultTransientEPSV(t *testing.T) {
 	}
 	if err := body.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// While a body is open Quit refuses (ErrBusy) and closes nothing; Close
+// closes the data connection too, so a read of the body fails at once
+// instead of waiting on a server that sends nothing more.
+func TestFaultCloseDuringTransfer(t *testing.T) {
+	var data wt.Data
+	srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(
+		wt.Expect("EPSV"), wt.EPSV(&data),
+		wt.Expect("RETR f"), wt.Send("150 here it comes"),
+		wt.OnData(&data, wt.SendRaw("abc")),
+		wt.Stall(),
+	))...)
+	c := login(t, nil, srv.Addr(), "", "")
+	ctx := testCtx(t)
+	body, err := c.Retr(ctx, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(body, make([]byte, 3)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Quit(ctx); !errors.Is(err, ErrBusy) {
+		t.Fatalf("Quit during a transfer = %v, want ErrBusy", err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatalf("Close = %v", err)
+	}
+	start := time.Now()
+	_, err = body.Read(make([]byte, 10))
+	if !errors.Is(err, ErrShortTransfer) || !errors.Is(err, net.ErrClosed) {
+		t.Errorf("Read after Close = %v, want ErrShortTransfer from the closed data connection", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Read after Close took %v: the data connection was left open", d)
+	}
+	if err := body.Close(); !errors.Is(err, ErrShortTransfer) {
+		t.Errorf("body.Close = %v, want the read's ErrShortTransfer", err)
+	}
+	if err := c.Noop(ctx); !errors.Is(err, ErrClosed) {
+		t.Errorf("Noop after Close = %v, want ErrClosed", err)
 	}
 }
