@@ -25,6 +25,18 @@ func anonLogin() []wt.Step {
 	}
 }
 
+// retrThenStall is the script of a RETR f whose server sends payload on
+// the data connection and then nothing more on either connection.
+func retrThenStall(payload string) []wt.Step {
+	var data wt.Data
+	return wt.Script(anonLogin(), wt.Steps(
+		wt.Expect("EPSV"), wt.EPSV(&data),
+		wt.Expect("RETR f"), wt.Send("150 here it comes"),
+		wt.OnData(&data, wt.SendRaw(payload)),
+		wt.Stall(),
+	))
+}
+
 // A data connection reset (RST) in the middle of a binary transfer.
 func TestFaultResetMidTransfer(t *testing.T) {
 	var data wt.Data
@@ -115,13 +127,7 @@ func TestFaultStall(t *testing.T) {
 		}
 	})
 	t.Run("data", func(t *testing.T) {
-		var data wt.Data
-		srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(
-			wt.Expect("EPSV"), wt.EPSV(&data),
-			wt.Expect("RETR f"), wt.Send("150 here it comes"),
-			wt.OnData(&data, wt.SendRaw("some bytes")),
-			wt.Stall(),
-		))...)
+		srv := wt.Start(t, retrThenStall("some bytes")...)
 		c := login(t, nil, srv.Addr(), "", "")
 		ctx, cancel := context.WithTimeout(t.Context(), limit)
 		defer cancel()
@@ -356,13 +362,7 @@ func TestFaultTransientEPSV(t *testing.T) {
 // closes the data connection too, so a read of the body fails at once
 // instead of waiting on a server that sends nothing more.
 func TestFaultCloseDuringTransfer(t *testing.T) {
-	var data wt.Data
-	srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(
-		wt.Expect("EPSV"), wt.EPSV(&data),
-		wt.Expect("RETR f"), wt.Send("150 here it comes"),
-		wt.OnData(&data, wt.SendRaw("abc")),
-		wt.Stall(),
-	))...)
+	srv := wt.Start(t, retrThenStall("abc")...)
 	c := login(t, nil, srv.Addr(), "", "")
 	ctx := testCtx(t)
 	body, err := c.Retr(ctx, "f")
