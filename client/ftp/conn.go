@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/netip"
-	"net/textproto"
 	"strconv"
 	"strings"
 	"time"
@@ -93,18 +92,17 @@ func RefuseWellKnownPort(port int) error {
 // reset, malformed reply) the connection is closed and every later
 // command fails with an error matching ErrClosed.
 type Conn struct {
-	d      Dialer
-	conn   net.Conn // control connection, traced if d.Trace is set
+	d Dialer
+	// sess runs the commands over the control connection (traced if
+	// d.Trace is set); it is Busy while a data transfer is open.
+	sess   wire.Session
 	lr     *wire.LineReader
-	tw     *textproto.Writer
 	peer   netip.Addr // control connection's remote address
 	local  netip.Addr // control connection's local address
 	typ    string     // transfer type last set with Type: "A" (the RFC 959 default) or "I"
 	noEPSV bool       // EPSV refused: use PASV
 	noEPRT bool       // EPRT refused: use PORT
-	busy   bool       // a data transfer is open
-	data   net.Conn   // its data connection
-	broken error      // why the connection is unusable
+	data   net.Conn   // the open transfer's data connection
 	last   reply      // the last reply read
 }
 
@@ -132,11 +130,11 @@ func (d *Dialer) Dial(ctx context.Context, addr string) (*Conn, error) {
 	}
 	c.peer = addrOf(nc.RemoteAddr())
 	c.local = addrOf(nc.LocalAddr())
-	c.conn = (&wire.Tracer{W: d.Trace, Mask: maskSecrets}).Conn(nc)
-	c.lr = wire.NewLineReader(c.conn, c.d.MaxLine)
-	c.tw = textproto.NewWriter(bufio.NewWriter(c.conn))
+	conn := (&wire.Tracer{W: d.Trace, Mask: maskSecrets}).Conn(nc)
+	c.sess = wire.Session{Name: "ftp", ErrBusy: ErrBusy, ErrClosed: ErrClosed, Conn: conn, W: bufio.NewWriter(conn)}
+	c.lr = wire.NewLineReader(conn, c.d.MaxLine)
 
-	release := wire.Bind(ctx, c.conn)
+	release := wire.Bind(ctx, conn)
 	defer release()
 	// "120 Service ready in nnn minutes" may precede the 220 (RFC 959
 	// section 5.4); a few are tolerated.
@@ -151,11 +149,11 @@ func (d *Dialer) Dial(ctx context.Context, addr string) (*Conn, error) {
 		case r.code == 220:
 			return c, nil
 		default:
-			c.conn.Close()
+			conn.Close()
 			return nil, &ReplyError{Cmd: "greeting", Code: r.code, Msg: r.msg}
 		}
 	}
-	c.conn.Close()
+	conn.Close()
 	return nil, opErr("greeting", fmt.Errorf("%w: too many 120 replies", ErrMalformedReply))
 }
 
@@ -177,42 +175,15 @@ func maskSecrets(line string) string {
 	return line
 }
 
-// begin checks that a command may be issued and binds the control
-// connection to ctx; the caller must call the returned release.
-func (c *Conn) begin(ctx context.Context) (release func(), err error) {
-	if c.broken != nil {
-		return nil, c.broken
-	}
-	if c.busy {
-		return nil, ErrBusy
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("ftp: %w", err)
-	}
-	return wire.Bind(ctx, c.conn), nil
-}
-
-// fail closes the connection after a transport or protocol error and
-// makes every later command fail.
-func (c *Conn) fail(ctx context.Context, op string, err error) error {
-	err = opErr(op, wire.ContextError(ctx, err))
-	if c.broken == nil {
-		c.broken = fmt.Errorf("%w (after: %v)", ErrClosed, err)
-	}
-	c.conn.Close()
-	return err
-}
-
 // read reads one reply; failures are fatal for the connection.
 func (c *Conn) read(ctx context.Context, op string) (reply, error) {
 	r, err := readReply(c.lr, c.d.MaxReplyLines)
 	if err != nil {
-		return r, c.fail(ctx, op, err)
+		return r, c.sess.Fail(ctx, op, err)
 	}
 	c.last = r
 	if r.code == 421 { // service closing the control connection
-		c.broken = fmt.Errorf("%w by the server: 421 %s", ErrClosed, r.msg)
-		c.conn.Close()
+		c.sess.Break(fmt.Errorf("%w by the server: 421 %s", ErrClosed, r.msg))
 	}
 	return r, nil
 }
@@ -225,8 +196,8 @@ func (c *Conn) cmd(ctx context.Context, verb, arg string) (reply, error) {
 	if arg != "" {
 		line += " " + arg
 	}
-	if err := c.tw.PrintfLine("%s", escapeIAC(line)); err != nil {
-		return reply{}, c.fail(ctx, verb, err)
+	if err := c.sess.Send(ctx, verb, escapeIAC(line)); err != nil {
+		return reply{}, err
 	}
 	return c.read(ctx, verb)
 }
@@ -255,7 +226,7 @@ func (c *Conn) simple(ctx context.Context, verb, arg string, classes ...int) (re
 	if err := checkArg(verb, arg); err != nil {
 		return reply{}, err
 	}
-	release, err := c.begin(ctx)
+	release, err := c.sess.Begin(ctx)
 	if err != nil {
 		return reply{}, err
 	}
@@ -317,7 +288,7 @@ func (c *Conn) login(ctx context.Context, user string, password func(context.Con
 			return err
 		}
 	}
-	release, err := c.begin(ctx)
+	release, err := c.sess.Begin(ctx)
 	if err != nil {
 		return err
 	}
@@ -414,7 +385,7 @@ func (c *Conn) Size(ctx context.Context, name string) (int64, error) {
 	}
 	n, perr := strconv.ParseInt(strings.TrimSpace(r.msg), 10, 64)
 	if perr != nil || n < 0 || r.code != 213 {
-		return 0, opErr("SIZE", fmt.Errorf("%w: %d %q", ErrMalformedReply, r.code, clip(r.msg)))
+		return 0, opErr("SIZE", fmt.Errorf("%w: %d %q", ErrMalformedReply, r.code, wire.Clip(r.msg)))
 	}
 	return n, nil
 }
@@ -430,41 +401,20 @@ func (c *Conn) Noop(ctx context.Context) error {
 // is just closed. While a Retr body or listing is open Quit does nothing
 // and returns ErrBusy: close the body first (or use Close).
 func (c *Conn) Quit(ctx context.Context) error {
-	if c.broken != nil {
-		c.conn.Close()
-		return nil
-	}
-	if c.busy {
-		return ErrBusy
-	}
-	release, err := c.begin(ctx)
-	if err != nil {
-		c.Close()
+	return c.sess.Quit(ctx, func() error {
+		r, err := c.cmd(ctx, "QUIT", "")
+		if err == nil && r.class() != 2 {
+			err = &ReplyError{Cmd: "QUIT", Code: r.code, Msg: r.msg}
+		}
 		return err
-	}
-	defer release()
-	r, err := c.cmd(ctx, "QUIT", "")
-	c.Close()
-	if err != nil {
-		return err
-	}
-	if r.class() != 2 {
-		return &ReplyError{Cmd: "QUIT", Code: r.code, Msg: r.msg}
-	}
-	return nil
+	})
 }
 
 // Close closes the control connection without QUIT. An open Retr body or
 // listing fails from then on.
 func (c *Conn) Close() error {
-	if c.broken == nil {
-		c.broken = ErrClosed
-	}
 	if c.data != nil {
 		c.data.Close()
 	}
-	if err := c.conn.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
-		return err
-	}
-	return nil
+	return c.sess.Close()
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/urlkit/urlkit/internal/wire"
 )
 
 // Mlsd starts a machine listing of dir (MLSD, RFC 3659 7): one line of
@@ -36,7 +38,7 @@ var ErrListLine = errors.New("ftp: unrecognised listing line")
 func ParseMLSD(line string) (Entry, error) {
 	facts, name, ok := strings.Cut(line, " ")
 	if !ok || name == "" {
-		return Entry{}, fmt.Errorf("%w: MLSD line without a name: %q", ErrListLine, clip(line))
+		return Entry{}, fmt.Errorf("%w: MLSD line without a name: %q", ErrListLine, wire.Clip(line))
 	}
 	e := Entry{Name: name, Size: -1}
 	for _, f := range strings.Split(facts, ";") {
@@ -83,7 +85,7 @@ func ParseList(line string, now time.Time) (Entry, error) {
 	if len(f) >= 8 && len(f[0]) >= 10 && strings.IndexByte("-dlbcps", f[0][0]) >= 0 {
 		return parseUnix(line, f, now)
 	}
-	return Entry{}, fmt.Errorf("%w: %q", ErrListLine, clip(line))
+	return Entry{}, fmt.Errorf("%w: %q", ErrListLine, wire.Clip(line))
 }
 
 // rest returns line after its first n fields (the name, spaces kept).
@@ -114,7 +116,7 @@ func parseDOS(line string, f []string) (Entry, error) {
 	} else if n, err := strconv.ParseInt(f[2], 10, 64); err == nil && n >= 0 {
 		e.Type, e.Size = "file", n
 	} else {
-		return Entry{}, fmt.Errorf("%w: DOS size %q", ErrListLine, clip(f[2]))
+		return Entry{}, fmt.Errorf("%w: DOS size %q", ErrListLine, wire.Clip(f[2]))
 	}
 	if e.Name == "" {
 		return Entry{}, fmt.Errorf("%w: DOS line without a name", ErrListLine)
@@ -169,5 +171,5 @@ func parseUnix(line string, f []string, now time.Time) (Entry, error) {
 		}
 		return e, nil
 	}
-	return Entry{}, fmt.Errorf("%w: %q", ErrListLine, clip(line))
+	return Entry{}, fmt.Errorf("%w: %q", ErrListLine, wire.Clip(line))
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"strings"
 	"syscall"
 	"testing"
@@ -24,36 +25,22 @@ func anonLogin() []wt.Step {
 	}
 }
 
-func script(steps ...[]wt.Step) []wt.Step {
-	var all []wt.Step
-	for _, s := range steps {
-		all = append(all, s...)
-	}
-	return all
-}
-
-func steps(s ...wt.Step) []wt.Step { return s }
-
-func dialFake(t *testing.T, srv *wt.Server, d *Dialer) *Conn {
-	t.Helper()
-	if d == nil {
-		d = &Dialer{}
-	}
-	c, err := d.Dial(testCtx(t), srv.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if err := c.Login(testCtx(t), "", ""); err != nil {
-		t.Fatal(err)
-	}
-	return c
+// retrThenStall is the script of a RETR f whose server sends payload on
+// the data connection and then nothing more on either connection.
+func retrThenStall(payload string) []wt.Step {
+	var data wt.Data
+	return wt.Script(anonLogin(), wt.Steps(
+		wt.Expect("EPSV"), wt.EPSV(&data),
+		wt.Expect("RETR f"), wt.Send("150 here it comes"),
+		wt.OnData(&data, wt.SendRaw(payload)),
+		wt.Stall(),
+	))
 }
 
 // A data connection reset (RST) in the middle of a binary transfer.
 func TestFaultResetMidTransfer(t *testing.T) {
 	var data wt.Data
-	srv := wt.Start(t, script(anonLogin(), steps(
+	srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(
 		wt.Expect("TYPE I"), wt.Send("200 ok"),
 		wt.Expect("EPSV"), wt.EPSV(&data),
 		wt.Expect("RETR f.bin"), wt.Send("150 Opening BINARY mode data connection for f.bin (65536 bytes)"),
@@ -61,7 +48,7 @@ func TestFaultResetMidTransfer(t *testing.T) {
 		wt.Send("426 Connection closed; transfer aborted"),
 		wt.Expect("NOOP"), wt.Send("200 ok"),
 	))...)
-	c := dialFake(t, srv, nil)
+	c := login(t, nil, srv.Addr(), "", "")
 	ctx := testCtx(t)
 	if err := c.Type(ctx, TypeImage); err != nil {
 		t.Fatal(err)
@@ -89,7 +76,7 @@ func TestFaultResetMidTransfer(t *testing.T) {
 // the size announced in the 150 reply catches it.
 func TestFaultShortTransferCleanClose(t *testing.T) {
 	var data wt.Data
-	srv := wt.Start(t, script(anonLogin(), steps(
+	srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(
 		wt.Expect("TYPE I"), wt.Send("200 ok"),
 		wt.Expect("EPSV"), wt.EPSV(&data),
 		wt.Expect("RETR f.bin"), wt.Send("150 Opening BINARY mode data connection for f.bin (65536 bytes)"),
@@ -97,7 +84,7 @@ func TestFaultShortTransferCleanClose(t *testing.T) {
 		wt.Send("226 Transfer complete"),
 		wt.Expect("NOOP"), wt.Send("200 ok"),
 	))...)
-	c := dialFake(t, srv, nil)
+	c := login(t, nil, srv.Addr(), "", "")
 	ctx := testCtx(t)
 	c.Type(ctx, TypeImage)
 	body, err := c.Retr(ctx, "f.bin")
@@ -120,43 +107,28 @@ func TestFaultShortTransferCleanClose(t *testing.T) {
 // wait within bounded time, with an error matching DeadlineExceeded.
 func TestFaultStall(t *testing.T) {
 	const limit = 300 * time.Millisecond
-	check := func(t *testing.T, start time.Time, err error) {
-		t.Helper()
-		if !errors.Is(err, context.DeadlineExceeded) {
-			t.Fatalf("err = %v, want context.DeadlineExceeded", err)
-		}
-		if d := time.Since(start); d > limit+2*time.Second {
-			t.Errorf("took %v with a %v deadline", d, limit)
-		}
-	}
 	t.Run("greeting", func(t *testing.T) {
 		srv := wt.Start(t, wt.Stall())
 		ctx, cancel := context.WithTimeout(t.Context(), limit)
 		defer cancel()
 		start := time.Now()
 		_, err := Dial(ctx, srv.Addr())
-		check(t, start, err)
+		wt.WantDeadline(t, start, limit, err)
 	})
 	t.Run("command", func(t *testing.T) {
-		srv := wt.Start(t, script(anonLogin(), steps(wt.Expect("CWD /pub"), wt.Stall()))...)
-		c := dialFake(t, srv, nil)
+		srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(wt.Expect("CWD /pub"), wt.Stall()))...)
+		c := login(t, nil, srv.Addr(), "", "")
 		ctx, cancel := context.WithTimeout(t.Context(), limit)
 		defer cancel()
 		start := time.Now()
-		check(t, start, c.Cwd(ctx, "/pub"))
+		wt.WantDeadline(t, start, limit, c.Cwd(ctx, "/pub"))
 		if err := c.Noop(t.Context()); !errors.Is(err, ErrClosed) {
 			t.Errorf("after the timeout: %v, want ErrClosed", err)
 		}
 	})
 	t.Run("data", func(t *testing.T) {
-		var data wt.Data
-		srv := wt.Start(t, script(anonLogin(), steps(
-			wt.Expect("EPSV"), wt.EPSV(&data),
-			wt.Expect("RETR f"), wt.Send("150 here it comes"),
-			wt.OnData(&data, wt.SendRaw("some bytes")),
-			wt.Stall(),
-		))...)
-		c := dialFake(t, srv, nil)
+		srv := wt.Start(t, retrThenStall("some bytes")...)
+		c := login(t, nil, srv.Addr(), "", "")
 		ctx, cancel := context.WithTimeout(t.Context(), limit)
 		defer cancel()
 		start := time.Now()
@@ -165,15 +137,15 @@ func TestFaultStall(t *testing.T) {
 			t.Fatal(err)
 		}
 		b, err := io.ReadAll(body)
-		check(t, start, err)
+		wt.WantDeadline(t, start, limit, err)
 		if !errors.Is(err, ErrShortTransfer) || string(b) != "some bytes" {
 			t.Errorf("got %q, %v", b, err)
 		}
-		check(t, start, body.Close())
+		wt.WantDeadline(t, start, limit, body.Close())
 	})
 	t.Run("cancel", func(t *testing.T) {
-		srv := wt.Start(t, script(anonLogin(), steps(wt.Expect("NOOP"), wt.Stall()))...)
-		c := dialFake(t, srv, nil)
+		srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(wt.Expect("NOOP"), wt.Stall()))...)
+		c := login(t, nil, srv.Addr(), "", "")
 		ctx, cancel := context.WithCancel(t.Context())
 		time.AfterFunc(50*time.Millisecond, cancel)
 		if err := c.Noop(ctx); !errors.Is(err, context.Canceled) {
@@ -191,8 +163,8 @@ func TestFaultGarbageReply(t *testing.T) {
 		}
 	})
 	t.Run("after command", func(t *testing.T) {
-		srv := wt.Start(t, script(anonLogin(), steps(wt.Expect("PWD"), wt.Send("2OO \"/\" is cwd")))...)
-		c := dialFake(t, srv, nil)
+		srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(wt.Expect("PWD"), wt.Send("2OO \"/\" is cwd")))...)
+		c := login(t, nil, srv.Addr(), "", "")
 		_, err := c.Pwd(testCtx(t))
 		if !errors.Is(err, ErrMalformedReply) {
 			t.Fatalf("err = %v, want ErrMalformedReply", err)
@@ -202,11 +174,11 @@ func TestFaultGarbageReply(t *testing.T) {
 		}
 	})
 	t.Run("bad PASV", func(t *testing.T) {
-		srv := wt.Start(t, script(anonLogin(), steps(
+		srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(
 			wt.Expect("PASV"), wt.Send("227 Entering Passive Mode (127,0,0,1,999,1)."),
 			wt.Expect("NOOP"), wt.Send("200 ok"),
 		))...)
-		c := dialFake(t, srv, &Dialer{DisableEPSV: true})
+		c := login(t, &Dialer{DisableEPSV: true}, srv.Addr(), "", "")
 		if _, err := c.Retr(testCtx(t), "f"); !errors.Is(err, ErrMalformedReply) {
 			t.Fatalf("err = %v, want ErrMalformedReply", err)
 		}
@@ -215,8 +187,8 @@ func TestFaultGarbageReply(t *testing.T) {
 		}
 	})
 	t.Run("server closes", func(t *testing.T) {
-		srv := wt.Start(t, script(anonLogin(), steps(wt.Expect("NOOP"), wt.Close()))...)
-		c := dialFake(t, srv, nil)
+		srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(wt.Expect("NOOP"), wt.Close()))...)
+		c := login(t, nil, srv.Addr(), "", "")
 		if err := c.Noop(testCtx(t)); !errors.Is(err, io.ErrUnexpectedEOF) {
 			t.Fatalf("err = %v, want io.ErrUnexpectedEOF", err)
 		}
@@ -240,13 +212,13 @@ func TestFaultOverlongLine(t *testing.T) {
 	})
 	t.Run("listing line", func(t *testing.T) {
 		var data wt.Data
-		srv := wt.Start(t, script(anonLogin(), steps(
+		srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(
 			wt.Expect("EPSV"), wt.EPSV(&data),
 			wt.Expect("NLST"), wt.Send("150 listing"),
 			wt.OnData(&data, wt.Send("ok.txt"), wt.SendRaw(strings.Repeat("n", 100000)+"\r\n"), wt.Close()),
 			wt.Send("226 done"),
 		))...)
-		c := dialFake(t, srv, &Dialer{MaxLine: 1000})
+		c := login(t, &Dialer{MaxLine: 1000}, srv.Addr(), "", "")
 		l, err := c.Nlst(testCtx(t), "")
 		if err != nil {
 			t.Fatal(err)
@@ -270,13 +242,13 @@ func TestFaultPASVAddress(t *testing.T) {
 	for _, announced := range []string{"10.9.8.7", "0.0.0.0", "192.0.2.1"} {
 		t.Run(announced, func(t *testing.T) {
 			var data wt.Data
-			srv := wt.Start(t, script(anonLogin(), steps(
+			srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(
 				wt.Expect("PASV"), wt.PASV(&data, announced),
 				wt.Expect("RETR f"), wt.Send("150 ok"),
 				wt.OnData(&data, wt.SendRaw("payload"), wt.Close()),
 				wt.Send("226 ok"),
 			))...)
-			c := dialFake(t, srv, &Dialer{DisableEPSV: true, Timeout: 2 * time.Second})
+			c := login(t, &Dialer{DisableEPSV: true, Timeout: 2 * time.Second}, srv.Addr(), "", "")
 			if got := retrString(t, c, "f"); got != "payload" {
 				t.Errorf("got %q", got)
 			}
@@ -288,22 +260,22 @@ func TestFaultPASVAddress(t *testing.T) {
 // remember it.
 func TestFaultEPSVRefused(t *testing.T) {
 	var d1, d2 wt.Data
-	srv := wt.Start(t, script(anonLogin(), steps(
+	srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(
 		wt.Expect("EPSV"), wt.Send("500 EPSV not understood"),
 		wt.Expect("PASV"), wt.PASV(&d1, "127.0.0.1"),
 		wt.Expect("RETR a"), wt.Send("150 ok"), wt.OnData(&d1, wt.SendRaw("A"), wt.Close()), wt.Send("226 ok"),
 		wt.Expect("PASV"), wt.PASV(&d2, "127.0.0.1"),
 		wt.Expect("RETR b"), wt.Send("150 ok"), wt.OnData(&d2, wt.SendRaw("B"), wt.Close()), wt.Send("226 ok"),
 	))...)
-	c := dialFake(t, srv, nil)
+	c := login(t, nil, srv.Addr(), "", "")
 	if retrString(t, c, "a")+retrString(t, c, "b") != "AB" {
 		t.Error("wrong data")
 	}
 }
 
 func TestFault421(t *testing.T) {
-	srv := wt.Start(t, script(anonLogin(), steps(wt.Expect("CWD x"), wt.Send("421 Timeout, closing control connection")))...)
-	c := dialFake(t, srv, nil)
+	srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(wt.Expect("CWD x"), wt.Send("421 Timeout, closing control connection")))...)
+	c := login(t, nil, srv.Addr(), "", "")
 	wantReply(t, c.Cwd(testCtx(t), "x"), 421)
 	if err := c.Noop(testCtx(t)); !errors.Is(err, ErrClosed) {
 		t.Errorf("after 421: %v, want ErrClosed", err)
@@ -316,11 +288,7 @@ func TestFaultLoginVariants(t *testing.T) {
 	t.Run("230 after USER", func(t *testing.T) {
 		srv := wt.Start(t, wt.Send("220 hi"), wt.Expect("USER joe"), wt.Send("230 welcome, no password needed"),
 			wt.Expect("NOOP"), wt.Send("200 ok"))
-		c, err := Dial(testCtx(t), srv.Addr())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
+		c := dial(t, nil, srv.Addr())
 		if err := c.Login(testCtx(t), "joe", "never-sent"); err != nil {
 			t.Fatal(err)
 		}
@@ -334,11 +302,7 @@ func TestFaultLoginVariants(t *testing.T) {
 	t.Run("332 without account", func(t *testing.T) {
 		srv := wt.Start(t, wt.Send("220 hi"), wt.Expect("USER joe"), wt.Send("331 password"),
 			wt.Expect("PASS pw"), wt.Send("332 need account"))
-		c, err := Dial(testCtx(t), srv.Addr())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
+		c := dial(t, nil, srv.Addr())
 		re := wantReply(t, c.Login(testCtx(t), "joe", "pw"), 332)
 		if re.Cmd != "PASS" {
 			t.Errorf("Cmd = %q", re.Cmd)
@@ -347,22 +311,14 @@ func TestFaultLoginVariants(t *testing.T) {
 	t.Run("332 with account", func(t *testing.T) {
 		srv := wt.Start(t, wt.Send("220 hi"), wt.Expect("USER joe"), wt.Send("332 need account"),
 			wt.Expect("ACCT acme"), wt.Send("230 ok"))
-		c, err := Dial(testCtx(t), srv.Addr())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
+		c := dial(t, nil, srv.Addr())
 		if err := c.LoginAccount(testCtx(t), "joe", "pw", "acme"); err != nil {
 			t.Fatal(err)
 		}
 	})
 	t.Run("120 then 220", func(t *testing.T) {
 		srv := wt.Start(t, wt.Send("120 ready in 1 minute", "220-multi", " line", "220 ready"))
-		c, err := Dial(testCtx(t), srv.Addr())
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.Close()
+		dial(t, nil, srv.Addr())
 	})
 	t.Run("greeting refusal", func(t *testing.T) {
 		srv := wt.Start(t, wt.Send("421 too many users"))
@@ -376,7 +332,7 @@ func TestFaultLoginVariants(t *testing.T) {
 // (seen once with ProFTPD under load).
 func TestFaultTransientEPSV(t *testing.T) {
 	var data wt.Data
-	srv := wt.Start(t, script(anonLogin(), steps(
+	srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(
 		wt.Expect("TYPE I"), wt.Send("200 ok"),
 		wt.Expect("EPSV"), wt.Send("425 EPSV: Address already in use"),
 		wt.Expect("EPSV"), wt.EPSV(&data),
@@ -384,7 +340,7 @@ func TestFaultTransientEPSV(t *testing.T) {
 		wt.OnData(&data, wt.SendRaw("abc"), wt.Close()),
 		wt.Send("226 done"),
 	))...)
-	c := dialFake(t, srv, nil)
+	c := login(t, nil, srv.Addr(), "", "")
 	ctx := testCtx(t)
 	if err := c.Type(ctx, TypeImage); err != nil {
 		t.Fatal(err)
@@ -399,5 +355,41 @@ func TestFaultTransientEPSV(t *testing.T) {
 	}
 	if err := body.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// While a body is open Quit refuses (ErrBusy) and closes nothing; Close
+// closes the data connection too, so a read of the body fails at once
+// instead of waiting on a server that sends nothing more.
+func TestFaultCloseDuringTransfer(t *testing.T) {
+	srv := wt.Start(t, retrThenStall("abc")...)
+	c := login(t, nil, srv.Addr(), "", "")
+	ctx := testCtx(t)
+	body, err := c.Retr(ctx, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(body, make([]byte, 3)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Quit(ctx); !errors.Is(err, ErrBusy) {
+		t.Fatalf("Quit during a transfer = %v, want ErrBusy", err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatalf("Close = %v", err)
+	}
+	start := time.Now()
+	_, err = body.Read(make([]byte, 10))
+	if !errors.Is(err, ErrShortTransfer) || !errors.Is(err, net.ErrClosed) {
+		t.Errorf("Read after Close = %v, want ErrShortTransfer from the closed data connection", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Read after Close took %v: the data connection was left open", d)
+	}
+	if err := body.Close(); !errors.Is(err, ErrShortTransfer) {
+		t.Errorf("body.Close = %v, want the read's ErrShortTransfer", err)
+	}
+	if err := c.Noop(ctx); !errors.Is(err, ErrClosed) {
+		t.Errorf("Noop after Close = %v, want ErrClosed", err)
 	}
 }

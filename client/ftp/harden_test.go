@@ -85,17 +85,17 @@ func TestDataPortRefused(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := listenTrap(t, tc.port)
-			passive := steps(wt.Expect("EPSV"), wt.Sendf("229 Entering Extended Passive Mode (|||%d|)", tc.port))
+			passive := wt.Steps(wt.Expect("EPSV"), wt.Sendf("229 Entering Extended Passive Mode (|||%d|)", tc.port))
 			if tc.noEPSV {
-				passive = steps(wt.Expect("PASV"), wt.Send(pasv(tc.port)))
+				passive = wt.Steps(wt.Expect("PASV"), wt.Send(pasv(tc.port)))
 			}
-			srv := wt.Start(t, script(anonLogin(), passive, steps(wt.Expect("NOOP"), wt.Send("200 ok")))...)
+			srv := wt.Start(t, wt.Script(anonLogin(), passive, wt.Steps(wt.Expect("NOOP"), wt.Send("200 ok")))...)
 			var seen []int
 			d := &Dialer{DisableEPSV: tc.noEPSV}
 			if tc.check != nil {
 				d.CheckDataPort = func(port int) error { seen = append(seen, port); return tc.check(port) }
 			}
-			c := dialFake(t, srv, d)
+			c := login(t, d, srv.Addr(), "", "")
 			ctx := testCtx(t)
 			body, err := c.Retr(ctx, "f.bin")
 			if err == nil {
@@ -120,14 +120,14 @@ func TestDataPortRefused(t *testing.T) {
 // transfer run.
 func TestDataPortAllowed(t *testing.T) {
 	var data wt.Data
-	srv := wt.Start(t, script(anonLogin(), steps(
+	srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(
 		wt.Expect("EPSV"), wt.EPSV(&data),
 		wt.Expect("RETR f.txt"), wt.Send("150 Opening ASCII mode data connection for f.txt (3 bytes)"),
 		wt.OnData(&data, wt.SendRaw("ok\r\n"), wt.Close()),
 		wt.Send("226 Transfer complete"),
 	))...)
 	calls := 0
-	c := dialFake(t, srv, &Dialer{CheckDataPort: func(int) error { calls++; return nil }})
+	c := login(t, &Dialer{CheckDataPort: func(int) error { calls++; return nil }}, srv.Addr(), "", "")
 	if got := retrString(t, c, "f.txt"); got != "ok\n" || calls != 1 {
 		t.Errorf("got %q with %d checks, want \"ok\\n\" with 1", got, calls)
 	}
@@ -144,11 +144,7 @@ func TestIACDoubled(t *testing.T) {
 		wt.Expect("CWD a\xff\xff\xf4\xff\xff\xf2b"), wt.Send("250 ok"),
 		wt.Expect("CWD plain"), wt.Send("250 ok"),
 	)
-	c, err := (&Dialer{}).Dial(testCtx(t), srv.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(t, nil, srv.Addr())
 	ctx := testCtx(t)
 	if err := c.Login(ctx, "u\xffser", "p\xff"); err != nil {
 		t.Fatal(err)
@@ -180,7 +176,7 @@ func TestIACProFTPD(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := login(t, &Dialer{}, e, "", "")
+	c := login(t, &Dialer{}, e.addr, "", "")
 	ctx := testCtx(t)
 	if err := c.Cwd(ctx, "/pub/"+odd); err != nil {
 		t.Fatalf("Cwd: %v", err)
@@ -196,7 +192,7 @@ func TestIACProFTPD(t *testing.T) {
 func TestASCIIShortTransfer(t *testing.T) {
 	var data wt.Data
 	line := strings.Repeat("x", 62) + "\r\n"
-	srv := wt.Start(t, script(anonLogin(), steps(
+	srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(
 		wt.Expect("TYPE A"), wt.Send("200 ok"),
 		wt.Expect("EPSV"), wt.EPSV(&data),
 		wt.Expect("RETR f.txt"), wt.Send("150 Opening ASCII mode data connection for f.txt (1048576 bytes)"),
@@ -204,7 +200,7 @@ func TestASCIIShortTransfer(t *testing.T) {
 		wt.Send("226 Transfer complete"),
 		wt.Expect("NOOP"), wt.Send("200 ok"),
 	))...)
-	c := dialFake(t, srv, nil)
+	c := login(t, nil, srv.Addr(), "", "")
 	ctx := testCtx(t)
 	if err := c.Type(ctx, TypeASCII); err != nil {
 		t.Fatal(err)
@@ -229,14 +225,14 @@ func TestASCIIShortTransfer(t *testing.T) {
 // reply announced, which is fine.
 func TestASCIILongerThanAnnounced(t *testing.T) {
 	var data wt.Data
-	srv := wt.Start(t, script(anonLogin(), steps(
+	srv := wt.Start(t, wt.Script(anonLogin(), wt.Steps(
 		wt.Expect("TYPE A"), wt.Send("200 ok"),
 		wt.Expect("EPSV"), wt.EPSV(&data),
 		wt.Expect("RETR f.txt"), wt.Send("150 Opening ASCII mode data connection for f.txt (6 bytes)"),
 		wt.OnData(&data, wt.SendRaw("ab\r\ncd\r\n"), wt.Close()),
 		wt.Send("226 Transfer complete"),
 	))...)
-	c := dialFake(t, srv, nil)
+	c := login(t, nil, srv.Addr(), "", "")
 	if err := c.Type(testCtx(t), TypeASCII); err != nil {
 		t.Fatal(err)
 	}

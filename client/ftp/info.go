@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/urlkit/urlkit/internal/wire"
 )
 
 // Feat returns the features the server lists in reply to FEAT (RFC 2389),
@@ -39,7 +41,7 @@ func (c *Conn) Mdtm(ctx context.Context, name string) (time.Time, error) {
 	}
 	t, perr := ParseTimeVal(strings.TrimSpace(r.msg))
 	if perr != nil || r.code != 213 {
-		return time.Time{}, opErr("MDTM", fmt.Errorf("%w: %d %q", ErrMalformedReply, r.code, clip(r.msg)))
+		return time.Time{}, opErr("MDTM", fmt.Errorf("%w: %d %q", ErrMalformedReply, r.code, wire.Clip(r.msg)))
 	}
 	return t, nil
 }
@@ -61,7 +63,7 @@ func (c *Conn) Mlst(ctx context.Context, name string) (string, error) {
 	}
 	lines := strings.Split(r.msg, "\n")
 	if len(lines) < 3 {
-		return "", opErr("MLST", fmt.Errorf("%w: no fact line in %q", ErrMalformedReply, clip(r.msg)))
+		return "", opErr("MLST", fmt.Errorf("%w: no fact line in %q", ErrMalformedReply, wire.Clip(r.msg)))
 	}
 	return strings.TrimPrefix(lines[1], " "), nil
 }

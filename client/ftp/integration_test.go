@@ -35,22 +35,24 @@ func realFTP(t *testing.T) ftpEnv {
 	}
 }
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	t.Cleanup(cancel)
-	return ctx
+func testCtx(t *testing.T) context.Context { return wiretest.Context(t, 20*time.Second) }
+
+// dial connects to addr (the real server or a fake one) with d (nil: the
+// zero Dialer), failing the test on an error, and closes the connection
+// when the test ends.
+func dial(t *testing.T, d *Dialer, addr string) *Conn {
+	t.Helper()
+	if d == nil {
+		d = &Dialer{}
+	}
+	return wiretest.Open(t, func(ctx context.Context) (*Conn, error) { return d.Dial(ctx, addr) })
 }
 
 // login dials and logs in; user "" is anonymous.
-func login(t *testing.T, d *Dialer, e ftpEnv, user, pass string) *Conn {
+func login(t *testing.T, d *Dialer, addr, user, pass string) *Conn {
 	t.Helper()
-	ctx := testCtx(t)
-	c, err := d.Dial(ctx, e.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if err := c.Login(ctx, user, pass); err != nil {
+	c := dial(t, d, addr)
+	if err := c.Login(testCtx(t), user, pass); err != nil {
 		t.Fatal(err)
 	}
 	return c
@@ -106,7 +108,7 @@ func serverLog(t *testing.T, e ftpEnv) string {
 func TestRealLoginAnonymous(t *testing.T) {
 	e := realFTP(t)
 	for _, user := range []string{"", "anonymous", "ftp"} {
-		c := login(t, &Dialer{}, e, user, "")
+		c := login(t, &Dialer{}, e.addr, user, "")
 		if got := pwd(t, c); got != "/" {
 			t.Errorf("user %q: PWD = %q, want / (the anonymous chroot)", user, got)
 		}
@@ -121,7 +123,7 @@ func TestRealLoginAnonymous(t *testing.T) {
 
 func TestRealLoginUser(t *testing.T) {
 	e := realFTP(t)
-	c := login(t, &Dialer{}, e, e.user, e.pass)
+	c := login(t, &Dialer{}, e.addr, e.user, e.pass)
 	if got, want := pwd(t, c), "/home/"+e.user; got != want {
 		t.Errorf("PWD = %q, want %q", got, want)
 	}
@@ -133,13 +135,9 @@ func TestRealLoginUser(t *testing.T) {
 func TestRealLoginWrongPassword(t *testing.T) {
 	e := realFTP(t)
 	ctx := testCtx(t)
-	c, err := Dial(ctx, e.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(t, nil, e.addr)
 	const bad = "wrong-Pa55word"
-	err = c.Login(ctx, e.user, bad)
+	err := c.Login(ctx, e.user, bad)
 	re := wantReply(t, err, 530)
 	if re.Cmd != "PASS" {
 		t.Errorf("Cmd = %q, want PASS", re.Cmd)
@@ -152,7 +150,7 @@ func TestRealLoginWrongPassword(t *testing.T) {
 func TestRealTraceMasksPassword(t *testing.T) {
 	e := realFTP(t)
 	var trace bytes.Buffer
-	c := login(t, &Dialer{Trace: &trace}, e, e.user, e.pass)
+	c := login(t, &Dialer{Trace: &trace}, e.addr, e.user, e.pass)
 	c.Quit(testCtx(t))
 	tr := trace.String()
 	if strings.Contains(tr, e.pass) {
@@ -172,7 +170,7 @@ func TestRealCwdAbsoluteVsRelative(t *testing.T) {
 	e := realFTP(t)
 	ctx := testCtx(t)
 
-	c := login(t, &Dialer{}, e, e.user, e.pass)
+	c := login(t, &Dialer{}, e.addr, e.user, e.pass)
 	if err := c.Cwd(ctx, "/pub"); err != nil {
 		t.Fatalf("CWD /pub: %v", err)
 	}
@@ -183,7 +181,7 @@ func TestRealCwdAbsoluteVsRelative(t *testing.T) {
 		t.Errorf("root.txt = %q", got)
 	}
 
-	c2 := login(t, &Dialer{}, e, e.user, e.pass)
+	c2 := login(t, &Dialer{}, e.addr, e.user, e.pass)
 	wantReply(t, c2.Cwd(ctx, "pub"), 550) // relative: /home/tester/pub does not exist
 	if err := c2.Cwd(ctx, "docs"); err != nil {
 		t.Fatalf("CWD docs: %v", err)
@@ -195,7 +193,7 @@ func TestRealCwdAbsoluteVsRelative(t *testing.T) {
 		t.Errorf("readme.txt = %q", got)
 	}
 	// A name with a space is one argument, sent as is.
-	c3 := login(t, &Dialer{}, e, "", "")
+	c3 := login(t, &Dialer{}, e.addr, "", "")
 	if err := c3.Cwd(ctx, "/pub/sub dir"); err != nil {
 		t.Fatalf("CWD with a space: %v", err)
 	}
@@ -210,7 +208,7 @@ func TestRealCwdAbsoluteVsRelative(t *testing.T) {
 func TestRealCwdNullArgument(t *testing.T) {
 	e := realFTP(t)
 	ctx := testCtx(t)
-	c := login(t, &Dialer{}, e, e.user, e.pass)
+	c := login(t, &Dialer{}, e.addr, e.user, e.pass)
 	err := c.Cwd(ctx, "")
 	re := wantReply(t, err, 501)
 	if re.Cmd != "CWD" || re.Temporary() {
@@ -231,7 +229,7 @@ func TestRealCwdNullArgument(t *testing.T) {
 func TestRealType(t *testing.T) {
 	e := realFTP(t)
 	ctx := testCtx(t)
-	c := login(t, &Dialer{}, e, "", "")
+	c := login(t, &Dialer{}, e.addr, "", "")
 	const text = "one\ntwo\n\nfour\n"
 	// Default TYPE A: the server sends CRLF, Retr gives back LF.
 	if got := retrString(t, c, "/pub/lines.txt"); got != text {
@@ -263,7 +261,7 @@ func TestRealType(t *testing.T) {
 func TestRealRetrBinaryChecksum(t *testing.T) {
 	e := realFTP(t)
 	ctx := testCtx(t)
-	c := login(t, &Dialer{}, e, "", "")
+	c := login(t, &Dialer{}, e.addr, "", "")
 	if err := c.Type(ctx, TypeImage); err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +290,7 @@ func TestRealRetrBinaryChecksum(t *testing.T) {
 func TestRealRetrMissing(t *testing.T) {
 	e := realFTP(t)
 	ctx := testCtx(t)
-	c := login(t, &Dialer{}, e, "", "")
+	c := login(t, &Dialer{}, e.addr, "", "")
 	_, err := c.Retr(ctx, "/pub/no-such-file")
 	wantReply(t, err, 550)
 	if err := c.Noop(ctx); err != nil {
@@ -324,7 +322,7 @@ func listAll(t *testing.T) func(*Listing, error) []string {
 func TestRealNlstList(t *testing.T) {
 	e := realFTP(t)
 	ctx := testCtx(t)
-	c := login(t, &Dialer{}, e, "", "")
+	c := login(t, &Dialer{}, e.addr, "", "")
 
 	root := listAll(t)(c.Nlst(ctx, ""))
 	slices.Sort(root)
@@ -373,7 +371,7 @@ func TestRealPassiveAndActive(t *testing.T) {
 	}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
-			c := login(t, &m.d, e, "", "")
+			c := login(t, &m.d, e.addr, "", "")
 			if err := c.Type(testCtx(t), TypeImage); err != nil {
 				t.Fatal(err)
 			}
@@ -396,7 +394,7 @@ func TestRealPassiveAndActive(t *testing.T) {
 func TestRealBusyAndEarlyClose(t *testing.T) {
 	e := realFTP(t)
 	ctx := testCtx(t)
-	c := login(t, &Dialer{}, e, "", "")
+	c := login(t, &Dialer{}, e.addr, "", "")
 	c.Type(ctx, TypeImage)
 	body, err := c.Retr(ctx, "/pub/64k.bin")
 	if err != nil {
@@ -431,11 +429,7 @@ func TestRealInjectionRefused(t *testing.T) {
 	e := realFTP(t)
 	ctx := testCtx(t)
 	marker := fmt.Sprintf("INJECTED%d", time.Now().UnixNano())
-	c, err := Dial(ctx, e.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(t, nil, e.addr)
 	check := func(what string, err error, offset int) {
 		t.Helper()
 		var ae *ArgError
@@ -449,7 +443,7 @@ func TestRealInjectionRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("CWD", c.Cwd(ctx, "pub\r\nDELE "+marker), 3)
-	_, err = c.Retr(ctx, "hello.txt\nRETR "+marker)
+	_, err := c.Retr(ctx, "hello.txt\nRETR "+marker)
 	check("RETR", err, 9)
 	_, err = c.Nlst(ctx, "\x00"+marker)
 	check("NLST", err, 0)
@@ -475,9 +469,8 @@ func TestRealBigFile(t *testing.T) {
 		}
 		t.Skip("FTP_BIG_PATH not set (start the FTP server with FTP_BIG=1)")
 	}
-	e := ftpEnv{addr: "127.0.0.1:" + env["FTP_PORT"]}
 	ctx := testCtx(t)
-	c := login(t, &Dialer{}, e, "", "")
+	c := login(t, &Dialer{}, "127.0.0.1:"+env["FTP_PORT"], "", "")
 	c.Type(ctx, TypeImage)
 	start := time.Now()
 	body, err := c.Retr(ctx, path)
@@ -503,16 +496,12 @@ func TestRealBigFile(t *testing.T) {
 func TestRealLoginFuncAndLastReply(t *testing.T) {
 	e := realFTP(t)
 	ctx := testCtx(t)
-	c, err := (&Dialer{}).Dial(ctx, e.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(t, nil, e.addr)
 	if code, _ := c.LastReply(); code != 220 {
 		t.Errorf("LastReply after Dial: %d, want 220", code)
 	}
 	asked := 0
-	err = c.LoginFunc(ctx, e.user, func(context.Context) (string, error) {
+	err := c.LoginFunc(ctx, e.user, func(context.Context) (string, error) {
 		asked++
 		return e.pass, nil
 	})
@@ -538,11 +527,7 @@ func TestRealLoginFuncAndLastReply(t *testing.T) {
 	}
 
 	// A failing password source: the error comes back, nothing is sent.
-	c2, err := (&Dialer{}).Dial(ctx, e.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
+	c2 := dial(t, nil, e.addr)
 	errNoTTY := errors.New("no terminal")
 	if err := c2.LoginFunc(ctx, e.user, func(context.Context) (string, error) { return "", errNoTTY }); !errors.Is(err, errNoTTY) {
 		t.Errorf("LoginFunc with failing prompt: %v", err)

@@ -41,14 +41,16 @@ func parsePASV(msg string) (netip.Addr, uint16, error) {
 			return netip.AddrFrom4([4]byte{n[0], n[1], n[2], n[3]}), uint16(n[4])<<8 | uint16(n[5]), nil
 		}
 	}
-	return netip.Addr{}, 0, fmt.Errorf("%w: no h1,h2,h3,h4,p1,p2 in PASV reply %q", ErrMalformedReply, clip(msg))
+	return netip.Addr{}, 0, fmt.Errorf("%w: no h1,h2,h3,h4,p1,p2 in PASV reply %q", ErrMalformedReply, wire.Clip(msg))
 }
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
 // parseEPSV extracts the port of a 229 reply "(<d><d><d>port<d>)"
 // (RFC 2428 section 3), where <d> is any printable delimiter, usually "|".
 func parseEPSV(msg string) (uint16, error) {
 	bad := func() (uint16, error) {
-		return 0, fmt.Errorf("%w: EPSV reply %q", ErrMalformedReply, clip(msg))
+		return 0, fmt.Errorf("%w: EPSV reply %q", ErrMalformedReply, wire.Clip(msg))
 	}
 	i := strings.IndexByte(msg, '(')
 	if i < 0 || len(msg) < i+6 {

@@ -3,7 +3,6 @@ package ftp
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -41,20 +40,9 @@ var (
 	ErrBadType = errors.New("ftp: unsupported transfer type")
 )
 
-// opError prefixes an error with "ftp: OP: ", without doubling the
+// opErr prefixes an error with "ftp: OP: ", without doubling the
 // "ftp: " of an error from this package.
-type opError struct {
-	op  string
-	err error
-}
-
-func opErr(op string, err error) error { return &opError{op, err} }
-
-func (e *opError) Error() string {
-	return "ftp: " + e.op + ": " + strings.TrimPrefix(e.err.Error(), "ftp: ")
-}
-
-func (e *opError) Unwrap() error { return e.err }
+func opErr(op string, err error) error { return &wire.OpError{Prefix: "ftp", Op: op, Err: err} }
 
 // ArgError is the type of the errors reporting an unsafe argument: the
 // offset and value of the first CR, LF or NUL byte.
@@ -102,11 +90,11 @@ func (r reply) class() int { return r.code / 100 }
 func readReply(lr *wire.LineReader, maxLines int) (reply, error) {
 	line, err := lr.ReadLine()
 	if err != nil {
-		return reply{}, replyReadErr(err)
+		return reply{}, wire.UnexpectedEOF("control connection", err)
 	}
-	code, sep, text, ok := splitReplyLine(line)
+	code, sep, text, ok := wire.ParseStatus(line)
 	if !ok {
-		return reply{}, fmt.Errorf("%w: %q", ErrMalformedReply, clip(line))
+		return reply{}, fmt.Errorf("%w: %q", ErrMalformedReply, wire.Clip(line))
 	}
 	if sep != '-' {
 		return reply{code, text}, nil
@@ -119,41 +107,15 @@ func readReply(lr *wire.LineReader, maxLines int) (reply, error) {
 		}
 		line, err := lr.ReadLine()
 		if err != nil {
-			return reply{}, replyReadErr(err)
+			return reply{}, wire.UnexpectedEOF("control connection", err)
 		}
-		if c, s, t, ok := splitReplyLine(line); ok && c == code && s != '-' {
+		if c, s, t, ok := wire.ParseStatus(line); ok && c == code && s != '-' {
 			lines = append(lines, t)
 			return reply{code, strings.Join(lines, "\n")}, nil
 		}
 		lines = append(lines, strings.TrimPrefix(line, prefix))
 	}
 }
-
-func replyReadErr(err error) error {
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return fmt.Errorf("control connection closed by server: %w", io.ErrUnexpectedEOF)
-	}
-	return err
-}
-
-// splitReplyLine splits "ddd text", "ddd-text" or "ddd" into its parts.
-// The first digit must be 1 to 5 (RFC 959 section 4.2.1).
-func splitReplyLine(line string) (code int, sep byte, text string, ok bool) {
-	if len(line) < 3 || line[0] < '1' || line[0] > '5' || !isDigit(line[1]) || !isDigit(line[2]) {
-		return 0, 0, "", false
-	}
-	code = int(line[0]-'0')*100 + int(line[1]-'0')*10 + int(line[2]-'0')
-	if len(line) == 3 {
-		return code, ' ', "", true
-	}
-	switch line[3] {
-	case ' ', '-':
-		return code, line[3], line[4:], true
-	}
-	return 0, 0, "", false
-}
-
-func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
 // formatReply renders r as the server would have sent it (without the
 // final CRLF); readReply(formatReply(r)) == r. Used by tests and fuzzing.
@@ -170,15 +132,6 @@ func formatReply(r reply) string {
 	}
 	b.WriteString(code + " " + lines[len(lines)-1])
 	return b.String()
-}
-
-// clip shortens s for an error message.
-func clip(s string) string {
-	const max = 64
-	if len(s) > max {
-		return s[:max] + "..."
-	}
-	return s
 }
 
 // parseSize parses the byte count many servers put in the 150 reply to
@@ -205,7 +158,7 @@ func parseSize(msg string) int64 {
 func parsePWD(msg string) (string, error) {
 	i := strings.IndexByte(msg, '"')
 	if i < 0 {
-		return "", fmt.Errorf("%w: no quoted directory in %q", ErrMalformedReply, clip(msg))
+		return "", fmt.Errorf("%w: no quoted directory in %q", ErrMalformedReply, wire.Clip(msg))
 	}
 	var b strings.Builder
 	for j := i + 1; j < len(msg); j++ {
@@ -220,5 +173,5 @@ func parsePWD(msg string) (string, error) {
 		}
 		return b.String(), nil
 	}
-	return "", fmt.Errorf("%w: unterminated quoted directory in %q", ErrMalformedReply, clip(msg))
+	return "", fmt.Errorf("%w: unterminated quoted directory in %q", ErrMalformedReply, wire.Clip(msg))
 }

@@ -42,15 +42,6 @@ func TestFaultReset(t *testing.T) {
 
 func TestFaultStall(t *testing.T) {
 	const limit = 300 * time.Millisecond
-	check := func(t *testing.T, start time.Time, err error) {
-		t.Helper()
-		if !errors.Is(err, context.DeadlineExceeded) {
-			t.Fatalf("err = %v, want context.DeadlineExceeded", err)
-		}
-		if d := time.Since(start); d > limit+2*time.Second {
-			t.Errorf("took %v", d)
-		}
-	}
 	t.Run("header", func(t *testing.T) {
 		srv := wt.Start(t, wt.Expect("/x\t+"), wt.Stall())
 		ctx, cancel := context.WithTimeout(t.Context(), limit)
@@ -58,7 +49,7 @@ func TestFaultStall(t *testing.T) {
 		start := time.Now()
 		var c Client
 		_, err := c.Fetch(ctx, srv.Addr(), "/x", nil, str("+"))
-		check(t, start, err)
+		wt.WantDeadline(t, start, limit, err)
 	})
 	t.Run("body", func(t *testing.T) {
 		srv := wt.Start(t, wt.Expect("/x"), wt.SendRaw("0partial\tmenu\th\t70\r\n"), wt.Stall())
@@ -78,7 +69,7 @@ func TestFaultStall(t *testing.T) {
 		if m.Next() {
 			t.Fatal("second item from a stalled server")
 		}
-		check(t, start, m.Err())
+		wt.WantDeadline(t, start, limit, m.Err())
 	})
 	t.Run("cancel", func(t *testing.T) {
 		srv := wt.Start(t, wt.Expect("/x"), wt.Stall())

@@ -37,23 +37,22 @@ func gophernicus(t *testing.T) server {
 	return server{"127.0.0.1:" + env["GOPHERNICUS_PORT"], env["GOPHERNICUS_PORT"], os.Getenv("GOPHERNICUS_LOG")}
 }
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t *testing.T) context.Context { return wiretest.Context(t, 20*time.Second) }
 
 func str(s string) *string { return &s }
 
+// fetch sends the request, failing the test on an error, and closes the
+// response when the test ends.
 func fetch(t *testing.T, addr, sel string, search, plus *string) *Response {
 	t.Helper()
 	var c Client
-	r, err := c.Fetch(testCtx(t), addr, sel, search, plus)
-	if err != nil {
-		t.Fatalf("Fetch(%q): %v", sel, err)
-	}
-	t.Cleanup(func() { r.Close() })
-	return r
+	return wiretest.Open(t, func(ctx context.Context) (*Response, error) {
+		r, err := c.Fetch(ctx, addr, sel, search, plus)
+		if err != nil {
+			return nil, fmt.Errorf("Fetch(%q): %w", sel, err)
+		}
+		return r, nil
+	})
 }
 
 func menu(t *testing.T, r *Response) []Item {

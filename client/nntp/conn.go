@@ -167,7 +167,7 @@ func maskSecrets(line string) string {
 func (c *Conn) read(ctx context.Context, op string) (reply, error) {
 	line, err := c.lr.ReadLine()
 	if err != nil {
-		return reply{}, c.sess.Fail(ctx, op, wire.UnexpectedEOF(err))
+		return reply{}, c.sess.Fail(ctx, op, wire.UnexpectedEOF("connection", err))
 	}
 	r, err := parseStatus(line)
 	if err != nil {

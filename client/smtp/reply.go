@@ -130,7 +130,7 @@ func readReply(lr *wire.LineReader, maxLines int) (reply, error) {
 	for {
 		line, err := lr.ReadLine()
 		if err != nil {
-			return reply{}, wire.UnexpectedEOF(err)
+			return reply{}, wire.UnexpectedEOF("connection", err)
 		}
 		// The first digit is 2 to 5 (RFC 5321 section 4.2.1; 1yz is not
 		// used in SMTP).

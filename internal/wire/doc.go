@@ -31,8 +31,8 @@
 //
 // # Sessions
 //
-// NNTP and SMTP clients run one command at a time over a connection that a
-// failure leaves in an unknown state. [Session] holds what they share: the
+// FTP, NNTP and SMTP clients run one command at a time over a connection
+// that a failure leaves in an unknown state. [Session] holds what they share: the
 // busy flag of an open response, the broken state every later command
 // fails with, and the begin/fail/send/quit/close steps around each
 // command; [ParseStatus] splits the "ddd text" status lines of these

@@ -10,9 +10,9 @@ import (
 	"strings"
 )
 
-// Session is the state a client of a command/reply protocol (NNTP, SMTP)
-// keeps between the commands of one connection: whether a response is
-// still open (Busy), and whether the connection is broken. A session
+// Session is the state a client of a command/reply protocol (FTP, NNTP,
+// SMTP) keeps between the commands of one connection: whether a response
+// is still open (Busy), and whether the connection is broken. A session
 // breaks on a transport or protocol failure ([Session.Fail]), when the
 // server says it closes ([Session.Break]) or on [Session.Close]; from
 // then on every command fails with an error matching ErrClosed, since the
@@ -21,7 +21,7 @@ import (
 // A client sets the exported fields when it dials; the zero value of the
 // rest is a usable session.
 type Session struct {
-	// Name is the protocol, which starts the errors: "nntp".
+	// Name is the protocol, which starts the errors: "ftp", "nntp".
 	Name string
 	// ErrBusy is returned by Begin while Busy is set.
 	ErrBusy error
@@ -38,7 +38,8 @@ type Session struct {
 	// W buffers the command lines written to Conn.
 	W *bufio.Writer
 	// Busy is set while a response (an article, a listing, a DATA
-	// writer) is open: commands wait for it to be closed.
+	// writer, an FTP data transfer) is open: commands wait for it to be
+	// closed.
 	Busy bool
 
 	broken error
@@ -151,11 +152,13 @@ func (e *OpError) Error() string {
 func (e *OpError) Unwrap() error { return e.Err }
 
 // UnexpectedEOF turns the end of the stream in the middle of an exchange
-// into an error that says so (matching io.ErrUnexpectedEOF); other errors
-// are returned as they are.
-func UnexpectedEOF(err error) error {
+// into an error that says so (matching io.ErrUnexpectedEOF): "conn closed
+// by server", where conn names the connection ("connection", or FTP's
+// "control connection", which has data connections beside it). Other
+// errors are returned as they are.
+func UnexpectedEOF(conn string, err error) error {
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return fmt.Errorf("connection closed by server: %w", io.ErrUnexpectedEOF)
+		return fmt.Errorf("%s closed by server: %w", conn, io.ErrUnexpectedEOF)
 	}
 	return err
 }

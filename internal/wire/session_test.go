@@ -95,6 +95,20 @@ func TestSessionQuit(t *testing.T) {
 	}
 }
 
+// The end of the stream in the middle of a reply names the connection
+// and matches io.ErrUnexpectedEOF; other errors pass unchanged.
+func TestUnexpectedEOF(t *testing.T) {
+	for _, eof := range []error{io.EOF, io.ErrUnexpectedEOF} {
+		err := UnexpectedEOF("control connection", eof)
+		if !errors.Is(err, io.ErrUnexpectedEOF) || err.Error() != "control connection closed by server: unexpected EOF" {
+			t.Errorf("UnexpectedEOF(%v) = %q", eof, err)
+		}
+	}
+	if err := UnexpectedEOF("connection", ErrLineTooLong); err != ErrLineTooLong {
+		t.Errorf("UnexpectedEOF(ErrLineTooLong) = %v", err)
+	}
+}
+
 func TestParseStatus(t *testing.T) {
 	tests := []struct {
 		line string

@@ -30,8 +30,8 @@
 // The scaffolding the clients' tests share lives here too: [Context] for
 // a per-test bound, [Open] to dial and close with the test, [Script] and
 // [Steps] to build a script from a package's opening and a test's own
-// steps, and [Buffer] (with [WaitFor]) for output another goroutine
-// writes.
+// steps, [Buffer] (with [WaitFor]) for output another goroutine writes,
+// and [WantDeadline] for a stall the context's deadline must end.
 //
 // This package is imported only from _test.go files; it imports nothing
 // from the module.

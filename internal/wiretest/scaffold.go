@@ -3,6 +3,7 @@ package wiretest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"sync"
@@ -36,6 +37,20 @@ func Open[C io.Closer](t testing.TB, open func(ctx context.Context) (C, error)) 
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// WantDeadline fails the test unless err, from an operation started at
+// start under a context whose deadline was limit away, matches
+// context.DeadlineExceeded and came within limit plus 2 seconds: a stalled
+// server is cut off by the deadline, in bounded time.
+func WantDeadline(t testing.TB, start time.Time, limit time.Duration, err error) {
+	t.Helper()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want context.DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > limit+2*time.Second {
+		t.Errorf("took %v with a %v deadline", d, limit)
+	}
 }
 
 // Script joins parts of a script (an opening shared by a package's tests,

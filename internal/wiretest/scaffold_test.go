@@ -3,7 +3,9 @@ package wiretest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -41,6 +43,52 @@ func TestContextEnds(t *testing.T) {
 	<-ctx.Done()
 	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		t.Errorf("err = %v", ctx.Err())
+	}
+}
+
+// recorder is a testing.TB that keeps the failures reported to it; Fatalf
+// ends the goroutine, as it does in a test.
+type recorder struct {
+	testing.TB
+	failures []string
+}
+
+func (r *recorder) Helper() {}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.failures = append(r.failures, fmt.Sprintf(format, args...))
+}
+
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.Errorf(format, args...)
+	runtime.Goexit()
+}
+
+// WantDeadline passes a deadline error in time, and fails another error
+// or one that came too late.
+func TestWantDeadline(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		elapsed time.Duration
+		err     error
+		want    string // in the failure; "" for none
+	}{
+		{"in time", 0, fmt.Errorf("x: READ: %w", context.DeadlineExceeded), ""},
+		{"other error", 0, errors.New("x: connection reset"), "want context.DeadlineExceeded"},
+		{"no error", 0, nil, "want context.DeadlineExceeded"},
+		{"too late", 5 * time.Second, context.DeadlineExceeded, "took 5"},
+	} {
+		rec := &recorder{TB: t}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			WantDeadline(rec, time.Now().Add(-tc.elapsed), time.Second, tc.err)
+		}()
+		<-done
+		got := strings.Join(rec.failures, "; ")
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: failures %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }
 
