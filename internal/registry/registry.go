@@ -143,6 +143,19 @@ var rows = []Scheme{
 // strict check looks up the scheme of every URL it parses.
 var keys, byFirst = buildKeys()
 
+// httpRow and httpsRow are the rows of the commonest schemes.
+var httpRow, httpsRow = row("http"), row("https")
+
+// row returns the row named name, which must exist.
+func row(name string) *Scheme {
+	for i := range rows {
+		if rows[i].Name == name {
+			return &rows[i]
+		}
+	}
+	panic("registry: no row " + name)
+}
+
 func buildKeys() ([]uint64, *[256][]uint8) {
 	k := make([]uint64, len(rows))
 	var first [256][]uint8
@@ -157,6 +170,12 @@ func buildKeys() ([]uint64, *[256][]uint8) {
 // Lookup returns the row of a scheme name (case-insensitive), or nil.
 // It does not allocate.
 func Lookup(name string) *Scheme {
+	switch name { // most URLs: one comparison instead of a packed key
+	case "https":
+		return httpsRow
+	case "http":
+		return httpRow
+	}
 	k, ok := key(name)
 	if !ok {
 		for i := range rows { // a name longer than 8 bytes ("mailserver")

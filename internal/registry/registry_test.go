@@ -132,3 +132,16 @@ func FuzzSplit(f *testing.F) {
 		}
 	})
 }
+
+// Lookup runs once per URL the strict check parses.
+func BenchmarkLookup(b *testing.B) {
+	for _, name := range []string{"https", "http", "ftp", "HTTPS", "gopher", "mailserver"} {
+		b.Run(name, func(b *testing.B) {
+			for range b.N {
+				if Lookup(name) == nil {
+					b.Fatal(name)
+				}
+			}
+		})
+	}
+}
