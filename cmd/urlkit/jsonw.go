@@ -195,3 +195,37 @@ func appendOffsetMessages(b []byte, n int, at func(i int) (int, string)) []byte 
 	}
 	return append(b, ']')
 }
+
+// strPlain is str for a value known to be plain or not (plainPrefix).
+func (o *jsonObject) strPlain(k, v string, plain bool) {
+	if o.skip(k) {
+		return
+	}
+	o.key(k)
+	o.b = appendJSONStringPlain(o.b, v, plain)
+}
+
+// optStrPlain is optStr for a value known to be plain or not: the parts
+// of a plain URL are plain.
+func (o *jsonObject) optStrPlain(k, v string, ok, plain bool) {
+	if o.skip(k) {
+		return
+	}
+	o.key(k)
+	if !ok {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	o.b = appendJSONStringPlain(o.b, v, plain)
+}
+
+// appendJSONStringPlain is appendJSONString, which, when s is known to
+// be plain (plainPrefix(s) == len(s)), only quotes it.
+func appendJSONStringPlain(b []byte, s string, plain bool) []byte {
+	if !plain {
+		return appendJSONString(b, s)
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
