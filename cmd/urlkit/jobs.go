@@ -46,15 +46,17 @@ const (
 
 // inputItem is one line of standard input, or a line too long to read.
 type inputItem struct {
-	s       string
-	lineNo  int
-	tooLong bool
+	s          string
+	start, end int // where s is in the batch's text, until s is set
+	lineNo     int
+	tooLong    bool
 }
 
 // inputBatch is a run of lines and, once done is closed, their output:
 // out holds standard output, errs the messages with where they go in it.
 type inputBatch struct {
 	items  []inputItem
+	text   []byte // the lines read, made one string at the end: one allocation per batch
 	first  int // index of items[0] among the inputs handed to the job
 	out    bytes.Buffer
 	errs   []messageAt
@@ -111,33 +113,40 @@ func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []s
 		var b *inputBatch
 		select {
 		case b = <-free:
-			b.items, b.errs, b.status = b.items[:0], nil, exitOK
+			b.items, b.text, b.errs, b.status = b.items[:0], b.text[:0], nil, exitOK
 			b.out.Reset()
 		default:
 			b = new(inputBatch)
 		}
 		b.first, b.done = first, make(chan struct{})
-		size := 0
-		for len(b.items) < batchLines && size < batchBytes {
+		var err error
+		for len(b.items) < batchLines && len(b.text) < batchBytes {
 			if len(b.items) > 0 && r.Buffered() == 0 {
-				return b, nil
+				break
 			}
-			line, err := readLine(r)
+			start := len(b.text)
+			b.text, err = appendLine(b.text, r)
 			lineNo++
 			switch {
 			case errors.Is(err, errLineTooLong):
 				b.items = append(b.items, inputItem{lineNo: lineNo, tooLong: true})
 				err = nil
-			case line != "" || blankIsInput && err == nil:
-				st.addSecrets(line)
-				b.items = append(b.items, inputItem{s: line, lineNo: lineNo})
-				size += len(line)
+			case len(b.text) > start || blankIsInput && err == nil:
+				b.items = append(b.items, inputItem{start: start, end: len(b.text), lineNo: lineNo})
 			}
 			if err != nil {
-				return b, err
+				break
 			}
 		}
-		return b, nil
+		text := string(b.text)
+		for i := range b.items {
+			it := &b.items[i]
+			if !it.tooLong {
+				it.s = text[it.start:it.end]
+				st.addSecrets(it.s)
+			}
+		}
+		return b, err
 	}
 	status := exitOK
 	note := func(code int) {

@@ -28,12 +28,12 @@ func (o *jsonObject) end()   { o.b = append(o.b, '}') }
 // which need no escaping.
 func (o *jsonObject) key(k string) {
 	if o.count > 0 {
-		o.b = append(o.b, ',')
+		o.b = append(o.b, ',', '"')
+	} else {
+		o.b = append(o.b, '"')
 	}
 	o.count++
-	o.b = append(o.b, '"')
-	o.b = append(o.b, k...)
-	o.b = append(o.b, '"', ':')
+	o.b = append(append(o.b, k...), '"', ':')
 }
 
 // str writes a string member.
@@ -212,11 +212,14 @@ func (o *jsonObject) optStrPlain(k, v string, ok, plain bool) {
 		return
 	}
 	o.key(k)
-	if !ok {
+	switch {
+	case !ok:
 		o.b = append(o.b, "null"...)
-		return
+	case plain:
+		o.b = append(append(append(o.b, '"'), v...), '"')
+	default:
+		o.b = appendJSONString(o.b, v)
 	}
-	o.b = appendJSONStringPlain(o.b, v, plain)
 }
 
 // appendJSONStringPlain is appendJSONString, which, when s is known to
