@@ -57,7 +57,7 @@ type inputItem struct {
 type inputBatch struct {
 	items  []inputItem
 	text   []byte // the lines read, made one string at the end: one allocation per batch
-	first  int // index of items[0] among the inputs handed to the job
+	first  int    // index of items[0] among the inputs handed to the job
 	out    bytes.Buffer
 	errs   []messageAt
 	status int
