@@ -148,6 +148,12 @@ func (s *Scanner) scanBare(from int, quoted bool) (end int, long bool) {
 	j := from
 	var paren, bracket, brace int // open in the URL
 	for j < stop {
+		for j < stop && class[buf[j]]&bareSpecial == 0 {
+			j++
+		}
+		if j == stop {
+			break
+		}
 		c := buf[j]
 		if c < utf8.RuneSelf {
 			if class[c]&delim != 0 || c == '\'' && quoted {
@@ -228,7 +234,11 @@ func (s *Scanner) skipLong() bool {
 // ")").
 func trimEnd(u []byte) int {
 	var paren, bracket, brace int // closers minus openers
-	for _, c := range u {
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		if class[c]&bareSpecial == 0 {
+			continue
+		}
 		switch c {
 		case '(':
 			paren--
