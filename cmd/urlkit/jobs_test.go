@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -145,5 +146,77 @@ func TestParseJSONRecordPerLine(t *testing.T) {
 				t.Fatalf("-j %s: record %d is not JSON: %v", j, i, err)
 			}
 		}
+	}
+}
+
+// TestExtractFilesJobs checks that extract over many files writes with
+// -j N byte for byte what it writes with -j 1: URLs, problems (unclosed
+// wrappers, a rejected URL, a missing file) and exit status, including a
+// file whose output is more than the parts a worker may keep ahead.
+func TestExtractFilesJobs(t *testing.T) {
+	defer func(n int) { filePartsAhead = n }(filePartsAhead)
+	filePartsAhead = 2
+	dir := t.TempDir()
+	var names []string
+	for i := range 12 {
+		var b strings.Builder
+		n := 50
+		if i == 3 {
+			n = 3000 // 200 KB of output, more than 2 parts: the worker waits for the writer
+		}
+		for k := range n {
+			fmt.Fprintf(&b, "see http://host%d.example/%d/a_(b), and <URL:ftp://f%d.example/x\n  y>.\n", i, k, k)
+			if k%17 == 0 {
+				fmt.Fprintf(&b, "<URL:http://unclosed%d.example/\n\nhttp://x:PORT/ mailto:u%d@example.org\n", k, k)
+			}
+		}
+		name := fmt.Sprintf("%s/f%02d.txt", dir, i)
+		if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+		if i == 5 {
+			names = append(names, dir+"/missing.txt", "-")
+		}
+	}
+	for _, flags := range [][]string{{"extract"}, {"extract", "--json"}, {"extract", "-q"}} {
+		runJ := func(j string) (string, int) {
+			var both bytes.Buffer
+			st := &Streams{In: strings.NewReader("stdin: http://stdin.example/\n"), Out: &both, Err: &both}
+			args := append(append(append([]string{}, flags...), "-j", j), names...)
+			code := run(context.Background(), args, st)
+			return both.String(), code
+		}
+		want, wantCode := runJ("1")
+		if wantCode != exitFail || !strings.Contains(want, "missing.txt") || !strings.Contains(want, "stdin.example") {
+			t.Fatalf("%v -j 1: status %d, output without the missing file or stdin", flags, wantCode)
+		}
+		for _, j := range []string{"2", "4"} {
+			if got, code := runJ(j); got != want || code != wantCode {
+				i := 0
+				for i < len(got) && i < len(want) && got[i] == want[i] {
+					i++
+				}
+				t.Errorf("%v -j %s: output differs from -j 1 at byte %d (status %d vs %d)", flags, j, i, code, wantCode)
+			}
+		}
+	}
+}
+
+// TestExtractFilesInterrupted checks that a cancelled run over many
+// files stops with the interrupted status, leaving no worker behind.
+func TestExtractFilesInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	var names []string
+	for i := range 8 {
+		name := fmt.Sprintf("%s/f%d.txt", dir, i)
+		os.WriteFile(name, []byte(strings.Repeat("http://h.example/a ", 20000)), 0o644)
+		names = append(names, name)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	st, _, _ := TestStreams("")
+	if code := run(ctx, append([]string{"extract", "-j", "3"}, names...), st); code != exitInterrupted {
+		t.Fatalf("status %d, want %d", code, exitInterrupted)
 	}
 }
