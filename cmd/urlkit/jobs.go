@@ -71,12 +71,17 @@ type messageAt struct {
 	text  []byte
 }
 
-// batchErr is the errw of a batch: it records each write with its place.
-type batchErr struct{ b *inputBatch }
+// batchErr is the errw of a batch: it records each write with its place,
+// or, when standard error is apart from standard output (Streams.ErrApart),
+// keeps a batch's messages as one.
+type batchErr struct {
+	b     *inputBatch
+	apart bool
+}
 
 func (w batchErr) Write(p []byte) (int, error) {
 	b := w.b
-	if n := len(b.errs); n > 0 && b.errs[n-1].after == b.out.Len() {
+	if n := len(b.errs); n > 0 && (w.apart || b.errs[n-1].after == b.out.Len()) {
 		b.errs[n-1].text = append(b.errs[n-1].text, p...)
 	} else {
 		b.errs = append(b.errs, messageAt{b.out.Len(), append([]byte(nil), p...)})
@@ -155,7 +160,7 @@ func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []s
 		}
 	}
 	handle := func(job lineJob, w *bufio.Writer, b *inputBatch) {
-		errw := batchErr{b}
+		errw := batchErr{b, st.ErrApart}
 		k := b.first
 		for _, it := range b.items {
 			if it.tooLong {
@@ -184,7 +189,17 @@ func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []s
 		return c
 	}
 	write := func(b *inputBatch) error {
+		note(b.status)
 		data := b.out.Bytes()
+		if st.ErrApart {
+			// Nothing shows the order of the two streams: the batch's
+			// messages (one) are written without flushing its output.
+			for _, m := range b.errs {
+				st.Err.Write(m.text)
+			}
+			_, err := out.Write(data)
+			return err
+		}
 		at := 0
 		for _, m := range b.errs {
 			out.Write(data[at:m.after])
@@ -193,7 +208,6 @@ func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []s
 			st.Err.Write(m.text)
 		}
 		_, err := out.Write(data[at:])
-		note(b.status)
 		return err
 	}
 

@@ -220,3 +220,29 @@ func TestExtractFilesInterrupted(t *testing.T) {
 		t.Fatalf("status %d, want %d", code, exitInterrupted)
 	}
 }
+
+// TestJobsErrApart checks that with standard error apart from standard
+// output (Streams.ErrApart: no flush of the output per message) each
+// stream holds the same bytes as when they are interleaved.
+func TestJobsErrApart(t *testing.T) {
+	in := jobsInput()
+	for _, cmd := range [][]string{{"parse", "--json"}, {"check", "--all"}, {"normalize"}} {
+		var want [2]string
+		for i, apart := range []bool{false, true} {
+			for _, j := range []string{"1", "3"} {
+				var out, errOut bytes.Buffer
+				st := &Streams{In: strings.NewReader(in), Out: &out, Err: &errOut, ErrApart: apart}
+				run(context.Background(), append([]string{cmd[0], "-j", j}, cmd[1:]...), st)
+				got := [2]string{out.String(), errOut.String()}
+				if i == 0 && j == "1" {
+					want = got
+					if got[1] == "" {
+						t.Fatalf("%v: no messages", cmd)
+					}
+				} else if got != want {
+					t.Errorf("%v -j %s apart %v: streams differ from the interleaved run", cmd, j, apart)
+				}
+			}
+		}
+	}
+}
