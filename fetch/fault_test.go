@@ -56,6 +56,17 @@ func allocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
+// faultTimeout is the Fetcher's idle timeout for a fault of kind: short
+// where the fault is a stall, so that the test ends soon; long enough
+// elsewhere that a loaded machine (-race, parallel packages) does not
+// turn a protocol fault into a timeout.
+func faultTimeout(kind error) time.Duration {
+	if kind == ErrTimeout {
+		return 500 * time.Millisecond
+	}
+	return 5 * time.Second
+}
+
 // faultCase is one fault: the server's script, the error kind, and
 // whether it strikes while the body is read (else in Fetch).
 type faultCase struct {
@@ -75,7 +86,7 @@ func runFault(t *testing.T, tc faultCase, url func(addr string) string) {
 func runFaultWith(t *testing.T, tc faultCase, url func(addr string) string, config func(*Fetcher)) {
 	t.Run(tc.name, func(t *testing.T) {
 		srv := wt.Start(t, tc.script...)
-		f := &Fetcher{Getenv: noEnv(), Timeout: 500 * time.Millisecond}
+		f := &Fetcher{Getenv: noEnv(), Timeout: faultTimeout(tc.kind)}
 		if config != nil {
 			config(f)
 		}

@@ -473,10 +473,11 @@ func (f *Fetcher) do(ctx context.Context, req *Request) (*Response, error) {
 	return resp, nil
 }
 
-// CloseIdle ends the connections kept for later URLs (FTPOpener.Keep)
-// politely (FTP QUIT). The Fetcher stays usable.
+// CloseIdle ends the connections kept for later URLs (FTPOpener.Keep,
+// NNTPOpener.Keep) politely (QUIT). The Fetcher stays usable.
 func (f *Fetcher) CloseIdle() {
 	f.FTP.closeIdle()
+	f.NNTP.closeIdle()
 }
 
 // noOpener says why a scheme cannot be fetched, with a hint only where it

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/urlkit/urlkit"
@@ -107,12 +106,8 @@ type FTPOpener struct {
 	// Fetcher.CloseIdle to QUIT the kept connections.
 	Keep bool
 
-	idle map[string][]*keptConn // by ftpSessionKey, under keptMu
+	kept keptConns[*keptConn] // by ftpSessionKey
 }
-
-// keptMu guards the kept connections of every FTPOpener (a lock in the
-// opener would forbid copying an unused Fetcher).
-var keptMu sync.Mutex
 
 // keptConn is a control connection kept for the next URL.
 type keptConn struct {
@@ -142,41 +137,12 @@ func ftpSessionKey(steps []scheme.Step) string {
 	return addr + "\x00" + user + "\x00" + pass
 }
 
-// take returns a kept connection of key, or nil.
-func (o *FTPOpener) take(key string) *keptConn {
-	keptMu.Lock()
-	defer keptMu.Unlock()
-	l := o.idle[key]
-	if len(l) == 0 {
-		return nil
-	}
-	kc := l[len(l)-1]
-	o.idle[key] = l[:len(l)-1]
-	return kc
-}
-
-// keep puts a connection back for the next URL of key.
-func (o *FTPOpener) keep(key string, kc *keptConn) {
-	keptMu.Lock()
-	defer keptMu.Unlock()
-	if o.idle == nil {
-		o.idle = map[string][]*keptConn{}
-	}
-	o.idle[key] = append(o.idle[key], kc)
-}
-
 // closeIdle ends the kept connections with QUIT.
 func (o *FTPOpener) closeIdle() {
-	keptMu.Lock()
-	idle := o.idle
-	o.idle = nil
-	keptMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	for _, l := range idle {
-		for _, kc := range l {
-			kc.c.Quit(ctx)
-		}
+	for _, kc := range o.kept.drain() {
+		kc.c.Quit(ctx)
 	}
 }
 
@@ -204,7 +170,7 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 	if o.Keep {
 		key = ftpSessionKey(plan.Steps)
 	}
-	for kc := o.take(key); kc != nil; kc = o.take(key) {
+	for kc, ok := o.kept.take(key); ok; kc, ok = o.kept.take(key) {
 		opts.FTPLoginDir = kc.home
 		again, err := scheme.PlanURL(req.URL, opts)
 		if err != nil {
@@ -235,7 +201,7 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 		}
 		var re *ftp.ReplyError
 		if key != "" && home != "" && errors.As(rerr, &re) && !errors.Is(rerr, errStale) {
-			o.keep(key, &keptConn{c, home}) // the server answered: the session goes on
+			o.kept.put(key, &keptConn{c, home}) // the server answered: the session goes on
 			return
 		}
 		c.Quit(ctx) // closes the connection, politely if it still works
@@ -583,7 +549,7 @@ func (o *FTPOpener) keeper(key string, c *ftp.Conn, home string) func() {
 	if key == "" || home == "" {
 		return nil
 	}
-	return func() { o.keep(key, &keptConn{c, home}) }
+	return func() { o.kept.put(key, &keptConn{c, home}) }
 }
 
 func (b *ftpBody) Read(p []byte) (int, error) {

@@ -37,12 +37,13 @@ func followLog(t *testing.T, key string) *serverLog {
 	return l
 }
 
-// newLines returns what was logged since followLog, waiting up to 2 s
-// until it holds want n times (servers log after they answer).
+// newLines returns what was logged since followLog, waiting up to 10 s
+// until it holds want n times (servers log after they answer, and a
+// loaded machine may run the server late).
 func (l *serverLog) newLines(t *testing.T, want string, n int) string {
 	t.Helper()
 	var s string
-	for i := 0; i < 40; i++ {
+	for i := 0; i < 200; i++ {
 		b, err := os.ReadFile(l.path)
 		if err != nil {
 			t.Fatalf("server log: %v", err)

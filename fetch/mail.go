@@ -229,7 +229,7 @@ func (f *Fetcher) Send(ctx context.Context, u *urlkit.URL, msg io.Reader) (*Sent
 
 // post runs a posting plan.
 func (o *NNTPOpener) post(ctx context.Context, req *Request, article []byte, sent *Sent) error {
-	plan, err := o.plan(req, true)
+	plan, err := o.plan(req, true, false)
 	if err != nil {
 		return err
 	}

@@ -41,6 +41,16 @@ type NNTPOpener struct {
 	User, Password string
 	// JSON lists articles and groups as JSON objects, one per line.
 	JSON bool
+	// Keep keeps the connection of a reading that ended well (or that
+	// the server refused: no such group or article) for the next URL of
+	// the same server and login, as FTPOpener.Keep does for FTP: a run
+	// of news URLs is one session (scheme.PlanOptions.KeepNNTP and
+	// NNTPKept: the plan says so). A kept connection the server has
+	// closed meanwhile is replaced by a new one. Call Fetcher.CloseIdle
+	// to QUIT the kept connections. Postings are never kept.
+	Keep bool
+
+	kept keptConns[*nntp.Conn] // by nntpSessionKey
 }
 
 // server returns the news server for news: URLs, "" when none is set.
@@ -54,15 +64,18 @@ func (o *NNTPOpener) server(req *Request) string {
 	return ""
 }
 
-// plan returns the access plan of req's URL, reading or posting.
-func (o *NNTPOpener) plan(req *Request, post bool) (*scheme.Plan, error) {
+// plan returns the access plan of req's URL, reading or posting; kept
+// plans it on a connection kept from an earlier URL.
+func (o *NNTPOpener) plan(req *Request, post, kept bool) (*scheme.Plan, error) {
 	u := req.URL
 	server := o.server(req)
 	if u.SchemeName() == "news" && !u.HasAuthority && server == "" {
 		return nil, &Error{Op: "check", Offset: -1, Kind: ErrUnsupportedScheme,
 			Rule: "news URLs name no server (RFC 1738 3.6): give yours with --nntp HOST[:PORT] or the NNTPSERVER environment variable"}
 	}
-	plan, err := scheme.PlanURL(u, scheme.PlanOptions{Mode: urlkit.RFC3986, NewsServer: server, Post: post, User: o.User, Password: o.Password})
+	opts := scheme.PlanOptions{Mode: urlkit.RFC3986, NewsServer: server, Post: post, User: o.User, Password: o.Password}
+	opts.KeepNNTP, opts.NNTPKept = o.Keep && !post, kept
+	plan, err := scheme.PlanURL(u, opts)
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -113,31 +126,98 @@ func (o *NNTPOpener) dial(ctx context.Context, req *Request, plan *scheme.Plan) 
 // the client's commands are the plan's Send steps, which a test compares
 // with the wire against INN.
 func (o *NNTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := o.plan(req, false)
+	plan, err := o.plan(req, false, false)
 	if err != nil {
 		return nil, err
+	}
+	key := ""
+	if o.Keep {
+		key = nntpSessionKey(plan.Steps)
+	}
+	for c, ok := o.kept.take(key); ok; c, ok = o.kept.take(key) {
+		again, err := o.plan(req, false, true)
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		resp, err := o.read(ctx, req, again.Steps, c, key, true)
+		if !errors.Is(err, errGone) {
+			return resp, err
+		}
 	}
 	c, err := o.dial(ctx, req, plan)
 	if err != nil {
 		return nil, err
 	}
+	return o.read(ctx, req, plan.Steps, c, key, false)
+}
+
+// errGone reports a kept connection that the server has closed: the
+// reading starts again on a new one.
+var errGone = errors.New("the kept NNTP connection is gone")
+
+// nntpSessionKey names the server and login of a plan.
+func nntpSessionKey(steps []scheme.Step) string {
+	var addr, user, pass string
+	for _, st := range steps {
+		switch {
+		case st.Kind == scheme.Connect:
+			addr = st.Text
+		case st.Op == "AUTHINFO USER":
+			user = st.Arg
+		case st.Op == "AUTHINFO PASS":
+			pass = st.Arg
+		}
+	}
+	if addr == "" {
+		return ""
+	}
+	return addr + "\x00" + user + "\x00" + pass
+}
+
+// read carries out the reading steps of a plan on c, a new connection
+// or (kept) one kept from an earlier URL; with a key the connection is
+// kept again when the reading ends well or the server refuses it.
+func (o *NNTPOpener) read(ctx context.Context, req *Request, steps []scheme.Step, c *nntp.Conn, key string, kept bool) (*Response, error) {
+	first := true
+	// failed ends the session after err: a kept connection that turns
+	// out closed is errGone; one the server refused on goes back for the
+	// next URL, or ends with QUIT as the plan says.
+	failed := func(err error) error {
+		var re *nntp.ReplyError
+		answered := errors.As(err, &re) && re.Code != 400 || errors.Is(err, nntp.ErrUnsafeArg)
+		switch {
+		case kept && first && !answered && ctx.Err() == nil:
+			c.Close()
+			return errGone
+		case answered && key != "":
+			o.kept.put(key, c)
+		default:
+			quitAfter(ctx, req, c)
+		}
+		return err
+	}
 	resp := &Response{Size: -1, ContentType: "text/plain"}
+	body := &newsBody{c: c, ctx: ctx}
+	if key != "" {
+		body.keep = func() { o.kept.put(key, c) }
+	}
 	var g nntp.Group
-	for _, st := range plan.Steps {
+	for _, st := range steps {
 		if st.Kind != scheme.Send {
 			continue
 		}
 		switch st.Op {
 		case "GROUP":
+			var err error
 			if g, err = c.Group(ctx, st.Arg); err != nil {
-				quitAfter(ctx, req, c) // the session ends as the plan says
-				return nil, err
+				return nil, failed(err)
 			}
+			first = false
 			req.progress()
 			resp.Reply = "211 " + strconv.FormatInt(g.Count, 10) + " " + strconv.FormatInt(g.Low, 10) + " " + strconv.FormatInt(g.High, 10) + " " + g.Name
 		case "OVER":
 			resp.Listing = true
-			body := &newsBody{c: c, ctx: ctx}
 			var s *nntp.OverviewScanner
 			if g.Count > 0 && g.High >= g.Low {
 				s = c.Overview(ctx, g.Low, g.High)
@@ -149,20 +229,20 @@ func (o *NNTPOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		case "ARTICLE":
 			a, err := c.Article(ctx, st.Arg)
 			if err != nil {
-				quitAfter(ctx, req, c)
-				return nil, err
+				return nil, failed(err)
 			}
 			resp.ContentType = "message/rfc822"
-			resp.Body = &newsBody{c: c, ctx: ctx, r: a, closeR: a.Close}
+			body.r, body.closeR = a, a.Close
+			resp.Body = body
 			return resp, nil
 		case "LIST":
 			s, err := c.ListActive(ctx, "")
 			if err != nil {
-				quitAfter(ctx, req, c)
-				return nil, err
+				return nil, failed(err)
 			}
 			resp.Listing = true
-			resp.Body = &newsBody{c: c, ctx: ctx, next: o.groupLines(s), closeR: s.Close}
+			body.next, body.closeR = o.groupLines(s), s.Close
+			resp.Body = body
 			return resp, nil
 		}
 	}
@@ -233,13 +313,14 @@ func (o *NNTPOpener) groupLines(s *nntp.GroupScanner) func([]byte) ([]byte, bool
 }
 
 // newsBody streams an article (r) or a listing (next, one line per
-// call), and ends the session with QUIT on Close.
+// call), and on Close ends the session with QUIT or keeps it.
 type newsBody struct {
 	c      *nntp.Conn
 	ctx    context.Context
 	r      io.Reader
 	next   func([]byte) ([]byte, bool, error)
 	closeR func() error
+	keep   func() // keeps c for the next URL instead of QUIT, or nil
 	buf    []byte
 	done   bool
 }
@@ -275,6 +356,10 @@ func (b *newsBody) Close() error {
 		b.c.Close()
 		return err
 	}
+	if b.keep != nil {
+		b.keep()
+		return nil
+	}
 	if qerr := b.c.Quit(b.ctx); qerr != nil && !errors.Is(qerr, nntp.ErrClosed) {
 		return qerr
 	}
@@ -299,4 +384,13 @@ func (o *NNTPOpener) Classify(err error) error {
 		return ErrStatus
 	}
 	return nil
+}
+
+// closeIdle ends the kept connections with QUIT.
+func (o *NNTPOpener) closeIdle() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, c := range o.kept.drain() {
+		c.Quit(ctx)
+	}
 }

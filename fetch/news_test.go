@@ -81,7 +81,7 @@ func TestFaultSMTP(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := wt.Start(t, tc.script...)
-			f := &Fetcher{Getenv: noEnv(), Timeout: 500 * time.Millisecond}
+			f := &Fetcher{Getenv: noEnv(), Timeout: faultTimeout(tc.kind)}
 			f.Mail.Server, f.Mail.From = srv.Addr(), "me@example.org"
 			start := time.Now()
 			_, err := f.Send(testCtx(t), mustParse(t, "mailto:you@example.org"), strings.NewReader("hello\n"))

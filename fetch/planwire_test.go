@@ -12,14 +12,11 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/wiretest"
@@ -140,13 +137,13 @@ func TestPlanEqualsWire(t *testing.T) {
 				}
 			}
 			var rawURL, proxy string
-			var rel *relay
+			var rel wireRecorder
 			var tr *http.Transport
 			switch {
 			case tc.via:
 				port := wiretest.ServerEnv(t, tc.server)[tc.server]
-				rel = newRelay(t, "127.0.0.1:"+port)
-				proxy = rel.addr()
+				rel = wiretest.NewRelay(t, "127.0.0.1:"+port)
+				proxy = rel.Addr()
 				rawURL = strings.Replace(tc.path, "%s", port, 1)
 				u, _, _ := urlkit.ParseMode(rawURL, urlkit.RFC3986)
 				f.Gateways = map[string]Gateway{u.SchemeName(): {URL: "http://" + proxy + "/"}}
@@ -160,22 +157,22 @@ func TestPlanEqualsWire(t *testing.T) {
 				rawURL = "file://" + filepath.ToSlash(dir) + tc.path
 			case tc.news || strings.HasPrefix(tc.path, "mailto:"):
 				port := wiretest.ServerEnv(t, tc.server)[tc.server]
-				rel = newRelay(t, "127.0.0.1:"+port)
+				rel = wiretest.NewRelay(t, "127.0.0.1:"+port)
 				rawURL = tc.path
-				f.NNTP.Server, f.Mail.Server, f.Mail.From = rel.addr(), rel.addr(), email
+				f.NNTP.Server, f.Mail.Server, f.Mail.From = rel.Addr(), rel.Addr(), email
 			case tc.server == "PROSPERO_PORT":
 				port := wiretest.ServerEnv(t, tc.server)[tc.server]
 				rel = newUDPRelay(t, "127.0.0.1:"+port)
-				rawURL = "prospero://" + rel.addr() + tc.path
+				rawURL = "prospero://" + rel.Addr() + tc.path
 			default:
 				port := wiretest.ServerEnv(t, tc.server)[tc.server]
 				if tc.session {
 					// A session ends when the client closes (Hercules
 					// keeps a half-closed connection open); rlogind trusts
 					// only a privileged source port, so the relay needs one.
-					rel = startRelay(t, &relay{target: "127.0.0.1:" + port, sessions: true, privileged: tc.server == "RLOGIN_PORT"})
+					rel = (&wiretest.Relay{Target: "127.0.0.1:" + port, EndWithClient: true, Privileged: tc.server == "RLOGIN_PORT"}).Start(t)
 				} else {
-					rel = newRelay(t, "127.0.0.1:"+port)
+					rel = wiretest.NewRelay(t, "127.0.0.1:"+port)
 				}
 				scheme := map[string]string{"NNTP_PORT": "nntp", "FTP_PORT": "ftp", "GOPHER_PORT": "gopher", "GOPHERNICUS_PORT": "gopher", "HTTP_PORT": "http", "WAIS_PORT": "wais",
 					"TELNET_PORT": "telnet", "RLOGIN_PORT": "rlogin", "TN3270_PORT": "tn3270"}[tc.server]
@@ -183,7 +180,7 @@ func TestPlanEqualsWire(t *testing.T) {
 				if tc.doc != "" {
 					path = waisDocPath(t, "127.0.0.1:"+port, tc.doc, tc.lynx)
 				}
-				rawURL = scheme + "://" + tc.user + rel.addr() + path
+				rawURL = scheme + "://" + tc.user + rel.Addr() + path
 				if scheme == "http" {
 					tr = sharedTransport() // the opener's own transport, closed after
 					f.HTTP.Compressed = tc.compressed
@@ -208,7 +205,7 @@ func TestPlanEqualsWire(t *testing.T) {
 				if !strings.Contains(out.String(), tc.body) {
 					t.Errorf("the session of %s shows no %q: %.300q", rawURL, tc.body, out.String())
 				}
-				wire := rel.sent(t)
+				wire := rel.Sent(t)
 				if msg := matchNegotiation(plan, wire); msg != "" {
 					t.Errorf("%s: the wire is not the plan: %s\nwire:\n%q\nplan:\n%s", rawURL, msg, wire, strings.Join(plan.Lines(true), "\n"))
 				}
@@ -231,7 +228,7 @@ func TestPlanEqualsWire(t *testing.T) {
 				if got, want := strings.Join(sent.Plan.Lines(true), "\n"), strings.Join(plan.Lines(true), "\n"); got != want {
 					t.Errorf("Send carried out\n%s\nexplain plans\n%s", got, want)
 				}
-				if msg := matchPlan(plan, rel.sent(t), nil); msg != "" {
+				if msg := matchPlan(plan, rel.Sent(t), nil); msg != "" {
 					t.Errorf("%s: the wire is not the plan: %s\nplan:\n%s", rawURL, msg, strings.Join(plan.Lines(true), "\n"))
 				}
 				return
@@ -270,7 +267,7 @@ func TestPlanEqualsWire(t *testing.T) {
 			if tr != nil {
 				tr.CloseIdleConnections()
 			}
-			wire := rel.sent(t)
+			wire := rel.Sent(t)
 			if tc.server != "HTTP_PORT" && trace.Len() == 0 {
 				t.Errorf("no wire trace for %s", rawURL)
 			}
@@ -448,132 +445,11 @@ func checkOpen(t *testing.T, plan *scheme.Plan, rawURL string) {
 	}
 }
 
-// relay forwards the connections made to it to target and records the
-// bytes each client sent, so that a test sees the wire itself.
-type relay struct {
-	udp    *net.UDPConn // a UDP relay (newUDPRelay); ln is nil then
-	ln     net.Listener
-	target string
-	// sessions: the client's close closes the server's side too;
-	// privileged: connect to target from a port in 512-1023 (as root).
-	sessions, privileged bool
-	wg                   sync.WaitGroup
-	mu                   sync.Mutex
-	conns                []*bytes.Buffer
-}
-
-func newRelay(t *testing.T, target string) *relay {
-	return startRelay(t, &relay{target: target})
-}
-
-// startRelay starts r, configured, listening on a port of its own.
-func startRelay(t *testing.T, r *relay) *relay {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.ln = ln
-	t.Cleanup(func() { ln.Close() })
-	go r.serve()
-	return r
-}
-
-func (r *relay) addr() string {
-	if r.udp != nil {
-		return r.udp.LocalAddr().String()
-	}
-	return r.ln.Addr().String()
-}
-
-func (r *relay) serve() {
-	for {
-		c, err := r.ln.Accept()
-		if err != nil {
-			return
-		}
-		s, err := r.dial()
-		if err != nil {
-			c.Close()
-			continue
-		}
-		var rec bytes.Buffer
-		r.mu.Lock()
-		r.conns = append(r.conns, &rec)
-		r.mu.Unlock()
-		r.wg.Add(2)
-		go func() { // client -> server, recorded
-			defer r.wg.Done()
-			io.Copy(s, io.TeeReader(c, lockedWriter{&rec, &r.mu}))
-			if tc, ok := s.(*net.TCPConn); ok {
-				tc.CloseWrite()
-			}
-			if r.sessions {
-				s.Close()
-			}
-		}()
-		go func() { // server -> client
-			defer r.wg.Done()
-			io.Copy(c, s)
-			c.Close()
-			s.Close()
-		}()
-	}
-}
-
-// dial connects to the target, from a privileged port if r.privileged.
-func (r *relay) dial() (net.Conn, error) {
-	if !r.privileged {
-		return net.Dial("tcp", r.target)
-	}
-	var err error
-	for port := 1023; port >= 600; port-- {
-		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port}}
-		var c net.Conn
-		if c, err = d.Dial("tcp", r.target); err == nil {
-			return c, nil
-		}
-	}
-	return nil, err
-}
-
-// lockedWriter records under the relay's lock.
-type lockedWriter struct {
-	w  *bytes.Buffer
-	mu *sync.Mutex
-}
-
-func (l lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-// sent waits for the relayed connections to end and returns the bytes
-// the client sent on them, in the order they were opened.
-func (r *relay) sent(t *testing.T) []byte {
-	if r.udp != nil {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		var all []byte
-		for _, b := range r.conns {
-			all = append(all, b.Bytes()...)
-		}
-		return all
-	}
-	done := make(chan struct{})
-	go func() { r.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the relayed connections did not end")
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var all []byte
-	for _, b := range r.conns {
-		all = append(all, b.Bytes()...)
-	}
-	return all
+// wireRecorder is a relay in front of a real server: TCP
+// (wiretest.Relay) or Prospero's UDP (newUDPRelay).
+type wireRecorder interface {
+	Addr() string
+	Sent(t testing.TB) []byte
 }
 
 // The plan equals the wire on a kept FTP connection too (FTPOpener.Keep):
@@ -586,7 +462,7 @@ func TestPlanEqualsWireKept(t *testing.T) {
 	for _, user := range []string{"", "tester:secret@"} {
 		t.Run("user="+user, func(t *testing.T) {
 			port := wiretest.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
-			rel := newRelay(t, "127.0.0.1:"+port)
+			rel := wiretest.NewRelay(t, "127.0.0.1:"+port)
 			f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email, Keep: true}}
 			var trace bytes.Buffer
 			f.Trace = &trace
@@ -597,7 +473,7 @@ func TestPlanEqualsWireKept(t *testing.T) {
 			var sends []scheme.Step
 			home := ""
 			for i, p := range paths {
-				u, _, err := urlkit.ParseMode("ftp://"+user+rel.addr()+p, urlkit.RFC3986)
+				u, _, err := urlkit.ParseMode("ftp://"+user+rel.Addr()+p, urlkit.RFC3986)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -623,13 +499,90 @@ func TestPlanEqualsWireKept(t *testing.T) {
 				}
 			}
 			f.CloseIdle()
-			wire := rel.sent(t)
+			wire := rel.Sent(t)
 			want := &scheme.Plan{Steps: append(sends, scheme.Step{Kind: scheme.Send, Op: "QUIT", Text: "QUIT\r\n"})}
 			if msg := matchPlan(want, wire, nil); msg != "" {
 				t.Errorf("the wire is not the plans: %s\nwire:\n%q", msg, wire)
 			}
 			if n := bytes.Count(wire, []byte("USER ")); n != 1 {
 				t.Errorf("%d logins, want 1", n)
+			}
+		})
+	}
+}
+
+// The plan equals the wire on a kept NNTP connection (NNTPOpener.Keep):
+// the first URL's plan (scheme.PlanOptions.KeepNNTP: no QUIT), then each
+// later URL's plan on the same connection (NNTPKept: no greeting, no
+// login), a refusal included, then the QUIT of CloseIdle; INN sees one
+// connection. When the server has closed the kept connection, the next
+// URL opens a new one and is planned as a first one.
+func TestPlanEqualsWireKeptNNTP(t *testing.T) {
+	e := wiretest.ServerEnv(t, "NNTP_PORT", "NNTP_USER", "NNTP_PASS")
+	urls := []string{"news:local.test", "news:first@test.invalid", "news:no.such.group", "news:*", "nntp://%s/local.test/2", "news:local.empty"}
+	for _, tc := range []struct {
+		name  string
+		login bool
+		cutAt int // the relay closes the connections before this URL; 0: never
+	}{{"anonymous", false, 0}, {"login", true, 0}, {"closed by the server", true, 3}} {
+		t.Run(tc.name, func(t *testing.T) {
+			rel := wiretest.NewRelay(t, "127.0.0.1:"+e["NNTP_PORT"])
+			f := &Fetcher{Getenv: noEnv(), NNTP: NNTPOpener{Server: rel.Addr(), Keep: true}}
+			f.NNTP.Dialer.OverviewBatch = 2
+			if tc.login {
+				f.NNTP.User, f.NNTP.Password = e["NNTP_USER"], e["NNTP_PASS"]
+			}
+			var sends []scheme.Step
+			for i, raw := range urls {
+				if i > 0 && i == tc.cutAt {
+					rel.Cut()
+				}
+				u, _, err := urlkit.ParseMode(strings.Replace(raw, "%s", rel.Addr(), 1), urlkit.RFC3986)
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts := scheme.PlanOptions{Mode: urlkit.RFC3986, NewsServer: rel.Addr(), User: f.NNTP.User, Password: f.NNTP.Password, KeepNNTP: true, NNTPKept: i > 0 && i != tc.cutAt}
+				plan, err := scheme.PlanURL(&u, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sends = append(sends, plan.Sends()...)
+				resp, err := f.Fetch(testCtx(t), &u)
+				if raw == "news:no.such.group" {
+					if !errors.Is(err, ErrNotFound) {
+						t.Fatalf("%s: %v, want ErrNotFound", raw, err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", raw, err)
+				}
+				body, err := io.ReadAll(resp.Body)
+				if cerr := resp.Body.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil || (raw != "news:local.empty" && len(body) == 0) {
+					t.Fatalf("%s: %q, %v", raw, body, err)
+				}
+			}
+			f.CloseIdle()
+			wire := rel.Sent(t)
+			want := &scheme.Plan{Steps: append(sends, scheme.Step{Kind: scheme.Send, Op: "QUIT", Text: "QUIT\r\n"})}
+			if msg := matchPlan(want, wire, nil); msg != "" {
+				t.Errorf("the wire is not the plans: %s\nwire:\n%q", msg, wire)
+			}
+			conns := 1
+			if tc.cutAt > 0 {
+				conns = 2
+			}
+			if got := len(rel.Conns(t)); got != conns {
+				t.Errorf("%d connections for %d URLs, want %d", got, len(urls), conns)
+			}
+			if n := bytes.Count(wire, []byte("QUIT")); n != 1 {
+				t.Errorf("%d QUITs, want 1 (at CloseIdle)", n)
+			}
+			if tc.login && bytes.Count(wire, []byte("AUTHINFO USER")) != conns {
+				t.Errorf("%d logins, want %d", bytes.Count(wire, []byte("AUTHINFO USER")), conns)
 			}
 		})
 	}
@@ -652,9 +605,9 @@ func pwdOf(t *testing.T, trace string) string {
 func TestPlanEqualsWireRest(t *testing.T) {
 	const email = "planwire@example.org"
 	port := wiretest.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
-	rel := newRelay(t, "127.0.0.1:"+port)
+	rel := wiretest.NewRelay(t, "127.0.0.1:"+port)
 	f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
-	u, _, err := urlkit.ParseMode("ftp://"+rel.addr()+"/pub/64k.bin", urlkit.RFC3986)
+	u, _, err := urlkit.ParseMode("ftp://"+rel.Addr()+"/pub/64k.bin", urlkit.RFC3986)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -673,7 +626,7 @@ func TestPlanEqualsWireRest(t *testing.T) {
 	if err != nil || len(body) != 65536-40000 || resp.Offset != 40000 || resp.Size != 65536-40000 {
 		t.Fatalf("%d bytes from offset %d (size %d): %v", len(body), resp.Offset, resp.Size, err)
 	}
-	if msg := matchPlan(plan, rel.sent(t), nil); msg != "" {
+	if msg := matchPlan(plan, rel.Sent(t), nil); msg != "" {
 		t.Errorf("the wire is not the plan: %s", msg)
 	}
 	if !strings.Contains(strings.Join(plan.Lines(true), "\n"), "REST 40000") {
@@ -690,9 +643,9 @@ func TestPlanEqualsWireHead(t *testing.T) {
 		{"HTTP_PORT", "http", "/hello.txt"},
 	} {
 		port := wiretest.ServerEnv(t, c.server)[c.server]
-		rel := newRelay(t, "127.0.0.1:"+port)
+		rel := wiretest.NewRelay(t, "127.0.0.1:"+port)
 		f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
-		u, _, err := urlkit.ParseMode(c.scheme+"://"+rel.addr()+c.path, urlkit.RFC3986)
+		u, _, err := urlkit.ParseMode(c.scheme+"://"+rel.Addr()+c.path, urlkit.RFC3986)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -711,7 +664,7 @@ func TestPlanEqualsWireHead(t *testing.T) {
 		if c.scheme == "http" {
 			sharedTransport().CloseIdleConnections()
 		}
-		if msg := matchPlan(plan, rel.sent(t), nil); msg != "" {
+		if msg := matchPlan(plan, rel.Sent(t), nil); msg != "" {
 			t.Errorf("%s: the wire is not the plan: %s", c.scheme, msg)
 		}
 	}
@@ -722,9 +675,9 @@ func TestPlanEqualsWireHead(t *testing.T) {
 func TestPlanEqualsWireList(t *testing.T) {
 	const email = "planwire@example.org"
 	port := wiretest.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
-	rel := newRelay(t, "127.0.0.1:"+port)
+	rel := wiretest.NewRelay(t, "127.0.0.1:"+port)
 	f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
-	u, _, err := urlkit.ParseMode("ftp://"+rel.addr()+"/pub/", urlkit.RFC3986)
+	u, _, err := urlkit.ParseMode("ftp://"+rel.Addr()+"/pub/", urlkit.RFC3986)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -740,7 +693,7 @@ func TestPlanEqualsWireList(t *testing.T) {
 	if err := resp.Body.Close(); err != nil || resp.ListFormat != "MLSD" || !bytes.Contains(body, []byte("; 64k.bin")) {
 		t.Fatalf("%s listing %q: %v", resp.ListFormat, body, err)
 	}
-	if msg := matchPlan(plan, rel.sent(t), nil); msg != "" {
+	if msg := matchPlan(plan, rel.Sent(t), nil); msg != "" {
 		t.Errorf("the wire is not the plan: %s", msg)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -62,7 +63,7 @@ func pctAll(b []byte) string {
 // server at target, recording the request messages the client sent: the
 // data after each 9-byte ARDP header, once per (connection id, packet
 // number), acknowledgements (no data) left out.
-func newUDPRelay(t *testing.T, target string) *relay {
+func newUDPRelay(t *testing.T, target string) *udpRelay {
 	ln, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +72,7 @@ func newUDPRelay(t *testing.T, target string) *relay {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &relay{udp: ln, target: target}
+	r := &udpRelay{udp: ln}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() { cancel(); ln.Close(); srv.Close() })
 	var client net.Addr
@@ -122,6 +123,27 @@ func newUDPRelay(t *testing.T, target string) *relay {
 		}
 	}()
 	return r
+}
+
+// udpRelay is the Prospero relay of newUDPRelay.
+type udpRelay struct {
+	udp   *net.UDPConn
+	mu    sync.Mutex
+	conns []*bytes.Buffer // the request messages of each ARDP connection
+}
+
+// Addr returns the relay's address.
+func (r *udpRelay) Addr() string { return r.udp.LocalAddr().String() }
+
+// Sent returns the request messages the client sent, in order.
+func (r *udpRelay) Sent(testing.TB) []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var all []byte
+	for _, b := range r.conns {
+		all = append(all, b.Bytes()...)
+	}
+	return all
 }
 
 // checkSourceTail checks that the wire ends with the retrieval of a

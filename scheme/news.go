@@ -228,10 +228,13 @@ func newsPlan(v View, p *planner) { p.news(v.(*News)) }
 func nntpPlan(v View, p *planner) { p.nntp(v.(*NNTP)) }
 
 func (p *planner) news(n *News) {
-	if n.Host != "" {
+	switch {
+	case p.opts.NNTPKept:
+		p.nntpKept()
+	case n.Host != "":
 		p.connect(addr(n.Host, n.Port, "nntp"))
 		p.comment("the server the URL names (RFC 5538 2.1's news://HOST/GROUP, read in the rfc3986 mode)")
-	} else {
+	default:
 		server := p.opts.NewsServer
 		if !hasPort(server) {
 			server = addr(server, "", "nntp") // HOST alone, as NNTPSERVER may give it
@@ -239,8 +242,10 @@ func (p *planner) news(n *News) {
 		p.connect(server)
 		p.comment("news URLs name no server: the reader's own news server is used, here %q (RFC 1738 3.6)", p.opts.NewsServer)
 	}
-	p.nntpStart()
-	p.nntpLogin(p.opts.User, p.opts.Password)
+	if !p.opts.NNTPKept {
+		p.nntpStart()
+		p.nntpLogin(p.opts.User, p.opts.Password)
+	}
 	switch {
 	case p.opts.Post:
 		p.nntpPost(n.Group, n.All || n.MessageID != "")
@@ -255,17 +260,21 @@ func (p *planner) news(n *News) {
 	default:
 		p.nntpGroup(n.Group)
 	}
-	p.line("QUIT\r\n")
+	p.nntpEnd()
 }
 
 func (p *planner) nntp(n *NNTP) {
-	p.connect(addr(n.Host, n.Port, "nntp"))
-	p.nntpStart()
-	user, pass := p.opts.User, p.opts.Password
-	if p.u.HasUser {
-		user, pass = unescape(p.u.User), unescape(p.u.Password)
+	if p.opts.NNTPKept {
+		p.nntpKept()
+	} else {
+		p.connect(addr(n.Host, n.Port, "nntp"))
+		p.nntpStart()
+		user, pass := p.opts.User, p.opts.Password
+		if p.u.HasUser {
+			user, pass = unescape(p.u.User), unescape(p.u.Password)
+		}
+		p.nntpLogin(user, pass)
 	}
-	p.nntpLogin(user, pass)
 	switch {
 	case p.opts.Post:
 		p.nntpPost(n.Group, n.Article != "")
@@ -275,6 +284,23 @@ func (p *planner) nntp(n *NNTP) {
 		p.send("ARTICLE", n.Article, "ARTICLE "+n.Article+"\r\n").Reply = "220 and the article"
 	default:
 		p.nntpGroup(n.Group)
+	}
+	p.nntpEnd()
+}
+
+// nntpKept stands for the connection, greeting and login of a URL read
+// on a connection kept from an earlier URL (PlanOptions.NNTPKept).
+func (p *planner) nntpKept() {
+	p.flushCautions()
+	p.comment("the connection of an earlier URL of this server and login is kept: no new connection, greeting or login (if the server has closed it meanwhile, the client opens a new one and starts again)")
+}
+
+// nntpEnd ends the session with QUIT, or with PlanOptions.KeepNNTP keeps
+// it for the next URL (a reading session only: a posting ends).
+func (p *planner) nntpEnd() {
+	if p.opts.KeepNNTP && !p.opts.Post {
+		p.comment("the connection is kept for the next URL of this server and login; QUIT ends it at the end of the run")
+		return
 	}
 	p.line("QUIT\r\n")
 }

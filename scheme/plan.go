@@ -321,6 +321,14 @@ type PlanOptions struct {
 	// an earlier URL (see KeepFTP) whose login directory it is: no
 	// connection and no login, but a CWD back to that directory first.
 	FTPLoginDir string
+	// KeepNNTP: the NNTP connection is kept for the next URL of the same
+	// server and login, and QUIT waits for the end of the run (as
+	// KeepFTP, for a run of news and nntp URLs).
+	KeepNNTP bool
+	// NNTPKept plans the URL on an NNTP connection kept from an earlier
+	// URL (see KeepNNTP): no connection, greeting, capabilities or login;
+	// the URL's own commands only.
+	NNTPKept bool
 	// FTPRestart > 0 resumes an FTP transfer of TYPE I at that byte:
 	// REST before RETR (RFC 3659 5; get -C -). TYPE A cannot be resumed
 	// (the offset of the network's CRLF text is not the file's).

@@ -319,8 +319,8 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 		fmt.Fprintf(st.Err, "urlkit get: %s\n", safetext.Visible(err.Error()))
 		return exitUsage
 	}
-	// More than one URL: an FTP session serves every URL of its server
-	// and login (draft-ietf-uri-url-06 3.2.5); QUIT at the end.
+	// More than one URL: an FTP or NNTP session serves every URL of its
+	// server and login (draft-ietf-uri-url-06 3.2.5); QUIT at the end.
 	// A session URL alone on the command line: standard input is the
 	// session's (cmd_session.go).
 	if len(args) == 1 && o.many.urlFile == "" {
@@ -330,6 +330,7 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 		}
 	}
 	f.FTP.Keep = len(args) != 1 || o.many.urlFile != ""
+	f.NNTP.Keep = f.FTP.Keep
 	defer f.CloseIdle()
 	return o.runMany(ctx, st, args, func(ctx context.Context, st *Streams, job getJob, stdout *sync.Mutex) int {
 		return o.getWithRetries(ctx, st, f, job, stdout)

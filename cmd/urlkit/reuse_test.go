@@ -117,6 +117,42 @@ func quitLogged(log, tag string) bool {
 	return false
 }
 
+// A run of news URLs to one server and login is one NNTP session (and a
+// second login its own): INN is reached through a relay that counts the
+// connections and records what the client sends on each.
+func TestGetReusesNNTPConnection(t *testing.T) {
+	e := wt.ServerEnv(t, "NNTP_PORT", "NNTP_USER", "NNTP_PASS")
+	rel := wt.NewRelay(t, "127.0.0.1:"+e["NNTP_PORT"])
+	login := "nntp://" + e["NNTP_USER"] + ":" + e["NNTP_PASS"] + "@" + rel.Addr() + "/local.general"
+	args := []string{"get", "--nntp", rel.Addr(),
+		"news:local.test", "news:first@test.invalid", "nntp://" + rel.Addr() + "/local.test/2", login, "news:*", "news:local.test"}
+	code, out, stderr := runCLI(t, "", false, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"Subject: First test article", "Subject: Re: First test article", "local.test 3 1 y", "<cross@test.invalid>"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q", want)
+		}
+	}
+	var sessions []string
+	for _, b := range rel.Conns(t) {
+		sessions = append(sessions, string(b))
+	}
+	if len(sessions) != 2 {
+		t.Fatalf("%d connections, want 2 (one per login):\n%q", len(sessions), sessions)
+	}
+	for _, s := range sessions {
+		logins := strings.Count(s, "AUTHINFO USER ")
+		if strings.Count(s, "QUIT\r\n") != 1 || !strings.HasSuffix(s, "QUIT\r\n") || strings.Count(s, "CAPABILITIES\r\n") > 2+logins {
+			t.Errorf("a session does not greet once and end with one QUIT:\n%q", s)
+		}
+	}
+	if n := strings.Count(sessions[0]+sessions[1], "AUTHINFO USER "); n != 1 {
+		t.Errorf("%d logins, want 1", n)
+	}
+}
+
 // pidLines returns the lines of the session log of one process.
 func pidLines(log, pid string) string {
 	var b strings.Builder
