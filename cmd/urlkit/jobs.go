@@ -62,6 +62,9 @@ type inputBatch struct {
 	errs   []messageAt
 	status int
 	done   chan struct{}
+	// errApart: standard error is apart from standard output
+	// (Streams.ErrApart): the batch's messages are kept as one.
+	errApart bool
 }
 
 // messageAt is text for standard error written when after bytes of the
@@ -74,14 +77,12 @@ type messageAt struct {
 // batchErr is the errw of a batch: it records each write with its place,
 // or, when standard error is apart from standard output (Streams.ErrApart),
 // keeps a batch's messages as one.
-type batchErr struct {
-	b     *inputBatch
-	apart bool
-}
+// (One pointer, so that it is an io.Writer without an allocation.)
+type batchErr struct{ b *inputBatch }
 
 func (w batchErr) Write(p []byte) (int, error) {
 	b := w.b
-	if n := len(b.errs); n > 0 && (w.apart || b.errs[n-1].after == b.out.Len()) {
+	if n := len(b.errs); n > 0 && (b.errApart || b.errs[n-1].after == b.out.Len()) {
 		b.errs[n-1].text = append(b.errs[n-1].text, p...)
 	} else {
 		b.errs = append(b.errs, messageAt{b.out.Len(), append([]byte(nil), p...)})
@@ -160,7 +161,8 @@ func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []s
 		}
 	}
 	handle := func(job lineJob, w *bufio.Writer, b *inputBatch) {
-		errw := batchErr{b, st.ErrApart}
+		errw := batchErr{b}
+		b.errApart = st.ErrApart
 		k := b.first
 		for _, it := range b.items {
 			if it.tooLong {
