@@ -1,7 +1,6 @@
 package ftp
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -105,6 +104,9 @@ func (c *Conn) startTransferAt(ctx context.Context, verb, arg string, offset int
 			// 425 at some point: the session's state is unknown.
 			return nil, c.fail(ctx, verb, err)
 		}
+	}
+	if verb == "RETR" { // a file read to its end: wake for big batches
+		dc = wire.BatchReads(dc)
 	}
 	t.dc = dc
 	t.releaseData = wire.Bind(ctx, dc)
@@ -243,37 +245,6 @@ func (r *retrReader) Close() error {
 		return r.t.err
 	}
 	return err
-}
-
-// asciiReader converts CRLF to LF. A CR not followed by LF is kept.
-type asciiReader struct {
-	br *bufio.Reader
-}
-
-func newASCIIReader(r io.Reader) *asciiReader { return &asciiReader{br: bufio.NewReader(r)} }
-
-func (a *asciiReader) Read(p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		if n > 0 && a.br.Buffered() == 0 {
-			break // return what we have rather than block
-		}
-		b, err := a.br.ReadByte()
-		if err != nil {
-			if n > 0 {
-				return n, nil // the error comes again on the next call
-			}
-			return 0, err
-		}
-		if b == '\r' {
-			if next, err := a.br.Peek(1); err == nil && next[0] == '\n' {
-				continue // drop the CR of CRLF
-			}
-		}
-		p[n] = b
-		n++
-	}
-	return n, nil
 }
 
 // readerFunc adapts a function to io.Reader.

@@ -170,7 +170,9 @@ func (c *Client) exchange(ctx context.Context, addr string, write func(*textprot
 	if err != nil {
 		return nil, fmt.Errorf("gopher: dial %s: %w", addr, err)
 	}
-	conn := (&wire.Tracer{W: c.Trace, Limit: traceLimit}).Conn(nc)
+	// Responses are read to the server's close (or a "." line, which
+	// BatchPatience then delays a little at most): wake for big batches.
+	conn := (&wire.Tracer{W: c.Trace, Limit: traceLimit}).Conn(wire.BatchReads(nc))
 	release := wire.Bind(ctx, conn)
 	r := &Response{c: c, ctx: ctx, conn: conn, release: release, Length: LengthClose}
 	r.br = bufio.NewReader(conn)

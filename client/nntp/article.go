@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/wire"
 )
 
 // block is an open multi-line response: the connection is busy, and
@@ -24,7 +26,7 @@ type block struct {
 
 // open starts reading a data block after a positive status line.
 func (c *Conn) open(ctx context.Context, op string, release func()) *block {
-	c.busy = true
+	c.sess.Busy = true
 	return &block{c: c, ctx: ctx, op: op, lines: dotLines{lr: c.lr}, release: release}
 }
 
@@ -34,15 +36,15 @@ func (b *block) next() (string, error) {
 	if b.closed {
 		return "", opErr(b.op, errors.New("read after Close"))
 	}
-	if b.c.broken != nil && b.lines.err == nil && !b.lines.done {
-		return "", b.c.broken
+	if b.c.sess.Broken() != nil && b.lines.err == nil && !b.lines.done {
+		return "", b.c.sess.Broken()
 	}
 	line, err := b.lines.next()
 	if err != nil && err != io.EOF {
-		if b.c.broken == nil {
-			return "", b.c.fail(b.ctx, b.op, err)
+		if b.c.sess.Broken() == nil {
+			return "", b.c.sess.Fail(b.ctx, b.op, err)
 		}
-		return "", b.c.broken
+		return "", b.c.sess.Broken()
 	}
 	return line, err
 }
@@ -55,16 +57,16 @@ func (b *block) close() error {
 	}
 	b.closed = true
 	defer b.release()
-	b.c.busy = false
-	if b.c.broken != nil {
+	b.c.sess.Busy = false
+	if b.c.sess.Broken() != nil {
 		if b.lines.done {
 			return nil // Quit/Close after the whole block was read
 		}
-		b.err = b.c.broken
+		b.err = b.c.sess.Broken()
 		return b.err
 	}
 	if err := b.lines.drain(); err != nil {
-		b.err = b.c.fail(b.ctx, b.op, err)
+		b.err = b.c.sess.Fail(b.ctx, b.op, err)
 	}
 	return b.err
 }
@@ -90,8 +92,8 @@ func (a *Article) Read(p []byte) (int, error) {
 		return 0, opErr(a.b.op, errors.New("read after Close"))
 	}
 	n, err := a.r.Read(p)
-	if err != nil && err != io.EOF && !errors.Is(err, ErrClosed) && a.b.c.broken == nil {
-		err = a.b.c.fail(a.b.ctx, a.b.op, err)
+	if err != nil && err != io.EOF && !errors.Is(err, ErrClosed) && a.b.c.sess.Broken() == nil {
+		err = a.b.c.sess.Fail(a.b.ctx, a.b.op, err)
 	}
 	return n, err
 }
@@ -131,7 +133,7 @@ func CheckRef(ref string) error {
 	}
 	if ref[0] != '<' {
 		if _, ok := parseNum(ref); !ok {
-			return fmt.Errorf("%w: article reference %q is neither a message-id nor a number", ErrUnsafeArg, clip(ref))
+			return fmt.Errorf("%w: article reference %q is neither a message-id nor a number", ErrUnsafeArg, wire.Clip(ref))
 		}
 		return nil
 	}
@@ -144,17 +146,17 @@ func CheckRef(ref string) error {
 // reported.
 func CheckMessageID(id string) error {
 	if len(id) < 3 || len(id) > 250 {
-		return fmt.Errorf("%w: message-id %q must be 3 to 250 octets", ErrUnsafeArg, clip(id))
+		return fmt.Errorf("%w: message-id %q must be 3 to 250 octets", ErrUnsafeArg, wire.Clip(id))
 	}
 	if id[0] != '<' || id[len(id)-1] != '>' {
-		return fmt.Errorf("%w: message-id %q must be enclosed in <>", ErrUnsafeArg, clip(id))
+		return fmt.Errorf("%w: message-id %q must be enclosed in <>", ErrUnsafeArg, wire.Clip(id))
 	}
 	for i := 1; i < len(id)-1; i++ {
 		if b := id[i]; b <= ' ' || b >= 0x7f || b == '>' {
 			if b == '\r' || b == '\n' || b == 0 || b == ' ' || b == '\t' {
 				return fmt.Errorf("message-id: %w", &ArgError{Offset: i, Byte: b})
 			}
-			return fmt.Errorf("%w: message-id %q: byte 0x%02x at offset %d is not allowed", ErrUnsafeArg, clip(id), b, i)
+			return fmt.Errorf("%w: message-id %q: byte 0x%02x at offset %d is not allowed", ErrUnsafeArg, wire.Clip(id), b, i)
 		}
 	}
 	return nil
@@ -168,7 +170,7 @@ func (c *Conn) fetch(ctx context.Context, verb, ref string, want int) (*Article,
 	if ref != "" {
 		line += " " + ref
 	}
-	release, err := c.begin(ctx)
+	release, err := c.sess.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +207,7 @@ func (c *Conn) fetch(ctx context.Context, verb, ref string, want int) (*Article,
 // which adds a Message-ID and Date. A read error from article aborts the
 // connection (the server would take a partial article as whole).
 func (c *Conn) Post(ctx context.Context, article io.Reader) (string, error) {
-	release, err := c.begin(ctx)
+	release, err := c.sess.Begin(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -217,8 +219,8 @@ func (c *Conn) Post(ctx context.Context, article io.Reader) (string, error) {
 	if r.code != 340 {
 		return "", &ReplyError{Cmd: "POST", Code: r.code, Msg: safe(r.msg)}
 	}
-	if err := writeDotStuffed(c.w, article); err != nil {
-		return "", c.fail(ctx, "POST", err)
+	if err := writeDotStuffed(c.sess.W, article); err != nil {
+		return "", c.sess.Fail(ctx, "POST", err)
 	}
 	if r, err = c.read(ctx, "POST"); err != nil {
 		return "", err

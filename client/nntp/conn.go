@@ -66,15 +66,12 @@ type Dialer struct {
 // command fails with an error matching ErrClosed.
 type Conn struct {
 	d       Dialer
-	conn    net.Conn // traced if d.Trace is set
+	sess    wire.Session // over the connection, traced if d.Trace is set
 	lr      *wire.LineReader
-	w       *bufio.Writer
 	caps    Capabilities // nil: the server has no CAPABILITIES command
 	posting bool
 	group   string // the selected group, for LISTGROUP
 	over    overMode
-	busy    bool
-	broken  error
 }
 
 // Dial connects to the NNTP server at addr ("host:port") with the zero
@@ -107,18 +104,18 @@ func (d *Dialer) Dial(ctx context.Context, addr string) (*Conn, error) {
 		c.d.OverviewBatch = DefaultOverviewBatch
 	}
 	c.d.OverviewBatch = min(c.d.OverviewBatch, MaxOverviewBatch)
-	c.conn = (&wire.Tracer{W: d.Trace, Mask: maskSecrets}).Conn(nc)
-	c.lr = wire.NewLineReader(c.conn, c.d.MaxLine)
-	c.w = bufio.NewWriter(c.conn)
+	conn := (&wire.Tracer{W: d.Trace, Mask: maskSecrets}).Conn(nc)
+	c.sess = wire.Session{Name: "nntp", ErrBusy: ErrBusy, ErrClosed: ErrClosed, Conn: conn, W: bufio.NewWriter(conn)}
+	c.lr = wire.NewLineReader(conn, c.d.MaxLine)
 	if err := c.start(ctx); err != nil {
-		c.conn.Close()
+		conn.Close()
 		return nil, err
 	}
 	return c, nil
 }
 
 func (c *Conn) start(ctx context.Context) error {
-	release := wire.Bind(ctx, c.conn)
+	release := wire.Bind(ctx, c.sess.Conn)
 	defer release()
 	r, err := c.read(ctx, "greeting")
 	if err != nil {
@@ -166,45 +163,18 @@ func maskSecrets(line string) string {
 	return line
 }
 
-// begin checks that a command may be issued and binds the connection to
-// ctx; the caller must call the returned release.
-func (c *Conn) begin(ctx context.Context) (release func(), err error) {
-	if c.broken != nil {
-		return nil, c.broken
-	}
-	if c.busy {
-		return nil, ErrBusy
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("nntp: %w", err)
-	}
-	return wire.Bind(ctx, c.conn), nil
-}
-
-// fail closes the connection after a transport or protocol error and
-// makes every later command fail.
-func (c *Conn) fail(ctx context.Context, op string, err error) error {
-	err = opErr(op, wire.ContextError(ctx, err))
-	if c.broken == nil {
-		c.broken = fmt.Errorf("%w (after: %v)", ErrClosed, err)
-	}
-	c.conn.Close()
-	return err
-}
-
 // read reads one status line; failures are fatal for the connection.
 func (c *Conn) read(ctx context.Context, op string) (reply, error) {
 	line, err := c.lr.ReadLine()
 	if err != nil {
-		return reply{}, c.fail(ctx, op, readErr(err))
+		return reply{}, c.sess.Fail(ctx, op, wire.UnexpectedEOF(err))
 	}
 	r, err := parseStatus(line)
 	if err != nil {
-		return reply{}, c.fail(ctx, op, err)
+		return reply{}, c.sess.Fail(ctx, op, err)
 	}
 	if r.code == 400 || r.code == 205 { // the server closes the connection
-		c.broken = fmt.Errorf("%w by the server: %d %s", ErrClosed, r.code, safe(r.msg))
-		c.conn.Close()
+		c.sess.Break(fmt.Errorf("%w by the server: %d %s", ErrClosed, r.code, safe(r.msg)))
 	}
 	return r, nil
 }
@@ -213,17 +183,15 @@ func (c *Conn) read(ctx context.Context, op string) (reply, error) {
 // transport and protocol failures are errors; the caller judges the code.
 // op names the command in errors.
 func (c *Conn) cmd(ctx context.Context, op, line string) (reply, error) {
-	c.w.WriteString(line)
-	c.w.WriteString("\r\n")
-	if err := c.w.Flush(); err != nil {
-		return reply{}, c.fail(ctx, op, err)
+	if err := c.sess.Send(ctx, op, line); err != nil {
+		return reply{}, err
 	}
 	return c.read(ctx, op)
 }
 
 // simple runs one command whose only expected reply is want.
 func (c *Conn) simple(ctx context.Context, op, line string, want ...int) (reply, error) {
-	release, err := c.begin(ctx)
+	release, err := c.sess.Begin(ctx)
 	if err != nil {
 		return reply{}, err
 	}
@@ -278,10 +246,10 @@ func (c *Conn) loadCaps(ctx context.Context) error {
 			break
 		}
 		if err != nil {
-			return c.fail(ctx, "CAPABILITIES", err)
+			return c.sess.Fail(ctx, "CAPABILITIES", err)
 		}
 		if n >= maxCapLines {
-			return c.fail(ctx, "CAPABILITIES", fmt.Errorf("%w: more than %d capability lines", ErrMalformedReply, maxCapLines))
+			return c.sess.Fail(ctx, "CAPABILITIES", fmt.Errorf("%w: more than %d capability lines", ErrMalformedReply, maxCapLines))
 		}
 		if f := strings.Fields(line); len(f) > 0 {
 			caps[strings.ToUpper(f[0])] = f[1:]
@@ -312,7 +280,7 @@ func (c *Conn) Authenticate(ctx context.Context, user, pass string) error {
 			return opErr(a.op, err)
 		}
 	}
-	release, err := c.begin(ctx)
+	release, err := c.sess.Begin(ctx)
 	if err != nil {
 		return err
 	}
@@ -346,7 +314,7 @@ func (c *Conn) ModeReader(ctx context.Context) error {
 	}
 	c.posting = r.code == 200
 	if c.caps != nil {
-		release, err := c.begin(ctx)
+		release, err := c.sess.Begin(ctx)
 		if err != nil {
 			return err
 		}
@@ -385,7 +353,7 @@ func (c *Conn) Group(ctx context.Context, name string) (Group, error) {
 		g.High, ok3 = parseNum(f[2])
 	}
 	if !ok1 || !ok2 || !ok3 {
-		return Group{}, opErr("GROUP", fmt.Errorf("%w: 211 %q", ErrMalformedReply, clip(r.msg)))
+		return Group{}, opErr("GROUP", fmt.Errorf("%w: 211 %q", ErrMalformedReply, wire.Clip(r.msg)))
 	}
 	c.group = name
 	return g, nil
@@ -395,40 +363,17 @@ func (c *Conn) Group(ctx context.Context, name string) (Group, error) {
 // an error is returned. While an article or listing is open it returns
 // ErrBusy: close that first (or use Close).
 func (c *Conn) Quit(ctx context.Context) error {
-	if c.broken != nil {
-		c.conn.Close()
-		return nil
-	}
-	if c.busy {
-		return ErrBusy
-	}
-	release, err := c.begin(ctx)
-	if err != nil {
-		c.Close()
+	return c.sess.Quit(ctx, func() error {
+		r, err := c.cmd(ctx, "QUIT", "QUIT")
+		if err == nil && r.code != 205 {
+			err = &ReplyError{Cmd: "QUIT", Code: r.code, Msg: safe(r.msg)}
+		}
 		return err
-	}
-	defer release()
-	r, err := c.cmd(ctx, "QUIT", "QUIT")
-	c.Close()
-	if err != nil {
-		return err
-	}
-	if r.code != 205 {
-		return &ReplyError{Cmd: "QUIT", Code: r.code, Msg: safe(r.msg)}
-	}
-	return nil
+	})
 }
 
 // Close closes the connection without QUIT.
-func (c *Conn) Close() error {
-	if c.broken == nil {
-		c.broken = ErrClosed
-	}
-	if err := c.conn.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
-		return err
-	}
-	return nil
-}
+func (c *Conn) Close() error { return c.sess.Close() }
 
 // checkWord rejects an empty argument or one that would not stay one
 // word on the command line: CR, LF, NUL, TAB or space.

@@ -24,29 +24,6 @@ func opening() []wt.Step {
 	}
 }
 
-func script(parts ...[]wt.Step) []wt.Step {
-	var all []wt.Step
-	for _, p := range parts {
-		all = append(all, p...)
-	}
-	return all
-}
-
-func steps(s ...wt.Step) []wt.Step { return s }
-
-func dialFake(t *testing.T, srv *wt.Server, d *Dialer) *Conn {
-	t.Helper()
-	if d == nil {
-		d = &Dialer{}
-	}
-	c, err := d.Dial(testCtx(t), srv.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
-
 func wantCode(t *testing.T, err error, code int) {
 	t.Helper()
 	var re *ReplyError
@@ -78,7 +55,7 @@ func TestFaultGreeting(t *testing.T) {
 // An RFC 977 server: no CAPABILITIES (500), MODE READER unknown too (500),
 // 201 greeting; OVER is unknown, XOVER too, so the scan uses LISTGROUP.
 func TestFaultOldServer(t *testing.T) {
-	srv := wt.Start(t, script(steps(
+	srv := wt.Start(t,
 		wt.Send("201 old server ready (no posting)"),
 		wt.Expect("CAPABILITIES"), wt.Send("500 What?"),
 		wt.Expect("MODE READER"), wt.Send("500 What?"),
@@ -88,8 +65,8 @@ func TestFaultOldServer(t *testing.T) {
 		wt.Expect("HEAD 10"), wt.Send("221 10 <a@x> head", "Subject: one", "From: a@x", "Message-ID: <a@x>", "Xref: x misc.test:10", "."),
 		wt.Expect("HEAD 11"), wt.Send("423 gone"),
 		wt.Expect("QUIT"), wt.Send("205 bye"),
-	))...)
-	c := dialFake(t, srv, nil)
+	)
+	c := dial(t, srv.Addr(), nil)
 	if c.Capabilities() != nil || c.PostingAllowed() {
 		t.Errorf("caps %v, posting %v", c.Capabilities(), c.PostingAllowed())
 	}
@@ -120,7 +97,7 @@ func TestFaultModeSwitching(t *testing.T) {
 		wt.Expect("MODE READER"), wt.Send("201 reader, no posting"),
 		wt.Expect("CAPABILITIES"), wt.Send("101 caps", "VERSION 2", "READER", "OVER", "."),
 	)
-	c := dialFake(t, srv, nil)
+	c := dial(t, srv.Addr(), nil)
 	if !c.Capabilities().Has("OVER") || c.Capabilities().Has("IHAVE") || c.PostingAllowed() {
 		t.Errorf("caps %v posting %v", c.Capabilities(), c.PostingAllowed())
 	}
@@ -138,7 +115,7 @@ func TestFaultModeSwitching(t *testing.T) {
 
 // 4xx/5xx at every step leave the connection usable.
 func TestFaultNegativeReplies(t *testing.T) {
-	srv := wt.Start(t, script(opening(), steps(
+	srv := wt.Start(t, wt.Script(opening(), wt.Steps(
 		wt.Expect("GROUP x.y"), wt.Send("411 no such group"),
 		wt.Expect("ARTICLE <a@b>"), wt.Send("430 no such article"),
 		wt.Expect("HEAD 5"), wt.Send("412 no group selected"),
@@ -155,7 +132,7 @@ func TestFaultNegativeReplies(t *testing.T) {
 		wt.Expect("OVER 1001-1500"), wt.Send("412 no group"),
 		wt.Expect("QUIT"), wt.Send("205 bye"),
 	))...)
-	c := dialFake(t, srv, nil)
+	c := dial(t, srv.Addr(), nil)
 	ctx := testCtx(t)
 	_, err := c.Group(ctx, "x.y")
 	wantCode(t, err, 411)
@@ -204,7 +181,7 @@ func TestFaultBrokenResponses(t *testing.T) {
 		run   func(c *Conn, ctx context.Context) error
 		want  func(error) bool
 	}{
-		{"reset mid-article", steps(wt.Send("220 1 <a@b> article", "Subject: x", "", "half"), wt.Pause(20*time.Millisecond), wt.Reset()),
+		{"reset mid-article", wt.Steps(wt.Send("220 1 <a@b> article", "Subject: x", "", "half"), wt.Pause(20*time.Millisecond), wt.Reset()),
 			func(c *Conn, ctx context.Context) error {
 				a, err := c.Article(ctx, "1")
 				if err != nil {
@@ -215,7 +192,7 @@ func TestFaultBrokenResponses(t *testing.T) {
 				return err
 			},
 			func(err error) bool { return errors.Is(err, syscall.ECONNRESET) }},
-		{"article ends without the dot line", steps(wt.Send("220 1 <a@b> article", "Subject: x", "", "half"), wt.Close()),
+		{"article ends without the dot line", wt.Steps(wt.Send("220 1 <a@b> article", "Subject: x", "", "half"), wt.Close()),
 			func(c *Conn, ctx context.Context) error {
 				a, err := c.Article(ctx, "1")
 				if err != nil {
@@ -225,7 +202,7 @@ func TestFaultBrokenResponses(t *testing.T) {
 				return err
 			},
 			func(err error) bool { return errors.Is(err, io.ErrUnexpectedEOF) && errors.Is(err, ErrMalformedReply) }},
-		{"over-long article line", steps(wt.Send("220 1 <a@b> article"), wt.SendRaw(strings.Repeat("y", 5000)+"\r\n.\r\n")),
+		{"over-long article line", wt.Steps(wt.Send("220 1 <a@b> article"), wt.SendRaw(strings.Repeat("y", 5000)+"\r\n.\r\n")),
 			func(c *Conn, ctx context.Context) error {
 				a, err := c.Article(ctx, "1")
 				if err != nil {
@@ -235,12 +212,12 @@ func TestFaultBrokenResponses(t *testing.T) {
 				return err
 			},
 			func(err error) bool { return errors.Is(err, ErrLineTooLong) }},
-		{"garbage status line", steps(wt.Send("hello? \x1b[31m")),
+		{"garbage status line", wt.Steps(wt.Send("hello? \x1b[31m")),
 			func(c *Conn, ctx context.Context) error { _, err := c.Group(ctx, "a.b"); return err },
 			func(err error) bool {
 				return errors.Is(err, ErrMalformedReply) && !strings.Contains(err.Error(), "\x1b")
 			}},
-		{"garbage overview line", steps(wt.Send("224 overview", "1\tsubject only", ".")),
+		{"garbage overview line", wt.Steps(wt.Send("224 overview", "1\tsubject only", ".")),
 			func(c *Conn, ctx context.Context) error {
 				s := c.Overview(ctx, 1, 1)
 				for s.Next() {
@@ -248,7 +225,7 @@ func TestFaultBrokenResponses(t *testing.T) {
 				return s.Err()
 			},
 			func(err error) bool { return errors.Is(err, ErrMalformedReply) }},
-		{"garbage active line", steps(wt.Send("215 list", "a.b 10 x y", ".")),
+		{"garbage active line", wt.Steps(wt.Send("215 list", "a.b 10 x y", ".")),
 			func(c *Conn, ctx context.Context) error {
 				s, err := c.ListActive(ctx, "a.*")
 				if err != nil {
@@ -259,7 +236,7 @@ func TestFaultBrokenResponses(t *testing.T) {
 				return s.Err()
 			},
 			func(err error) bool { return errors.Is(err, ErrMalformedReply) }},
-		{"stall", steps(wt.Stall()),
+		{"stall", wt.Steps(wt.Stall()),
 			func(c *Conn, _ context.Context) error {
 				ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 				defer cancel()
@@ -267,14 +244,14 @@ func TestFaultBrokenResponses(t *testing.T) {
 				return err
 			},
 			func(err error) bool { return errors.Is(err, context.DeadlineExceeded) }},
-		{"400 closes", steps(wt.Send("400 shutting down")),
+		{"400 closes", wt.Steps(wt.Send("400 shutting down")),
 			func(c *Conn, ctx context.Context) error { _, err := c.Group(ctx, "a.b"); return err },
 			func(err error) bool { var re *ReplyError; return errors.As(err, &re) && re.Code == 400 }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := wt.Start(t, script(opening(), tt.reply)...)
-			c := dialFake(t, srv, &Dialer{MaxLine: 4096})
+			srv := wt.Start(t, wt.Script(opening(), tt.reply)...)
+			c := dial(t, srv.Addr(), &Dialer{MaxLine: 4096})
 			start := time.Now()
 			err := tt.run(c, testCtx(t))
 			if !tt.want(err) {
@@ -293,10 +270,10 @@ func TestFaultBrokenResponses(t *testing.T) {
 // A stalled server during a streamed article: the article's context
 // ends the read.
 func TestFaultStallMidArticle(t *testing.T) {
-	srv := wt.Start(t, script(opening(), steps(
+	srv := wt.Start(t, wt.Script(opening(), wt.Steps(
 		wt.Expect("BODY 1"), wt.Send("222 1 <a@b> body", "line one"), wt.Stall(),
 	))...)
-	c := dialFake(t, srv, nil)
+	c := dial(t, srv.Addr(), nil)
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
 	a, err := c.Body(ctx, "1")
@@ -315,11 +292,11 @@ func TestFaultStallMidArticle(t *testing.T) {
 // A Post whose article reader fails: the connection is dropped before
 // the "." so the server cannot take a partial article as whole.
 func TestFaultPostReaderError(t *testing.T) {
-	srv := wt.Start(t, script(opening(), steps(
+	srv := wt.Start(t, wt.Script(opening(), wt.Steps(
 		wt.Expect("POST"), wt.Send("340 send"),
 		wt.ExpectEOF(), // the buffered first line is never flushed
 	))...)
-	c := dialFake(t, srv, nil)
+	c := dial(t, srv.Addr(), nil)
 	r := io.MultiReader(strings.NewReader("From: a@b\n"), iotestErrReader{})
 	if _, err := c.Post(testCtx(t), r); err == nil || !strings.Contains(err.Error(), "reading the article") {
 		t.Errorf("err = %v", err)
@@ -356,8 +333,8 @@ func TestFaultCapabilities(t *testing.T) {
 // QUIT answered with something other than 205 is reported; the
 // connection is closed either way.
 func TestFaultQuit(t *testing.T) {
-	srv := wt.Start(t, script(opening(), steps(wt.Expect("QUIT"), wt.Send("500 what?")))...)
-	c := dialFake(t, srv, nil)
+	srv := wt.Start(t, wt.Script(opening(), wt.Steps(wt.Expect("QUIT"), wt.Send("500 what?")))...)
+	c := dial(t, srv.Addr(), nil)
 	wantCode(t, c.Quit(testCtx(t)), 500)
 	if _, err := c.Group(testCtx(t), "a.b"); !errors.Is(err, ErrClosed) {
 		t.Errorf("after Quit: %v", err)

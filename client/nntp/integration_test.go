@@ -39,41 +39,16 @@ func realNNTP(t *testing.T) nntpEnv {
 		innconf: env["NNTP_INNCONF"], bin: env["NNTP_BIN"]}
 }
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t *testing.T) context.Context { return wiretest.Context(t, 30*time.Second) }
 
-// syncBuffer is a trace sink safe for the tracer's writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func dialReal(t *testing.T, e nntpEnv, d *Dialer) *Conn {
+// dial connects with d (nil: the zero Dialer), failing the test on an
+// error, and closes the connection when the test ends.
+func dial(t *testing.T, addr string, d *Dialer) *Conn {
 	t.Helper()
 	if d == nil {
 		d = &Dialer{}
 	}
-	c, err := d.Dial(testCtx(t), e.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return wiretest.Open(t, func(ctx context.Context) (*Conn, error) { return d.Dial(ctx, addr) })
 }
 
 // reader returns a function reading a whole article (and closing it),
@@ -122,8 +97,8 @@ func innArticle(t *testing.T, e nntpEnv, msgid string) string {
 
 func TestRealDial(t *testing.T) {
 	e := realNNTP(t)
-	var trace syncBuffer
-	c := dialReal(t, e, &Dialer{Trace: &trace})
+	var trace wiretest.Buffer
+	c := dial(t, e.addr, &Dialer{Trace: &trace})
 	if !c.PostingAllowed() {
 		t.Error("PostingAllowed() = false; INN greets 127.0.0.1 with 200")
 	}
@@ -152,7 +127,7 @@ func TestRealDial(t *testing.T) {
 
 func TestRealGroupAndArticles(t *testing.T) {
 	e := realNNTP(t)
-	c := dialReal(t, e, nil)
+	c := dial(t, e.addr, nil)
 	ctx := testCtx(t)
 	rd := reader(t)
 
@@ -246,8 +221,8 @@ func TestRealOverviewMethods(t *testing.T) {
 	var want []Overview
 	for _, mode := range []overMode{overOVER, overXOVER, overLISTGROUP, overHEAD} {
 		t.Run(strconv.Itoa(int(mode)), func(t *testing.T) {
-			var trace syncBuffer
-			c := dialReal(t, e, &Dialer{Trace: &trace, OverviewBatch: 2})
+			var trace wiretest.Buffer
+			c := dial(t, e.addr, &Dialer{Trace: &trace, OverviewBatch: 2})
 			ctx := testCtx(t)
 			g, err := c.Group(ctx, "local.test")
 			if err != nil {
@@ -303,7 +278,7 @@ func TestRealOverviewMethods(t *testing.T) {
 
 func TestRealListActiveAndNewGroups(t *testing.T) {
 	e := realNNTP(t)
-	c := dialReal(t, e, nil)
+	c := dial(t, e.addr, nil)
 	ctx := testCtx(t)
 	s, err := c.ListActive(ctx, "local.*")
 	if err != nil {
@@ -370,8 +345,8 @@ func TestRealListActiveAndNewGroups(t *testing.T) {
 
 func TestRealPost(t *testing.T) {
 	e := realNNTP(t)
-	var trace syncBuffer
-	c := dialReal(t, e, &Dialer{Trace: &trace})
+	var trace wiretest.Buffer
+	c := dial(t, e.addr, &Dialer{Trace: &trace})
 	ctx := testCtx(t)
 	rd := reader(t)
 	subject := fmt.Sprintf("Post test %d", time.Now().UnixNano())
@@ -432,8 +407,8 @@ func headerValue(article, name string) string {
 
 func TestRealAuthenticate(t *testing.T) {
 	e := realNNTP(t)
-	var trace syncBuffer
-	c := dialReal(t, e, &Dialer{Trace: &trace})
+	var trace wiretest.Buffer
+	c := dial(t, e.addr, &Dialer{Trace: &trace})
 	ctx := testCtx(t)
 	if err := c.Authenticate(ctx, e.user, e.pass); err != nil {
 		t.Fatal(err)
@@ -455,7 +430,7 @@ func TestRealAuthenticate(t *testing.T) {
 		t.Error("second AUTHINFO succeeded")
 	}
 
-	c2 := dialReal(t, e, nil)
+	c2 := dial(t, e.addr, nil)
 	const bad = "wrong-Pa55"
 	err := c2.Authenticate(ctx, e.user, bad)
 	var re *ReplyError
@@ -470,8 +445,8 @@ func TestRealAuthenticate(t *testing.T) {
 // Unsafe arguments are refused before anything is sent.
 func TestRealUnsafeArgs(t *testing.T) {
 	e := realNNTP(t)
-	var trace syncBuffer
-	c := dialReal(t, e, &Dialer{Trace: &trace})
+	var trace wiretest.Buffer
+	c := dial(t, e.addr, &Dialer{Trace: &trace})
 	ctx := testCtx(t)
 	before := trace.String()
 	for _, err := range []error{
@@ -495,7 +470,7 @@ func TestRealUnsafeArgs(t *testing.T) {
 
 func TestRealContextCancel(t *testing.T) {
 	e := realNNTP(t)
-	c := dialReal(t, e, nil)
+	c := dial(t, e.addr, nil)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	if _, err := c.Group(ctx, "local.test"); !errors.Is(err, context.Canceled) {
@@ -516,7 +491,7 @@ func TestRealOverviewBigGroup(t *testing.T) {
 		t.Skip("NNTP_BIG_GROUP not set: start the server with NNTP_BIG=100000")
 	}
 	want, _ := strconv.ParseInt(count, 10, 64)
-	c := dialReal(t, e, nil)
+	c := dial(t, e.addr, nil)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 	g, err := c.Group(ctx, group)

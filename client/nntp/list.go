@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/urlkit/urlkit/internal/wire"
 )
 
 // ActiveGroup is one line of LIST ACTIVE or NEWGROUPS (RFC 3977 section
@@ -24,14 +26,14 @@ type ActiveGroup struct {
 func ParseActive(line string) (ActiveGroup, error) {
 	f := strings.Fields(line)
 	if len(f) != 4 {
-		return ActiveGroup{}, fmt.Errorf("%w: active line with %d fields, want 4: %q", ErrMalformedReply, len(f), clip(line))
+		return ActiveGroup{}, fmt.Errorf("%w: active line with %d fields, want 4: %q", ErrMalformedReply, len(f), wire.Clip(line))
 	}
 	g := ActiveGroup{Name: f[0], Status: f[3]}
 	var ok1, ok2 bool
 	g.High, ok1 = parseNum(f[1])
 	g.Low, ok2 = parseNum(f[2])
 	if !ok1 || !ok2 {
-		return ActiveGroup{}, fmt.Errorf("%w: active line water marks %q %q", ErrMalformedReply, clip(f[1]), clip(f[2]))
+		return ActiveGroup{}, fmt.Errorf("%w: active line water marks %q %q", ErrMalformedReply, wire.Clip(f[1]), wire.Clip(f[2]))
 	}
 	return g, nil
 }
@@ -63,7 +65,7 @@ func (s *GroupScanner) Next() bool {
 			s.item = g
 			return true
 		}
-		err = s.blk.c.fail(s.blk.ctx, s.blk.op, perr)
+		err = s.blk.c.sess.Fail(s.blk.ctx, s.blk.op, perr)
 	}
 	if err == io.EOF {
 		err = nil
@@ -102,7 +104,7 @@ func (c *Conn) ListActive(ctx context.Context, wildmat string) (*GroupScanner, e
 		}
 		line += " " + wildmat
 	}
-	release, err := c.begin(ctx)
+	release, err := c.sess.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +119,7 @@ func (c *Conn) ListActive(ctx context.Context, wildmat string) (*GroupScanner, e
 // NEWGROUPS in the RFC 3977 form "NEWGROUPS yyyymmdd hhmmss GMT"
 // (section 7.3).
 func (c *Conn) NewGroups(ctx context.Context, since time.Time) (*GroupScanner, error) {
-	release, err := c.begin(ctx)
+	release, err := c.sess.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}

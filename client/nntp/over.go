@@ -7,6 +7,8 @@ import (
 	"net/textproto"
 	"strconv"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/wire"
 )
 
 // Overview is one line of overview data (RFC 3977 section 8.3): the
@@ -35,12 +37,12 @@ type Overview struct {
 func ParseOverview(line string) (Overview, error) {
 	f := strings.Split(line, "\t")
 	if len(f) < 8 {
-		return Overview{}, fmt.Errorf("%w: overview line with %d fields, want at least 8: %q", ErrMalformedReply, len(f), clip(line))
+		return Overview{}, fmt.Errorf("%w: overview line with %d fields, want at least 8: %q", ErrMalformedReply, len(f), wire.Clip(line))
 	}
 	o := Overview{Subject: f[1], From: f[2], Date: f[3], MessageID: f[4], References: f[5]}
 	var ok bool
 	if o.Number, ok = parseNum(f[0]); !ok {
-		return Overview{}, fmt.Errorf("%w: overview article number %q", ErrMalformedReply, clip(f[0]))
+		return Overview{}, fmt.Errorf("%w: overview article number %q", ErrMalformedReply, wire.Clip(f[0]))
 	}
 	for _, p := range [...]struct {
 		s string
@@ -50,7 +52,7 @@ func ParseOverview(line string) (Overview, error) {
 			continue
 		}
 		if *p.n, ok = parseNum(p.s); !ok {
-			return Overview{}, fmt.Errorf("%w: overview size %q of article %d", ErrMalformedReply, clip(p.s), o.Number)
+			return Overview{}, fmt.Errorf("%w: overview size %q of article %d", ErrMalformedReply, wire.Clip(p.s), o.Number)
 		}
 	}
 	if len(f) > 8 {
@@ -120,13 +122,13 @@ type OverviewScanner struct {
 // *ReplyError.
 func (c *Conn) Overview(ctx context.Context, low, high int64) *OverviewScanner {
 	s := &OverviewScanner{c: c, ctx: ctx, cur: max(low, 1), high: high}
-	release, err := c.begin(ctx)
+	release, err := c.sess.Begin(ctx)
 	if err != nil {
 		s.err, s.done = err, true
 		return s
 	}
 	s.release = release
-	c.busy = true
+	c.sess.Busy = true
 	if c.over == overUnknown {
 		c.over = overXOVER
 		if c.caps.Has("OVER") {
@@ -145,7 +147,7 @@ func (s *OverviewScanner) Next() bool {
 			if err == nil {
 				o, perr := ParseOverview(line)
 				if perr != nil {
-					s.finish(s.c.fail(s.ctx, s.blk.op, perr))
+					s.finish(s.c.sess.Fail(s.ctx, s.blk.op, perr))
 					return false
 				}
 				s.item = o
@@ -236,11 +238,11 @@ func (s *OverviewScanner) request() error {
 					break
 				}
 				if err != nil {
-					return c.fail(s.ctx, "LISTGROUP", err)
+					return c.sess.Fail(s.ctx, "LISTGROUP", err)
 				}
 				n, ok := parseNum(strings.TrimSpace(line))
 				if !ok {
-					return c.fail(s.ctx, "LISTGROUP", fmt.Errorf("%w: article number %q", ErrMalformedReply, clip(line)))
+					return c.sess.Fail(s.ctx, "LISTGROUP", fmt.Errorf("%w: article number %q", ErrMalformedReply, wire.Clip(line)))
 				}
 				if n >= lo && n <= hi && len(s.nums) < c.d.OverviewBatch {
 					s.nums = append(s.nums, n)
@@ -274,7 +276,7 @@ func (s *OverviewScanner) head(n int64) (Overview, bool, error) {
 	d := &dotLines{lr: c.lr}
 	h, err := readHeader(d, DefaultMaxHeaderBytes)
 	if err != nil {
-		return Overview{}, false, c.fail(s.ctx, "HEAD", err)
+		return Overview{}, false, c.sess.Fail(s.ctx, "HEAD", err)
 	}
 	o := Overview{Number: n, Subject: h.Get("Subject"), From: h.Get("From"), Date: h.Get("Date"),
 		MessageID: h.Get("Message-Id"), References: h.Get("References")}
@@ -347,7 +349,7 @@ func (s *OverviewScanner) finish(err error) {
 	}
 	s.done = true
 	s.err = err
-	s.c.busy = false
+	s.c.sess.Busy = false
 	if s.release != nil {
 		s.release()
 	}

@@ -3,8 +3,6 @@ package nntp
 import (
 	"errors"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/urlkit/urlkit/internal/wire"
 )
@@ -107,20 +105,9 @@ func (e *ReplyError) Is(target error) bool {
 	return false
 }
 
-// opError prefixes an error with "nntp: OP: ", without doubling the
+// opErr prefixes an error with "nntp: OP: ", without doubling the
 // "nntp: " of an error from this package.
-type opError struct {
-	op  string
-	err error
-}
-
-func opErr(op string, err error) error { return &opError{op, err} }
-
-func (e *opError) Error() string {
-	return "nntp: " + e.op + ": " + strings.TrimPrefix(e.err.Error(), "nntp: ")
-}
-
-func (e *opError) Unwrap() error { return e.err }
+func opErr(op string, err error) error { return &wire.OpError{Prefix: "nntp", Op: op, Err: err} }
 
 // reply is a status line (RFC 3977 section 3.2): three digits, then text.
 type reply struct {
@@ -128,55 +115,17 @@ type reply struct {
 	msg  string
 }
 
-func (r reply) class() int { return r.code / 100 }
-
 // parseStatus splits a status line "ddd text" (or bare "ddd"). The first
-// digit is 1 to 5 (RFC 3977 section 3.2.1).
+// digit is 1 to 5 (RFC 3977 section 3.2.1); NNTP has no multi-line status.
 func parseStatus(line string) (reply, error) {
-	if len(line) < 3 || line[0] < '1' || line[0] > '5' || !isDigit(line[1]) || !isDigit(line[2]) ||
-		(len(line) > 3 && line[3] != ' ') {
-		return reply{}, fmt.Errorf("%w: %q", ErrMalformedReply, clip(line))
-	}
-	code := int(line[0]-'0')*100 + int(line[1]-'0')*10 + int(line[2]-'0')
-	msg := ""
-	if len(line) > 4 {
-		msg = line[4:]
+	code, sep, msg, ok := wire.ParseStatus(line)
+	if !ok || sep != ' ' {
+		return reply{}, fmt.Errorf("%w: %q", ErrMalformedReply, wire.Clip(line))
 	}
 	return reply{code, msg}, nil
 }
 
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
-// readErr turns the end of the stream into an error that says so.
-func readErr(err error) error {
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return fmt.Errorf("connection closed by server: %w", io.ErrUnexpectedEOF)
-	}
-	return err
-}
-
-// clip shortens s for an error message and makes it safe for a terminal.
-func clip(s string) string {
-	const max = 80
-	if len(s) > max {
-		s = s[:max] + "..."
-	}
-	return safe(s)
-}
-
-// safe replaces control bytes (and DEL) with '?', so text from the server
-// cannot drive a terminal when an error is printed.
-func safe(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] == 0x7f {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if b[j] < 0x20 || b[j] == 0x7f {
-					b[j] = '?'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
-}
+// safe makes reply text safe for a terminal: control bytes become '?'.
+func safe(s string) string { return wire.Sanitize(s, false) }

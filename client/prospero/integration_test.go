@@ -42,11 +42,7 @@ func prosperoServer(t *testing.T) server {
 	return server{"127.0.0.1:" + env["PROSPERO_PORT"], env["PROSPERO_PORT"], env["PROSPERO_BIN"], env["PROSPERO_LOG"], many}
 }
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t *testing.T) context.Context { return wiretest.Context(t, 30*time.Second) }
 
 // vls lists hsoname AFTP/dir with the server's own client; each line is
 // "D name host hsoname" (D for a directory, - otherwise).

@@ -6,13 +6,11 @@ package rlogin
 // tests skip, or fail with URLKIT_REQUIRE_SERVERS=1.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -40,31 +38,10 @@ func needRoot(t *testing.T) {
 	}
 }
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+func testCtx(t *testing.T) context.Context { return wiretest.Context(t, 20*time.Second) }
 
 // reader copies c's output to out in the background.
-func reader(c *Conn, out *syncBuffer) chan error {
+func reader(c *Conn, out *wiretest.Buffer) chan error {
 	done := make(chan error, 1)
 	go func() {
 		_, err := io.Copy(out, c)
@@ -73,23 +50,12 @@ func reader(c *Conn, out *syncBuffer) chan error {
 	return done
 }
 
-func waitFor(t *testing.T, out *syncBuffer, s string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(out.String(), s) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %q in output:\n%q", s, out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // A trusted login (.rhosts): no password; the window size goes out when
 // rlogind asks for it with urgent 0x80, and again on a change.
 func TestTrustedLogin(t *testing.T) {
 	srv := server(t)
 	needRoot(t)
-	var trace syncBuffer
+	var trace wiretest.Buffer
 	d := Dialer{Term: "xterm", Width: 100, Height: 40, Trace: &trace}
 	c, err := d.Dial(testCtx(t), srv.addr, srv.trusted, srv.user)
 	if err != nil {
@@ -99,11 +65,11 @@ func TestTrustedLogin(t *testing.T) {
 	if !c.Privileged() || c.SourcePort() < 512 || c.SourcePort() > 1023 {
 		t.Errorf("source port %d, privileged %v", c.SourcePort(), c.Privileged())
 	}
-	var out syncBuffer
+	var out wiretest.Buffer
 	done := reader(c, &out)
-	waitFor(t, &out, "$ ")
+	wiretest.WaitFor(t, &out, "$ ")
 	c.Write([]byte("whoami; echo TERM=$TERM; stty size\r"))
-	waitFor(t, &out, "40 100")
+	wiretest.WaitFor(t, &out, "40 100")
 	c.SetWindowSize(132, 50)
 	time.Sleep(100 * time.Millisecond)
 	c.Write([]byte("stty size; exit\r"))
@@ -143,11 +109,11 @@ func TestPasswordLogin(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	var out syncBuffer
+	var out wiretest.Buffer
 	done := reader(c, &out)
-	waitFor(t, &out, "Password: ")
+	wiretest.WaitFor(t, &out, "Password: ")
 	c.Write([]byte(srv.pass + "\r"))
-	waitFor(t, &out, "$ ")
+	wiretest.WaitFor(t, &out, "$ ")
 	c.Write([]byte("echo logged in as $(whoami); exit\r"))
 	if err := <-done; err != nil {
 		t.Fatal(err)
@@ -178,13 +144,13 @@ func TestUnprivilegedRefused(t *testing.T) {
 func TestSessionPipeMode(t *testing.T) {
 	srv := server(t)
 	needRoot(t)
-	var trace syncBuffer
+	var trace wiretest.Buffer
 	d := Dialer{Trace: &trace}
 	c, err := d.Dial(testCtx(t), srv.addr, "stranger", srv.user)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out syncBuffer
+	var out wiretest.Buffer
 	s := telnet.Session{Conn: c, In: strings.NewReader("echo via session; whoami\nexit\n"), Out: &out,
 		Login: &telnet.Login{Password: srv.pass}, Linger: 10 * time.Second}
 	if s.Supports(telnet.CmdBreak) || !s.Supports(telnet.CmdQuit) {

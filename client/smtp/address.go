@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/wire"
 )
 
 // AddressError reports an address that is not an RFC 5321 mailbox: the
@@ -46,7 +48,7 @@ const (
 // and source routes are not accepted.
 func CheckAddress(addr string) error {
 	bad := func(off int, rule string) error {
-		return &AddressError{Addr: clip(addr), Offset: off, Rule: rule}
+		return &AddressError{Addr: wire.Clip(addr), Offset: off, Rule: rule}
 	}
 	for i := 0; i < len(addr); i++ {
 		switch addr[i] {
@@ -162,6 +164,8 @@ func splitOffsets(s string, sep byte) []part {
 }
 
 func isAlnum(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || isDigit(b) }
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
 // isAtext: RFC 5322 atext, which RFC 5321 uses for Atom.
 func isAtext(b byte) bool {

@@ -56,15 +56,12 @@ type Dialer struct {
 // Conn is an SMTP session (RFC 5321) with the greeting read and
 // EHLO (or HELO) done. It is not safe for concurrent use.
 type Conn struct {
-	d      Dialer
-	raw    net.Conn // the TCP connection
-	conn   net.Conn // raw or TLS, traced
-	lr     *wire.LineReader
-	w      *bufio.Writer
-	ext    map[string]string // EHLO keywords (upper case) -> parameters; nil after HELO
-	tls    bool
-	busy   bool
-	broken error
+	d    Dialer
+	raw  net.Conn     // the TCP connection
+	sess wire.Session // over raw or TLS, traced
+	lr   *wire.LineReader
+	ext  map[string]string // EHLO keywords (upper case) -> parameters; nil after HELO
+	tls  bool
 }
 
 // Dial connects to the SMTP server at addr ("host:port") with the zero
@@ -84,13 +81,14 @@ func (d *Dialer) Dial(ctx context.Context, addr string) (*Conn, error) {
 		name = "localhost"
 	}
 	if err := wire.CheckArg(name, true); err != nil || strings.ContainsRune(name, ' ') {
-		return nil, opErr("EHLO", fmt.Errorf("%w: local name %q", ErrUnsafeArg, clip(name)))
+		return nil, opErr("EHLO", fmt.Errorf("%w: local name %q", ErrUnsafeArg, wire.Clip(name)))
 	}
 	nc, err := wire.Dial(ctx, &net.Dialer{Timeout: d.Timeout}, "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("smtp: dial %s: %w", addr, err)
 	}
 	c := &Conn{d: *d, raw: nc}
+	c.sess = wire.Session{Name: "smtp", ErrBusy: ErrBusy, ErrClosed: ErrClosed, Bound: nc}
 	c.d.LocalName = name
 	if c.d.MaxLine <= 0 {
 		c.d.MaxLine = DefaultMaxLine
@@ -100,16 +98,17 @@ func (d *Dialer) Dial(ctx context.Context, addr string) (*Conn, error) {
 	}
 	c.setConn(nc)
 	if err := c.start(ctx, addr); err != nil {
-		c.conn.Close()
+		c.sess.Conn.Close()
 		return nil, err
 	}
 	return c, nil
 }
 
 func (c *Conn) setConn(nc net.Conn) {
-	c.conn = (&wire.Tracer{W: c.d.Trace, Mask: maskSecrets}).Conn(nc)
-	c.lr = wire.NewLineReader(c.conn, c.d.MaxLine)
-	c.w = bufio.NewWriter(c.conn)
+	conn := (&wire.Tracer{W: c.d.Trace, Mask: maskSecrets}).Conn(nc)
+	c.sess.Conn = conn
+	c.sess.W = bufio.NewWriter(conn)
+	c.lr = wire.NewLineReader(conn, c.d.MaxLine)
 }
 
 func (c *Conn) start(ctx context.Context, addr string) error {
@@ -144,7 +143,7 @@ func (c *Conn) start(ctx context.Context, addr string) error {
 	}
 	tc := tls.Client(c.raw, cfg)
 	if err := tc.HandshakeContext(ctx); err != nil {
-		return c.fail(ctx, "STARTTLS", err)
+		return c.sess.Fail(ctx, "STARTTLS", err)
 	}
 	c.setConn(tc)
 	c.tls = true
@@ -203,46 +202,21 @@ func maskSecrets(line string) string {
 	return line
 }
 
-func (c *Conn) begin(ctx context.Context) (func(), error) {
-	if c.broken != nil {
-		return nil, c.broken
-	}
-	if c.busy {
-		return nil, ErrBusy
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("smtp: %w", err)
-	}
-	return wire.Bind(ctx, c.raw), nil
-}
-
-func (c *Conn) fail(ctx context.Context, op string, err error) error {
-	err = opErr(op, wire.ContextError(ctx, err))
-	if c.broken == nil {
-		c.broken = fmt.Errorf("%w (after: %v)", ErrClosed, err)
-	}
-	c.conn.Close()
-	return err
-}
-
 func (c *Conn) read(ctx context.Context, op string) (reply, error) {
 	r, err := readReply(c.lr, c.d.MaxReplyLines)
 	if err != nil {
-		return r, c.fail(ctx, op, err)
+		return r, c.sess.Fail(ctx, op, err)
 	}
 	if r.code == 421 { // the server closes the connection
-		c.broken = fmt.Errorf("%w by the server: 421 %s", ErrClosed, safe(r.msg))
-		c.conn.Close()
+		c.sess.Break(fmt.Errorf("%w by the server: 421 %s", ErrClosed, safe(r.msg)))
 	}
 	return r, nil
 }
 
 // cmd sends one command line (checked by the caller) and reads the reply.
 func (c *Conn) cmd(ctx context.Context, op, line string) (reply, error) {
-	c.w.WriteString(line)
-	c.w.WriteString("\r\n")
-	if err := c.w.Flush(); err != nil {
-		return reply{}, c.fail(ctx, op, err)
+	if err := c.sess.Send(ctx, op, line); err != nil {
+		return reply{}, err
 	}
 	return c.read(ctx, op)
 }
@@ -261,7 +235,7 @@ func (c *Conn) expect(ctx context.Context, op, line string, want int) (reply, er
 
 // simple runs one command with its own binding to ctx.
 func (c *Conn) simple(ctx context.Context, op, line string, want int) (reply, error) {
-	release, err := c.begin(ctx)
+	release, err := c.sess.Begin(ctx)
 	if err != nil {
 		return reply{}, err
 	}
@@ -325,7 +299,7 @@ func (c *Conn) Rcpt(ctx context.Context, to string) error {
 	if err := CheckAddress(to); err != nil {
 		return opErr("RCPT", err)
 	}
-	release, err := c.begin(ctx)
+	release, err := c.sess.Begin(ctx)
 	if err != nil {
 		return err
 	}
@@ -347,7 +321,7 @@ func (c *Conn) Rcpt(ctx context.Context, to string) error {
 //
 // ctx governs the whole exchange, including the writes and Close.
 func (c *Conn) Data(ctx context.Context) (io.WriteCloser, error) {
-	release, err := c.begin(ctx)
+	release, err := c.sess.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -355,7 +329,7 @@ func (c *Conn) Data(ctx context.Context) (io.WriteCloser, error) {
 		release()
 		return nil, err
 	}
-	c.busy = true
+	c.sess.Busy = true
 	return &dataWriter{c: c, ctx: ctx, release: release, bol: true}, nil
 }
 
@@ -377,7 +351,7 @@ func (w *dataWriter) Write(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
-	bw := w.c.w
+	bw := w.c.sess.W
 	for _, b := range p {
 		switch {
 		case b == '\n':
@@ -399,7 +373,7 @@ func (w *dataWriter) Write(p []byte) (int, error) {
 		bw.WriteByte(b)
 	}
 	if _, err := bw.Write(nil); err != nil { // bufio's sticky write error
-		w.err = w.c.fail(w.ctx, "DATA", err)
+		w.err = w.c.sess.Fail(w.ctx, "DATA", err)
 		return 0, w.err
 	}
 	return len(p), nil
@@ -413,12 +387,12 @@ func (w *dataWriter) Close() error {
 	w.closed = true
 	c := w.c
 	defer w.release()
-	c.busy = false
-	if c.broken != nil {
-		w.err = c.broken
+	c.sess.Busy = false
+	if c.sess.Broken() != nil {
+		w.err = c.sess.Broken()
 		return w.err
 	}
-	bw := c.w
+	bw := c.sess.W
 	switch {
 	case w.cr:
 		bw.WriteByte('\n')
@@ -427,7 +401,7 @@ func (w *dataWriter) Close() error {
 	}
 	bw.WriteString(".\r\n")
 	if err := bw.Flush(); err != nil {
-		w.err = c.fail(w.ctx, "DATA", err)
+		w.err = c.sess.Fail(w.ctx, "DATA", err)
 		return w.err
 	}
 	r, err := c.read(w.ctx, "DATA")
@@ -538,37 +512,11 @@ func wireSize(msg []byte) int64 {
 
 // Quit sends QUIT and closes the connection (closed even on error).
 func (c *Conn) Quit(ctx context.Context) error {
-	if c.broken != nil {
-		c.conn.Close()
-		return nil
-	}
-	if c.busy {
-		return ErrBusy
-	}
-	release, err := c.begin(ctx)
-	if err != nil {
-		c.Close()
+	return c.sess.Quit(ctx, func() error {
+		_, err := c.expect(ctx, "QUIT", "QUIT", 221)
 		return err
-	}
-	defer release()
-	r, err := c.cmd(ctx, "QUIT", "QUIT")
-	c.Close()
-	if err != nil {
-		return err
-	}
-	if r.code != 221 {
-		return &ReplyError{Cmd: "QUIT", Code: r.code, Msg: safe(r.msg)}
-	}
-	return nil
+	})
 }
 
 // Close closes the connection without QUIT.
-func (c *Conn) Close() error {
-	if c.broken == nil {
-		c.broken = ErrClosed
-	}
-	if err := c.conn.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
-		return err
-	}
-	return nil
-}
+func (c *Conn) Close() error { return c.sess.Close() }

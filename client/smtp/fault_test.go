@@ -22,29 +22,6 @@ func opening() []wt.Step {
 	}
 }
 
-func script(parts ...[]wt.Step) []wt.Step {
-	var all []wt.Step
-	for _, p := range parts {
-		all = append(all, p...)
-	}
-	return all
-}
-
-func steps(s ...wt.Step) []wt.Step { return s }
-
-func dialFake(t *testing.T, srv *wt.Server, d *Dialer) *Conn {
-	t.Helper()
-	if d == nil {
-		d = &Dialer{}
-	}
-	c, err := d.Dial(testCtx(t), srv.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
-
 func wantCode(t *testing.T, err error, code int) {
 	t.Helper()
 	var re *ReplyError
@@ -65,7 +42,7 @@ func TestFaultHELOFallback(t *testing.T) {
 		wt.Expect("Subject: x"), wt.Expect(""), wt.Expect("..hi"), wt.Expect("."), wt.Send("250 queued"),
 		wt.Expect("QUIT"), wt.Send("221 bye"),
 	)
-	c := dialFake(t, srv, nil)
+	c := dial(t, srv.Addr(), nil)
 	if ok, _ := c.Extension("SIZE"); ok {
 		t.Error("extensions after HELO")
 	}
@@ -89,7 +66,7 @@ func TestFaultNegativeReplies(t *testing.T) {
 	_, err := Dial(testCtx(t), srv.Addr())
 	wantCode(t, err, 550)
 
-	srv = wt.Start(t, script(opening(), steps(
+	srv = wt.Start(t, wt.Script(opening(), wt.Steps(
 		wt.Expect("MAIL FROM:<a@b.c> SIZE=3"), wt.Send("452 insufficient storage"),
 		wt.Expect("MAIL FROM:<a@b.c> SIZE=3"), wt.Send("250 ok"),
 		wt.Expect("RCPT TO:<d@e.f>"), wt.Send("250 ok"),
@@ -102,7 +79,7 @@ func TestFaultNegativeReplies(t *testing.T) {
 		wt.Expect("RSET"), wt.Send("500 what"),
 		wt.Expect("NOOP"), wt.Send("250 ok"),
 	))...)
-	c := dialFake(t, srv, nil)
+	c := dial(t, srv.Addr(), nil)
 	ctx := testCtx(t)
 	err = c.Send(ctx, "a@b.c", []string{"d@e.f"}, []byte("x\r\n"))
 	wantCode(t, err, 452)
@@ -128,20 +105,20 @@ func TestFaultBroken(t *testing.T) {
 		srv  []wt.Step
 		want func(error) bool
 	}{
-		{"reset", steps(wt.Reset()), func(err error) bool { return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF) }},
-		{"garbage", steps(wt.Send("OK \x1b]0;pwned\x07")), func(err error) bool {
+		{"reset", wt.Steps(wt.Reset()), func(err error) bool { return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF) }},
+		{"garbage", wt.Steps(wt.Send("OK \x1b]0;pwned\x07")), func(err error) bool {
 			return errors.Is(err, ErrMalformedReply) && !strings.ContainsAny(err.Error(), "\x1b\x07")
 		}},
-		{"mixed codes", steps(wt.Send("250-a", "251 b")), func(err error) bool { return errors.Is(err, ErrMalformedReply) }},
-		{"over-long line", steps(wt.SendRaw("250 " + strings.Repeat("x", 5000) + "\r\n")), func(err error) bool { return errors.Is(err, ErrLineTooLong) }},
-		{"endless reply", steps(wt.SendRaw(strings.Repeat("250-more\r\n", 200))), func(err error) bool { return errors.Is(err, ErrReplyTooLong) }},
-		{"stall", steps(wt.Stall()), func(err error) bool { return errors.Is(err, context.DeadlineExceeded) }},
-		{"421 closes", steps(wt.Send("421 shutting down")), func(err error) bool { var re *ReplyError; return errors.As(err, &re) && re.Code == 421 }},
+		{"mixed codes", wt.Steps(wt.Send("250-a", "251 b")), func(err error) bool { return errors.Is(err, ErrMalformedReply) }},
+		{"over-long line", wt.Steps(wt.SendRaw("250 " + strings.Repeat("x", 5000) + "\r\n")), func(err error) bool { return errors.Is(err, ErrLineTooLong) }},
+		{"endless reply", wt.Steps(wt.SendRaw(strings.Repeat("250-more\r\n", 200))), func(err error) bool { return errors.Is(err, ErrReplyTooLong) }},
+		{"stall", wt.Steps(wt.Stall()), func(err error) bool { return errors.Is(err, context.DeadlineExceeded) }},
+		{"421 closes", wt.Steps(wt.Send("421 shutting down")), func(err error) bool { var re *ReplyError; return errors.As(err, &re) && re.Code == 421 }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := wt.Start(t, script(opening(), steps(wt.Expect("NOOP")), tt.srv)...)
-			c := dialFake(t, srv, nil)
+			srv := wt.Start(t, wt.Script(opening(), wt.Steps(wt.Expect("NOOP")), tt.srv)...)
+			c := dial(t, srv.Addr(), nil)
 			ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 			defer cancel()
 			err := c.Noop(ctx)
@@ -157,12 +134,12 @@ func TestFaultBroken(t *testing.T) {
 
 // Stalled during DATA: the context ends the wait for the verdict.
 func TestFaultStallAfterData(t *testing.T) {
-	srv := wt.Start(t, script(opening(), steps(
+	srv := wt.Start(t, wt.Script(opening(), wt.Steps(
 		wt.Expect("MAIL FROM:<a@b.c> SIZE=3"), wt.Send("250 ok"),
 		wt.Expect("RCPT TO:<d@e.f>"), wt.Send("250 ok"),
 		wt.Expect("DATA"), wt.Send("354 go"), wt.Stall(),
 	))...)
-	c := dialFake(t, srv, nil)
+	c := dial(t, srv.Addr(), nil)
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
 	err := c.Send(ctx, "a@b.c", []string{"d@e.f"}, []byte("x\n"))
@@ -184,8 +161,8 @@ func TestFaultStartTLSRefused(t *testing.T) {
 // AUTH PLAIN: an untrusted connection never gets the password; the SIZE
 // check fires before MAIL.
 func TestFaultLocalRefusals(t *testing.T) {
-	srv := wt.Start(t, script(opening(), steps(wt.Expect("QUIT"), wt.Send("221 bye")))...)
-	c := dialFake(t, srv, nil)
+	srv := wt.Start(t, wt.Script(opening(), wt.Steps(wt.Expect("QUIT"), wt.Send("221 bye")))...)
+	c := dial(t, srv.Addr(), nil)
 	ctx := testCtx(t)
 	if err := c.Auth(ctx, "u", "p"); !errors.Is(err, ErrAuthNeedsTLS) {
 		t.Errorf("Auth: %v", err)
@@ -214,12 +191,12 @@ func TestFaultEHLOAndData(t *testing.T) {
 	_, err := Dial(testCtx(t), srv.Addr())
 	wantCode(t, err, 501)
 
-	srv = wt.Start(t, script(opening(), steps(
+	srv = wt.Start(t, wt.Script(opening(), wt.Steps(
 		wt.Expect("MAIL FROM:<a@b.c> SIZE=3"), wt.Send("250 ok"), // "x" goes as "x\r\n"
 		wt.Expect("RCPT TO:<d@e.f>"), wt.Send("250 ok"),
 		wt.Expect("DATA"), wt.Send("354 go"), wt.Expect("x"), wt.Expect("."), wt.Reset(),
 	))...)
-	c := dialFake(t, srv, nil)
+	c := dial(t, srv.Addr(), nil)
 	err = c.Send(testCtx(t), "a@b.c", []string{"d@e.f"}, []byte("x"))
 	if !errors.Is(err, syscall.ECONNRESET) && !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("reset after the data: %v", err)

@@ -17,7 +17,7 @@ import (
 // a buffer and whose server says "250 ok", and returns the bytes sent.
 func stuffed(t testing.TB, in string) string {
 	var out bytes.Buffer
-	c := &Conn{d: Dialer{MaxReplyLines: 10}, w: bufio.NewWriter(&out),
+	c := &Conn{d: Dialer{MaxReplyLines: 10}, sess: wire.Session{W: bufio.NewWriter(&out)},
 		lr: wire.NewLineReader(strings.NewReader("250 ok\r\n"), 100)}
 	w := &dataWriter{c: c, release: func() {}, bol: true}
 	if _, err := io.WriteString(w, in); err != nil {

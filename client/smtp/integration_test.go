@@ -18,47 +18,22 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/urlkit/urlkit/internal/wiretest"
 )
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t *testing.T) context.Context { return wiretest.Context(t, 30*time.Second) }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func dialReal(t *testing.T, addr string, d *Dialer) *Conn {
+// dial connects with d (nil: the zero Dialer), failing the test on an
+// error, and closes the connection when the test ends.
+func dial(t *testing.T, addr string, d *Dialer) *Conn {
 	t.Helper()
 	if d == nil {
 		d = &Dialer{}
 	}
-	c, err := d.Dial(testCtx(t), addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return wiretest.Open(t, func(ctx context.Context) (*Conn, error) { return d.Dial(ctx, addr) })
 }
 
 // delivered waits for the Maildir files holding msgid (one per message
@@ -127,8 +102,8 @@ func buildTest(t *testing.T, from string, to, cc []string) ([]byte, string) {
 
 func TestRealSendAiosmtpd(t *testing.T) {
 	env := wiretest.ServerEnv(t, "SMTP_PORT", "SMTP_MAILDIR")
-	var trace syncBuffer
-	c := dialReal(t, "127.0.0.1:"+env["SMTP_PORT"], &Dialer{Trace: &trace, LocalName: "client.test.invalid"})
+	var trace wiretest.Buffer
+	c := dial(t, "127.0.0.1:"+env["SMTP_PORT"], &Dialer{Trace: &trace, LocalName: "client.test.invalid"})
 	ctx := testCtx(t)
 	from := "sender@example.org"
 	to := []string{"one@example.org", "two@example.net"}
@@ -191,8 +166,8 @@ func eximEnv(t *testing.T) map[string]string {
 // message goes to the others, and each refusal is reported.
 func TestRealSendEximPartial(t *testing.T) {
 	env := eximEnv(t)
-	var trace syncBuffer
-	c := dialReal(t, "127.0.0.1:"+env["EXIM_PORT"], &Dialer{Trace: &trace})
+	var trace wiretest.Buffer
+	c := dial(t, "127.0.0.1:"+env["EXIM_PORT"], &Dialer{Trace: &trace})
 	ctx := testCtx(t)
 	from := "sender@example.org"
 	msg, id := buildTest(t, from, []string{"ok@example.org"}, []string{"reject-me@example.org", "defer-me@example.org"})
@@ -281,8 +256,8 @@ func TestRealStartTLSAuth(t *testing.T) {
 	ctx := testCtx(t)
 
 	// in clear: AUTH is not even offered by Exim, and refused by the client
-	var clear syncBuffer
-	c := dialReal(t, addr, &Dialer{Trace: &clear})
+	var clear wiretest.Buffer
+	c := dial(t, addr, &Dialer{Trace: &clear})
 	if c.TLS() {
 		t.Error("TLS without StartTLS")
 	}
@@ -297,9 +272,9 @@ func TestRealStartTLSAuth(t *testing.T) {
 		t.Error("AUTH sent in clear")
 	}
 
-	var trace syncBuffer
+	var trace wiretest.Buffer
 	d := &Dialer{StartTLS: true, TLSConfig: eximTLS(t, env), Trace: &trace}
-	c = dialReal(t, addr, d)
+	c = dial(t, addr, d)
 	if !c.TLS() {
 		t.Fatal("no TLS after STARTTLS")
 	}
@@ -327,7 +302,7 @@ func TestRealStartTLSAuth(t *testing.T) {
 		t.Errorf("want EHLO, STARTTLS, EHLO:\n%s", tr)
 	}
 
-	c = dialReal(t, addr, d)
+	c = dial(t, addr, d)
 	err := c.Auth(ctx, env["EXIM_USER"], "wrong-Pa55")
 	var re *ReplyError
 	if !errors.As(err, &re) || re.Code != 535 || strings.Contains(err.Error(), "wrong-Pa55") {
@@ -352,8 +327,8 @@ func TestRealNoStartTLS(t *testing.T) {
 
 func TestRealUnsafeAddresses(t *testing.T) {
 	env := wiretest.ServerEnv(t, "SMTP_PORT")
-	var trace syncBuffer
-	c := dialReal(t, "127.0.0.1:"+env["SMTP_PORT"], &Dialer{Trace: &trace})
+	var trace wiretest.Buffer
+	c := dial(t, "127.0.0.1:"+env["SMTP_PORT"], &Dialer{Trace: &trace})
 	ctx := testCtx(t)
 	before := trace.String()
 	for _, a := range []string{"a@b.c>\r\nRCPT TO:<victim@x.y", "a@b\n.c", "a\x00@b.c"} {

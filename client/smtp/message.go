@@ -10,6 +10,8 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+
+	"github.com/urlkit/urlkit/internal/wire"
 )
 
 // ErrBadHeader reports a header field BuildMessage refused; the error is
@@ -84,19 +86,19 @@ func BuildMessage(fields []Field, body []byte, opt MessageOptions) ([]byte, erro
 			c := f.Name[i]
 			switch {
 			case c == '\r' || c == '\n' || c == 0:
-				return nil, &HeaderError{Field: clip(f.Name), Offset: i, Rule: "CR, LF or NUL in the field name"}
+				return nil, &HeaderError{Field: wire.Clip(f.Name), Offset: i, Rule: "CR, LF or NUL in the field name"}
 			case c <= ' ' || c >= 0x7f || c == ':':
-				return nil, &HeaderError{Field: clip(f.Name), Offset: i, Rule: "field names are printable US-ASCII without colon (RFC 5322 section 2.2)"}
+				return nil, &HeaderError{Field: wire.Clip(f.Name), Offset: i, Rule: "field names are printable US-ASCII without colon (RFC 5322 section 2.2)"}
 			}
 		}
 		for i := 0; i < len(f.Value); i++ {
 			if c := f.Value[i]; c == '\r' || c == '\n' || c == 0 {
-				return nil, &HeaderError{Field: clip(f.Name), Offset: i, Rule: "CR, LF or NUL in the value (header injection)"}
+				return nil, &HeaderError{Field: wire.Clip(f.Name), Offset: i, Rule: "CR, LF or NUL in the value (header injection)"}
 			}
 		}
 		lower := strings.ToLower(f.Name)
 		if (lower == "date" || lower == "message-id" || lower == "from" || lower == "subject") && seen[lower] {
-			return nil, &HeaderError{Field: clip(f.Name), Rule: "given twice (RFC 5322 section 3.6)"}
+			return nil, &HeaderError{Field: wire.Clip(f.Name), Rule: "given twice (RFC 5322 section 3.6)"}
 		}
 		seen[lower] = true
 		value := f.Value
@@ -104,17 +106,17 @@ func BuildMessage(fields []Field, body []byte, opt MessageOptions) ([]byte, erro
 		case addressFields[lower]:
 			list, err := mail.ParseAddressList(value)
 			if err != nil {
-				return nil, &HeaderError{Field: clip(f.Name), Rule: "not an address list (RFC 5322 section 3.4): " + err.Error()}
+				return nil, &HeaderError{Field: wire.Clip(f.Name), Rule: "not an address list (RFC 5322 section 3.4): " + err.Error()}
 			}
 			parts := make([]string, len(list))
 			for i, a := range list {
 				parts[i] = a.String()
 				if err := CheckAddress(a.Address); err != nil {
-					return nil, &HeaderError{Field: clip(f.Name), Rule: err.Error()}
+					return nil, &HeaderError{Field: wire.Clip(f.Name), Rule: err.Error()}
 				}
 			}
 			if lower == "from" && len(list) == 0 {
-				return nil, &HeaderError{Field: clip(f.Name), Rule: "names no mailbox: From is a mailbox-list (RFC 5322 section 3.6.2)"}
+				return nil, &HeaderError{Field: wire.Clip(f.Name), Rule: "names no mailbox: From is a mailbox-list (RFC 5322 section 3.6.2)"}
 			}
 			if lower == "from" && fromDomain == "" {
 				fromDomain = list[0].Address[strings.LastIndexByte(list[0].Address, '@')+1:]
@@ -125,14 +127,14 @@ func BuildMessage(fields []Field, body []byte, opt MessageOptions) ([]byte, erro
 			value = strings.Join(parts, ", ")
 		case lower == "date":
 			if _, err := mail.ParseDate(value); err != nil {
-				return nil, &HeaderError{Field: clip(f.Name), Rule: "not an RFC 5322 date-time"}
+				return nil, &HeaderError{Field: wire.Clip(f.Name), Rule: "not an RFC 5322 date-time"}
 			}
 		case needsEncoding(value):
 			value = mime.QEncoding.Encode("utf-8", value)
 		}
 		line := f.Name + ": " + value
 		if len(line) > 998 {
-			return nil, &HeaderError{Field: clip(f.Name), Offset: 998, Rule: "line over 998 octets (RFC 5322 section 2.1.1)"}
+			return nil, &HeaderError{Field: wire.Clip(f.Name), Offset: 998, Rule: "line over 998 octets (RFC 5322 section 2.1.1)"}
 		}
 		b.WriteString(line + "\r\n")
 	}

@@ -3,7 +3,6 @@ package smtp
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/urlkit/urlkit/internal/wire"
@@ -112,18 +111,9 @@ func (e *RecipientsError) Unwrap() []error {
 	return errs
 }
 
-type opError struct {
-	op  string
-	err error
-}
-
-func opErr(op string, err error) error { return &opError{op, err} }
-
-func (e *opError) Error() string {
-	return "smtp: " + e.op + ": " + strings.TrimPrefix(e.err.Error(), "smtp: ")
-}
-
-func (e *opError) Unwrap() error { return e.err }
+// opErr prefixes an error with "smtp: OP: ", without doubling the
+// "smtp: " of an error from this package.
+func opErr(op string, err error) error { return &wire.OpError{Prefix: "smtp", Op: op, Err: err} }
 
 // reply is one complete server reply.
 type reply struct {
@@ -140,14 +130,13 @@ func readReply(lr *wire.LineReader, maxLines int) (reply, error) {
 	for {
 		line, err := lr.ReadLine()
 		if err != nil {
-			if err == io.EOF || err == io.ErrUnexpectedEOF {
-				err = fmt.Errorf("connection closed by server: %w", io.ErrUnexpectedEOF)
-			}
-			return reply{}, err
+			return reply{}, wire.UnexpectedEOF(err)
 		}
-		c, sep, text, ok := splitReplyLine(line)
-		if !ok || (code != 0 && c != code) {
-			return reply{}, fmt.Errorf("%w: %q", ErrMalformedReply, clip(line))
+		// The first digit is 2 to 5 (RFC 5321 section 4.2.1; 1yz is not
+		// used in SMTP).
+		c, sep, text, ok := wire.ParseStatus(line)
+		if !ok || c < 200 || (code != 0 && c != code) {
+			return reply{}, fmt.Errorf("%w: %q", ErrMalformedReply, wire.Clip(line))
 		}
 		code = c
 		lines = append(lines, text)
@@ -159,25 +148,6 @@ func readReply(lr *wire.LineReader, maxLines int) (reply, error) {
 		}
 	}
 }
-
-// splitReplyLine splits "ddd text", "ddd-text" or "ddd". The first digit
-// is 2 to 5 (RFC 5321 section 4.2.1; 1yz is not used in SMTP).
-func splitReplyLine(line string) (code int, sep byte, text string, ok bool) {
-	if len(line) < 3 || line[0] < '2' || line[0] > '5' || !isDigit(line[1]) || !isDigit(line[2]) {
-		return 0, 0, "", false
-	}
-	code = int(line[0]-'0')*100 + int(line[1]-'0')*10 + int(line[2]-'0')
-	if len(line) == 3 {
-		return code, ' ', "", true
-	}
-	switch line[3] {
-	case ' ', '-':
-		return code, line[3], line[4:], true
-	}
-	return 0, 0, "", false
-}
-
-func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
 // formatReply renders r as the server would send it, without the final
 // CRLF: the inverse of readReply, for tests and fuzzing.
@@ -197,27 +167,6 @@ func formatReply(r reply) string {
 	return b.String()
 }
 
-// clip shortens s for an error message and makes it safe for a terminal.
-func clip(s string) string {
-	const max = 80
-	if len(s) > max {
-		s = s[:max] + "..."
-	}
-	return safe(s)
-}
-
-// safe replaces control bytes other than LF with '?'.
-func safe(s string) string {
-	for i := 0; i < len(s); i++ {
-		if (s[i] < 0x20 && s[i] != '\n') || s[i] == 0x7f {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if (b[j] < 0x20 && b[j] != '\n') || b[j] == 0x7f {
-					b[j] = '?'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
-}
+// safe makes reply text safe for a terminal: control bytes other than
+// LF (which joins the lines of a reply) become '?'.
+func safe(s string) string { return wire.Sanitize(s, true) }

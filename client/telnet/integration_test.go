@@ -6,12 +6,10 @@ package telnet
 // URLKIT_REQUIRE_SERVERS=1.
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,29 +26,7 @@ func server(t *testing.T) telnetd {
 	return telnetd{"127.0.0.1:" + env["TELNET_PORT"], env["TELNET_USER"], env["TELNET_PASS"], env["TELNET_LOG"]}
 }
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
-// syncBuffer is a bytes.Buffer safe for the session's output goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+func testCtx(t *testing.T) context.Context { return wiretest.Context(t, 20*time.Second) }
 
 // logLines returns the fake login's log lines written since the test began.
 func logSince(t *testing.T, path string, from int) []string {
@@ -75,13 +51,13 @@ func logSize(t *testing.T, path string) int {
 func TestSessionLogin(t *testing.T) {
 	srv := server(t)
 	from := logSize(t, srv.log)
-	var trace syncBuffer
+	var trace wiretest.Buffer
 	d := Dialer{Trace: &trace, Width: 100, Height: 40, TermTypes: []string{"XTERM"}}
 	c, err := d.Dial(testCtx(t), srv.addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out syncBuffer
+	var out wiretest.Buffer
 	s := Session{Conn: c, In: strings.NewReader("echo hello there\nwhoami\nsize\nterm\nexit\n"), Out: &out,
 		Login: &Login{User: srv.user, Password: srv.pass}, Linger: 5 * time.Second}
 	if err := s.Run(testCtx(t)); err != nil {
@@ -125,7 +101,7 @@ func TestSessionWrongPassword(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out syncBuffer
+	var out wiretest.Buffer
 	s := Session{Conn: c, In: strings.NewReader(""), Out: &out, Login: &Login{User: srv.user, Password: "wrong"}, Linger: 5 * time.Second}
 	if err := s.Run(testCtx(t)); err != nil {
 		t.Fatal(err)
@@ -147,13 +123,13 @@ func TestWindowSizeUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	pr, pw := io.Pipe()
-	var out syncBuffer
+	var out wiretest.Buffer
 	s := Session{Conn: c, In: pr, Out: &out, Login: &Login{User: srv.user, Password: srv.pass}, Linger: 5 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- s.Run(testCtx(t)) }()
-	waitFor(t, &out, "$ ")
+	wiretest.WaitFor(t, &out, "$ ")
 	pw.Write([]byte("size\n"))
-	waitFor(t, &out, "size 24 80")
+	wiretest.WaitFor(t, &out, "size 24 80")
 	if err := c.SetWindowSize(132, 50); err != nil {
 		t.Fatal(err)
 	}
@@ -168,24 +144,13 @@ func TestWindowSizeUpdate(t *testing.T) {
 	}
 }
 
-func waitFor(t *testing.T, out *syncBuffer, s string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(out.String(), s) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %q in output:\n%s", s, out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // The escape prompt's commands reach telnetd as IAC commands; telnetd
 // answers AO and IP with a Synch (urgent IAC DM), which the client takes
 // out of the stream without losing the data that follows. IP interrupts
 // the fake login's shell loop, which ends the session.
 func TestEscapeCommandsSynch(t *testing.T) {
 	srv := server(t)
-	var trace syncBuffer
+	var trace wiretest.Buffer
 	d := Dialer{Trace: &trace}
 	c, err := d.Dial(testCtx(t), srv.addr)
 	if err != nil {
@@ -193,19 +158,19 @@ func TestEscapeCommandsSynch(t *testing.T) {
 	}
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	var out syncBuffer
+	var out wiretest.Buffer
 	cmds := make(chan Command, 4)
 	s := Session{Conn: c, In: pr, Out: &out, Escape: DefaultEscape, Login: &Login{User: srv.user, Password: srv.pass},
 		Prompt: func() (Command, error) { return <-cmds, nil }, Linger: 5 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- s.Run(testCtx(t)) }()
-	waitFor(t, &out, "$ ")
+	wiretest.WaitFor(t, &out, "$ ")
 	cmds <- CmdAbortOutput
 	pw.Write([]byte{DefaultEscape})
 	// telnetd puts AO's VDISCARD character (^O) into the pty's line:
 	// end that line before the command.
 	pw.Write([]byte("\nwhoami\n"))
-	waitFor(t, &out, "$ "+srv.user+"\r\n")
+	wiretest.WaitFor(t, &out, "$ "+srv.user+"\r\n")
 	cmds <- CmdInterrupt
 	pw.Write([]byte{DefaultEscape})
 	if err := <-done; err != nil {
@@ -236,11 +201,11 @@ func TestWindowSizeLate(t *testing.T) {
 	}
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	var out syncBuffer
+	var out wiretest.Buffer
 	s := Session{Conn: c, In: pr, Out: &out, Login: &Login{User: srv.user, Password: srv.pass}, Linger: 5 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- s.Run(testCtx(t)) }()
-	waitFor(t, &out, "$ ")
+	wiretest.WaitFor(t, &out, "$ ")
 	if c.LocalEnabled(OptNAWS) {
 		t.Fatal("NAWS enabled without a size")
 	}

@@ -15,11 +15,7 @@ import (
 	"github.com/urlkit/urlkit/internal/wiretest"
 )
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t *testing.T) context.Context { return wiretest.Context(t, 20*time.Second) }
 
 func hercules(t *testing.T) string {
 	t.Helper()

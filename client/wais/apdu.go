@@ -1,7 +1,6 @@
 package wais
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -299,173 +298,123 @@ func printable(s string) string {
 // an *InitResponse or a *SearchResponse. Every length is checked against
 // the bytes present; unknown fields are skipped (Z39.50-1988 4.3).
 func ParseResponse(msg []byte) (any, error) {
-	n, err := ParseHeader(msg, 0)
+	p, err := splitMessage(msg)
 	if err != nil {
 		return nil, err
 	}
-	if n != len(msg)-HeaderLen {
-		return nil, &DecodeError{Offset: 0, Msg: fmt.Sprintf("WAIS header announces %d bytes, message has %d", n, len(msg)-HeaderLen)}
-	}
-	t, head, rest, err := splitAPDU(msg[HeaderLen:], HeaderLen)
-	if err != nil {
-		return nil, err
-	}
-	headOff := HeaderLen + 2
-	restOff := headOff + len(head)
-	switch t {
+	switch p.typ {
 	case PDUInitResponse:
-		return parseInitResponse(head, rest, headOff, restOff)
+		return parseInitResponse(p)
 	case PDUSearchResponse:
-		return parseSearchResponse(head, rest, headOff, restOff)
+		return parseSearchResponse(p)
 	}
-	return nil, &DecodeError{Offset: headOff, Msg: fmt.Sprintf("unexpected %v", t)}
+	return nil, p.unexpected()
 }
 
-func parseInitResponse(head, rest []byte, headOff, restOff int) (*InitResponse, error) {
-	if len(head) < 2 {
-		return nil, &DecodeError{Offset: headOff, Msg: "InitResponse fixed part cut short"}
+// initFields are the fields InitRequest and InitResponse share
+// (Z39.50-1988 4.1.1.1 and 4.1.1.2).
+func initFields(preferred, maxRecord *int64, id, name, version *string, ref *[]byte) fieldSet {
+	return fieldSet{
+		tagPreferredMessageSize:  preferred,
+		tagMaximumRecordSize:     maxRecord,
+		tagImplementationID:      id,
+		tagImplementationName:    name,
+		tagImplementationVersion: version,
+		tagReferenceID:           ref,
 	}
-	r := &InitResponse{Accepted: head[1] != 0}
-	d := &decoder{b: head, off: 2, base: headOff}
-	for !d.done() {
-		at := d.base + d.off
-		tag, val, err := d.field()
-		if err != nil {
-			return nil, err
-		}
-		switch tag {
-		case tagPreferredMessageSize:
-			r.PreferredMessageSize, err = number(val, tag, at)
-		case tagMaximumRecordSize:
-			r.MaximumRecordSize, err = number(val, tag, at)
-		case tagImplementationID:
-			r.ImplementationID = string(val)
-		case tagImplementationName:
-			r.ImplementationName = string(val)
-		case tagImplementationVersion:
-			r.ImplementationVersion = string(val)
-		case tagReferenceID:
-			r.ReferenceID = bytes.Clone(val)
-		}
-		if err != nil {
-			return nil, err
-		}
+}
+
+func parseInitResponse(p apduParts) (*InitResponse, error) {
+	if len(p.head) < 2 {
+		return nil, &DecodeError{Offset: p.headOff, Msg: "InitResponse fixed part cut short"}
 	}
-	err := eachUserField(rest, restOff, func(tag uint64, val []byte, at int) error {
-		var err error
-		switch tag {
-		case tagChunkCode:
-			r.ChunkCode, err = number(val, tag, at)
-		case tagChunkIDLength:
-			r.ChunkIDLength, err = number(val, tag, at)
-		case tagChunkMarker:
-			r.ChunkMarker = string(val)
-		case tagHighlightMarker:
-			r.HighlightMarker = string(val)
-		case tagDeHighlightMarker:
-			r.DeHighlightMarker = string(val)
-		case tagNewlineCharacters:
-			r.NewlineCharacters = string(val)
-		}
-		return err
-	})
+	r := &InitResponse{Accepted: p.head[1] != 0}
+	d := &decoder{b: p.head, off: 2, base: p.headOff}
+	err := d.decode(initFields(&r.PreferredMessageSize, &r.MaximumRecordSize,
+		&r.ImplementationID, &r.ImplementationName, &r.ImplementationVersion, &r.ReferenceID))
+	if err != nil {
+		return nil, err
+	}
+	err = eachUserField(p, fieldSet{
+		tagChunkCode:         &r.ChunkCode,
+		tagChunkIDLength:     &r.ChunkIDLength,
+		tagChunkMarker:       &r.ChunkMarker,
+		tagHighlightMarker:   &r.HighlightMarker,
+		tagDeHighlightMarker: &r.DeHighlightMarker,
+		tagNewlineCharacters: &r.NewlineCharacters,
+	}.set)
 	return r, err
 }
 
 // eachUserField calls f for each element of the user information (the
-// fields inside tag 99), and for diagnostic records outside it.
-func eachUserField(rest []byte, off int, f func(tag uint64, val []byte, at int) error) error {
-	d := &decoder{b: rest, base: off}
-	for !d.done() {
-		at := d.base + d.off
-		tag, val, err := d.field()
-		if err != nil {
-			return err
+// fields inside tag 99) after an APDU's header part, and for diagnostic
+// records outside it.
+func eachUserField(p apduParts, f func(field) error) error {
+	d := &decoder{b: p.rest, base: p.restOff}
+	return d.each(func(fl field) error {
+		if fl.tag != tagUserInformation {
+			return f(fl)
 		}
-		if tag != tagUserInformation {
-			if err := f(tag, val, at); err != nil {
-				return err
-			}
-			continue
-		}
-		inner := &decoder{b: val, base: d.base + d.off - len(val)}
-		for !inner.done() {
-			at := inner.base + inner.off
-			tag, v, err := inner.field()
-			if err != nil {
-				return err
-			}
-			if err := f(tag, v, at); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+		return (&decoder{b: fl.val, base: fl.valAt}).each(f)
+	})
 }
 
-func parseSearchResponse(head, rest []byte, headOff, restOff int) (*SearchResponse, error) {
-	d := &decoder{b: head, off: 1, base: headOff}
+func parseSearchResponse(p apduParts) (*SearchResponse, error) {
+	d := &decoder{b: p.head, off: 1, base: p.headOff}
 	r := &SearchResponse{}
 	status, err := d.fixed(1, "search status")
 	if err != nil {
 		return nil, err
 	}
 	r.Status = int(status)
-	for _, p := range []*int64{&r.ResultCount, &r.RecordsReturned, &r.NextPosition} {
-		n, err := d.fixed(3, "search response counts")
+	for _, n := range []*int64{&r.ResultCount, &r.RecordsReturned, &r.NextPosition} {
+		v, err := d.fixed(3, "search response counts")
 		if err != nil {
 			return nil, err
 		}
-		*p = int64(n)
+		*n = int64(v)
 	}
-	for !d.done() {
-		at := d.base + d.off
-		tag, val, err := d.field()
-		if err != nil {
-			return nil, err
-		}
-		switch tag {
-		case tagPresentStatus:
-			r.PresentStatus, err = number(val, tag, at)
-		case tagReferenceID:
-			r.ReferenceID = bytes.Clone(val)
-		case tagDiagnostic:
-			r.Diagnostics = append(r.Diagnostics, parseDiagnostic(val))
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	err = eachUserField(rest, restOff, func(tag uint64, val []byte, at int) error {
-		switch tag {
-		case tagSeedWordsUsed:
-			r.SeedWordsUsed = string(val)
-		case tagDiagnostic:
-			r.Diagnostics = append(r.Diagnostics, parseDiagnostic(val))
-		case tagHeaderGroup, tagShortHeaderGroup, tagLongHeaderGroup, tagHeadlineGroup, tagCodeGroup:
-			h, err := parseHit(val, at+fieldHeadLen(tag, len(val)))
-			if err != nil {
-				return err
-			}
-			r.Hits = append(r.Hits, h)
-		case tagTextGroup:
-			t, err := parseText(val, at+fieldHeadLen(tag, len(val)))
-			if err != nil {
-				return err
-			}
-			r.Texts = append(r.Texts, t)
-		}
+	addDiagnostic := func(f field) error {
+		r.Diagnostics = append(r.Diagnostics, parseDiagnostic(f.val))
 		return nil
+	}
+	err = d.decode(fieldSet{
+		tagPresentStatus: &r.PresentStatus,
+		tagReferenceID:   &r.ReferenceID,
+		tagDiagnostic:    addDiagnostic,
 	})
 	if err != nil {
 		return nil, err
 	}
+	addHit := func(f field) error {
+		h, err := parseHit(f.val, f.valAt)
+		if err != nil {
+			return err
+		}
+		r.Hits = append(r.Hits, h)
+		return nil
+	}
+	err = eachUserField(p, fieldSet{
+		tagSeedWordsUsed:    &r.SeedWordsUsed,
+		tagDiagnostic:       addDiagnostic,
+		tagHeaderGroup:      addHit,
+		tagShortHeaderGroup: addHit,
+		tagLongHeaderGroup:  addHit,
+		tagHeadlineGroup:    addHit,
+		tagCodeGroup:        addHit,
+		tagTextGroup: func(f field) error {
+			t, err := parseText(f.val, f.valAt)
+			if err != nil {
+				return err
+			}
+			r.Texts = append(r.Texts, t)
+			return nil
+		},
+	}.set)
+	if err != nil {
+		return nil, err
+	}
 	return r, nil
-}
-
-// fieldHeadLen is the size of a field's tag and length.
-func fieldHeadLen(tag uint64, n int) int {
-	return len(appendCompressed(appendCompressed(nil, tag), uint64(n)))
 }
 
 // parseDiagnostic splits a diagnostic record: code (2 bytes), text,
@@ -479,51 +428,30 @@ func parseDiagnostic(val []byte) Diagnostic {
 	}
 }
 
+// parseHit decodes a document header group; off is its offset in the
+// message.
 func parseHit(b []byte, off int) (Hit, error) {
 	h := Hit{Length: -1, Lines: -1}
-	d := &decoder{b: b, base: off}
-	for !d.done() {
-		at := d.base + d.off
-		tag, val, err := d.field()
-		if err != nil {
-			return h, err
-		}
-		switch tag {
-		case tagDocumentID:
-			h.DocID = bytes.Clone(val)
-		case tagVersionNumber:
-			h.Version, err = number(val, tag, at)
-		case tagScore:
-			h.Score, err = number(val, tag, at)
-		case tagBestMatch:
-			h.BestMatch, err = number(val, tag, at)
-		case tagDocumentLength:
-			h.Length, err = number(val, tag, at)
-		case tagLines:
-			h.Lines, err = number(val, tag, at)
-		case tagTypeBlock:
-			td := &decoder{b: val, base: d.base + d.off - len(val)}
-			for !td.done() {
-				t, v, terr := td.field()
-				if terr != nil {
-					return h, terr
-				}
-				if t == tagType {
-					h.Types = append(h.Types, string(v))
-				}
-			}
-		case tagSource:
-			h.Source = string(val)
-		case tagDate:
-			h.Date = string(val)
-		case tagHeadline:
-			h.Headline = string(val)
-		case tagOriginCity:
-			h.OriginCity = string(val)
-		}
-		if err != nil {
-			return h, err
-		}
+	err := (&decoder{b: b, base: off}).decode(fieldSet{
+		tagDocumentID:     &h.DocID,
+		tagVersionNumber:  &h.Version,
+		tagScore:          &h.Score,
+		tagBestMatch:      &h.BestMatch,
+		tagDocumentLength: &h.Length,
+		tagLines:          &h.Lines,
+		tagSource:         &h.Source,
+		tagDate:           &h.Date,
+		tagHeadline:       &h.Headline,
+		tagOriginCity:     &h.OriginCity,
+		tagTypeBlock: func(f field) error {
+			return (&decoder{b: f.val, base: f.valAt}).decode(fieldSet{tagType: func(t field) error {
+				h.Types = append(h.Types, string(t.val))
+				return nil
+			}})
+		},
+	})
+	if err != nil {
+		return h, err
 	}
 	if h.DocID == nil {
 		return h, &DecodeError{Offset: off, Msg: "document header without a DocID"}
@@ -531,26 +459,14 @@ func parseHit(b []byte, off int) (Hit, error) {
 	return h, nil
 }
 
+// parseText decodes a document text group; off is its offset in the
+// message.
 func parseText(b []byte, off int) (Text, error) {
 	var t Text
-	d := &decoder{b: b, base: off}
-	for !d.done() {
-		at := d.base + d.off
-		tag, val, err := d.field()
-		if err != nil {
-			return t, err
-		}
-		switch tag {
-		case tagDocumentID:
-			t.DocID = bytes.Clone(val)
-		case tagVersionNumber:
-			t.Version, err = number(val, tag, at)
-		case tagDocumentText:
-			t.Text = bytes.Clone(val)
-		}
-		if err != nil {
-			return t, err
-		}
-	}
-	return t, nil
+	err := (&decoder{b: b, base: off}).decode(fieldSet{
+		tagDocumentID:    &t.DocID,
+		tagVersionNumber: &t.Version,
+		tagDocumentText:  &t.Text,
+	})
+	return t, err
 }

@@ -1,6 +1,7 @@
 package wais
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 )
@@ -240,6 +241,57 @@ func (d *decoder) field() (tag uint64, val []byte, err error) {
 	d.off += int(n)
 	return tag, val, nil
 }
+
+// field is one variable field as read: its tag, its value (aliasing the
+// message) and the offsets in the message of the tag and of the value.
+type field struct {
+	tag       uint64
+	val       []byte
+	at, valAt int
+}
+
+// each calls f for every field from d's position to its end.
+func (d *decoder) each(f func(field) error) error {
+	for !d.done() {
+		at := d.base + d.off
+		tag, val, err := d.field()
+		if err != nil {
+			return err
+		}
+		if err := f(field{tag: tag, val: val, at: at, valAt: d.base + d.off - len(val)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fieldSet says where the value of each field a record knows goes: an
+// *int64 gets the integer (number), a *string the text, a *[]byte a copy
+// of the bytes, and a func(field) error does what the field needs.
+// Fields not in the set are skipped (Z39.50-1988 4.3).
+type fieldSet map[uint64]any
+
+// set stores f where fs says.
+func (fs fieldSet) set(f field) error {
+	switch p := fs[f.tag].(type) {
+	case *int64:
+		n, err := number(f.val, f.tag, f.at)
+		if err != nil {
+			return err
+		}
+		*p = n
+	case *string:
+		*p = string(f.val)
+	case *[]byte:
+		*p = bytes.Clone(f.val)
+	case func(field) error:
+		return p(f)
+	}
+	return nil
+}
+
+// decode reads the fields from d's position to its end into fs.
+func (d *decoder) decode(fs fieldSet) error { return d.each(fs.set) }
 
 // number decodes an integer field value: big-endian, 1 to 8 bytes.
 func number(val []byte, tag uint64, off int) (int64, error) {

@@ -3,6 +3,7 @@ package wais
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -163,5 +164,28 @@ func TestDocID(t *testing.T) {
 func TestFormatMessage(t *testing.T) {
 	if got := FormatMessage([]byte("a\\b\x00\n\xff~")); got != `a\\b\x00\x0a\xff~` {
 		t.Errorf("FormatMessage = %s", got)
+	}
+}
+
+// An error inside a document header group names the offset of the bad
+// field in the message, also when the server pads the group's length
+// with a leading 0x80 byte (as freeWAIS's writeCompressedIntWithPadding
+// may): the offsets follow the bytes read, not the shortest encoding.
+func TestDecodeErrorOffsetInPaddedGroup(t *testing.T) {
+	for _, pad := range []string{"", "\x80", "\x80\x80"} {
+		group := "t\x02id" + "{\x7f" + "short"
+		user := "\x81\x16" + pad + string(appendCompressed(nil, uint64(len(group)))) + group
+		apdu := "\x00\x0e\x17\x01\x00\x00\x01\x00\x00\x01\x00\x00\x00\x1b\x01\x00" + "c" + string(appendCompressed(nil, uint64(len(user)))) + user
+		msg := message(len(apdu), apdu)
+		_, err := ParseResponse([]byte(msg))
+		var de *DecodeError
+		if !errors.As(err, &de) {
+			t.Fatalf("pad %q: err = %v", pad, err)
+		}
+		// where the value of the headline field (tag '{', length 0x7f)
+		// would start: it claims more bytes than the group holds
+		if want := strings.Index(msg, "{\x7f") + 2; de.Offset != want {
+			t.Errorf("pad %q: offset %d, want %d (%v)", pad, de.Offset, want, err)
+		}
 	}
 }

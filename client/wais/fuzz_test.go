@@ -74,6 +74,36 @@ func FuzzRequestRoundTrip(f *testing.F) {
 	})
 }
 
+// FuzzParseRequest: the request decoder never panics on any message,
+// and the documents of a search it accepts hold only bytes that were in
+// the message.
+func FuzzParseRequest(f *testing.F) {
+	for _, r := range []interface{ Marshal() ([]byte, error) }{
+		&SearchRequest{Database: "db", SeedWords: "w", Documents: []DocRef{{DocID: []byte("a"), Type: "TEXT"}, {DocID: []byte("b"), Start: 1, End: 9}}},
+		&TextRequest{Database: "db", DocID: []byte("id"), Type: "TEXT", End: 10},
+		&InitRequest{ImplementationName: "urlkit", ReferenceID: []byte("r")},
+	} {
+		msg, err := r.Marshal()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(msg)
+	}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		req, err := ParseRequest(msg)
+		if err != nil {
+			return
+		}
+		if sr, ok := req.(*SearchRequest); ok {
+			for _, d := range sr.Documents {
+				if !bytes.Contains(msg, d.DocID) || !bytes.Contains(msg, []byte(d.Type)) {
+					t.Fatalf("document %+v not from the message", d)
+				}
+			}
+		}
+	})
+}
+
 // FuzzDocID: ParseDocID never panics and AppendDocID gives back what it
 // parsed.
 func FuzzDocID(f *testing.F) {

@@ -32,11 +32,7 @@ func waisServer(t *testing.T) server {
 	return server{"127.0.0.1:" + env["WAIS_PORT"], env["WAIS_PORT"], env["WAIS_DIR"], env["WAIS_BIN"]}
 }
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t *testing.T) context.Context { return wiretest.Context(t, 20*time.Second) }
 
 func dial(t *testing.T, d *Dialer, addr string) *Conn {
 	t.Helper()

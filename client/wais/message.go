@@ -99,15 +99,38 @@ func apdu(header, rest []byte) ([]byte, error) {
 	return append(b, rest...), nil
 }
 
-// splitAPDU returns the PDU type, the header fields after the fixed part
-// start, and the rest. off is the offset of apdu in the message.
-func splitAPDU(apdu []byte, off int) (PDUType, []byte, []byte, error) {
+// apduParts is a received message split for decoding: the PDU type, the
+// header part (from the PDU type byte on), the rest (user information or
+// a query) and the offsets of both in the message.
+type apduParts struct {
+	typ              PDUType
+	head, rest       []byte
+	headOff, restOff int
+}
+
+// splitMessage checks a message's WAIS header against the bytes that
+// follow and splits its APDU.
+func splitMessage(msg []byte) (apduParts, error) {
+	n, err := ParseHeader(msg, 0)
+	if err != nil {
+		return apduParts{}, err
+	}
+	apdu := msg[HeaderLen:]
+	if n != len(apdu) {
+		return apduParts{}, &DecodeError{Offset: 0, Msg: fmt.Sprintf("WAIS header announces %d bytes, message has %d", n, len(apdu))}
+	}
 	if len(apdu) < 3 {
-		return 0, nil, nil, &DecodeError{Offset: off, Msg: "APDU shorter than 3 bytes"}
+		return apduParts{}, &DecodeError{Offset: HeaderLen, Msg: "APDU shorter than 3 bytes"}
 	}
-	n := int(apdu[0])<<8 | int(apdu[1])
-	if n < 1 || n > len(apdu)-2 {
-		return 0, nil, nil, &DecodeError{Offset: off, Msg: fmt.Sprintf("APDU header length %d does not fit the %d bytes of the message", n, len(apdu)-2)}
+	h := int(apdu[0])<<8 | int(apdu[1])
+	if h < 1 || h > len(apdu)-2 {
+		return apduParts{}, &DecodeError{Offset: HeaderLen, Msg: fmt.Sprintf("APDU header length %d does not fit the %d bytes of the message", h, len(apdu)-2)}
 	}
-	return PDUType(apdu[2]), apdu[2 : 2+n], apdu[2+n:], nil
+	headOff := HeaderLen + 2
+	return apduParts{typ: PDUType(apdu[2]), head: apdu[2 : 2+h], rest: apdu[2+h:], headOff: headOff, restOff: headOff + h}, nil
+}
+
+// unexpected is the error for a PDU of the wrong kind.
+func (p apduParts) unexpected() error {
+	return &DecodeError{Offset: p.headOff, Msg: fmt.Sprintf("unexpected %v", p.typ)}
 }

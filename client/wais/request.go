@@ -11,62 +11,32 @@ import (
 // or a *TextRequest (query type "1"). It is the inverse of the Marshal
 // methods, for tests, fake servers and tools that show a request.
 func ParseRequest(msg []byte) (any, error) {
-	n, err := ParseHeader(msg, 0)
+	p, err := splitMessage(msg)
 	if err != nil {
 		return nil, err
 	}
-	if n != len(msg)-HeaderLen {
-		return nil, &DecodeError{Offset: 0, Msg: fmt.Sprintf("WAIS header announces %d bytes, message has %d", n, len(msg)-HeaderLen)}
-	}
-	t, head, rest, err := splitAPDU(msg[HeaderLen:], HeaderLen)
-	if err != nil {
-		return nil, err
-	}
-	headOff := HeaderLen + 2
-	restOff := headOff + len(head)
-	switch t {
+	switch p.typ {
 	case PDUInitRequest:
-		return parseInitRequest(head, headOff)
+		return parseInitRequest(p)
 	case PDUSearchRequest:
-		return parseSearchRequest(head, rest, headOff, restOff)
+		return parseSearchRequest(p)
 	}
-	return nil, &DecodeError{Offset: headOff, Msg: fmt.Sprintf("unexpected %v", t)}
+	return nil, p.unexpected()
 }
 
-func parseInitRequest(head []byte, off int) (*InitRequest, error) {
+func parseInitRequest(p apduParts) (*InitRequest, error) {
 	r := &InitRequest{}
-	d := &decoder{b: head, off: 1, base: off}
-	for !d.done() {
-		at := d.base + d.off
-		tag, val, err := d.field()
-		if err != nil {
-			return nil, err
-		}
-		switch tag {
-		case tagPreferredMessageSize:
-			r.PreferredMessageSize, err = number(val, tag, at)
-		case tagMaximumRecordSize:
-			r.MaximumRecordSize, err = number(val, tag, at)
-		case tagIDAuthentication:
-			r.IDAuthentication = string(val)
-		case tagImplementationID:
-			r.ImplementationID = string(val)
-		case tagImplementationName:
-			r.ImplementationName = string(val)
-		case tagImplementationVersion:
-			r.ImplementationVersion = string(val)
-		case tagReferenceID:
-			r.ReferenceID = bytes.Clone(val)
-		}
-		if err != nil {
-			return nil, err
-		}
+	fs := initFields(&r.PreferredMessageSize, &r.MaximumRecordSize,
+		&r.ImplementationID, &r.ImplementationName, &r.ImplementationVersion, &r.ReferenceID)
+	fs[tagIDAuthentication] = &r.IDAuthentication
+	if err := (&decoder{b: p.head, off: 1, base: p.headOff}).decode(fs); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
 
-func parseSearchRequest(head, rest []byte, headOff, restOff int) (any, error) {
-	d := &decoder{b: head, off: 1, base: headOff}
+func parseSearchRequest(p apduParts) (any, error) {
+	d := &decoder{b: p.head, off: 1, base: p.headOff}
 	max, err := d.fixed(3, "small-set upper bound")
 	if err != nil {
 		return nil, err
@@ -76,79 +46,60 @@ func parseSearchRequest(head, rest []byte, headOff, restOff int) (any, error) {
 	}
 	var database, queryType string
 	var ref []byte
-	for !d.done() {
-		tag, val, err := d.field()
-		if err != nil {
-			return nil, err
-		}
-		switch tag {
-		case tagDatabaseNames:
-			database = string(val)
-		case tagQueryType:
-			queryType = string(val)
-		case tagReferenceID:
-			ref = bytes.Clone(val)
-		}
+	err = d.decode(fieldSet{tagDatabaseNames: &database, tagQueryType: &queryType, tagReferenceID: &ref})
+	if err != nil {
+		return nil, err
 	}
 	switch queryType {
 	case QueryRelevanceFeedback:
 		r := &SearchRequest{Database: database, MaxDocuments: int(max), ReferenceID: ref}
-		err := eachUserField(rest, restOff, func(tag uint64, val []byte, at int) error {
-			var err error
-			last := len(r.Documents) - 1
-			switch tag {
-			case tagSeedWords:
-				r.SeedWords = string(val)
-			case tagDocumentID, tagDocumentIDChunk:
-				r.Documents = append(r.Documents, DocRef{DocID: bytes.Clone(val)})
-			case tagType:
-				if last >= 0 {
-					r.Documents[last].Type = string(val)
-				}
-			case tagChunkStartID:
-				if last >= 0 {
-					r.Documents[last].Start, err = number(val, tag, at)
-				}
-			case tagChunkEndID:
-				if last >= 0 {
-					r.Documents[last].End, err = number(val, tag, at)
-				}
-			}
-			return err
-		})
-		if err != nil {
+		if err := eachUserField(p, r.userFields().set); err != nil {
 			return nil, err
 		}
 		return r, nil
 	case QueryTextRetrieval:
 		r := &TextRequest{Database: database, ReferenceID: ref}
-		qd := &decoder{b: rest, base: restOff}
+		qd := &decoder{b: p.rest, base: p.restOff}
+		at := qd.base + qd.off
 		tag, q, err := qd.field()
 		if err != nil {
 			return nil, err
 		}
 		if tag != tagQuery {
-			return nil, &DecodeError{Offset: restOff, Msg: fmt.Sprintf("type-1 search without a query (field %d)", tag)}
+			return nil, &DecodeError{Offset: at, Msg: fmt.Sprintf("type-1 search without a query (field %d)", tag)}
 		}
-		if err := r.parseQuery(q, restOff+fieldHeadLen(tag, len(q))); err != nil {
+		if err := r.parseQuery(q, qd.base+qd.off-len(q)); err != nil {
 			return nil, err
 		}
 		return r, nil
 	}
-	return nil, &DecodeError{Offset: headOff, Msg: fmt.Sprintf("query type %q", printable(queryType))}
+	return nil, &DecodeError{Offset: p.headOff, Msg: fmt.Sprintf("query type %q", printable(queryType))}
+}
+
+// userFields says where the user information of a relevance-feedback
+// search goes: the seed words, and each DocID with the type and range
+// that follow it.
+func (r *SearchRequest) userFields() fieldSet {
+	fs := fieldSet{tagSeedWords: &r.SeedWords}
+	newDoc := func(f field) error {
+		r.Documents = append(r.Documents, DocRef{DocID: bytes.Clone(f.val)})
+		// The fields after a DocID describe it: point them at the new
+		// last document (append may have moved the earlier ones, which
+		// are not written again). Before the first DocID they are skipped.
+		d := &r.Documents[len(r.Documents)-1]
+		fs[tagType], fs[tagChunkStartID], fs[tagChunkEndID] = &d.Type, &d.Start, &d.End
+		return nil
+	}
+	fs[tagDocumentID], fs[tagDocumentIDChunk] = newDoc, newDoc
+	return fs
 }
 
 // parseQuery reads the terms of a text retrieval query.
 func (r *TextRequest) parseQuery(q []byte, off int) error {
-	d := &decoder{b: q, base: off}
 	attrs := ""
-	for !d.done() {
-		at := d.base + d.off
-		tag, val, err := d.field()
-		if err != nil {
-			return err
-		}
-		switch tag {
+	return (&decoder{b: q, base: off}).each(func(f field) error {
+		val := f.val
+		switch f.tag {
 		case tagAttributeList:
 			attrs = string(val)
 		case tagTerm:
@@ -160,7 +111,7 @@ func (r *TextRequest) parseQuery(q []byte, off int) error {
 			case "wb ro", "wb rl":
 				n, err := strconv.ParseInt(string(val), 10, 64)
 				if err != nil || n < 0 {
-					return &DecodeError{Offset: at, Msg: fmt.Sprintf("byte position %q", printable(string(val)))}
+					return &DecodeError{Offset: f.at, Msg: fmt.Sprintf("byte position %q", printable(string(val)))}
 				}
 				if attrs[3:5] == "ro" {
 					r.Start = n
@@ -169,6 +120,6 @@ func (r *TextRequest) parseQuery(q []byte, off int) error {
 				}
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }

@@ -1,10 +1,11 @@
 // Package wire holds the plumbing shared by urlkit's protocol clients
 // (client/ftp, client/gopher, ...): dialing with a context, tying a
 // connection's lifetime to a context, bounded line reading, argument
-// validation against command injection, and a transcript tee.
+// validation against command injection, a transcript tee, and the session
+// state and status lines of command/reply protocols.
 //
 // It is a leaf package: it imports only the standard library and knows
-// nothing about URLs or about any particular protocol.
+// nothing about URLs or about any particular protocol's commands.
 //
 // # Contexts
 //
@@ -28,10 +29,20 @@
 // every string a client puts on the wire, before anything is sent, with an
 // [*ArgError] carrying the offset.
 //
+// # Sessions
+//
+// NNTP and SMTP clients run one command at a time over a connection that a
+// failure leaves in an unknown state. [Session] holds what they share: the
+// busy flag of an open response, the broken state every later command
+// fails with, and the begin/fail/send/quit/close steps around each
+// command; [ParseStatus] splits the "ddd text" status lines of these
+// protocols and FTP. What a reply code means stays in each client.
+//
 // # Errors
 //
 // Errors from this package carry no package prefix: clients wrap them with
 // their own ("ftp: CWD: ...") so the message names the layer the caller used.
 // They are matched with [errors.Is] against [ErrLineTooLong] and
-// [ErrUnsafeArg], which the clients re-export.
+// [ErrUnsafeArg], which the clients re-export. A [Session] wraps its
+// failures itself, as an [*OpError] with its Name as the prefix.
 package wire

@@ -27,6 +27,12 @@
 // step the server keeps the connection open until the client closes it or
 // the test ends.
 //
+// The scaffolding the clients' tests share lives here too: [Context] for
+// a per-test bound, [Open] to dial and close with the test, [Script] and
+// [Steps] to build a script from a package's opening and a test's own
+// steps, and [Buffer] (with [WaitFor]) for output another goroutine
+// writes.
+//
 // This package is imported only from _test.go files; it imports nothing
 // from the module.
 package wiretest
