@@ -148,6 +148,12 @@ func (s *Scanner) scanBare(from int, quoted bool) (end int, long bool) {
 	j := from
 	var paren, bracket, brace int // open in the URL
 	for j < stop {
+		for j < stop && class[buf[j]]&bareSpecial == 0 {
+			j++
+		}
+		if j == stop {
+			break
+		}
 		c := buf[j]
 		if c < utf8.RuneSelf {
 			if class[c]&delim != 0 || c == '\'' && quoted {
@@ -227,8 +233,21 @@ func (s *Scanner) skipLong() bool {
 // closes nothing opened inside the URL ("(see http://h/a_(b))" keeps one
 // ")").
 func trimEnd(u []byte) int {
+	// Most URLs end in a letter, a digit or "/": when no closer ends
+	// them, the counts below are not needed.
+	n := len(u)
+	for n > 0 && isSentencePunct(u[n-1]) {
+		n--
+	}
+	if n == 0 || u[n-1] != ')' && u[n-1] != ']' && u[n-1] != '}' {
+		return n
+	}
 	var paren, bracket, brace int // closers minus openers
-	for _, c := range u {
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		if class[c]&bareSpecial == 0 {
+			continue
+		}
 		switch c {
 		case '(':
 			paren--
@@ -244,10 +263,10 @@ func trimEnd(u []byte) int {
 			brace++
 		}
 	}
-	n := len(u)
+	n = len(u)
 	for n > 0 {
 		switch c := u[n-1]; {
-		case c == '.' || c == ',' || c == ':' || c == ';' || c == '!' || c == '?' || c == '\'' || c == '*':
+		case isSentencePunct(c):
 		case c == ')' && paren > 0:
 			paren--
 		case c == ']' && bracket > 0:
@@ -260,6 +279,12 @@ func trimEnd(u []byte) int {
 		n--
 	}
 	return n
+}
+
+// isSentencePunct reports whether c is punctuation that ends a sentence
+// or clause rather than a URL: ". , : ; ! ? ' *".
+func isSentencePunct(c byte) bool {
+	return c == '.' || c == ',' || c == ':' || c == ';' || c == '!' || c == '?' || c == '\'' || c == '*'
 }
 
 // hasBody reports whether a scheme-specific part holds a letter, a digit

@@ -28,6 +28,10 @@ const (
 	bodyStart
 	// space is ASCII whitespace: the whitespace a wrapper ignores.
 	space
+	// bareSpecial marks the bytes that scanBare and trimEnd must look
+	// at: delim, the brackets "()[]{}", "'" and every byte from 0x80 up.
+	// The others, most of a URL, are skipped in a tight loop.
+	bareSpecial
 )
 
 var class = func() (t [256]uint8) {
@@ -55,6 +59,9 @@ var class = func() (t [256]uint8) {
 		}
 		if b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == '\v' {
 			c |= space
+		}
+		if c&delim != 0 || b == '(' || b == ')' || b == '[' || b == ']' || b == '{' || b == '}' || b == '\'' || b >= 0x80 {
+			c |= bareSpecial
 		}
 		t[i] = c
 	}

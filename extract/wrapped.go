@@ -18,6 +18,13 @@ import (
 func (s *Scanner) wrapped(t int) bool {
 	s.pos = t + 1
 	buf := s.buf[:s.end]
+	if t+1 < len(buf) {
+		// Most '<' of markup ("</p>", "<!--", "<=") are decided here: a
+		// wrapper's text starts with "URL:" or a scheme, or whitespace.
+		if c := buf[t+1]; c < utf8.RuneSelf && !is(c, letter|space) {
+			return false
+		}
+	}
 	limit := min(len(buf), t+s.max) // the '>' comes before limit
 	// The quotation depth of the wrapper's line is computed only when it
 	// can matter: most '<' start no wrapper ("<timbl@info.cern.ch>").

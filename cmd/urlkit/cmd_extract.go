@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 
 	"github.com/urlkit/urlkit/extract"
@@ -15,7 +16,7 @@ import (
 
 var extractCmd = &command{
 	name:    "extract",
-	args:    "[--json] [--wrapped-only] [-q] [--max-length N] [FILE...]",
+	args:    "[--json] [--wrapped-only] [-q] [--max-length N] [-j N] [FILE...]",
 	summary: "find URLs in plain text",
 	exit: `Exit status: 0 when every FILE was read, whether URLs were found or not
 (a rejected candidate does not count); 1 when a FILE cannot be read; 2
@@ -23,6 +24,8 @@ usage error; 130 interrupted.`,
 	detail: `Extract finds the URLs in plain text (mail, news, documentation) and prints
 one per line, in canonical form. It reads each FILE, or standard input when
 there is none ("-" is standard input too), streaming in bounded memory.
+Several FILEs are searched on -j cores at once, the URLs printed file by
+file in the order given.
 
 What it finds (RFC 1738 appendix, draft-ietf-uri-url-03):
   <URL:...> and <...>  wrappers; every whitespace character inside is
@@ -71,6 +74,7 @@ Examples:
 		wrappedOnly := fs.Bool("wrapped-only", false, "find only URLs inside <URL:...> and <...> wrappers")
 		quiet := fs.Bool("q", false, "do not report unclosed wrappers and rejected URLs on standard error")
 		maxLength := fs.Int("max-length", extract.DefaultMaxLength, "the longest wrapper or URL, in `N` bytes; bounds the memory used")
+		jobs := fs.Int("j", runtime.GOMAXPROCS(0), "search `N` files at once (the URLs stay in file order)")
 		return func(ctx context.Context, st *Streams, args []string) int {
 			if *maxLength <= 0 {
 				fmt.Fprintf(st.Err, "urlkit extract: --max-length must be positive\n")
@@ -81,9 +85,15 @@ Examples:
 			if len(args) == 0 {
 				args = []string{"-"}
 			}
+			one := func(ctx context.Context, name string, out *bufio.Writer, errw io.Writer) (int, bool) {
+				return extractOne(ctx, st.In, out, errw, name, *asJSON, *wrappedOnly, *quiet, *maxLength)
+			}
+			if *jobs > 1 && len(args) > 1 {
+				return eachFileJobs(ctx, st, out, args, *jobs, one)
+			}
 			status := exitOK
 			for _, name := range args {
-				if code, ok := extractOne(ctx, st, out, name, *asJSON, *wrappedOnly, *quiet, *maxLength); !ok {
+				if code, ok := one(ctx, name, out, st.Err); !ok {
 					return code
 				} else if code > status {
 					status = code
@@ -97,14 +107,17 @@ Examples:
 // extractOne scans one input ("-" for standard input) and closes it before
 // returning, so that any number of files can be scanned. ok is false when
 // the command must stop (interrupted).
-func extractOne(ctx context.Context, st *Streams, out *bufio.Writer, name string, asJSON, wrappedOnly, quiet bool, maxLength int) (code int, ok bool) {
+// extractOne prints the URLs of the file name ("-": stdin) to out and
+// its problems to errw, flushing out first. ok is false when ctx ended
+// it (code then is the status to exit with at once).
+func extractOne(ctx context.Context, stdin io.Reader, out *bufio.Writer, errw io.Writer, name string, asJSON, wrappedOnly, quiet bool, maxLength int) (code int, ok bool) {
 	status := exitOK
-	var r io.Reader = st.In
+	r := stdin
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
 			out.Flush()
-			fmt.Fprintf(st.Err, "urlkit extract: %s\n", safetext.Visible(err.Error()))
+			fmt.Fprintf(errw, "urlkit extract: %s\n", safetext.Visible(err.Error()))
 			return exitFail, true
 		}
 		r = f
@@ -114,7 +127,7 @@ func extractOne(ctx context.Context, st *Streams, out *bufio.Writer, name string
 	if !quiet {
 		cfg.Problem = func(p extract.Problem) {
 			out.Flush()
-			fmt.Fprintf(st.Err, "urlkit: %s:%d:%d: %s: offset %d: %s\n",
+			fmt.Fprintf(errw, "urlkit: %s:%d:%d: %s: offset %d: %s\n",
 				safetext.Visible(name), p.Line, p.Column, quoteInput(p.Text, 0), p.Offset, safetext.Visible(p.Rule()))
 		}
 	}
@@ -133,7 +146,7 @@ func extractOne(ctx context.Context, st *Streams, out *bufio.Writer, name string
 	}
 	if err := s.Err(); err != nil {
 		out.Flush()
-		fmt.Fprintf(st.Err, "urlkit extract: reading %s: %s\n", safetext.Visible(name), safetext.Visible(err.Error()))
+		fmt.Fprintf(errw, "urlkit extract: reading %s: %s\n", safetext.Visible(name), safetext.Visible(err.Error()))
 		status = exitFail
 	}
 	if ctx.Err() != nil {

@@ -116,8 +116,8 @@ var equalCmd = &command{
 "not equal". The exit status is 0 when they are equal, 1 when they are
 not (or one is invalid), 2 for a usage error. With no arguments, each
 line of standard input holds a pair separated by a tab, and each verdict
-is printed on its own line; the exit status is 0 when every pair is
-equal.
+is printed on its own line, in input order however many cores -j lets
+compare them; the exit status is 0 when every pair is equal.
 
 With --explain it also says why: for equal URLs, the canonical form and
 the rules that made them equal; for unequal ones, each component that
@@ -141,6 +141,7 @@ Examples:
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		normalizer := normalizerFlags(fs)
 		explain := fs.Bool("explain", false, "say which component differs, or which rules made the URLs equal")
+		jobs := jobsFlag(fs)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			if len(args) != 0 && len(args) != 2 {
 				fmt.Fprintf(st.Err, "urlkit equal: want two URLs, got %d\nrun 'urlkit equal -h' for help\n", len(args))
@@ -149,7 +150,7 @@ Examples:
 			norm := normalizer()
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			compare := func(s1, s2 string) int {
+			compare := func(s1, s2 string, out *bufio.Writer, errw io.Writer) int {
 				a, err := parseAbs(s1, norm.Mode)
 				var b urlkit.URL
 				if err == nil {
@@ -157,7 +158,7 @@ Examples:
 				}
 				if err != nil {
 					out.Flush()
-					printErr(st.Err, err)
+					printErr(errw, err)
 					return exitFail
 				}
 				c := norm.ExplainEqual(&a, &b)
@@ -175,16 +176,20 @@ Examples:
 				return exitFail
 			}
 			if len(args) == 2 {
-				return compare(args[0], args[1])
+				return compare(args[0], args[1], out, st.Err)
 			}
-			return eachInput(ctx, st, out, nil, func(line string) int {
-				s1, s2, ok := strings.Cut(line, "\t")
-				if !ok {
-					out.Flush()
-					fmt.Fprintf(st.Err, "urlkit equal: %s: want two URLs separated by a tab\n", quoteInput(line, 0))
-					return exitFail
+			// Each pair on its own, so the pairs of standard input are
+			// compared on -j cores, the verdicts written in input order.
+			return eachInputJobs(ctx, st, out, nil, *jobs, false, func() lineJob {
+				return func(_ int, line string, out *bufio.Writer, errw io.Writer) int {
+					s1, s2, ok := strings.Cut(line, "\t")
+					if !ok {
+						out.Flush()
+						fmt.Fprintf(errw, "urlkit equal: %s: want two URLs separated by a tab\n", quoteInput(line, 0))
+						return exitFail
+					}
+					return compare(s1, s2, out, errw)
 				}
-				return compare(s1, s2)
 			})
 		}
 	},

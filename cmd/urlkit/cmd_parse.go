@@ -187,7 +187,11 @@ func (r *parsed) appendJSON(b []byte) []byte {
 	b = slices.Grow(b, 6*len(r.input)+512)
 	o := jsonObject{b: b, only: r.only}
 	o.begin()
-	o.str("input", r.input)
+	// Most inputs need no escaping: then neither do their parts, which
+	// are copied as they are.
+	inputPlain := plainPrefix(r.input) == len(r.input)
+	o.strPlain("input", r.input, inputPlain)
+	inputJSON := len(o.b) - len(r.input) - 2 // where its JSON string starts, if it is plain and not skipped
 	o.boolean("valid", r.err == nil)
 	if !o.skip("errors") {
 		o.key("errors")
@@ -199,23 +203,33 @@ func (r *parsed) appendJSON(b []byte) []byte {
 	}
 	u := &r.u
 	ok := r.err == nil
-	o.optStr("scheme", u.SchemeName(), ok && u.Scheme != "")
-	o.optStr("user", u.User, ok && u.HasUser)
-	o.optStr("password", u.Password, ok && u.HasPassword)
-	o.optStr("host", u.Host, ok && u.HasAuthority)
-	o.optStr("port", u.Port, ok && u.HasPort)
+	var w written
+	plain := false
+	if ok {
+		w = writtenForm(u, r.input)
+		if w.s == r.input {
+			plain = inputPlain
+		} else {
+			plain = plainPrefix(w.s) == len(w.s)
+		}
+	}
+	o.optStrPlain("scheme", u.SchemeName(), ok && u.Scheme != "", plain)
+	o.optStrPlain("user", u.User, ok && u.HasUser, plain)
+	o.optStrPlain("password", u.Password, ok && u.HasPassword, plain)
+	o.optStrPlain("host", u.Host, ok && u.HasAuthority, plain)
+	o.optStrPlain("port", u.Port, ok && u.HasPort, plain)
 	port, hasPort := u.EffectivePort()
 	o.optInt("effective_port", port, ok && hasPort)
-	urlPath, hasURLPath := u.URLPath()
-	o.optStr("url_path", urlPath, ok && hasURLPath)
-	o.optStr("scheme_specific_part", u.SchemeSpecificPart(), ok)
-	auth, hasAuth := u.Authority()
-	o.optStr("authority", auth, ok && hasAuth)
-	info, hasInfo := u.Userinfo()
-	o.optStr("userinfo", info, ok && hasInfo)
-	o.optStr("path", u.Path, ok)
-	o.optStr("query", u.Query, ok && u.HasQuery)
-	o.optStr("fragment", u.Fragment, ok && u.HasFragment)
+	urlPath, hasURLPath := w.urlPath(u)
+	o.optStrPlain("url_path", urlPath, ok && hasURLPath, plain)
+	o.optStrPlain("scheme_specific_part", w.schemeSpecificPart(u), ok, plain)
+	auth, hasAuth := w.authority(u)
+	o.optStrPlain("authority", auth, ok && hasAuth, plain)
+	info, hasInfo := w.userinfo(u)
+	o.optStrPlain("userinfo", info, ok && hasInfo, plain)
+	o.optStrPlain("path", u.Path, ok, plain)
+	o.optStrPlain("query", u.Query, ok && u.HasQuery, plain)
+	o.optStrPlain("fragment", u.Fragment, ok && u.HasFragment, plain)
 	if !o.skip("scheme_data") {
 		o.key("scheme_data")
 		if ok {
@@ -227,10 +241,13 @@ func (r *parsed) appendJSON(b []byte) []byte {
 	o.str("mode", r.mode.String())
 	if !o.skip("url") {
 		o.key("url")
-		if ok {
-			o.b = appendJSONString(o.b, u.String())
-		} else {
+		switch {
+		case !ok:
 			o.b = append(o.b, "null"...)
+		case w.s == r.input && inputPlain && !o.skip("input"):
+			o.b = append(o.b, o.b[inputJSON:inputJSON+len(r.input)+2]...) // the same JSON string
+		default:
+			o.b = appendJSONStringPlain(o.b, w.s, plain)
 		}
 	}
 	if !o.skip("warnings") {
@@ -240,7 +257,7 @@ func (r *parsed) appendJSON(b []byte) []byte {
 	if r.err != nil {
 		o.optStr("valid_in", r.validIn, r.validIn != "")
 	}
-	if !utf8.ValidString(r.input) {
+	if !inputPlain && !utf8.ValidString(r.input) {
 		o.str("input_base64", base64.StdEncoding.EncodeToString([]byte(r.input)))
 	}
 	o.end()

@@ -68,26 +68,43 @@ var errLineTooLong = errors.New("line too long")
 // readLine reads one line without its "\n" or "\r\n". A line longer than
 // maxLine is consumed and reported as errLineTooLong.
 func readLine(r *bufio.Reader) (string, error) {
-	var buf []byte
+	chunk, err := r.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		// The whole line is in r's buffer: one copy, into the string.
+		return string(trimEOL(chunk)), err
+	}
+	line, err := appendRestOfLine(append([]byte(nil), chunk...), 0, r)
+	return string(line), err
+}
+
+// appendLine appends one line of r, without its "\n" or "\r\n", to buf.
+// A line longer than maxLine is consumed and reported as errLineTooLong,
+// buf then unchanged.
+func appendLine(buf []byte, r *bufio.Reader) ([]byte, error) {
+	chunk, err := r.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return append(buf, trimEOL(chunk)...), err
+	}
+	return appendRestOfLine(append(buf, chunk...), len(buf), r)
+}
+
+// appendRestOfLine reads the rest of a line whose start, buf[start:],
+// filled r's buffer.
+func appendRestOfLine(buf []byte, start int, r *bufio.Reader) ([]byte, error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if buf == nil && !errors.Is(err, bufio.ErrBufferFull) {
-			// The whole line is in r's buffer: one copy, into the string.
-			return string(trimEOL(chunk)), err
-		}
-		if len(buf)+len(chunk) > maxLine+2 {
+		if len(buf)-start+len(chunk) > maxLine+2 {
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = r.ReadSlice('\n')
 			}
 			// Reported even when the line is the last one, without "\n":
 			// the next call returns io.EOF.
-			return "", errLineTooLong
+			return buf[:start], errLineTooLong
 		}
 		buf = append(buf, chunk...)
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return buf[:start+len(trimEOL(buf[start:]))], err
 		}
-		return string(trimEOL(buf)), err
 	}
 }
 

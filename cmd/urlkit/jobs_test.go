@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -37,6 +38,25 @@ func jobsInput() string {
 	return b.String()
 }
 
+// jobsPairs makes equal's input of the lines of in: each line with its
+// lower-cased self (equal or not, as case matters in the path), and, on
+// every fifth line, without a tab.
+func jobsPairs(in string) string {
+	var b strings.Builder
+	for i, line := range strings.SplitAfter(in, "\n") {
+		line = strings.TrimSuffix(line, "\n")
+		switch {
+		case line == "":
+			b.WriteString("\n")
+		case i%5 == 4:
+			b.WriteString(line + "\n")
+		default:
+			b.WriteString(line + "\t" + strings.ToLower(line) + "\n")
+		}
+	}
+	return b.String()
+}
+
 // TestJobsSameOutput checks that -j N writes byte for byte what -j 1
 // writes, standard output and standard error interleaved as one stream,
 // with the same exit status.
@@ -47,7 +67,12 @@ func TestJobsSameOutput(t *testing.T) {
 		{"normalize"}, {"normalize", "--mode", "rfc3986"}, {"normalize", "--explain"},
 		{"resolve", "http://a/b/c/d;p?q"}, {"resolve", "--rule", "all", "--explain", "http://a/b/c/d;p?q"},
 		{"relative", "http://host0.example/a/"},
+		{"equal"}, {"equal", "--explain"}, {"equal", "--mode", "rfc3986", "--flags", "sort-query"},
 	} {
+		in := in
+		if cmd[0] == "equal" {
+			in = jobsPairs(in)
+		}
 		runJ := func(j string) (string, int) {
 			var both bytes.Buffer
 			st := &Streams{In: strings.NewReader(in), Out: &both, Err: &both}
@@ -119,6 +144,104 @@ func TestParseJSONRecordPerLine(t *testing.T) {
 			var v map[string]any
 			if err := json.Unmarshal([]byte(r), &v); err != nil {
 				t.Fatalf("-j %s: record %d is not JSON: %v", j, i, err)
+			}
+		}
+	}
+}
+
+// TestExtractFilesJobs checks that extract over many files writes with
+// -j N byte for byte what it writes with -j 1: URLs, problems (unclosed
+// wrappers, a rejected URL, a missing file) and exit status, including a
+// file whose output is more than the parts a worker may keep ahead.
+func TestExtractFilesJobs(t *testing.T) {
+	defer func(n int) { filePartsAhead = n }(filePartsAhead)
+	filePartsAhead = 2
+	dir := t.TempDir()
+	var names []string
+	for i := range 12 {
+		var b strings.Builder
+		n := 50
+		if i == 3 {
+			n = 3000 // 200 KB of output, more than 2 parts: the worker waits for the writer
+		}
+		for k := range n {
+			fmt.Fprintf(&b, "see http://host%d.example/%d/a_(b), and <URL:ftp://f%d.example/x\n  y>.\n", i, k, k)
+			if k%17 == 0 {
+				fmt.Fprintf(&b, "<URL:http://unclosed%d.example/\n\nhttp://x:PORT/ mailto:u%d@example.org\n", k, k)
+			}
+		}
+		name := fmt.Sprintf("%s/f%02d.txt", dir, i)
+		if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+		if i == 5 {
+			names = append(names, dir+"/missing.txt", "-")
+		}
+	}
+	for _, flags := range [][]string{{"extract"}, {"extract", "--json"}, {"extract", "-q"}} {
+		runJ := func(j string) (string, int) {
+			var both bytes.Buffer
+			st := &Streams{In: strings.NewReader("stdin: http://stdin.example/\n"), Out: &both, Err: &both}
+			args := append(append(append([]string{}, flags...), "-j", j), names...)
+			code := run(context.Background(), args, st)
+			return both.String(), code
+		}
+		want, wantCode := runJ("1")
+		if wantCode != exitFail || !strings.Contains(want, "missing.txt") || !strings.Contains(want, "stdin.example") {
+			t.Fatalf("%v -j 1: status %d, output without the missing file or stdin", flags, wantCode)
+		}
+		for _, j := range []string{"2", "4"} {
+			if got, code := runJ(j); got != want || code != wantCode {
+				i := 0
+				for i < len(got) && i < len(want) && got[i] == want[i] {
+					i++
+				}
+				t.Errorf("%v -j %s: output differs from -j 1 at byte %d (status %d vs %d)", flags, j, i, code, wantCode)
+			}
+		}
+	}
+}
+
+// TestExtractFilesInterrupted checks that a cancelled run over many
+// files stops with the interrupted status, leaving no worker behind.
+func TestExtractFilesInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	var names []string
+	for i := range 8 {
+		name := fmt.Sprintf("%s/f%d.txt", dir, i)
+		os.WriteFile(name, []byte(strings.Repeat("http://h.example/a ", 20000)), 0o644)
+		names = append(names, name)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	st, _, _ := TestStreams("")
+	if code := run(ctx, append([]string{"extract", "-j", "3"}, names...), st); code != exitInterrupted {
+		t.Fatalf("status %d, want %d", code, exitInterrupted)
+	}
+}
+
+// TestJobsErrApart checks that with standard error apart from standard
+// output (Streams.ErrApart: no flush of the output per message) each
+// stream holds the same bytes as when they are interleaved.
+func TestJobsErrApart(t *testing.T) {
+	in := jobsInput()
+	for _, cmd := range [][]string{{"parse", "--json"}, {"check", "--all"}, {"normalize"}} {
+		var want [2]string
+		for i, apart := range []bool{false, true} {
+			for _, j := range []string{"1", "3"} {
+				var out, errOut bytes.Buffer
+				st := &Streams{In: strings.NewReader(in), Out: &out, Err: &errOut, ErrApart: apart}
+				run(context.Background(), append([]string{cmd[0], "-j", j}, cmd[1:]...), st)
+				got := [2]string{out.String(), errOut.String()}
+				if i == 0 && j == "1" {
+					want = got
+					if got[1] == "" {
+						t.Fatalf("%v: no messages", cmd)
+					}
+				} else if got != want {
+					t.Errorf("%v -j %s apart %v: streams differ from the interleaved run", cmd, j, apart)
+				}
 			}
 		}
 	}

@@ -28,12 +28,12 @@ func (o *jsonObject) end()   { o.b = append(o.b, '}') }
 // which need no escaping.
 func (o *jsonObject) key(k string) {
 	if o.count > 0 {
-		o.b = append(o.b, ',')
+		o.b = append(o.b, ',', '"')
+	} else {
+		o.b = append(o.b, '"')
 	}
 	o.count++
-	o.b = append(o.b, '"')
-	o.b = append(o.b, k...)
-	o.b = append(o.b, '"', ':')
+	o.b = append(append(o.b, k...), '"', ':')
 }
 
 // str writes a string member.
@@ -108,8 +108,9 @@ func plainPrefix(s string) int {
 	)
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		b := s[i : i+8] // of constant length: one load, no bounds checks
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 		quote := w ^ (ones * '"')
 		backslash := w ^ (ones * '\\')
 		// A high bit in special marks a byte < 0x20, '"', '\\', 0x7f or
@@ -194,4 +195,41 @@ func appendOffsetMessages(b []byte, n int, at func(i int) (int, string)) []byte 
 		b = o.b
 	}
 	return append(b, ']')
+}
+
+// strPlain is str for a value known to be plain or not (plainPrefix).
+func (o *jsonObject) strPlain(k, v string, plain bool) {
+	if o.skip(k) {
+		return
+	}
+	o.key(k)
+	o.b = appendJSONStringPlain(o.b, v, plain)
+}
+
+// optStrPlain is optStr for a value known to be plain or not: the parts
+// of a plain URL are plain.
+func (o *jsonObject) optStrPlain(k, v string, ok, plain bool) {
+	if o.skip(k) {
+		return
+	}
+	o.key(k)
+	switch {
+	case !ok:
+		o.b = append(o.b, "null"...)
+	case plain:
+		o.b = append(append(append(o.b, '"'), v...), '"')
+	default:
+		o.b = appendJSONString(o.b, v)
+	}
+}
+
+// appendJSONStringPlain is appendJSONString, which, when s is known to
+// be plain (plainPrefix(s) == len(s)), only quotes it.
+func appendJSONStringPlain(b []byte, s string, plain bool) []byte {
+	if !plain {
+		return appendJSONString(b, s)
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }

@@ -20,6 +20,10 @@ type Streams struct {
 	ErrWidth int
 	OutTTY   bool // Out is a terminal: human output, progress bars
 	ErrTTY   bool // Err is a terminal
+	// ErrApart: Out and Err reach different files (or /dev/null), so
+	// that nothing shows the order of their writes; the streaming
+	// commands then write their messages without flushing Out first.
+	ErrApart bool
 
 	// secrets holds every password seen in this run's arguments and
 	// input lines (and typed at secret prompts); Err is filtered by it.
@@ -60,7 +64,7 @@ func (st *Streams) redact(s string) string {
 
 // SystemStreams returns the process's standard streams.
 func SystemStreams() *Streams {
-	st := &Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, OutTTY: isTerminal(os.Stdout), ErrTTY: isTerminal(os.Stderr)}
+	st := &Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, OutTTY: isTerminal(os.Stdout), ErrTTY: isTerminal(os.Stderr), ErrApart: apart(os.Stdout, os.Stderr)}
 	if st.ErrTTY {
 		if w, _, err := term.GetSize(int(os.Stderr.Fd())); err == nil {
 			st.ErrWidth = w
@@ -73,6 +77,22 @@ func SystemStreams() *Streams {
 func TestStreams(in string) (st *Streams, out, errOut *bytes.Buffer) {
 	out, errOut = new(bytes.Buffer), new(bytes.Buffer)
 	return &Streams{In: strings.NewReader(in), Out: out, Err: errOut}, out, errOut
+}
+
+// apart reports whether nothing can show the order of writes to out and
+// err: they are different files, or both /dev/null. (The same terminal,
+// pipe or file, as with 2>&1, shows it.)
+func apart(out, err *os.File) bool {
+	fo, err1 := out.Stat()
+	fe, err2 := err.Stat()
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	if !os.SameFile(fo, fe) {
+		return true
+	}
+	null, errNull := os.Stat(os.DevNull)
+	return errNull == nil && os.SameFile(fo, null)
 }
 
 // isTerminal reports whether f is a terminal: a character device is not
