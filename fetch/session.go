@@ -59,7 +59,8 @@ type Terminal struct {
 	// and the password never.
 	Login bool
 	// Linger is how long the server's output is still copied after In
-	// ends, while more keeps coming (default 1 s; negative: none).
+	// ends, while more keeps coming (default 3 s, room for a server slow
+	// to answer the last line typed, such as a login; negative: none).
 	Linger time.Duration
 
 	// Keys is a tn3270 key script (tn3270.ParseKeys): after the first
@@ -226,7 +227,7 @@ func (f *Fetcher) lineSession(ctx context.Context, req *Request, plan *scheme.Pl
 	linger := t.Linger
 	switch {
 	case linger == 0:
-		linger = time.Second
+		linger = 3 * time.Second
 	case linger < 0:
 		linger = 0
 	}

@@ -250,7 +250,10 @@ func TestFaultBrokenResponses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := wt.Start(t, wt.Script(opening(), tt.reply)...)
+			// The server reads the client's command before it answers:
+			// closing with the command unread would make the kernel send
+			// a reset, not the clean end of stream the case is about.
+			srv := wt.Start(t, wt.Script(opening(), wt.Steps(wt.ExpectPrefix("")), tt.reply)...)
 			c := dial(t, srv.Addr(), &Dialer{MaxLine: 4096})
 			start := time.Now()
 			err := tt.run(c, testCtx(t))

@@ -85,7 +85,8 @@ Each URL is carried out as its specification says:
            reads a key script per line. Over pipes: standard input goes to
            the server, the output to standard output with control bytes
            escaped (--raw: unchanged), until either side closes or
-           --max-time passes (a normal end). The URL's user is advisory:
+           --max-time passes (a normal end); when standard input ends
+           first, until 3 s pass without output. The URL's user is advisory:
            "login as: USER" is printed, nothing is typed unless --login
            (answers the login and password prompts once; the password is
            never printed). rlogin binds a privileged source port as root
