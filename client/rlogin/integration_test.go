@@ -67,6 +67,12 @@ func TestTrustedLogin(t *testing.T) {
 	}
 	var out wiretest.Buffer
 	done := reader(c, &out)
+	t.Cleanup(func() {
+		if t.Failed() { // what the client and the server saw, for a failure on CI
+			log, _ := os.ReadFile(os.Getenv("RLOGIN_LOG"))
+			t.Logf("trace:\n%s\nrlogind's log (last 2000 bytes):\n%s", trace.String(), log[max(0, len(log)-2000):])
+		}
+	})
 	wiretest.WaitFor(t, &out, "$ ")
 	c.Write([]byte("whoami; echo TERM=$TERM; stty size\r"))
 	wiretest.WaitFor(t, &out, "40 100")

@@ -64,10 +64,15 @@ func TestSessionLogin(t *testing.T) {
 		t.Fatalf("Run: %v\noutput:\n%s", err, out.String())
 	}
 	got := out.String()
-	// The input was typed ahead while the password prompt had echo off,
-	// so the commands are not echoed: each answer follows a "$ " prompt.
+	// The input is typed ahead right after the password. What arrives
+	// while the password prompt has echo off is not echoed; what arrives
+	// after the server turned echo back on is, and may follow "Password: "
+	// on its line. Either way each answer follows a "$ " prompt.
 	lines := map[string]bool{}
 	for _, l := range strings.Split(got, "\r\n") {
+		if strings.HasPrefix(l, "Password: ") {
+			l = "Password: "
+		}
 		lines[strings.TrimPrefix(l, "$ ")] = true
 	}
 	for _, want := range []string{"login: " + srv.user, "Password: ", "Welcome, " + srv.user + ".", "hello there",

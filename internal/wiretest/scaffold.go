@@ -89,10 +89,11 @@ func (s *Buffer) String() string {
 }
 
 // WaitFor waits until out holds s, and fails the test (showing what out
-// holds) when 10 seconds pass without it.
+// holds) when 20 seconds pass without it: a real server's login (PAM,
+// a shell starting on a pty) can take seconds on a busy machine.
 func WaitFor(t testing.TB, out *Buffer, s string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for !strings.Contains(out.String(), s) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no %q in output:\n%q", s, out.String())
