@@ -122,31 +122,7 @@ func TestWAISDatabaseAsks(t *testing.T) {
 // breakingRelay relays to target and closes the connection once the
 // server has sent after bytes.
 func breakingRelay(t *testing.T, target string, after int) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			s, err := net.Dial("tcp", target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			go io.Copy(s, c)
-			go func() {
-				io.CopyN(c, s, int64(after))
-				c.Close()
-				s.Close()
-			}()
-		}
-	}()
-	return ln.Addr().String()
+	return (&wiretest.Relay{Target: target, CutAfter: int64(after)}).Start(t).Addr()
 }
 
 func TestWAISFaults(t *testing.T) {

@@ -76,25 +76,6 @@ func waisBrokenDocument(t *testing.T) string {
 	if err != nil || hit.URL == "" {
 		t.Fatalf("hit: %v %v", hit, err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			s, err := net.Dial("tcp", addr)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			go io.Copy(s, c)
-			go func() { io.CopyN(c, s, 40000); c.Close(); s.Close() }()
-		}
-	}()
-	return strings.Replace(hit.URL, addr, ln.Addr().String(), 1)
+	cut := (&wt.Relay{Target: addr, CutAfter: 40000}).Start(t)
+	return strings.Replace(hit.URL, addr, cut.Addr(), 1)
 }

@@ -22,6 +22,9 @@ type Relay struct {
 	// Privileged connects to Target from a port in 600-1023 (as root),
 	// for servers that trust only those (rlogind).
 	Privileged bool
+	// CutAfter > 0 closes each connection once the server has sent that
+	// many bytes: a server that breaks off mid-reply.
+	CutAfter int64
 
 	ln    net.Listener
 	wg    sync.WaitGroup
@@ -91,7 +94,11 @@ func (r *Relay) serve() {
 		}()
 		go func() { // server -> client
 			defer r.wg.Done()
-			io.Copy(c, s)
+			if r.CutAfter > 0 {
+				io.CopyN(c, s, r.CutAfter)
+			} else {
+				io.Copy(c, s)
+			}
 			c.Close()
 			s.Close()
 		}()
