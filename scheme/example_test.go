@@ -3,6 +3,7 @@ package scheme_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/scheme"
@@ -208,4 +209,31 @@ func ExampleParseMailto6068() {
 	// Cc: c@example.org
 	// Subject: Lunch today
 	// body "Noon?"
+}
+
+func ExampleView_AppendParts() {
+	var parts []scheme.Part // reused from one URL to the next
+	for _, s := range []string{"ftp://u@host/pub/f.txt;type=a", "mailto:joe@example.com"} {
+		u, _ := urlkit.Parse(s)
+		v, err := scheme.Parse(&u, urlkit.RFC1738)
+		if err != nil {
+			panic(err)
+		}
+		parts = v.AppendParts(parts[:0])
+		var shown []string
+		for _, p := range parts {
+			switch p.Value.Kind {
+			case scheme.KindNull:
+				shown = append(shown, p.Name+": absent")
+			case scheme.KindStrings:
+				shown = append(shown, fmt.Sprintf("%s: %q", p.Name, p.Value.Strings))
+			default:
+				shown = append(shown, fmt.Sprintf("%s: %q", p.Name, p.Value.Str))
+			}
+		}
+		fmt.Println(strings.Join(shown, "; "))
+	}
+	// Output:
+	// cwd: ["pub"]; name: "f.txt"; type: "a"; user: "u"; password: absent
+	// address: "joe@example.com"; local_part: "joe"; domain: "example.com"
 }

@@ -68,6 +68,18 @@ func ParseFile(u *urlkit.URL) (*File, error) {
 // Scheme returns "file".
 func (f *File) Scheme() string { return "file" }
 
+// AppendParts appends host, path and local_path (null when the file is
+// not on this machine or no file name can hold its path).
+func (f *File) AppendParts(dst []Part) []Part {
+	var local Value
+	if f.IsLocal() { // else LocalPath's error, built only to be dropped
+		if p, err := f.LocalPath(); err == nil {
+			local = str(p)
+		}
+	}
+	return append(dst, Part{"host", str(f.Host)}, Part{"path", str(f.Path)}, Part{"local_path", local})
+}
+
 // URL builds "file://", the host and the path, each segment encoded for
 // fsegment (";" becomes %3B).
 func (f *File) URL() *urlkit.URL {

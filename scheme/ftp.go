@@ -147,6 +147,12 @@ func validFTPType(code string, drafts bool) bool {
 // Scheme returns "ftp".
 func (f *FTP) Scheme() string { return "ftp" }
 
+// AppendParts appends cwd, name, type, user and password.
+func (f *FTP) AppendParts(dst []Part) []Part {
+	return append(dst, Part{"cwd", strs(f.CWD)}, Part{"name", str(f.Name)}, Part{"type", opt(f.Type, f.Type != "")},
+		Part{"user", opt(f.User, f.HasUser)}, Part{"password", opt(f.Password, f.HasPassword)})
+}
+
 // URL builds the ftp URL: user and password encoded for RFC 1738's user
 // production, each CWD argument and the name for fsegment (so "/" becomes
 // %2F and ";" %3B), and ";type=" with the type code when there is one.

@@ -102,6 +102,10 @@ func checkView(t *testing.T, u *urlkit.URL, m urlkit.Mode) {
 		if !sameView(v, v2) {
 			t.Fatalf("%q (%v): view\n%#v\nbuilds %q, whose view is\n%#v", s, m, v, u2.String(), v2)
 		}
+		// The listing is the view's values: the same for the same view.
+		if p1, p2 := listing(v), listing(v2); p1 != p2 {
+			t.Fatalf("%q (%v): the view lists %s, the view of the URL it builds %s", s, m, p1, p2)
+		}
 		if m == urlkit.RFC1738 {
 			s2 := u2.String()
 			u3, err := urlkit.Parse(s2)

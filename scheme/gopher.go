@@ -86,6 +86,27 @@ func ParseGopher(u *urlkit.URL) (*Gopher, error) {
 // Scheme returns "gopher".
 func (g *Gopher) Scheme() string { return "gopher" }
 
+// AppendParts appends type, selector, search, plus and plus_request (the
+// Gopher+ string classified, null when there is none or it is none of
+// the forms).
+func (g *Gopher) AppendParts(dst []Part) []Part {
+	var req Value
+	if p, err := g.PlusRequest(); err == nil && p.Kind != PlusNone {
+		view := p.Kind == PlusView
+		var attrs, values Value
+		if p.Attributes != nil {
+			attrs = strs(p.Attributes)
+		}
+		if p.Form {
+			values = strs(p.Values)
+		}
+		req = Value{Kind: KindObject, Sub: []Part{{"kind", str(p.Kind.String())}, {"view", opt(p.View, view)},
+			{"language", opt(p.Language, view)}, {"attributes", attrs}, {"ask_values", values}}}
+	}
+	return append(dst, Part{"type", str(string([]byte{g.Type}))}, Part{"selector", str(g.Selector)},
+		Part{"search", opt(g.Search, g.HasSearch)}, Part{"plus", opt(g.Plus, g.HasPlus)}, Part{"plus_request", req})
+}
+
 // URL builds the gopher URL: the type and selector encoded for xchar, the
 // search for RFC 1738's search production, the Gopher+ string for xchar,
 // with %09 between them.

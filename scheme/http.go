@@ -94,6 +94,16 @@ func (h *HTTP) Scheme() string {
 	return "http"
 }
 
+// AppendParts appends path (null for a URL without one) and search, and
+// user and password when the URL has a login.
+func (h *HTTP) AppendParts(dst []Part) []Part {
+	dst = append(dst, Part{"path", opt(h.Path, !h.NoPath)}, Part{"search", opt(h.Search, h.HasSearch)})
+	if h.HasUser {
+		dst = append(dst, Part{"user", str(h.User)}, Part{"password", opt(h.Password, h.HasPassword)})
+	}
+	return dst
+}
+
 // URL builds the URL from the path and search as they are.
 func (h *HTTP) URL() *urlkit.URL {
 	u := serverURL(h.Scheme(), h.Host, h.Port)

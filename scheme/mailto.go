@@ -161,6 +161,12 @@ func ParseMailto(u *urlkit.URL) (*Mailto, error) {
 // Scheme returns "mailto".
 func (m *Mailto) Scheme() string { return "mailto" }
 
+// AppendParts appends address, local_part and domain.
+func (m *Mailto) AppendParts(dst []Part) []Part {
+	local, domain := m.Split()
+	return append(dst, Part{"address", str(m.Address)}, Part{"local_part", str(local)}, Part{"domain", str(domain)})
+}
+
 // URL builds "mailto:" and the address, encoded for xchar (so "%"
 // becomes %25 and the unsafe characters of a quoted local part are
 // encoded).
@@ -257,6 +263,9 @@ func ParseMID(u *urlkit.URL) (*MID, error) {
 // Scheme returns "mid".
 func (m *MID) Scheme() string { return "mid" }
 
+// AppendParts appends id.
+func (m *MID) AppendParts(dst []Part) []Part { return append(dst, Part{"id", str(m.ID)}) }
+
 // URL builds "mid:" and the id encoded for xchar.
 func (m *MID) URL() *urlkit.URL { return opaqueURL("mid", escape(m.ID, &keepXchar)) }
 
@@ -283,6 +292,9 @@ func ParseCID(u *urlkit.URL) (*CID, error) {
 // Scheme returns "cid".
 func (c *CID) Scheme() string { return "cid" }
 
+// AppendParts appends id.
+func (c *CID) AppendParts(dst []Part) []Part { return append(dst, Part{"id", str(c.ID)}) }
+
 // URL builds "cid:" and the id encoded for xchar.
 func (c *CID) URL() *urlkit.URL { return opaqueURL("cid", escape(c.ID, &keepXchar)) }
 
@@ -303,6 +315,9 @@ func ParseURN(u *urlkit.URL) (*URN, error) {
 
 // Scheme returns "urn".
 func (n *URN) Scheme() string { return "urn" }
+
+// AppendParts appends name.
+func (n *URN) AppendParts(dst []Part) []Part { return append(dst, Part{"name", str(n.Name)}) }
 
 // URL builds "urn:" and the name as it is.
 func (n *URN) URL() *urlkit.URL { return opaqueURL("urn", n.Name) }

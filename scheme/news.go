@@ -81,6 +81,17 @@ func ParseNews(u *urlkit.URL) (*News, error) {
 // Scheme returns "news".
 func (n *News) Scheme() string { return "news" }
 
+// AppendParts appends kind, group and message_id (and host, port for
+// RFC 5538's form).
+func (n *News) AppendParts(dst []Part) []Part {
+	dst = append(dst, Part{"kind", str(n.Kind())}, Part{"group", opt(n.Group, !n.All && n.MessageID == "")},
+		Part{"message_id", opt(n.MessageID, n.MessageID != "")})
+	if n.Host != "" {
+		dst = append(dst, Part{"host", str(n.Host)}, Part{"port", opt(n.Port, n.Port != "")})
+	}
+	return dst
+}
+
 // Kind returns "all", "article" or "group".
 func (n *News) Kind() string {
 	switch {
@@ -186,6 +197,15 @@ func (n *NNTP) ArticleNumber() (int64, bool) {
 
 // Scheme returns "nntp".
 func (n *NNTP) Scheme() string { return "nntp" }
+
+// AppendParts appends group and article (a number, null when absent).
+func (n *NNTP) AppendParts(dst []Part) []Part {
+	var a Value
+	if n.Article != "" {
+		a = Value{Kind: KindNumber, Str: n.Article}
+	}
+	return append(dst, Part{"group", str(n.Group)}, Part{"article", a})
+}
 
 // URL builds the nntp URL, the group encoded for uchar.
 func (n *NNTP) URL() *urlkit.URL {

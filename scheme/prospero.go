@@ -89,6 +89,17 @@ func ParseProspero(u *urlkit.URL) (*Prospero, error) {
 // Scheme returns "prospero".
 func (p *Prospero) Scheme() string { return "prospero" }
 
+// AppendParts appends hsoname, fields (an array of [name, value] pairs),
+// version and attributes.
+func (p *Prospero) AppendParts(dst []Part) []Part {
+	pairs := Value{Kind: KindArray, Sub: make([]Part, len(p.Fields))}
+	for i, f := range p.Fields {
+		pairs.Sub[i] = Part{"", strs([]string{f.Name, f.Value})}
+	}
+	return append(dst, Part{"hsoname", str(p.HSOName)}, Part{"fields", pairs}, Part{"version", opt(p.Version, p.HasVersion)},
+		Part{"attributes", strs(p.Attributes)})
+}
+
 // URL builds the prospero URL: the hsoname encoded for psegment with its
 // "/" kept (";" becomes %3B), the version and attributes after %00, and
 // each field's name and value encoded for fieldname and fieldvalue ("="
@@ -145,6 +156,11 @@ func ParseAFS(u *urlkit.URL) (*AFS, error) {
 
 // Scheme returns "afs".
 func (a *AFS) Scheme() string { return "afs" }
+
+// AppendParts appends cell and path.
+func (a *AFS) AppendParts(dst []Part) []Part {
+	return append(dst, Part{"cell", str(a.Cell)}, Part{"path", str(a.Path)})
+}
 
 // URL builds "afs://", the cell and the path, each segment encoded for
 // fsegment.

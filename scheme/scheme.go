@@ -40,9 +40,11 @@ type View interface {
 	Scheme() string
 	// URL builds the URL the view stands for.
 	URL() *urlkit.URL
-	// Parts lists the view's parts, decoded, for machine-readable
-	// output (absent parts nil).
-	Parts() []Part
+	// AppendParts appends the view's parts, decoded, to dst for
+	// machine-readable output (absent parts null) and returns the
+	// extended slice; a caller that reuses dst lists the common views
+	// without allocating.
+	AppendParts(dst []Part) []Part
 }
 
 // Parse returns the typed view of u for its scheme, or nil and no error

@@ -53,6 +53,11 @@ func (t *Telnet) Scheme() string {
 	return t.Session
 }
 
+// AppendParts appends user and password.
+func (t *Telnet) AppendParts(dst []Part) []Part {
+	return append(dst, Part{"user", opt(t.User, t.HasUser)}, Part{"password", opt(t.Password, t.HasPassword)})
+}
+
 // URL builds the URL with its final "/".
 func (t *Telnet) URL() *urlkit.URL {
 	u := serverURL(t.Scheme(), t.Host, t.Port)

@@ -15,7 +15,7 @@ import (
 //     and a splitter in internal/registry if the view needs the same
 //     split).
 //  2. One file here, scheme/<name>.go: the view (ParseXXX, URL, Scheme,
-//     Parts, with the Span of each part in an At field), its concerns
+//     AppendParts, with the Span of each part in an At field), its concerns
 //     (the decoded parts that go into protocol lines, scanned with
 //     concernList.scanSpan), its plan (a func(View, *planner) writing the
 //     steps: connect, one send per line with its Op, Arg and Why/RFC,

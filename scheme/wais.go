@@ -119,6 +119,21 @@ func waisFields(raw string) []WAISField {
 // Scheme returns "wais".
 func (w *WAIS) Scheme() string { return "wais" }
 
+// AppendParts appends database, search, wtype, wpath and wpath_fields
+// (an array of [number, contents] pairs).
+func (w *WAIS) AppendParts(dst []Part) []Part {
+	var fields Value
+	if w.Fields != nil {
+		fields = Value{Kind: KindArray, Sub: make([]Part, len(w.Fields))}
+		for i, f := range w.Fields {
+			pair := []Part{{"", Value{Kind: KindNumber, Str: strconv.Itoa(f.Number)}}, {"", str(f.Value)}}
+			fields.Sub[i] = Part{"", Value{Kind: KindArray, Sub: pair}}
+		}
+	}
+	return append(dst, Part{"database", str(w.Database)}, Part{"search", opt(w.Search, w.HasSearch)},
+		Part{"wtype", opt(w.WType, w.HasDocument)}, Part{"wpath", opt(w.WPath, w.HasDocument)}, Part{"wpath_fields", fields})
+}
+
 // URL builds the wais URL: the database, wtype and wpath encoded for
 // uchar (so "/" is %2F), the search for RFC 1738's search production.
 // With Fields, the wpath is written in RFC 1630's field form instead.

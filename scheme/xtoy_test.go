@@ -108,4 +108,4 @@ func TestToyScheme(t *testing.T) {
 	}
 }
 
-func (t *Toy) Parts() []Part { return []Part{{"key", t.Key}} }
+func (t *Toy) AppendParts(dst []Part) []Part { return append(dst, Part{"key", str(t.Key)}) }

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 var parseCmd = &command{
@@ -60,13 +61,14 @@ Examples:
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
 			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
-				var buf []byte // reused: one record's JSON
+				var buf []byte          // reused: one record's JSON
+				var parts []scheme.Part // reused: its scheme_data's parts
 				return func(n int, s string, out *bufio.Writer, errw io.Writer) int {
 					var r parsed
 					r.parse(s, *mode)
 					r.only = only
 					if *asJSON {
-						buf = append(r.appendJSON(buf[:0]), '\n')
+						buf = append(r.appendJSON(buf[:0], &parts), '\n')
 						out.Write(buf)
 					} else {
 						if n > 0 {
@@ -180,8 +182,9 @@ func (r *parsed) parse(s string, m urlkit.Mode) {
 }
 
 // appendJSON appends the result with the keys of CLI.md, in its order,
-// then urlkit's additions (mode, url, warnings).
-func (r *parsed) appendJSON(b []byte) []byte {
+// then urlkit's additions (mode, url, warnings). The scheme view's parts
+// are listed into *parts, which the caller keeps for the next URL.
+func (r *parsed) appendJSON(b []byte, parts *[]scheme.Part) []byte {
 	// Room for the input repeated in six members (input, url, path,
 	// ...), so that a long line is not copied again at every doubling.
 	b = slices.Grow(b, 6*len(r.input)+512)
@@ -233,7 +236,7 @@ func (r *parsed) appendJSON(b []byte) []byte {
 	if !o.skip("scheme_data") {
 		o.key("scheme_data")
 		if ok {
-			o.b = appendSchemeData(o.b, u, r.mode)
+			o.b = appendSchemeData(o.b, parts, u, r.mode)
 		} else {
 			o.b = append(o.b, "null"...)
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -9,75 +8,63 @@ import (
 )
 
 // schemeData returns the JSON of the URL's typed scheme view for parse
-// --json's scheme_data (CLI.md): the view's parts (scheme.View.Parts),
+// --json's scheme_data (CLI.md): the view's parts (scheme.View.AppendParts),
 // values decoded and absent parts null, or null when urlkit has no view
 // for its scheme or the URL is not a valid view of it. The mode is the
 // one the URL was parsed in: the lenient mode also reads the drafts' afs
 // scheme and FTP type codes. Nothing here knows a scheme: a scheme's
 // file in package scheme lists its parts.
 func schemeData(u *urlkit.URL, m urlkit.Mode) []byte {
-	return appendSchemeData(nil, u, m)
+	var parts []scheme.Part
+	return appendSchemeData(nil, &parts, u, m)
 }
 
-// appendSchemeData appends schemeData(u, m) to b.
-func appendSchemeData(b []byte, u *urlkit.URL, m urlkit.Mode) []byte {
+// appendSchemeData appends schemeData(u, m) to b. The view's parts are
+// listed into *parts, a slice the caller keeps for the next URL.
+func appendSchemeData(b []byte, parts *[]scheme.Part, u *urlkit.URL, m urlkit.Mode) []byte {
 	v, err := scheme.Parse(u, m)
 	if err != nil || v == nil {
 		return append(b, "null"...)
 	}
-	return partsJSON(b, v.Parts())
+	*parts = v.AppendParts((*parts)[:0])
+	return partsJSON(b, *parts)
 }
 
 // partsJSON appends the parts as a JSON object.
 func partsJSON(b []byte, parts []scheme.Part) []byte {
 	o := jsonObject{b: b}
 	o.begin()
-	for _, p := range parts {
-		o.key(p.Name)
-		o.b = valueJSON(o.b, p.Value)
+	for i := range parts {
+		o.key(parts[i].Name)
+		o.b = valueJSON(o.b, &parts[i].Value)
 	}
 	o.end()
 	return o.b
 }
 
-// valueJSON appends one value of a Part (see scheme.Part).
-func valueJSON(b []byte, v any) []byte {
-	switch v := v.(type) {
-	case nil:
-		return append(b, "null"...)
-	case string:
-		return appendJSONString(b, v)
-	case []string:
-		return appendJSONStrings(b, v)
-	case scheme.Number: // a JSON number has no leading zeros
-		if d := strings.TrimLeft(string(v), "0"); d != "" {
+// valueJSON appends one value of a Part (see scheme.Value).
+func valueJSON(b []byte, v *scheme.Value) []byte {
+	switch v.Kind {
+	case scheme.KindString:
+		return appendJSONString(b, v.Str)
+	case scheme.KindStrings:
+		return appendJSONStrings(b, v.Strings)
+	case scheme.KindNumber: // a JSON number has no leading zeros
+		if d := strings.TrimLeft(v.Str, "0"); d != "" {
 			return append(b, d...)
 		}
 		return append(b, '0')
-	case [][]string:
+	case scheme.KindArray:
 		b = append(b, '[')
-		for i, pair := range v {
+		for i := range v.Sub {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONStrings(b, pair)
+			b = valueJSON(b, &v.Sub[i].Value)
 		}
 		return append(b, ']')
-	case []scheme.WAISField:
-		b = append(b, '[')
-		for i, f := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '[')
-			b = strconv.AppendInt(b, int64(f.Number), 10)
-			b = append(b, ',')
-			b = appendJSONString(b, f.Value)
-			b = append(b, ']')
-		}
-		return append(b, ']')
-	case []scheme.Part:
-		return partsJSON(b, v)
+	case scheme.KindObject:
+		return partsJSON(b, v.Sub)
 	}
 	return append(b, "null"...)
 }
