@@ -63,8 +63,8 @@ Examples:
 			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
 				var buf []byte          // reused: one record's JSON
 				var parts []scheme.Part // reused: its scheme_data's parts
+				var r parsed            // reused: a fresh one per line would be a heap object each
 				return func(n int, s string, out *bufio.Writer, errw io.Writer) int {
-					var r parsed
 					r.parse(s, *mode)
 					r.only = only
 					if *asJSON {

@@ -100,30 +100,39 @@ var jsonPlain = func() (t [256]bool) {
 
 // plainPrefix returns the length of the longest prefix of s made of
 // jsonPlain bytes, testing eight bytes at a time (the classic "has a
-// byte less than n" and "has a zero byte" word tricks).
+// byte less than n" and "has a zero byte" word tricks); the last eight
+// bytes are tested as one word too, overlapping what was tested.
 func plainPrefix(s string) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		b := s[i : i+8] // of constant length: one load, no bounds checks
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		quote := w ^ (ones * '"')
-		backslash := w ^ (ones * '\\')
-		// A high bit in special marks a byte < 0x20, '"', '\\', 0x7f or
-		// >= 0x80 (these last set their own high bit; 0x7f+1 does).
-		special := (w - ones*0x20) | (quote - ones) | (backslash - ones) | (w + ones*0x01)
-		if (special|w)&highs != 0 {
+		if !plainWord(s[i : i+8]) {
 			break
 		}
+	}
+	if i+8 > len(s) && len(s) >= 8 && plainWord(s[len(s)-8:]) {
+		return len(s)
 	}
 	for i < len(s) && jsonPlain[s[i]] {
 		i++
 	}
 	return i
+}
+
+// plainWord reports whether the eight bytes of b are all jsonPlain.
+func plainWord(b string) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	b = b[:8] // of constant length: one load, no bounds checks
+	w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+	quote := w ^ (ones * '"')
+	backslash := w ^ (ones * '\\')
+	// A high bit in special marks a byte < 0x20, '"', '\\', 0x7f or
+	// >= 0x80 (these last set their own high bit; 0x7f+1 does).
+	special := (w - ones*0x20) | (quote - ones) | (backslash - ones) | (w + ones*0x01)
+	return (special|w)&highs == 0
 }
 
 // appendJSONString appends s as a JSON string. Invalid UTF-8 becomes

@@ -7,12 +7,15 @@ import (
 )
 
 // TestAppendJSONStringEveryByte checks the word-at-a-time scan against
-// encoding/json for every byte at every position of an 8-byte word.
+// encoding/json for every byte at every position of strings of 1 to 17
+// bytes (whole words, a tail, and the overlapping last word).
 func TestAppendJSONStringEveryByte(t *testing.T) {
 	for c := 0; c < 256; c++ {
-		for pos := 0; pos < 17; pos++ {
-			s := strings.Repeat("a", pos) + string([]byte{byte(c)}) + strings.Repeat("b", 16-pos)
-			checkJSONString(t, s)
+		for n := 1; n <= 17; n++ {
+			for pos := 0; pos < n; pos++ {
+				s := strings.Repeat("a", pos) + string([]byte{byte(c)}) + strings.Repeat("b", n-1-pos)
+				checkJSONString(t, s)
+			}
 		}
 	}
 }
@@ -28,6 +31,13 @@ func FuzzAppendJSONString(f *testing.F) {
 
 func checkJSONString(t *testing.T, s string) {
 	t.Helper()
+	plain := 0
+	for plain < len(s) && jsonPlain[s[plain]] {
+		plain++
+	}
+	if got := plainPrefix(s); got != plain {
+		t.Fatalf("plainPrefix(%q) = %d, want %d", s, got, plain)
+	}
 	got := appendJSONString(nil, s)
 	var back string
 	if err := json.Unmarshal(got, &back); err != nil {
