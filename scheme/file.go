@@ -32,37 +32,49 @@ type File struct {
 // an error. A URL without an authority (file:/path, which RFC 3986-era
 // software writes) is read as one with an empty host.
 func ParseFile(u *urlkit.URL) (*File, error) {
-	if err := expect(u, "file"); err != nil {
+	f := new(File)
+	if err := f.read(u); err != nil {
 		return nil, err
+	}
+	return f, nil
+}
+
+// read fills f with the view of u.
+func (f *File) read(u *urlkit.URL) error {
+	if err := expect(u, "file"); err != nil {
+		return err
 	}
 	p, off := "", layoutOf(u).path
 	if u.HasAuthority {
 		var ok bool
 		switch p, off, ok = urlPath(u); {
-		case ok:
-			p, off = "/"+p, off-1
+		case ok: // "/" and the url-path, the query rejoined
+			p, off = u.Path, off-1
+			if u.HasQuery {
+				p += "?" + u.Query
+			}
 		case u.HasQuery:
-			return nil, syntaxError(u, off-1, "a file URL needs '/' and a path after the host (RFC 1738 3.10)")
+			return syntaxError(u, off-1, "a file URL needs '/' and a path after the host (RFC 1738 3.10)")
 		default:
 			p = "/" // file://host: draft-06's fileurl makes the fpath optional
 		}
 	} else {
 		p = u.SchemeSpecificPart()
 		if !strings.HasPrefix(p, "/") {
-			return nil, syntaxError(u, off, "a file URL's path starts with '/' (RFC 1738 3.10)")
+			return syntaxError(u, off, "a file URL's path starts with '/' (RFC 1738 3.10)")
 		}
 	}
 	if k := indexEscape(p, '/'); k >= 0 {
-		return nil, syntaxError(u, off+k, "%2F in a file path: a file or directory name cannot hold '/' (RFC 1738 3.10: the path is hierarchical)")
+		return syntaxError(u, off+k, "%2F in a file path: a file or directory name cannot hold '/' (RFC 1738 3.10: the path is hierarchical)")
 	}
-	f := &File{Host: u.Host, Path: unescape(p)}
+	*f = File{Host: u.Host, Path: unescape(p)}
 	o := u.Offsets()
 	f.At.Host = Span{o.Host, o.Host + len(u.Host)}
 	f.At.Path = Span{o.Path, o.Fragment} // the path and a "?" part: fsegment data
 	if u.HasFragment {
 		f.At.Path.End-- // the "#"
 	}
-	return f, nil
+	return nil
 }
 
 // Scheme returns "file".
@@ -235,7 +247,13 @@ func (f *File) VMSPath() (string, error) {
 func quote(s string) string { return "\"" + s + "\"" }
 
 func init() {
-	register(&unit{parse: view(ParseFile), concerns: fileConcerns, plan: func(v View, p *planner) { p.file(v.(*File)) }}, "file")
+	register(&unit{parse: view(ParseFile), parts: func(dst []Part, u *urlkit.URL, _ urlkit.Mode) ([]Part, error) {
+		var f File // on the stack
+		if err := f.read(u); err != nil {
+			return dst, err
+		}
+		return f.AppendParts(dst), nil
+	}, concerns: fileConcerns, plan: func(v View, p *planner) { p.file(v.(*File)) }}, "file")
 }
 
 // fileConcerns: no file name can hold NUL.

@@ -60,34 +60,44 @@ type FTPSpans struct {
 // code must be one of A I D a i d (RFC 1738 section 5, ftptype).
 func ParseFTP(u *urlkit.URL) (*FTP, error) { return parseFTP(u, false) }
 
+func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
+	f := new(FTP)
+	if err := f.read(u, drafts); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
 // ParseFTPLenient is ParseFTP that also accepts the type codes of the
 // 1993-94 drafts (draft-ietf-uri-url-03 BNF: "A" formcode, "E" formcode,
 // "I", "L" digits, with formcode N, T or C, written without the space of
 // RFC 959's TYPE command).
 func ParseFTPLenient(u *urlkit.URL) (*FTP, error) { return parseFTP(u, true) }
 
-func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
+// read fills f with the view of u, with the drafts' type codes if
+// drafts is set.
+func (f *FTP) read(u *urlkit.URL, drafts bool) error {
 	if err := expect(u, "ftp"); err != nil {
-		return nil, err
+		return err
 	}
 	if err := needAuthority(u); err != nil {
-		return nil, err
+		return err
 	}
-	f := &FTP{Host: u.Host, Port: port(u), HasUser: u.HasUser, HasPassword: u.HasPassword}
+	*f = FTP{Host: u.Host, Port: port(u), HasUser: u.HasUser, HasPassword: u.HasPassword}
 	f.At.Server = serverSpans(u)
 	f.User, _ = u.DecodedUser()
 	f.Password, _ = u.DecodedPassword()
 	p, off, ok := urlPath(u)
 	if !ok {
 		if u.HasQuery {
-			return nil, noSlashBeforeQuery(u)
+			return noSlashBeforeQuery(u)
 		}
 		f.NoPath, f.At.Name = true, Span{off - 1, off - 1}
-		return f, nil
+		return nil
 	}
 	sp := registry.SplitFTP(p) // the split the strict check reads
 	if k := sp.Semicolon; k >= 0 {
-		return nil, syntaxError(u, off+k, "';' is reserved and must be encoded as %3B in an FTP path: only a final \";type=\" may follow the name (RFC 1738 3.2.2)")
+		return syntaxError(u, off+k, "';' is reserved and must be encoded as %3B in an FTP path: only a final \";type=\" may follow the name (RFC 1738 3.2.2)")
 	}
 	if sp.TypeAt >= 0 {
 		code := lowerASCII(p[sp.TypeAt+6:])
@@ -98,7 +108,7 @@ func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
 			} else if validFTPType(code, true) {
 				rule += "; the drafts' E, L and form codes are accepted in the lenient mode"
 			}
-			return nil, syntaxError(u, off+sp.TypeAt+6, rule)
+			return syntaxError(u, off+sp.TypeAt+6, rule)
 		}
 		f.Type = code
 		f.At.Type = Span{off + sp.TypeAt + 6, off + len(p)}
@@ -114,7 +124,7 @@ func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
 		f.At.CWD = append(f.At.CWD, Span{off + start, off + end})
 		at = next
 	}
-	return f, nil
+	return nil
 }
 
 // validFTPType reports whether code (lower case) is an RFC 1738 type
@@ -276,10 +286,14 @@ func set(names ...string) map[string]bool {
 func init() {
 	register(&unit{
 		parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
-			if m == urlkit.Lenient {
-				return nilView(ParseFTPLenient(u))
+			return nilView(parseFTP(u, m == urlkit.Lenient))
+		},
+		parts: func(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error) {
+			var f FTP // on the stack
+			if err := f.read(u, m == urlkit.Lenient); err != nil {
+				return dst, err
 			}
-			return nilView(ParseFTP(u))
+			return f.AppendParts(dst), nil
 		},
 		concerns: ftpConcerns,
 		plan:     ftpPlan,

@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -86,6 +87,11 @@ func checkView(t *testing.T, u *urlkit.URL, m urlkit.Mode) {
 	t.Helper()
 	s := u.String()
 	v, err := Parse(u, m)
+	// AppendParts (the common views on the stack) agrees with Parse.
+	parts, ok, perr := AppendParts(nil, u, m)
+	if fmt.Sprint(perr) != fmt.Sprint(err) || ok != (err == nil && v != nil) || ok && listingOf(parts) != listing(v) {
+		t.Fatalf("%q (%v): AppendParts = %s, %v, %v; Parse = %#v, %v", s, m, listingOf(parts), ok, perr, v, err)
+	}
 	if m == urlkit.RFC1738 && err != nil && grammar1738[u.SchemeName()] {
 		// The file view refuses a %2F inside a segment, which fsegment
 		// allows: a file name cannot hold "/" (see ParseFile).

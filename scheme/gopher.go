@@ -47,20 +47,29 @@ type GopherSpans struct {
 
 // ParseGopher returns the view of a gopher URL.
 func ParseGopher(u *urlkit.URL) (*Gopher, error) {
-	if err := expect(u, "gopher"); err != nil {
+	g := new(Gopher)
+	if err := g.read(u); err != nil {
 		return nil, err
+	}
+	return g, nil
+}
+
+// read fills g with the view of u.
+func (g *Gopher) read(u *urlkit.URL) error {
+	if err := expect(u, "gopher"); err != nil {
+		return err
 	}
 	if err := needAuthority(u); err != nil {
-		return nil, err
+		return err
 	}
-	g := &Gopher{Host: u.Host, Port: port(u), Type: '1'}
+	*g = Gopher{Host: u.Host, Port: port(u), Type: '1'}
 	g.At.Server = serverSpans(u)
 	p, off, ok := urlPath(u)
 	if !ok && u.HasQuery {
-		return nil, noSlashBeforeQuery(u)
+		return noSlashBeforeQuery(u)
 	}
 	if p == "" {
-		return g, nil
+		return nil
 	}
 	sp := registry.SplitGopher(p) // the split the strict check reads
 	if sp.TypeEnd == 3 {
@@ -72,7 +81,7 @@ func ParseGopher(u *urlkit.URL) (*Gopher, error) {
 	g.Selector = unescape(p[sp.TypeEnd:sp.SelectorEnd])
 	g.At.Selector = Span{off + sp.TypeEnd, off + sp.SelectorEnd}
 	if sp.SearchAt < 0 {
-		return g, nil
+		return nil
 	}
 	g.HasSearch, g.Search = true, unescape(p[sp.SearchAt:sp.SearchEnd])
 	g.At.Search = Span{off + sp.SearchAt, off + sp.SearchEnd}
@@ -80,7 +89,7 @@ func ParseGopher(u *urlkit.URL) (*Gopher, error) {
 		g.HasPlus, g.Plus = true, unescape(p[sp.PlusAt:])
 		g.At.Plus = Span{off + sp.PlusAt, off + len(p)}
 	}
-	return g, nil
+	return nil
 }
 
 // Scheme returns "gopher".
@@ -290,7 +299,13 @@ func (p GopherPlus) String() string {
 }
 
 func init() {
-	register(&unit{parse: view(ParseGopher), concerns: gopherConcerns, plan: gopherPlan, proxied: true}, "gopher")
+	register(&unit{parse: view(ParseGopher), parts: func(dst []Part, u *urlkit.URL, _ urlkit.Mode) ([]Part, error) {
+		var g Gopher // on the stack
+		if err := g.read(u); err != nil {
+			return dst, err
+		}
+		return g.AppendParts(dst), nil
+	}, concerns: gopherConcerns, plan: gopherPlan, proxied: true}, "gopher")
 }
 
 // gopherConcerns: the selector, the search and the Gopher+ string go

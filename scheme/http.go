@@ -42,38 +42,38 @@ type HTTPSpans struct {
 
 // ParseHTTP returns the view of an http or https URL.
 func ParseHTTP(u *urlkit.URL) (*HTTP, error) {
-	if err := expect(u, "http", "https"); err != nil {
+	h := new(HTTP)
+	if err := h.read(u, false); err != nil {
 		return nil, err
 	}
-	if err := needAuthority(u); err != nil {
-		return nil, err
-	}
-	if u.HasUser {
-		return nil, syntaxError(u, layoutOf(u).user, "a user name or password is not allowed in "+u.SchemeName()+" URLs (RFC 1738 3.3); RFC 3986's are read in the rfc3986 mode")
-	}
-	return parseHTTP(u), nil
+	return h, nil
 }
 
 // ParseHTTP3986 is ParseHTTP that also reads a user name and password,
 // which RFC 3986 allows in http URLs (RFC 1738 3.3 does not).
 func ParseHTTP3986(u *urlkit.URL) (*HTTP, error) {
-	if err := expect(u, "http", "https"); err != nil {
+	h := new(HTTP)
+	if err := h.read(u, true); err != nil {
 		return nil, err
 	}
-	if err := needAuthority(u); err != nil {
-		return nil, err
-	}
-	h := parseHTTP(u)
-	h.HasUser, h.HasPassword = u.HasUser, u.HasPassword
-	h.User, _ = u.DecodedUser()
-	h.Password, _ = u.DecodedPassword()
 	return h, nil
 }
 
-func parseHTTP(u *urlkit.URL) *HTTP {
-	h := &HTTP{Secure: u.SchemeName() == "https", Host: u.Host, Port: port(u), Search: u.Query, HasSearch: u.HasQuery}
-	h.At.Server = serverSpans(u)
+// read fills h with the view of u, with its login if login is set (else
+// a login is an error).
+func (h *HTTP) read(u *urlkit.URL, login bool) error {
+	if err := expect(u, "http", "https"); err != nil {
+		return err
+	}
+	if err := needAuthority(u); err != nil {
+		return err
+	}
+	if u.HasUser && !login {
+		return syntaxError(u, layoutOf(u).user, "a user name or password is not allowed in "+u.SchemeName()+" URLs (RFC 1738 3.3); RFC 3986's are read in the rfc3986 mode")
+	}
 	o := u.Offsets()
+	*h = HTTP{Secure: u.SchemeName() == "https", Host: u.Host, Port: port(u), Search: u.Query, HasSearch: u.HasQuery}
+	h.At.Server = serverSpansAt(u, o)
 	if len(u.Path) > 0 {
 		h.Path = u.Path[1:]
 		h.At.Path = Span{o.Path + 1, o.Path + len(u.Path)}
@@ -83,7 +83,12 @@ func parseHTTP(u *urlkit.URL) *HTTP {
 	if u.HasQuery {
 		h.At.Search = Span{o.Query, o.Query + len(u.Query)}
 	}
-	return h
+	if login {
+		h.HasUser, h.HasPassword = u.HasUser, u.HasPassword
+		h.User, _ = u.DecodedUser()
+		h.Password, _ = u.DecodedPassword()
+	}
+	return nil
 }
 
 // Scheme returns "http" or "https".
@@ -130,11 +135,23 @@ func (h *HTTP) Hostname() string { return strings.TrimSuffix(strings.TrimPrefix(
 
 func init() {
 	register(&unit{parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
-		if m == urlkit.RFC3986 || m == urlkit.Lenient {
+		if httpLogin(m) {
 			return nilView(ParseHTTP3986(u))
 		}
 		return nilView(ParseHTTP(u))
-	}, plan: httpPlan, proxied: true}, "http", "https")
+	}, parts: httpParts, plan: httpPlan, proxied: true}, "http", "https")
+}
+
+// httpLogin: the modes that read an http URL's login (RFC 3986's).
+func httpLogin(m urlkit.Mode) bool { return m == urlkit.RFC3986 || m == urlkit.Lenient }
+
+// httpParts is unit.parts, the view on the stack.
+func httpParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error) {
+	var h HTTP
+	if err := h.read(u, httpLogin(m)); err != nil {
+		return dst, err
+	}
+	return h.AppendParts(dst), nil
 }
 
 // httpPlan is the request urlkit's access layer sends with net/http: an

@@ -142,20 +142,29 @@ func splitOutsideQuotes(s string, sep byte) []string {
 
 // ParseMailto returns the view of a mailto URL, checking the address.
 func ParseMailto(u *urlkit.URL) (*Mailto, error) {
-	if err := expect(u, "mailto"); err != nil {
+	m := new(Mailto)
+	if err := m.read(u); err != nil {
 		return nil, err
+	}
+	return m, nil
+}
+
+// read fills m with the view of u (RFC 1738's mailto).
+func (m *Mailto) read(u *urlkit.URL) error {
+	if err := expect(u, "mailto"); err != nil {
+		return err
 	}
 	addr, err := addrSpec(u)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	m := &Mailto{Address: addr}
+	*m = Mailto{Address: addr}
 	o := u.Offsets()
 	m.At.Address = Span{o.SchemeSpecificPart, o.Fragment}
 	if u.HasFragment {
 		m.At.Address.End-- // the "#"
 	}
-	return m, nil
+	return nil
 }
 
 // Scheme returns "mailto".
@@ -238,6 +247,26 @@ func splitAddr(a string) (string, string) {
 		}
 	}
 	return a, ""
+}
+
+// mailto6068: the modes that read a mailto URL as RFC 6068's lists of
+// addresses and header fields.
+func mailto6068(m urlkit.Mode) bool { return m == urlkit.RFC3986 || m == urlkit.Lenient }
+
+// mailtoParts is unit.parts: RFC 1738's view on the stack.
+func mailtoParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error) {
+	if mailto6068(m) {
+		v, err := ParseMailto6068(u)
+		if err != nil {
+			return dst, err
+		}
+		return v.AppendParts(dst), nil
+	}
+	var v Mailto
+	if err := v.read(u); err != nil {
+		return dst, err
+	}
+	return v.AppendParts(dst), nil
 }
 
 // MID is the view of a mid URL (RFC 1630, Message-Id): the RFC 822
@@ -324,11 +353,11 @@ func (n *URN) URL() *urlkit.URL { return opaqueURL("urn", n.Name) }
 
 func init() {
 	register(&unit{parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
-		if m == urlkit.RFC3986 || m == urlkit.Lenient {
+		if mailto6068(m) {
 			return nilView(ParseMailto6068(u))
 		}
 		return nilView(ParseMailto(u))
-	}, concerns: mailtoConcerns, plan: mailtoPlan}, "mailto")
+	}, parts: mailtoParts, concerns: mailtoConcerns, plan: mailtoPlan}, "mailto")
 	register(&unit{parse: view(ParseMID), plan: func(v View, p *planner) {
 		p.comment("mid: a mail message already received (RFC 1630): the client looks in the user's mail for the message whose Message-ID is <%s>", v.(*MID).ID)
 	}}, "mid")

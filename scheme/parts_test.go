@@ -41,37 +41,46 @@ func render(b *strings.Builder, parts []Part, object bool) {
 }
 
 // listing renders the parts of v.
-func listing(v View) string {
+func listing(v View) string { return listingOf(v.AppendParts(nil)) }
+
+// listingOf renders parts.
+func listingOf(parts []Part) string {
 	var b strings.Builder
-	render(&b, v.AppendParts(nil), true)
+	render(&b, parts, true)
 	return b.String()
 }
 
-// partsCases: a URL, the mode it is read in, its listing, and whether
-// listing it may allocate (only the rarer nested values do).
+// partsCases: a URL, the mode it is read in, its listing, whether
+// listing its view may allocate (only the rarer nested values do), and
+// whether reading its view allocates (a view on the heap, which the
+// common schemes avoid, or decoded strings and lists).
 var partsCases = []struct {
-	in     string
-	mode   urlkit.Mode
-	want   string
-	allocs bool
+	in         string
+	mode       urlkit.Mode
+	want       string
+	allocs     bool
+	viewAllocs bool
 }{
-	{"http://h/p?q", urlkit.RFC1738, `path:"p",search:"q"`, false},
-	{"https://h", urlkit.RFC1738, `path:null,search:null`, false},
-	{"http://u:p%40w@h/", urlkit.RFC3986, `path:"",search:null,user:"u",password:"p@w"`, false},
-	{"ftp://u@h/a%2Fb/c/f;type=d", urlkit.RFC1738, `cwd:[a/b|c],name:"f",type:"d",user:"u",password:null`, false},
-	{"ftp://h/", urlkit.RFC1738, `cwd:[],name:"",type:null,user:null,password:null`, false},
-	{"file:///etc/motd", urlkit.RFC1738, `host:"",path:"/etc/motd",local_path:"/etc/motd"`, false},
-	{"file://elsewhere/etc/motd", urlkit.RFC1738, `host:"elsewhere",path:"/etc/motd",local_path:null`, false},
-	{"mailto:joe@example.com", urlkit.RFC1738, `address:"joe@example.com",local_part:"joe",domain:"example.com"`, false},
-	{"gopher://h/1sel%09find", urlkit.RFC1738, `type:"1",selector:"sel",search:"find",plus:null,plus_request:null`, false},
+	{"http://h/p?q", urlkit.RFC1738, `path:"p",search:"q"`, false, false},
+	{"https://h", urlkit.RFC1738, `path:null,search:null`, false, false},
+	{"http://u:p%40w@h/", urlkit.RFC3986, `path:"",search:null,user:"u",password:"p@w"`, false, true},
+	{"http://u:p@h/", urlkit.RFC3986, `path:"",search:null,user:"u",password:"p"`, false, false},
+	{"ftp://u@h/a%2Fb/c/f;type=d", urlkit.RFC1738, `cwd:[a/b|c],name:"f",type:"d",user:"u",password:null`, false, true},
+	{"ftp://u@h/f;type=d", urlkit.RFC1738, `cwd:[],name:"f",type:"d",user:"u",password:null`, false, false},
+	{"ftp://h/", urlkit.RFC1738, `cwd:[],name:"",type:null,user:null,password:null`, false, false},
+	{"file:///etc/motd", urlkit.RFC1738, `host:"",path:"/etc/motd",local_path:"/etc/motd"`, false, false},
+	{"file://elsewhere/etc/motd", urlkit.RFC1738, `host:"elsewhere",path:"/etc/motd",local_path:null`, false, false},
+	{"mailto:joe@example.com", urlkit.RFC1738, `address:"joe@example.com",local_part:"joe",domain:"example.com"`, false, true},
+	{"mailto:joe@example.com?subject=hi", urlkit.RFC3986, `address:"joe@example.com",local_part:"joe",domain:"example.com"`, false, true},
+	{"gopher://h/1sel%09find", urlkit.RFC1738, `type:"1",selector:"sel",search:"find",plus:null,plus_request:null`, false, false},
 	{"gopher://h/0sel%09%09!+ABSTRACT", urlkit.RFC1738,
-		`type:"0",selector:"sel",search:"",plus:"!+ABSTRACT",plus_request:{kind:"item_attributes",view:null,language:null,attributes:[+ABSTRACT],ask_values:null}`, true},
-	{"nntp://h/comp.lang/007", urlkit.RFC1738, `group:"comp.lang",article:#007`, false},
-	{"news:*", urlkit.RFC1738, `kind:"all",group:null,message_id:null`, false},
-	{"telnet://u:p@h/", urlkit.RFC1738, `user:"u",password:"p"`, false},
-	{"wais://h/db/t/1=a;2=b;", urlkit.RFC1630, `database:"db",search:null,wtype:"t",wpath:"1=a;2=b;",wpath_fields:[[#1,"a"],[#2,"b"]]`, true},
-	{"prospero://h/p%00v;a=1", urlkit.RFC1738, `hsoname:"p",fields:[[a|1]],version:"v",attributes:[]`, true},
-	{"afs://cell/p", urlkit.Lenient, `cell:"cell",path:"/p"`, false},
+		`type:"0",selector:"sel",search:"",plus:"!+ABSTRACT",plus_request:{kind:"item_attributes",view:null,language:null,attributes:[+ABSTRACT],ask_values:null}`, true, false},
+	{"nntp://h/comp.lang/007", urlkit.RFC1738, `group:"comp.lang",article:#007`, false, true},
+	{"news:*", urlkit.RFC1738, `kind:"all",group:null,message_id:null`, false, true},
+	{"telnet://u:p@h/", urlkit.RFC1738, `user:"u",password:"p"`, false, true},
+	{"wais://h/db/t/1=a;2=b;", urlkit.RFC1630, `database:"db",search:null,wtype:"t",wpath:"1=a;2=b;",wpath_fields:[[#1,"a"],[#2,"b"]]`, true, false},
+	{"prospero://h/p%00v;a=1", urlkit.RFC1738, `hsoname:"p",fields:[[a|1]],version:"v",attributes:[]`, true, true},
+	{"afs://cell/p", urlkit.Lenient, `cell:"cell",path:"/p"`, false, true},
 }
 
 func TestAppendParts(t *testing.T) {
@@ -90,17 +99,27 @@ func TestAppendParts(t *testing.T) {
 			t.Errorf("%s: AppendParts did not keep what dst held", c.in)
 			continue
 		}
-		var b strings.Builder
-		render(&b, parts[1:], true)
-		if b.String() != c.want {
-			t.Errorf("%s:\n got %s\nwant %s", c.in, b.String(), c.want)
+		if got := listingOf(parts[1:]); got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.in, got, c.want)
+		}
+		// The package's AppendParts lists the same, after what dst held.
+		byURL, ok, err := AppendParts(prefix[:1], &u, c.mode)
+		if !ok || err != nil || len(byURL) != len(parts) || byURL[0].Name != "before" || listingOf(byURL[1:]) != c.want {
+			t.Errorf("%s: AppendParts(u) = %s, %v, %v", c.in, listingOf(byURL), ok, err)
 		}
 		if c.allocs {
 			continue
 		}
-		// A reused slice: listing a common view allocates nothing.
+		// A reused slice: listing a common view allocates nothing, and
+		// for the common schemes neither does their view.
 		if n := testing.AllocsPerRun(100, func() { parts = v.AppendParts(parts[:0]) }); n != 0 {
-			t.Errorf("%s: AppendParts allocates %v times", c.in, n)
+			t.Errorf("%s: View.AppendParts allocates %v times", c.in, n)
+		}
+		if !c.viewAllocs {
+			n := testing.AllocsPerRun(100, func() { parts, _, _ = AppendParts(parts[:0], &u, c.mode) })
+			if n != 0 {
+				t.Errorf("%s: AppendParts(u) allocates %v times", c.in, n)
+			}
 		}
 	}
 }

@@ -53,11 +53,44 @@ type View interface {
 // drafts allowed: FTP type codes E and L and the form codes (ParseFTP
 // versus ParseFTPLenient), and the afs scheme.
 func Parse(u *urlkit.URL, m urlkit.Mode) (View, error) {
-	un, row := unitOf(u.SchemeName())
-	if un == nil || un.parse == nil || row.LenientOnly && m != urlkit.Lenient {
+	un := viewUnit(u, m)
+	if un == nil {
 		return nil, nil
 	}
 	return un.parse(u, m)
+}
+
+// viewUnit returns the unit of u's scheme if it gives u a view in the
+// mode m, or nil.
+func viewUnit(u *urlkit.URL, m urlkit.Mode) *unit {
+	un, row := unitOf(u.SchemeName())
+	if un == nil || un.parse == nil || row.LenientOnly && m != urlkit.Lenient {
+		return nil
+	}
+	return un
+}
+
+// AppendParts appends the parts of u's view to dst, as Parse(u, m) and
+// the view's AppendParts would, and reports whether it listed a view:
+// false when urlkit has no view for u's scheme, or with Parse's error
+// when u is not a valid view of it (dst is then returned as it was). The
+// common schemes (http, https, ftp, file, mailto, gopher) build their
+// view on the stack, so that with a reused dst listing a URL of them
+// allocates nothing beyond what decoding its parts needs.
+func AppendParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, bool, error) {
+	un := viewUnit(u, m)
+	if un == nil {
+		return dst, false, nil
+	}
+	if un.parts != nil {
+		parts, err := un.parts(dst, u, m)
+		return parts, err == nil, err
+	}
+	v, err := un.parse(u, m)
+	if err != nil {
+		return dst, false, err
+	}
+	return v.AppendParts(dst), true, nil
 }
 
 // nilView turns a typed nil pointer into a nil View, so that a failed
@@ -362,8 +395,10 @@ type Span struct{ At, End int }
 // an empty span where it would be.
 type Server struct{ User, Password, Host, Port Span }
 
-func serverSpans(u *urlkit.URL) Server {
-	o := u.Offsets()
+func serverSpans(u *urlkit.URL) Server { return serverSpansAt(u, u.Offsets()) }
+
+// serverSpansAt is serverSpans with u's offsets at hand.
+func serverSpansAt(u *urlkit.URL, o urlkit.Offsets) Server {
 	return Server{
 		User:     Span{o.User, o.User + len(u.User)},
 		Password: Span{o.Password, o.Password + len(u.Password)},

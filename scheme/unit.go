@@ -40,6 +40,10 @@ type unit struct {
 	// the one the URL was parsed in (the lenient mode reads the drafts'
 	// forms).
 	parse func(u *urlkit.URL, m urlkit.Mode) (View, error)
+	// parts, when not nil, appends the parts of the view parse would
+	// return, building the view on the stack (the common schemes, for
+	// AppendParts); when nil, AppendParts lists what parse returns.
+	parts func(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error)
 	// concerns adds the refusals for the decoded fields of v that its
 	// access puts into protocol lines; nil when there are none. v is
 	// nil when the URL is no valid view (CheckSafe still scans what it

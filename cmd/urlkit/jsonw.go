@@ -99,17 +99,16 @@ var jsonPlain = func() (t [256]bool) {
 }()
 
 // plainPrefix returns the length of the longest prefix of s made of
-// jsonPlain bytes, testing eight bytes at a time (the classic "has a
-// byte less than n" and "has a zero byte" word tricks); the last eight
-// bytes are tested as one word too, overlapping what was tested.
+// jsonPlain bytes, eight bytes at a time; when 1 to 7 bytes are left, the
+// last eight bytes are tested as one word, overlapping what was tested.
 func plainPrefix(s string) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		if !plainWord(s[i : i+8]) {
+		if !plainWord(load64(s[i : i+8])) {
 			break
 		}
 	}
-	if i+8 > len(s) && len(s) >= 8 && plainWord(s[len(s)-8:]) {
+	if i < len(s) && i+8 > len(s) && len(s) >= 8 && plainWord(load64(s[len(s)-8:])) {
 		return len(s)
 	}
 	for i < len(s) && jsonPlain[s[i]] {
@@ -118,15 +117,20 @@ func plainPrefix(s string) int {
 	return i
 }
 
-// plainWord reports whether the eight bytes of b are all jsonPlain.
-func plainWord(b string) bool {
+// load64 reads the eight bytes of b as a little-endian word (one load).
+func load64(b string) uint64 {
+	b = b[:8] // of constant length: no bounds checks
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// plainWord reports whether the eight bytes of w are all jsonPlain (the
+// classic "has a byte less than n" and "has a zero byte" word tricks).
+func plainWord(w uint64) bool {
 	const (
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
 	)
-	b = b[:8] // of constant length: one load, no bounds checks
-	w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 	quote := w ^ (ones * '"')
 	backslash := w ^ (ones * '\\')
 	// A high bit in special marks a byte < 0x20, '"', '\\', 0x7f or

@@ -8,7 +8,7 @@ import (
 )
 
 // schemeData returns the JSON of the URL's typed scheme view for parse
-// --json's scheme_data (CLI.md): the view's parts (scheme.View.AppendParts),
+// --json's scheme_data (CLI.md): the view's parts (scheme.AppendParts),
 // values decoded and absent parts null, or null when urlkit has no view
 // for its scheme or the URL is not a valid view of it. The mode is the
 // one the URL was parsed in: the lenient mode also reads the drafts' afs
@@ -22,12 +22,12 @@ func schemeData(u *urlkit.URL, m urlkit.Mode) []byte {
 // appendSchemeData appends schemeData(u, m) to b. The view's parts are
 // listed into *parts, a slice the caller keeps for the next URL.
 func appendSchemeData(b []byte, parts *[]scheme.Part, u *urlkit.URL, m urlkit.Mode) []byte {
-	v, err := scheme.Parse(u, m)
-	if err != nil || v == nil {
+	list, ok, _ := scheme.AppendParts((*parts)[:0], u, m)
+	*parts = list
+	if !ok {
 		return append(b, "null"...)
 	}
-	*parts = v.AppendParts((*parts)[:0])
-	return partsJSON(b, *parts)
+	return partsJSON(b, list)
 }
 
 // partsJSON appends the parts as a JSON object.
