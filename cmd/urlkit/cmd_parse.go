@@ -36,7 +36,7 @@ not UTF-8: in "input" they are written as U+FFFD, and the object then has
 "input_base64", the exact bytes in standard base64 (RFC 4648 4), so that
 no input is lost. Text output writes such an input Go-quoted ("\xff").
 
-JSON keys: ` + strings.Join(parseFields, ", ") + `.
+JSON keys: ` + strings.Join(parseFields[:], ", ") + `.
 
 ` + modesHelp + `
 
@@ -99,28 +99,26 @@ Examples:
 
 // overLongJSON is the record of a line longer than maxLine: not valid,
 // its input null (it was not kept), one error, every component null.
-func overLongJSON(lineNo int, m urlkit.Mode, only map[string]bool) []byte {
-	o := jsonObject{only: only}
+func overLongJSON(lineNo int, m urlkit.Mode, only fieldSet) []byte {
+	o := jsonRecord{only: only}
 	o.begin()
-	o.optStr("input", "", false)
-	o.boolean("valid", false)
-	if !o.skip("errors") {
-		o.key("errors")
+	o.null(fieldInput)
+	o.boolean(fieldValid, false)
+	if o.key(fieldErrors) {
 		msg := fmt.Sprintf("standard input line %d: longer than %d bytes; skipped", lineNo, maxLine)
 		o.b = appendOffsetMessages(o.b, 1, func(int) (int, string) { return maxLine, msg })
 	}
-	for _, k := range parseFields[3:] {
-		switch k {
-		case "mode":
-			o.str(k, m.String())
-		case "warnings":
-			if !o.skip(k) {
-				o.key(k)
+	for f := fieldScheme; f < numFields; f++ {
+		switch f {
+		case fieldMode:
+			o.str(f, m.String())
+		case fieldWarnings:
+			if o.key(f) {
 				o.b = append(o.b, "[]"...)
 			}
-		case "input_base64":
+		case fieldInputBase64:
 		default:
-			o.optStr(k, "", false)
+			o.null(f)
 		}
 	}
 	o.end()
@@ -141,30 +139,75 @@ type parsed struct {
 	errs     urlkit.ErrorList // the first maxErrorsListed
 	errTotal int              // how many errors there are in all
 	warnings []urlkit.Warning
-	validIn  string          // another mode that takes an invalid input, or ""
-	only     map[string]bool // the fields to print; nil for all
+	validIn  string   // another mode that takes an invalid input, or ""
+	only     fieldSet // the fields to print
 }
 
+// A parseField is a member of parse's JSON objects, by its place in
+// their order (parseFields).
+type parseField uint8
+
+// The members of parse's JSON objects, in their order.
+const (
+	fieldInput parseField = iota
+	fieldValid
+	fieldErrors
+	fieldScheme
+	fieldUser
+	fieldPassword
+	fieldHost
+	fieldPort
+	fieldEffectivePort
+	fieldURLPath
+	fieldSchemeSpecificPart
+	fieldAuthority
+	fieldUserinfo
+	fieldPath
+	fieldQuery
+	fieldFragment
+	fieldSchemeData
+	fieldMode
+	fieldURL
+	fieldWarnings
+	fieldValidIn
+	fieldInputBase64
+	numFields
+)
+
 // parseFields are the keys of parse's JSON objects, in their order.
-var parseFields = []string{
+var parseFields = [numFields]string{
 	"input", "valid", "errors", "scheme", "user", "password", "host", "port",
 	"effective_port", "url_path", "scheme_specific_part", "authority", "userinfo",
 	"path", "query", "fragment", "scheme_data", "mode", "url", "warnings",
 	"valid_in", "input_base64",
 }
 
-// selectFields reads --fields: nil for all fields.
-func selectFields(list string) (map[string]bool, error) {
+// fieldSet is a set of parseFields, one bit each (--fields).
+type fieldSet uint32
+
+// allFields is every field: parse without --fields.
+const allFields = fieldSet(1)<<numFields - 1
+
+// has reports whether the set holds the field named name (a key of
+// parseFields, or not in the set).
+func (s fieldSet) has(name string) bool {
+	i := slices.Index(parseFields[:], name)
+	return i >= 0 && s&(1<<i) != 0
+}
+
+// selectFields reads --fields: allFields when the list is empty.
+func selectFields(list string) (fieldSet, error) {
 	if list == "" {
-		return nil, nil
+		return allFields, nil
 	}
-	only := map[string]bool{}
+	var only fieldSet
 	for f := range strings.SplitSeq(list, ",") {
 		f = strings.TrimSpace(f)
-		if !slices.Contains(parseFields, f) {
-			return nil, fmt.Errorf("unknown field %q in --fields (want some of %s)", f, strings.Join(parseFields, ","))
+		i := slices.Index(parseFields[:], f)
+		if i < 0 {
+			return 0, fmt.Errorf("unknown field %q in --fields (want some of %s)", f, strings.Join(parseFields[:], ","))
 		}
-		only[f] = true
+		only |= 1 << i
 	}
 	return only, nil
 }
@@ -188,19 +231,18 @@ func (r *parsed) appendJSON(b []byte, parts *[]scheme.Part) []byte {
 	// Room for the input repeated in six members (input, url, path,
 	// ...), so that a long line is not copied again at every doubling.
 	b = slices.Grow(b, 6*len(r.input)+512)
-	o := jsonObject{b: b, only: r.only}
+	o := jsonRecord{b: b, only: r.only}
 	o.begin()
 	// Most inputs need no escaping: then neither do their parts, which
 	// are copied as they are.
 	inputPlain := plainPrefix(r.input) == len(r.input)
-	o.strPlain("input", r.input, inputPlain)
+	o.strPlain(fieldInput, r.input, inputPlain)
 	inputJSON := len(o.b) - len(r.input) - 2 // where its JSON string starts, if it is plain and not skipped
-	o.boolean("valid", r.err == nil)
-	if !o.skip("errors") {
-		o.key("errors")
+	o.boolean(fieldValid, r.err == nil)
+	if o.key(fieldErrors) {
 		o.b = appendOffsetMessages(o.b, len(r.errs), func(i int) (int, string) { return r.errs[i].Offset, r.errs[i].Rule })
 		if more := r.errTotal - len(r.errs); more > 0 {
-			o.key("errors_omitted") // with errors, --fields or not
+			o.b = append(o.b, `,"errors_omitted":`...) // with errors, --fields or not
 			o.b = strconv.AppendInt(o.b, int64(more), 10)
 		}
 	}
@@ -216,52 +258,49 @@ func (r *parsed) appendJSON(b []byte, parts *[]scheme.Part) []byte {
 			plain = plainPrefix(w.s) == len(w.s)
 		}
 	}
-	o.optStrPlain("scheme", u.SchemeName(), ok && u.Scheme != "", plain)
-	o.optStrPlain("user", u.User, ok && u.HasUser, plain)
-	o.optStrPlain("password", u.Password, ok && u.HasPassword, plain)
-	o.optStrPlain("host", u.Host, ok && u.HasAuthority, plain)
-	o.optStrPlain("port", u.Port, ok && u.HasPort, plain)
+	o.optStrPlain(fieldScheme, u.SchemeName(), ok && u.Scheme != "", plain)
+	o.optStrPlain(fieldUser, u.User, ok && u.HasUser, plain)
+	o.optStrPlain(fieldPassword, u.Password, ok && u.HasPassword, plain)
+	o.optStrPlain(fieldHost, u.Host, ok && u.HasAuthority, plain)
+	o.optStrPlain(fieldPort, u.Port, ok && u.HasPort, plain)
 	port, hasPort := u.EffectivePort()
-	o.optInt("effective_port", port, ok && hasPort)
+	o.optInt(fieldEffectivePort, port, ok && hasPort)
 	urlPath, hasURLPath := w.urlPath(u)
-	o.optStrPlain("url_path", urlPath, ok && hasURLPath, plain)
-	o.optStrPlain("scheme_specific_part", w.schemeSpecificPart(u), ok, plain)
+	o.optStrPlain(fieldURLPath, urlPath, ok && hasURLPath, plain)
+	o.optStrPlain(fieldSchemeSpecificPart, w.schemeSpecificPart(u), ok, plain)
 	auth, hasAuth := w.authority(u)
-	o.optStrPlain("authority", auth, ok && hasAuth, plain)
+	o.optStrPlain(fieldAuthority, auth, ok && hasAuth, plain)
 	info, hasInfo := w.userinfo(u)
-	o.optStrPlain("userinfo", info, ok && hasInfo, plain)
-	o.optStrPlain("path", u.Path, ok, plain)
-	o.optStrPlain("query", u.Query, ok && u.HasQuery, plain)
-	o.optStrPlain("fragment", u.Fragment, ok && u.HasFragment, plain)
-	if !o.skip("scheme_data") {
-		o.key("scheme_data")
+	o.optStrPlain(fieldUserinfo, info, ok && hasInfo, plain)
+	o.optStrPlain(fieldPath, u.Path, ok, plain)
+	o.optStrPlain(fieldQuery, u.Query, ok && u.HasQuery, plain)
+	o.optStrPlain(fieldFragment, u.Fragment, ok && u.HasFragment, plain)
+	if o.key(fieldSchemeData) {
 		if ok {
 			o.b = appendSchemeData(o.b, parts, u, r.mode)
 		} else {
 			o.b = append(o.b, "null"...)
 		}
 	}
-	o.str("mode", r.mode.String())
-	if !o.skip("url") {
-		o.key("url")
+	o.str(fieldMode, r.mode.String())
+	if o.key(fieldURL) {
 		switch {
 		case !ok:
 			o.b = append(o.b, "null"...)
-		case w.s == r.input && inputPlain && !o.skip("input"):
+		case w.s == r.input && inputPlain && o.only&(1<<fieldInput) != 0:
 			o.b = append(o.b, o.b[inputJSON:inputJSON+len(r.input)+2]...) // the same JSON string
 		default:
 			o.b = appendJSONStringPlain(o.b, w.s, plain)
 		}
 	}
-	if !o.skip("warnings") {
-		o.key("warnings")
+	if o.key(fieldWarnings) {
 		o.b = appendOffsetMessages(o.b, len(r.warnings), func(i int) (int, string) { return r.warnings[i].Offset, r.warnings[i].Message })
 	}
 	if r.err != nil {
-		o.optStr("valid_in", r.validIn, r.validIn != "")
+		o.optStr(fieldValidIn, r.validIn, r.validIn != "")
 	}
 	if !inputPlain && !utf8.ValidString(r.input) {
-		o.str("input_base64", base64.StdEncoding.EncodeToString([]byte(r.input)))
+		o.str(fieldInputBase64, base64.StdEncoding.EncodeToString([]byte(r.input)))
 	}
 	o.end()
 	return o.b
@@ -277,7 +316,7 @@ func (r *parsed) human(w *bufio.Writer) {
 		case "repaired", "warning":
 			field = "warnings"
 		}
-		if r.only == nil || r.only[field] {
+		if r.only.has(field) {
 			fmt.Fprintf(w, "%-21s %s\n", k, v)
 		}
 	}
