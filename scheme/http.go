@@ -59,8 +59,8 @@ func ParseHTTP3986(u *urlkit.URL) (*HTTP, error) {
 	return h, nil
 }
 
-// read fills h with the view of u, with its login if login is set (else
-// a login is an error).
+// read fills h, a zero HTTP, with the view of u, with its login if login
+// is set (else a login is an error).
 func (h *HTTP) read(u *urlkit.URL, login bool) error {
 	if err := expect(u, "http", "https"); err != nil {
 		return err
@@ -72,7 +72,8 @@ func (h *HTTP) read(u *urlkit.URL, login bool) error {
 		return syntaxError(u, layoutOf(u).user, "a user name or password is not allowed in "+u.SchemeName()+" URLs (RFC 1738 3.3); RFC 3986's are read in the rfc3986 mode")
 	}
 	o := u.Offsets()
-	*h = HTTP{Secure: u.SchemeName() == "https", Host: u.Host, Port: port(u), Search: u.Query, HasSearch: u.HasQuery}
+	h.Secure = len(u.Scheme) == len("https") // expect took http or https
+	h.Host, h.Port, h.Search, h.HasSearch = u.Host, port(u), u.Query, u.HasQuery
 	h.At.Server = serverSpansAt(u, o)
 	if len(u.Path) > 0 {
 		h.Path = u.Path[1:]

@@ -282,7 +282,7 @@ func (r *parsed) appendJSON(b []byte, parts *[]scheme.Part) []byte {
 			o.b = append(o.b, "null"...)
 		}
 	}
-	o.str(fieldMode, r.mode.String())
+	o.strPlain(fieldMode, r.mode.String(), true) // a mode's name needs no escaping
 	if o.key(fieldURL) {
 		switch {
 		case !ok:

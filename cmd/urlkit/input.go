@@ -82,7 +82,7 @@ func readLine(r *bufio.Reader) (string, error) {
 // buf then unchanged.
 func appendLine(buf []byte, r *bufio.Reader) ([]byte, error) {
 	chunk, err := r.ReadSlice('\n')
-	if !errors.Is(err, bufio.ErrBufferFull) {
+	if err == nil || !errors.Is(err, bufio.ErrBufferFull) { // err == nil: no call, most lines
 		return append(buf, trimEOL(chunk)...), err
 	}
 	return appendRestOfLine(append(buf, chunk...), len(buf), r)

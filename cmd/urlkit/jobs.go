@@ -135,7 +135,7 @@ func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []s
 			b.text, err = appendLine(b.text, r)
 			lineNo++
 			switch {
-			case errors.Is(err, errLineTooLong):
+			case err != nil && errors.Is(err, errLineTooLong):
 				b.items = append(b.items, inputItem{lineNo: lineNo, tooLong: true})
 				err = nil
 			case len(b.text) > start || blankIsInput && err == nil:

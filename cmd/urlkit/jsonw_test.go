@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/urlkit/urlkit"
 )
 
 // TestAppendJSONStringEveryByte checks the word-at-a-time scan against
@@ -56,6 +58,15 @@ func checkJSONString(t *testing.T, s string) {
 	for i := 0; i < len(got); i++ {
 		if got[i] < 0x20 || got[i] == 0x7f {
 			t.Fatalf("%q: raw control byte in %q", s, got)
+		}
+	}
+}
+
+// TestModeNamesPlain: parse --json writes the mode's name unescaped.
+func TestModeNamesPlain(t *testing.T) {
+	for _, m := range []urlkit.Mode{urlkit.RFC1738, urlkit.RFC1630, urlkit.RFC3986, urlkit.Lenient} {
+		if s := m.String(); plainPrefix(s) != len(s) {
+			t.Errorf("mode name %q needs JSON escaping", s)
 		}
 	}
 }
