@@ -191,6 +191,9 @@ const allFields = fieldSet(1)<<numFields - 1
 // has reports whether the set holds the field named name (a key of
 // parseFields, or not in the set).
 func (s fieldSet) has(name string) bool {
+	if s == allFields {
+		return true
+	}
 	i := slices.Index(parseFields[:], name)
 	return i >= 0 && s&(1<<i) != 0
 }
@@ -317,7 +320,12 @@ func (r *parsed) human(w *bufio.Writer) {
 			field = "warnings"
 		}
 		if r.only.has(field) {
-			fmt.Fprintf(w, "%-21s %s\n", k, v)
+			// "%-21s %s\n" without fmt: the keys are ASCII.
+			const spaces = "                      "
+			w.WriteString(k)
+			w.WriteString(spaces[:max(22-len(k), 1)])
+			w.WriteString(v)
+			w.WriteByte('\n')
 		}
 	}
 	show := func(v string, ok bool) string {
