@@ -22,7 +22,11 @@ import (
 //     When for a step that depends on a reply, Expect for the reply that
 //     decides, Ask for what the user is asked, Binary for a non-text
 //     request, End for how the data ends; p.unsupported for what the
-//     clients cannot do), and an init that registers the unit.
+//     clients cannot do), and an init that registers the unit. A scheme
+//     whose URLs come by the million (http, ftp, file, mailto, gopher)
+//     also reads its view in place (a read method that ParseXXX calls)
+//     and gives the unit a parts func that lists the view from the
+//     stack, for AppendParts.
 //  3. In package fetch, an opener that carries out the plan's steps
 //     through the protocol client (dispatching on Step.Op), a Classify
 //     method for the client's errors, a line in standardOpeners, and rows
