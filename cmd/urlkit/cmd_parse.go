@@ -254,7 +254,7 @@ func (r *parsed) appendJSON(b []byte, parts *[]scheme.Part) []byte {
 	var w written
 	plain := false
 	if ok {
-		w = writtenForm(u, r.input)
+		w = writtenForm(u)
 		if w.s == r.input {
 			plain = inputPlain
 		} else {

@@ -12,54 +12,10 @@ type written struct {
 	o urlkit.Offsets
 }
 
-// writtenForm returns u's string form. A valid URL's form is the input
-// it was parsed from (Parse(s).String() == s), unless the parse repaired
-// or trimmed it: then, and only then, u.String() is built.
-func writtenForm(u *urlkit.URL, input string) written {
-	o := u.Offsets()
-	if !writtenAs(u, o, input) {
-		input = u.String()
-	}
-	return written{input, o}
-}
-
-// writtenAs reports whether u.String() == s, comparing each component
-// and delimiter at its offset instead of building the string.
-func writtenAs(u *urlkit.URL, o urlkit.Offsets, s string) bool {
-	n := o.Fragment
-	if u.HasFragment {
-		n += len(u.Fragment)
-	}
-	if n != len(s) {
-		return false
-	}
-	// The offsets and lengths add up to len(s): every index is in range.
-	at := func(i int, v string) bool { return s[i:i+len(v)] == v }
-	if u.Scheme != "" && !(at(0, u.Scheme) && s[len(u.Scheme)] == ':') {
-		return false
-	}
-	if u.HasAuthority {
-		if !at(o.SchemeSpecificPart, "//") || !at(o.Host, u.Host) {
-			return false
-		}
-		if u.HasUser && !(at(o.User, u.User) && s[o.Host-1] == '@') {
-			return false
-		}
-		if u.HasPassword && !(s[o.Password-1] == ':' && at(o.Password, u.Password)) {
-			return false
-		}
-		if u.HasPort && !(s[o.Port-1] == ':' && at(o.Port, u.Port)) {
-			return false
-		}
-	}
-	if !at(o.Path, u.Path) {
-		return false
-	}
-	if u.HasQuery && !(s[o.Query-1] == '?' && at(o.Query, u.Query)) {
-		return false
-	}
-	return !u.HasFragment || s[o.Fragment-1] == '#' && at(o.Fragment, u.Fragment)
-}
+// writtenForm returns u's string form. For a URL parse took as written,
+// String hands back the parsed text itself (no string is built); only a
+// URL the parse repaired or trimmed is built anew.
+func writtenForm(u *urlkit.URL) written { return written{u.String(), u.Offsets()} }
 
 // authority is u.Authority().
 func (w written) authority(u *urlkit.URL) (string, bool) {
