@@ -60,6 +60,13 @@ type FTPSpans struct {
 // code must be one of A I D a i d (RFC 1738 section 5, ftptype).
 func ParseFTP(u *urlkit.URL) (*FTP, error) { return parseFTP(u, false) }
 
+// ParseFTPLenient is ParseFTP that also accepts the type codes of the
+// 1993-94 drafts (draft-ietf-uri-url-03 BNF: "A" formcode, "E" formcode,
+// "I", "L" digits, with formcode N, T or C, written without the space of
+// RFC 959's TYPE command).
+func ParseFTPLenient(u *urlkit.URL) (*FTP, error) { return parseFTP(u, true) }
+
+// parseFTP is ParseFTP, or ParseFTPLenient with drafts.
 func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
 	f := new(FTP)
 	if err := f.read(u, drafts); err != nil {
@@ -67,12 +74,6 @@ func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
 	}
 	return f, nil
 }
-
-// ParseFTPLenient is ParseFTP that also accepts the type codes of the
-// 1993-94 drafts (draft-ietf-uri-url-03 BNF: "A" formcode, "E" formcode,
-// "I", "L" digits, with formcode N, T or C, written without the space of
-// RFC 959's TYPE command).
-func ParseFTPLenient(u *urlkit.URL) (*FTP, error) { return parseFTP(u, true) }
 
 // read fills f with the view of u, with the drafts' type codes if
 // drafts is set.
