@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -25,6 +26,14 @@ func FuzzFindAll(f *testing.F) {
 		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.http://a/",
 		"> <URL:ftp://a/b-\r\n> c>", "> > x <http://a/\n> >\u00a0b>", ">> <URL:\n>> http://a/>", "> <URL:a:b\n>\n> c>",
 		"<ftp://a/\n\u00a0\u3000\nb>", "<URL:http://a/\u00a0b>",
+		// Where the trigger looks back from a ':' for a '<', or passes a
+		// ':' over.
+		"<p>Note: <a href=\"http://a/\">x</a> <li>see <http://b/>", "<<http://a/", "<a <b c http://a/>",
+		"<\n> URL:\n> http://a/>", "<\u00a0http://a/>", "<URL\n:http://a/>", "x<URL:y", "<p:a <q:b>",
+		"<a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h i j k l m n o p q r s t u v w x y z a b c:d>",
+		"::http://a/ :a://b ':x' <:http://a/> a:<http://b/>", "URL:<http://a/>", "http:<x> <y:z>",
+		// 19 bytes, so a limit of 16: the ':' of "URL:" 15 bytes after '<'.
+		"<           URL:xyz",
 	} {
 		f.Add(s)
 	}
@@ -62,6 +71,15 @@ func FuzzFindAll(f *testing.F) {
 			t.Fatalf("one byte at a time:\n%+v\n%+v\nwant\n%+v\n%+v", got, slow, items, problems)
 		}
 
+		// The reference path, every ':' and '<' a trigger, read whole and
+		// one byte at a time: the same items and problems.
+		for _, r := range []io.Reader{strings.NewReader(data), iotest.OneByteReader(strings.NewReader(data))} {
+			ref, refProblems := scanReference(Config{MaxLength: max}, r)
+			if !reflect.DeepEqual(ref, items) || !reflect.DeepEqual(refProblems, problems) {
+				t.Fatalf("reference path:\n%+v\n%+v\nwant\n%+v\n%+v", ref, refProblems, items, problems)
+			}
+		}
+
 		// WrappedOnly: exactly the wrapped items.
 		var wrapped []Item
 		for _, it := range items {
@@ -72,6 +90,9 @@ func FuzzFindAll(f *testing.F) {
 		only := (&Config{MaxLength: max, WrappedOnly: true}).FindAll(data)
 		if !reflect.DeepEqual(only, wrapped) {
 			t.Fatalf("WrappedOnly:\n%+v\nwant\n%+v", only, wrapped)
+		}
+		if ref, _ := scanReference(Config{MaxLength: max, WrappedOnly: true}, strings.NewReader(data)); !reflect.DeepEqual(ref, wrapped) {
+			t.Fatalf("WrappedOnly, reference path:\n%+v\nwant\n%+v", ref, wrapped)
 		}
 	})
 }
@@ -145,3 +166,18 @@ func checkItems(t *testing.T, data string, items []Item) {
 }
 
 func isSpaceByte(c byte) bool { return is(c, space) }
+
+// scanReference runs a Scanner over r on the reference path, where every
+// ':' and '<' is a trigger that bare or wrapped decides, and returns its
+// items and problems.
+func scanReference(c Config, r io.Reader) ([]Item, []Problem) {
+	var problems []Problem
+	c.Problem = func(p Problem) { problems = append(problems, p) }
+	s := c.NewScanner(r)
+	s.reference = true
+	var items []Item
+	for s.Next() {
+		items = append(items, s.Item())
+	}
+	return items, problems
+}

@@ -90,24 +90,26 @@ type Repair struct {
 //	}
 //	if err := s.Err(); err != nil { ... }
 type Scanner struct {
-	r       io.Reader
-	cfg     Config
-	max     int
-	window  int    // how far past a trigger a decision may look
-	buf     []byte // buf[:end] holds the input from offset base
-	base    int64
-	pos     int   // where the search for the next trigger resumes
-	end     int   // end of the data in buf
-	mark    int64 // end of the last candidate consumed: look back stops there
-	eof     bool  // no more data will be read (end of input or error)
-	err     error
-	colon   finder
-	lt      finder
-	skip    bool // inside an overlong bare URL: skip to the next delimiter
-	line    int
-	lineAt  int64 // offset where line starts
-	counted int64 // newlines are counted up to here
-	item    Item
+	r      io.Reader
+	cfg    Config
+	max    int
+	window int    // how far past a trigger a decision may look
+	buf    []byte // buf[:end] holds the input from offset base
+	base   int64
+	pos    int   // where the search for the next trigger resumes
+	end    int   // end of the data in buf
+	mark   int64 // end of the last candidate consumed: look back stops there
+	eof    bool  // no more data will be read (end of input or error)
+	err    error
+	colon  finder // the next ':'
+	// reference turns the trigger's pass-over off: the tests check that
+	// bare and wrapped decide the same without it.
+	reference bool
+	skip      bool // inside an overlong bare URL: skip to the next delimiter
+	line      int
+	lineAt    int64 // offset where line starts
+	counted   int64 // newlines are counted up to here
+	item      Item
 }
 
 // NewScanner returns a Scanner reading r with the zero Config.
@@ -128,7 +130,6 @@ func (c *Config) NewScanner(r io.Reader) *Scanner {
 	// "URL:" prefix by lookback+2 bytes after the ':'.
 	s.window = max(s.max, lookback+2) + slack
 	s.colon = finder{c: ':', at: -1}
-	s.lt = finder{c: '<', at: -1}
 	return s
 }
 
@@ -200,17 +201,70 @@ func (s *Scanner) Next() bool {
 }
 
 // trigger returns the position of the next byte at or after pos that may
-// start a candidate, ':' or '<', or -1.
+// start a candidate, ':' or '<', or -1 with pos at the end of the buffer.
+//
+// Only the ':' are searched for. A wrapper's text up to its first ':' is
+// whitespace, quotation marks and scheme characters ("<URL:", "< http:",
+// "<ftp:\n> //": see wrapped), and its ':' comes within max bytes of the
+// '<': so the one '<' that may start a wrapper before a ':' is found by
+// looking back from it, over those bytes, and the many '<' of markup in
+// between are never looked at. A ':' that bare would reject at once is
+// passed over here too.
 func (s *Scanner) trigger() (int, byte) {
-	lt := s.lt.find(s.buf, s.pos, s.end)
-	if s.cfg.WrappedOnly {
-		return lt, '<'
+	buf := s.buf[:s.end]
+	for {
+		colon := s.colon.find(buf, s.pos, len(buf))
+		stop := colon
+		if colon < 0 {
+			stop = len(buf)
+		}
+		if s.reference {
+			// The reference path: every '<' is a trigger.
+			if i := bytes.IndexByte(buf[s.pos:stop], '<'); i >= 0 {
+				s.pos += i
+				return s.pos, '<'
+			}
+		} else if colon >= 0 || !s.eof {
+			// Before the end of the buffer, the ':' may come after more
+			// input is read.
+			if t := s.wrapperStart(stop); t >= 0 {
+				s.pos = t
+				return t, '<'
+			}
+		}
+		if colon < 0 {
+			s.pos = len(buf)
+			return -1, 0
+		}
+		s.pos = colon
+		if !s.cfg.WrappedOnly && (s.reference || !s.passOverColon(colon)) {
+			return colon, ':'
+		}
+		s.pos = colon + 1
 	}
-	colon := s.colon.find(s.buf, s.pos, s.end)
-	if colon >= 0 && (lt < 0 || colon < lt) {
-		return colon, ':'
+}
+
+// wrapperStart returns the position of the '<' at or after pos that may
+// start a wrapper whose first ':' is at the buffer position colon, or -1.
+func (s *Scanner) wrapperStart(colon int) int {
+	lo := max(s.pos, colon-s.max+1)
+	j := colon
+	for j > lo && beforeColon[s.buf[j-1]] {
+		j--
 	}
-	return lt, '<'
+	if j > lo && s.buf[j-1] == '<' {
+		return j - 1
+	}
+	return -1
+}
+
+// passOverColon reports whether the ':' at the buffer position t starts
+// no candidate, as bare decides first: a scheme-specific part must start
+// after it, and a scheme character, not in the previous candidate, come
+// before it. false leaves the decision to bare.
+func (s *Scanner) passOverColon(t int) bool {
+	buf := s.buf[:s.end]
+	return t+1 < len(buf) && (!is(buf[t+1], bodyStart) || t == 0 || s.abs(t) <= s.mark || !is(buf[t-1], scheme))
 }
 
 // finder caches the position of the next occurrence of one byte, so that
@@ -267,7 +321,6 @@ func (s *Scanner) slide(from int) {
 	s.pos = max(s.pos-from, 0)
 	s.base += int64(from)
 	s.colon.shift(from)
-	s.lt.shift(from)
 }
 
 // read reads once into the free end of the buffer.
