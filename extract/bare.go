@@ -48,12 +48,15 @@ func (s *Scanner) bare(t int) bool {
 		s.skip = true
 		return false
 	}
-	floor := registry.TrimFloor(string(buf[urlAt:e]))
+	// One string for the URL: the sentence punctuation trimmed off its
+	// end stays unused behind it.
+	text := string(buf[urlAt:e])
+	floor := registry.TrimFloor(text)
 	e = urlAt + max(trimEnd(buf[urlAt:e]), floor)
 	if e <= colon+1 || !hasBody(buf[colon+1:e]) && floor < e-urlAt {
 		return false // "http://", "mailto:..."
 	}
-	text := string(buf[urlAt:e])
+	text = text[:e-urlAt]
 	u, ws, err := confirm(text, 0)
 	if err != nil {
 		s.parseFailed(urlAt, e, false, err)
@@ -148,9 +151,7 @@ func (s *Scanner) scanBare(from int, quoted bool) (end int, long bool) {
 	j := from
 	var paren, bracket, brace int // open in the URL
 	for j < stop {
-		for j < stop && class[buf[j]]&bareSpecial == 0 {
-			j++
-		}
+		j = skipOrdinary(buf[:stop], j)
 		if j == stop {
 			break
 		}
@@ -193,6 +194,22 @@ func (s *Scanner) scanBare(from int, quoted bool) (end int, long bool) {
 		return j, true
 	}
 	return len(buf), false
+}
+
+// skipOrdinary returns the position of the first byte in b from i on that
+// scanBare must look at (bareSpecial), or len(b). Most of a URL is
+// ordinary bytes: four are tested at a time.
+func skipOrdinary(b []byte, i int) int {
+	for ; i+4 <= len(b); i += 4 {
+		w := b[i : i+4 : i+4]
+		if (class[w[0]]|class[w[1]]|class[w[2]]|class[w[3]])&bareSpecial != 0 {
+			break
+		}
+	}
+	for i < len(b) && class[b[i]]&bareSpecial == 0 {
+		i++
+	}
+	return i
 }
 
 // skipLong skips the rest of an overlong bare URL. It reports false when

@@ -248,12 +248,13 @@ func (s *Scanner) trigger() (int, byte) {
 // start a wrapper whose first ':' is at the buffer position colon, or -1.
 func (s *Scanner) wrapperStart(colon int) int {
 	lo := max(s.pos, colon-s.max+1)
-	j := colon
-	for j > lo && beforeColon[s.buf[j-1]] {
+	b := s.buf[lo:colon]
+	j := len(b)
+	for j > 0 && beforeColon[b[j-1]] {
 		j--
 	}
-	if j > lo && s.buf[j-1] == '<' {
-		return j - 1
+	if j > 0 && b[j-1] == '<' {
+		return lo + j - 1
 	}
 	return -1
 }
