@@ -65,9 +65,9 @@ func (s *Scanner) bare(t int) bool {
 	}
 	if len(ws) == 0 {
 		// Nothing repaired: the parser's round trip gives text back.
-		s.emitString(u, text, matchAt, urlAt, e)
+		s.emitString(&u, text, matchAt, urlAt, e)
 	} else {
-		s.emit(u, matchAt, urlAt, e)
+		s.emit(&u, matchAt, urlAt, e)
 	}
 	s.item.Prefixed = inner > 0
 	s.item.Repairs = s.repairs(ws, urlAt, nil)

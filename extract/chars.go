@@ -73,10 +73,12 @@ func is(b byte, c uint8) bool { return class[b]&c != 0 }
 // beforeColon holds the bytes that may come between a wrapper's '<' and
 // its first ':': whitespace (Unicode spaces are bytes from 0x80 up), the
 // quotation marks of a quoted message ('>'), and scheme characters.
-var beforeColon = func() (t [256]bool) {
+// 1 for those, 0 for the others: four bytes are tested at once.
+var beforeColon = func() (t [256]uint8) {
 	for i := range t {
-		b := byte(i)
-		t[i] = is(b, space|scheme) || b == '>' || b >= 0x80
+		if b := byte(i); is(b, space|scheme) || b == '>' || b >= 0x80 {
+			t[i] = 1
+		}
 	}
 	return t
 }()

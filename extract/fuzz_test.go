@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"io"
 	"reflect"
 	"strings"
@@ -180,4 +181,20 @@ func scanReference(c Config, r io.Reader) ([]Item, []Problem) {
 		items = append(items, s.Item())
 	}
 	return items, problems
+}
+
+// FuzzLastNewline checks lastNewline, eight bytes at a time, against
+// bytes.LastIndexByte, at every alignment of the text.
+func FuzzLastNewline(f *testing.F) {
+	for _, s := range []string{"", "\n", "abc", "a\nb", "0123456\n89", "\n0123456789abcdef", "\x0a\x0b\x09\x8a\x0b\x01\x0a\x00", "\x0b\x0b\x0b\x0b\x0b\x0b\x0b\n\x0b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b := []byte(s)
+		for i := 0; i <= len(b); i++ {
+			if got, want := lastNewline(b[i:]), bytes.LastIndexByte(b[i:], '\n'); got != want {
+				t.Fatalf("lastNewline(%q) = %d, want %d", b[i:], got, want)
+			}
+		}
+	})
 }

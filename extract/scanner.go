@@ -2,7 +2,9 @@ package extract
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
+	"math/bits"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -250,7 +252,10 @@ func (s *Scanner) wrapperStart(colon int) int {
 	lo := max(s.pos, colon-s.max+1)
 	b := s.buf[lo:colon]
 	j := len(b)
-	for j > 0 && beforeColon[b[j-1]] {
+	for j >= 4 && beforeColon[b[j-1]]&beforeColon[b[j-2]]&beforeColon[b[j-3]]&beforeColon[b[j-4]] != 0 {
+		j -= 4
+	}
+	for j > 0 && beforeColon[b[j-1]] != 0 {
 		j--
 	}
 	if j > 0 && b[j-1] == '<' {
@@ -355,9 +360,26 @@ func (s *Scanner) countTo(off int64) {
 	seg := s.buf[s.counted-s.base : off-s.base]
 	if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
 		s.line += n
-		s.lineAt = s.counted + int64(bytes.LastIndexByte(seg, '\n')) + 1
+		s.lineAt = s.counted + int64(lastNewline(seg)) + 1
 	}
 	s.counted = off
+}
+
+// lastNewline returns the position of the last '\n' in b, or -1. It tests
+// eight bytes at a time (bytes.LastIndexByte goes one by one): a URL's
+// line start is tens of bytes back.
+func lastNewline(b []byte) int {
+	const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	i := len(b)
+	for ; i >= 8; i -= 8 {
+		x := binary.LittleEndian.Uint64(b[i-8:]) ^ ('\n' * ones) // '\n' bytes become 0
+		// The high bit of each byte that is 0, exactly: no borrow from
+		// one byte into the next, which would mark a byte above a 0.
+		if zero := ^((x&lows + lows) | x) & highs; zero != 0 {
+			return i - 8 + (63-bits.LeadingZeros64(zero))/8
+		}
+	}
+	return bytes.LastIndexByte(b[:i], '\n')
 }
 
 // position returns the line and column of the offset off. Offsets are
@@ -404,20 +426,24 @@ func (s *Scanner) parseFailed(start, end int, wrapped bool, err error) {
 
 // emit sets the current item. start and end delimit the match, urlAt is
 // the URL's first byte, all buffer positions.
-func (s *Scanner) emit(u urlkit.URL, start, urlAt, end int) {
+func (s *Scanner) emit(u *urlkit.URL, start, urlAt, end int) {
 	s.emitString(u, u.String(), start, urlAt, end)
 }
 
-// emitString is emit with the URL's string form already at hand.
-func (s *Scanner) emitString(u urlkit.URL, url string, start, urlAt, end int) {
-	s.item = Item{
-		URL:    url,
-		Parsed: u,
-		Offset: s.abs(urlAt),
-		Start:  s.abs(start),
-		End:    s.abs(end),
-	}
-	s.item.Line, s.item.Column = s.position(s.item.Offset)
+// emitString is emit with the URL's string form already at hand. The item
+// is written in place, every field: it is large (a URL in it), and a
+// composite literal would be built aside and copied.
+func (s *Scanner) emitString(u *urlkit.URL, url string, start, urlAt, end int) {
+	it := &s.item
+	it.URL = url
+	it.Parsed = *u
+	it.Offset = s.abs(urlAt)
+	it.Start = s.abs(start)
+	it.End = s.abs(end)
+	it.Wrapped, it.Prefixed = false, false
+	it.Repairs = nil
+	it.Alternative = ""
+	it.Line, it.Column = s.position(it.Offset)
 }
 
 // repairs converts the parser's warnings on a candidate that starts at the
