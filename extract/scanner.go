@@ -103,9 +103,8 @@ type Scanner struct {
 	mark   int64 // end of the last candidate consumed: look back stops there
 	eof    bool  // no more data will be read (end of input or error)
 	err    error
-	colon  finder // the next ':'
-	// reference turns the trigger's pass-over off: the tests check that
-	// bare and wrapped decide the same without it.
+	// reference makes every ':' and '<' a trigger, decided by bare and
+	// wrapped: the tests check that the results are the same.
 	reference bool
 	skip      bool // inside an overlong bare URL: skip to the next delimiter
 	line      int
@@ -131,7 +130,6 @@ func (c *Config) NewScanner(r io.Reader) *Scanner {
 	// A candidate ends by max bytes after its start, the scheme after a
 	// "URL:" prefix by lookback+2 bytes after the ':'.
 	s.window = max(s.max, lookback+2) + slack
-	s.colon = finder{c: ':', at: -1}
 	return s
 }
 
@@ -215,10 +213,12 @@ func (s *Scanner) Next() bool {
 func (s *Scanner) trigger() (int, byte) {
 	buf := s.buf[:s.end]
 	for {
-		colon := s.colon.find(buf, s.pos, len(buf))
-		stop := colon
-		if colon < 0 {
-			stop = len(buf)
+		// Searching again from pos after a '<' before a ':' was returned
+		// is searching the text up to that ':' twice at most.
+		colon, stop := bytes.IndexByte(buf[s.pos:], ':'), len(buf)
+		if colon >= 0 {
+			colon += s.pos
+			stop = colon
 		}
 		if s.reference {
 			// The reference path: every '<' is a trigger.
@@ -273,36 +273,6 @@ func (s *Scanner) passOverColon(t int) bool {
 	return t+1 < len(buf) && (!is(buf[t+1], bodyStart) || t == 0 || s.abs(t) <= s.mark || !is(buf[t-1], scheme))
 }
 
-// finder caches the position of the next occurrence of one byte, so that
-// each byte of the input is searched (with bytes.IndexByte) about once.
-type finder struct {
-	c    byte
-	at   int // position of the next c found, or -1: none in [from, end)
-	from int
-}
-
-func (f *finder) find(buf []byte, pos, end int) int {
-	if f.at >= pos {
-		return f.at
-	}
-	from := max(f.from, pos)
-	if i := bytes.IndexByte(buf[from:end], f.c); i >= 0 {
-		f.at = from + i
-		f.from = f.at + 1
-		return f.at
-	}
-	f.at, f.from = -1, end
-	return -1
-}
-
-func (f *finder) shift(n int) {
-	f.at -= n
-	if f.at < 0 {
-		f.at = -1
-	}
-	f.from = max(f.from-n, 0)
-}
-
 // more makes room and reads, when everything buffered has been searched.
 func (s *Scanner) more() {
 	s.slide(s.end - keepBehind)
@@ -326,7 +296,6 @@ func (s *Scanner) slide(from int) {
 	s.end -= from
 	s.pos = max(s.pos-from, 0)
 	s.base += int64(from)
-	s.colon.shift(from)
 }
 
 // read reads once into the free end of the buffer.
