@@ -51,12 +51,11 @@ func (s *Scanner) bare(t int) bool {
 	// One string for the URL: the sentence punctuation trimmed off its
 	// end stays unused behind it.
 	text := string(buf[urlAt:e])
-	floor := registry.TrimFloor(text)
-	e = urlAt + max(trimEnd(buf[urlAt:e]), floor)
-	if e <= colon+1 || !hasBody(buf[colon+1:e]) && floor < e-urlAt {
+	n := keep(text, buf[urlAt:e], colon-urlAt)
+	if n == 0 {
 		return false // "http://", "mailto:..."
 	}
-	text = text[:e-urlAt]
+	text, e = text[:n], urlAt+n
 	u, ws, err := confirm(text, 0)
 	if err != nil {
 		s.parseFailed(urlAt, e, false, err)
@@ -73,6 +72,27 @@ func (s *Scanner) bare(t int) bool {
 	s.item.Repairs = s.repairs(ws, urlAt, nil)
 	s.consume(e)
 	return true
+}
+
+// keep returns how much of the bare URL u (text is u as a string) is the
+// URL, or 0 when no URL is left ("http://", "mailto:..."): without the
+// sentence punctuation at its end (trimEnd), unless the scheme gives it a
+// meaning (news:*, a Gopher+ string: registry.TrimFloor), and with a
+// body after the scheme's ':' at colon.
+func keep(text string, u []byte, colon int) int {
+	if len(u) <= colon+1 {
+		return 0
+	}
+	n := trimEnd(u)
+	if n == len(u) && hasBody(u[colon+1:]) {
+		return n // most URLs: they end in a letter, a digit or "/"
+	}
+	floor := registry.TrimFloor(text)
+	n = max(n, floor)
+	if n <= colon+1 || !hasBody(u[colon+1:n]) && floor < n {
+		return 0
+	}
+	return n
 }
 
 // chooseScheme picks the scheme in run, the scheme characters before a

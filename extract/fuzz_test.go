@@ -9,6 +9,7 @@ import (
 	"testing/iotest"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/registry"
 )
 
 // FuzzFindAll checks, for any text: no panic; every URL reported parses
@@ -195,6 +196,30 @@ func FuzzLastNewline(f *testing.F) {
 			if got, want := lastNewline(b[i:]), bytes.LastIndexByte(b[i:], '\n'); got != want {
 				t.Fatalf("lastNewline(%q) = %d, want %d", b[i:], got, want)
 			}
+		}
+	})
+}
+
+// FuzzKeep checks keep, which asks for the scheme's floor only when
+// something would be trimmed or no body is left, against the plain
+// definition, which always asks.
+func FuzzKeep(f *testing.F) {
+	for _, s := range []string{"http://a/", "http://a/.", "http://", "news:*", "news:*.", "mailto:.", "gopher://h/1a%09b%09%2B.",
+		"gopher://h/1a\tb\t+).", "x:", "x:,", "http://a/(b))", "ftp://h/a?;", "news:a*"} {
+		f.Add(s, strings.IndexByte(s, ':'))
+	}
+	f.Fuzz(func(t *testing.T, text string, colon int) {
+		if colon < 0 || colon >= len(text) {
+			return
+		}
+		u := []byte(text)
+		want := 0
+		floor := registry.TrimFloor(text)
+		if e := max(trimEnd(u), floor); e > colon+1 && (hasBody(u[colon+1:e]) || floor >= e) {
+			want = e
+		}
+		if got := keep(text, u, colon); got != want {
+			t.Fatalf("keep(%q, %d) = %d, want %d", text, colon, got, want)
 		}
 	})
 }
