@@ -218,11 +218,11 @@ func (s *Scanner) scanBare(from int, quoted bool) (end int, long bool) {
 
 // skipOrdinary returns the position of the first byte in b from i on that
 // scanBare must look at (bareSpecial), or len(b). Most of a URL is
-// ordinary bytes: four are tested at a time.
+// ordinary bytes: eight are tested at a time.
 func skipOrdinary(b []byte, i int) int {
-	for ; i+4 <= len(b); i += 4 {
-		w := b[i : i+4 : i+4]
-		if (class[w[0]]|class[w[1]]|class[w[2]]|class[w[3]])&bareSpecial != 0 {
+	for ; i+8 <= len(b); i += 8 {
+		w := b[i : i+8 : i+8]
+		if (class[w[0]]|class[w[1]]|class[w[2]]|class[w[3]]|class[w[4]]|class[w[5]]|class[w[6]]|class[w[7]])&bareSpecial != 0 {
 			break
 		}
 	}

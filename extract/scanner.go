@@ -211,35 +211,59 @@ func (s *Scanner) Next() bool {
 // between are never looked at. A ':' that bare would reject at once is
 // passed over here too.
 func (s *Scanner) trigger() (int, byte) {
+	if s.reference {
+		return s.referenceTrigger()
+	}
+	buf := s.buf[:s.end]
+	for pos := s.pos; ; {
+		colon := bytes.IndexByte(buf[pos:], ':')
+		if colon < 0 {
+			// The ':' of a '<' near the end may come with more input.
+			if !s.eof {
+				if t := s.wrapperStart(pos, len(buf)); t >= 0 {
+					s.pos = t
+					return t, '<'
+				}
+			}
+			s.pos = len(buf)
+			return -1, 0
+		}
+		colon += pos
+		if t := s.wrapperStart(pos, colon); t >= 0 {
+			// After wrapped, the text up to colon is searched again:
+			// twice at most.
+			s.pos = t
+			return t, '<'
+		}
+		if !s.cfg.WrappedOnly && !s.passOverColon(colon) {
+			s.pos = colon
+			return colon, ':'
+		}
+		pos = colon + 1
+	}
+}
+
+// referenceTrigger is trigger on the reference path: every '<' and ':'
+// (but a ':' with WrappedOnly) is a trigger, for bare and wrapped to
+// decide.
+func (s *Scanner) referenceTrigger() (int, byte) {
 	buf := s.buf[:s.end]
 	for {
-		// Searching again from pos after a '<' before a ':' was returned
-		// is searching the text up to that ':' twice at most.
 		colon, stop := bytes.IndexByte(buf[s.pos:], ':'), len(buf)
 		if colon >= 0 {
 			colon += s.pos
 			stop = colon
 		}
-		if s.reference {
-			// The reference path: every '<' is a trigger.
-			if i := bytes.IndexByte(buf[s.pos:stop], '<'); i >= 0 {
-				s.pos += i
-				return s.pos, '<'
-			}
-		} else if colon >= 0 || !s.eof {
-			// Before the end of the buffer, the ':' may come after more
-			// input is read.
-			if t := s.wrapperStart(stop); t >= 0 {
-				s.pos = t
-				return t, '<'
-			}
+		if i := bytes.IndexByte(buf[s.pos:stop], '<'); i >= 0 {
+			s.pos += i
+			return s.pos, '<'
 		}
 		if colon < 0 {
 			s.pos = len(buf)
 			return -1, 0
 		}
 		s.pos = colon
-		if !s.cfg.WrappedOnly && (s.reference || !s.passOverColon(colon)) {
+		if !s.cfg.WrappedOnly {
 			return colon, ':'
 		}
 		s.pos = colon + 1
@@ -248,8 +272,8 @@ func (s *Scanner) trigger() (int, byte) {
 
 // wrapperStart returns the position of the '<' at or after pos that may
 // start a wrapper whose first ':' is at the buffer position colon, or -1.
-func (s *Scanner) wrapperStart(colon int) int {
-	lo := max(s.pos, colon-s.max+1)
+func (s *Scanner) wrapperStart(pos, colon int) int {
+	lo := max(pos, colon-s.max+1)
 	b := s.buf[lo:colon]
 	j := len(b)
 	for j >= 4 && beforeColon[b[j-1]]&beforeColon[b[j-2]]&beforeColon[b[j-3]]&beforeColon[b[j-4]] != 0 {
