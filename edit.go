@@ -232,10 +232,10 @@ func (u *URL) commit(v *URL, what string) error {
 		}
 		return err
 	}
-	if w != *v {
+	if !w.SameComponents(v) {
 		return setError(what, s, 0, ErrSchemeSyntax, "the components do not read back as written (RFC 3986 3)")
 	}
-	*u = *v
+	*u = w // v's components, whose String is s without building it again
 	return nil
 }
 

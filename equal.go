@@ -12,7 +12,7 @@ import "strconv"
 // Normalizer.Equal compares with optional normalizations too.
 func Equal(a, b *URL, m Mode) bool {
 	na, nb := normalize(a, m, nil), normalize(b, m, nil)
-	return na == nb
+	return na.SameComponents(&nb)
 }
 
 // Comparison is ExplainEqual's account of a comparison: the verdict, the
@@ -52,7 +52,7 @@ func (n Normalizer) ExplainEqual(a, b *URL) Comparison {
 	var c Comparison
 	c.A, c.StepsA = n.Explain(a)
 	c.B, c.StepsB = n.Explain(b)
-	c.Equal = c.A == c.B
+	c.Equal = c.A.SameComponents(&c.B)
 	if c.Equal {
 		return c
 	}

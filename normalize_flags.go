@@ -242,7 +242,10 @@ func (n Normalizer) Explain(u *URL) (URL, []RuleStep) {
 
 // Equal reports whether a and b have the same canonical form. It is an
 // equivalence relation.
-func (n Normalizer) Equal(a, b *URL) bool { return n.normalize(a, nil) == n.normalize(b, nil) }
+func (n Normalizer) Equal(a, b *URL) bool {
+	na, nb := n.normalize(a, nil), n.normalize(b, nil)
+	return na.SameComponents(&nb)
+}
 
 func (n Normalizer) normalize(u *URL, t *trace) URL {
 	v := normalize(u, n.Mode, t)
@@ -258,7 +261,7 @@ func (n Normalizer) normalize(u *URL, t *trace) URL {
 	for range len(v.Path) + 8 {
 		before := v
 		n.applyFlags(&v, t)
-		if v == before {
+		if v.SameComponents(&before) {
 			break
 		}
 		v = normalize(&v, n.Mode, t)

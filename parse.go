@@ -35,6 +35,7 @@ func ParseReference(s string, m Mode) (URL, []Warning, error) { return parse(s, 
 // else parseFull.
 func parse(s string, m Mode, ref bool) (u URL, warnings []Warning, err error) {
 	if (len(s) < 4 || s[0]|0x20 != 'u' || !hasPrefixFold(s, "URL:")) && parseFast(&u, s, m, ref) {
+		u.written = s
 		return u, nil, nil
 	}
 	u = URL{}
@@ -56,6 +57,7 @@ func parseFull(s string, m Mode, ref bool) (u URL, warnings []Warning, err error
 	if p.first != nil {
 		return URL{}, nil, p.first
 	}
+	u.written = s
 	return u, nil, nil
 }
 
@@ -74,6 +76,7 @@ func parsePrepared(s string, m Mode, ref bool) (u URL, warnings []Warning, err e
 		pre.locate(s, e)
 		return URL{}, pre.warningList(), e
 	}
+	u.written = text
 	return u, pre.warningList(), nil
 }
 

@@ -27,16 +27,27 @@ func Resolve(base, ref *URL, rule Rule) (URL, error) {
 // 2396 and 3986), and returns the resolved URL as text. It allocates once,
 // for the result, under Rule3986.
 func ResolveString(base, ref string, rule Rule) (string, error) {
-	b, _, err := ParseMode(base, RFC3986)
-	if err != nil {
+	var b, r, u URL
+	if err := parseInto(&b, base, false); err != nil {
 		return "", err
 	}
-	r, _, err := ParseReference(ref, RFC3986)
-	if err != nil {
+	if err := parseInto(&r, ref, true); err != nil {
 		return "", err
 	}
-	var u URL
 	return resolve(&u, &b, &r, rule, nil, true)
+}
+
+// parseInto is ParseMode (ParseReference with ref) in the RFC3986 mode,
+// into u: the one pass writes the URL where it is needed, not into a
+// result to be copied.
+func parseInto(u *URL, s string, ref bool) error {
+	if (len(s) < 4 || s[0]|0x20 != 'u' || !hasPrefixFold(s, "URL:")) && parseFast(u, s, RFC3986, ref) {
+		u.written = s
+		return nil
+	}
+	v, _, err := parseFull(s, RFC3986, ref)
+	*u = v
+	return err
 }
 
 // ExplainResolve is Resolve that also reports the steps taken: which step

@@ -1,6 +1,9 @@
 package urlkit
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // plan is the target of a resolution before it is written: where each
 // component comes from. The path is pathA followed by pathB (the merged
@@ -158,51 +161,50 @@ func (p *plan) write(out, base, ref *URL, clean []byte, cleaned bool, t *trace) 
 	if hasFrag {
 		n += 1 + len(f.Fragment)
 	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(p.scheme)
-	b.WriteByte(':')
+	b := make([]byte, 0, n)
+	b = append(b, p.scheme...)
+	b = append(b, ':')
 	var userAt, passAt, hostAt, portAt int
 	if hasAuth {
-		b.WriteString("//")
+		b = append(b, "//"...)
 		if a.HasUser {
-			userAt = b.Len()
-			b.WriteString(a.User)
+			userAt = len(b)
+			b = append(b, a.User...)
 			if a.HasPassword {
-				b.WriteByte(':')
-				passAt = b.Len()
-				b.WriteString(a.Password)
+				b = append(b, ':')
+				passAt = len(b)
+				b = append(b, a.Password...)
 			}
-			b.WriteByte('@')
+			b = append(b, '@')
 		}
-		hostAt = b.Len()
-		b.WriteString(a.Host)
+		hostAt = len(b)
+		b = append(b, a.Host...)
 		if a.HasPort {
-			b.WriteByte(':')
-			portAt = b.Len()
-			b.WriteString(a.Port)
+			b = append(b, ':')
+			portAt = len(b)
+			b = append(b, a.Port...)
 		}
 	}
-	pathAt := b.Len()
+	pathAt := len(b)
 	if guard {
-		b.WriteString("/.")
+		b = append(b, "/."...)
 	}
 	if cleaned {
-		b.Write(clean)
+		b = append(b, clean...)
 	} else {
-		b.WriteString(p.pathA)
-		b.WriteString(p.pathB)
+		b = append(b, p.pathA...)
+		b = append(b, p.pathB...)
 	}
-	pathEnd := b.Len()
+	pathEnd := len(b)
 	if hasQuery {
-		b.WriteByte('?')
-		b.WriteString(q.Query)
+		b = append(b, '?')
+		b = append(b, q.Query...)
 	}
 	if hasFrag {
-		b.WriteByte('#')
-		b.WriteString(f.Fragment)
+		b = append(b, '#')
+		b = append(b, f.Fragment...)
 	}
-	s := b.String()
+	s := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
 	// The sources may be out itself: read them before writing out.
 	var user, pass, host, port, query, frag string
 	var hasUser, hasPass, hasPort bool
@@ -230,6 +232,7 @@ func (p *plan) write(out, base, ref *URL, clean []byte, cleaned bool, t *trace) 
 		Path: s[pathAt:pathEnd], Query: query, Fragment: frag,
 		HasAuthority: hasAuth, HasUser: hasUser, HasPassword: hasPass, HasPort: hasPort,
 		HasQuery: hasQuery, HasFragment: hasFrag,
+		written: s,
 	}
 	return s
 }

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // URL is a parsed URL or relative reference. Every component is kept as
@@ -16,6 +17,12 @@ import (
 // The decomposition is RFC 3986's (scheme, authority, path, query,
 // fragment) in every mode; what each mode changes is which characters and
 // forms are valid. Scheme-specific meaning lives in package scheme.
+//
+// A URL from Parse also keeps the text it was parsed from, so that String
+// hands that text back without building it again. Compare URLs with
+// SameComponents (or Equal, for equivalence), not ==: == also compares
+// that text, so a parsed URL is never == to a literal with the same
+// components.
 type URL struct {
 	Scheme   string // as written, without the ":"; "" for a relative reference
 	User     string // as written; see HasUser
@@ -32,13 +39,95 @@ type URL struct {
 	HasPort      bool // ":" follows the host
 	HasQuery     bool // "?" is present
 	HasFragment  bool // "#" is present
+
+	// written is the text the URL was parsed from (after the lenient
+	// mode's repairs), every component a slice of it: String hands it
+	// back, allocation-free, while the components still lie where the
+	// parser found them (see writtenForm).
+	written string
 }
 
-// String reassembles the URL from its components as written.
-func (u *URL) String() string { return u.text(false) }
+// String reassembles the URL from its components as written. For a URL
+// as Parse returned it, that is the text parsed, returned without
+// allocating.
+func (u *URL) String() string {
+	if u.writtenForm() {
+		return u.written
+	}
+	return u.text(false)
+}
 
 // Redacted is String with the password, if any, replaced by "xxxxx".
-func (u *URL) Redacted() string { return u.text(u.HasPassword) }
+func (u *URL) Redacted() string {
+	if !u.HasPassword {
+		return u.String()
+	}
+	return u.text(true)
+}
+
+// SameComponents reports whether u and v have the same components and
+// flags, byte for byte (Equal compares them once normalized), whatever
+// text each was parsed from.
+func (u *URL) SameComponents(v *URL) bool {
+	return u.Scheme == v.Scheme && u.User == v.User && u.Password == v.Password &&
+		u.Host == v.Host && u.Port == v.Port && u.Path == v.Path &&
+		u.Query == v.Query && u.Fragment == v.Fragment &&
+		u.HasAuthority == v.HasAuthority && u.HasUser == v.HasUser &&
+		u.HasPassword == v.HasPassword && u.HasPort == v.HasPort &&
+		u.HasQuery == v.HasQuery && u.HasFragment == v.HasFragment
+}
+
+// writtenForm reports whether String's result is u.written: every
+// component still the very bytes of u.written (same address, same
+// length) where String would place it, every delimiter String would
+// write there too, nothing left over. Components and flags are exported
+// and may have changed since parsing; the check reads only u.written and
+// the components' addresses, so a true answer means that String's
+// result is u.written byte for byte, whatever was changed.
+func (u *URL) writtenForm() bool {
+	w := u.written
+	if w == "" {
+		return false
+	}
+	at := 0
+	// part reports whether v lies at w[at:] and moves past it.
+	part := func(v string) bool {
+		if v == "" {
+			return true
+		}
+		if len(v) > len(w)-at || unsafe.StringData(v) != unsafe.StringData(w[at:]) {
+			return false
+		}
+		at += len(v)
+		return true
+	}
+	// delim reports whether w continues with c and moves past it.
+	delim := func(c byte) bool {
+		if at < len(w) && w[at] == c {
+			at++
+			return true
+		}
+		return false
+	}
+	if u.Scheme != "" && !(part(u.Scheme) && delim(':')) {
+		return false
+	}
+	if u.HasAuthority {
+		if !delim('/') || !delim('/') {
+			return false
+		}
+		if u.HasUser && (!part(u.User) || u.HasPassword && !(delim(':') && part(u.Password)) || !delim('@')) {
+			return false
+		}
+		if !part(u.Host) || u.HasPort && !(delim(':') && part(u.Port)) {
+			return false
+		}
+	}
+	return part(u.Path) &&
+		(!u.HasQuery || delim('?') && part(u.Query)) &&
+		(!u.HasFragment || delim('#') && part(u.Fragment)) &&
+		at == len(w)
+}
 
 // text builds String's result in a buffer on the stack and copies it
 // into the string, its one allocation (a URL over 256 bytes takes two):

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestTextMarshaling(t *testing.T) {
@@ -66,7 +67,7 @@ func TestNetURL(t *testing.T) {
 			t.Errorf("NetURL(%q): path %q opaque %q", tc.in, n.Path, n.Opaque)
 		}
 		back, err := FromNetURL(n)
-		if err != nil || back != u {
+		if err != nil || !back.SameComponents(&u) {
 			t.Errorf("FromNetURL(NetURL(%q)) = %+v, %v", tc.in, back, err)
 		}
 	}
@@ -106,5 +107,38 @@ func TestOffsets(t *testing.T) {
 		if !strings.HasPrefix(s[c.at:], c.want) {
 			t.Errorf("%s offset %d points at %q, want %q", c.name, c.at, s[c.at:], c.want)
 		}
+	}
+}
+
+// TestStringHandsBackInput: String on a URL as Parse returned it is the
+// input itself, allocation-free; once a component is changed it is built
+// again (the FuzzParse targets check that on every input they make).
+func TestStringHandsBackInput(t *testing.T) {
+	for _, tc := range []struct{ in, pathX string }{
+		{"http://example.com/a?b#c", "http://example.com/ax?b#c"},
+		{"ftp://u:p@h:21/x;type=a", "ftp://u:p@h:21/x;type=ax"},
+		{"news:comp.lang.go", "news:comp.lang.gox"},
+		{"//h/p", "//h/px"},
+		{"mailto:a@b", "mailto:a@bx"},
+	} {
+		u, _, err := ParseReference(tc.in, RFC3986)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := u.String(); unsafe.StringData(got) != unsafe.StringData(tc.in) || got != tc.in {
+			t.Errorf("String of %q is not the input", tc.in)
+		}
+		if n := testing.AllocsPerRun(100, func() { _ = u.String() }); n != 0 {
+			t.Errorf("String of %q: %v allocations", tc.in, n)
+		}
+		v := u
+		v.Path += "x"
+		if got := v.String(); got != tc.pathX {
+			t.Errorf("%q with x added to the path: String %q, want %q", tc.in, got, tc.pathX)
+		}
+	}
+	u, _ := Parse("ftp://user:secret@h/")
+	if got := u.Redacted(); got != "ftp://user:xxxxx@h/" {
+		t.Errorf("Redacted = %q", got)
 	}
 }

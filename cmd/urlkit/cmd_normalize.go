@@ -161,7 +161,14 @@ Examples:
 					printErr(errw, err)
 					return exitFail
 				}
-				c := norm.ExplainEqual(&a, &b)
+				// The account only when it is shown: recording it
+				// formats each step.
+				var c urlkit.Comparison
+				if *explain {
+					c = norm.ExplainEqual(&a, &b)
+				} else {
+					c.Equal = norm.Equal(&a, &b)
+				}
 				if c.Equal {
 					out.WriteString("equal\n")
 				} else {

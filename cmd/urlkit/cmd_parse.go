@@ -275,7 +275,12 @@ func (r *parsed) human(w *bufio.Writer) {
 			field = "warnings"
 		}
 		if r.only == nil || r.only[field] {
-			fmt.Fprintf(w, "%-21s %s\n", k, v)
+			// "%-21s %s\n" without fmt: the keys are ASCII.
+			const spaces = "                      "
+			w.WriteString(k)
+			w.WriteString(spaces[:max(22-len(k), 1)])
+			w.WriteString(v)
+			w.WriteByte('\n')
 		}
 	}
 	show := func(v string, ok bool) string {

@@ -178,7 +178,15 @@ Examples:
 						indent = "  "
 					}
 					for _, rule := range rules {
-						u, steps, err := urlkit.ExplainResolve(&base, &ref, rule)
+						// The steps only when they are shown: recording
+						// them formats each one.
+						var u urlkit.URL
+						var steps []urlkit.RuleStep
+						if *explain {
+							u, steps, err = urlkit.ExplainResolve(&base, &ref, rule)
+						} else {
+							u, err = urlkit.Resolve(&base, &ref, rule)
+						}
 						if err != nil {
 							out.Flush()
 							printErr(errw, err)
@@ -190,7 +198,8 @@ Examples:
 						if all {
 							fmt.Fprintf(out, "%s%-*s  %s\n", indent, width, rule, u.String())
 						} else {
-							fmt.Fprintf(out, "%s\n", u.String())
+							out.WriteString(u.String())
+							out.WriteByte('\n')
 						}
 						if *explain {
 							for _, step := range steps[:len(steps)-1] { // the last is the result
