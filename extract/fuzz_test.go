@@ -16,7 +16,9 @@ import (
 // with the lenient parser and is its canonical form; offsets, lines and
 // columns point at the right bytes; the match is what the parser accepts;
 // items come in order without overlapping; the result does not depend on
-// how the input is read; WrappedOnly finds exactly the wrapped items.
+// how the input is read; the reference path (every ':' and '<' a
+// trigger) finds the same items and problems as the scanner's look back
+// from each ':'; WrappedOnly finds exactly the wrapped items.
 func FuzzFindAll(f *testing.F) {
 	for _, tc := range urlCases {
 		f.Add("See " + tc.in + ", or (" + tc.in + ").\r\n")
