@@ -44,7 +44,7 @@ func FuzzFindAll(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data string) {
 		// The length of the input picks the limit, so that limits are
 		// exercised too.
-		max := []int{0, 16, 40}[len(data)%3]
+		max := []int{0, 16, 40, 1, 5, 70}[len(data)%6]
 		var problems []Problem
 		c := &Config{MaxLength: max, Problem: func(p Problem) { problems = append(problems, p) }}
 		items := c.FindAll(data)
