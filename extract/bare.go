@@ -48,12 +48,14 @@ func (s *Scanner) bare(t int) bool {
 		s.skip = true
 		return false
 	}
-	floor := registry.TrimFloor(string(buf[urlAt:e]))
-	e = urlAt + max(trimEnd(buf[urlAt:e]), floor)
-	if e <= colon+1 || !hasBody(buf[colon+1:e]) && floor < e-urlAt {
+	// One string for the URL: the sentence punctuation trimmed off its
+	// end stays unused behind it.
+	text := string(buf[urlAt:e])
+	n := keep(text, buf[urlAt:e], colon-urlAt)
+	if n == 0 {
 		return false // "http://", "mailto:..."
 	}
-	text := string(buf[urlAt:e])
+	text, e = text[:n], urlAt+n
 	u, ws, err := confirm(text, 0)
 	if err != nil {
 		s.parseFailed(urlAt, e, false, err)
@@ -62,14 +64,35 @@ func (s *Scanner) bare(t int) bool {
 	}
 	if len(ws) == 0 {
 		// Nothing repaired: the parser's round trip gives text back.
-		s.emitString(u, text, matchAt, urlAt, e)
+		s.emitString(&u, text, matchAt, urlAt, e)
 	} else {
-		s.emit(u, matchAt, urlAt, e)
+		s.emit(&u, matchAt, urlAt, e)
 	}
 	s.item.Prefixed = inner > 0
 	s.item.Repairs = s.repairs(ws, urlAt, nil)
 	s.consume(e)
 	return true
+}
+
+// keep returns how much of the bare URL u (text is u as a string) is the
+// URL, or 0 when no URL is left ("http://", "mailto:..."): without the
+// sentence punctuation at its end (trimEnd), unless the scheme gives it a
+// meaning (news:*, a Gopher+ string: registry.TrimFloor), and with a
+// body after the scheme's ':' at colon.
+func keep(text string, u []byte, colon int) int {
+	if len(u) <= colon+1 {
+		return 0
+	}
+	n := trimEnd(u)
+	if n == len(u) && hasBody(u[colon+1:]) {
+		return n // most URLs: they end in a letter, a digit or "/"
+	}
+	floor := registry.TrimFloor(text)
+	n = max(n, floor)
+	if n <= colon+1 || !hasBody(u[colon+1:n]) && floor < n {
+		return 0
+	}
+	return n
 }
 
 // chooseScheme picks the scheme in run, the scheme characters before a
@@ -148,9 +171,7 @@ func (s *Scanner) scanBare(from int, quoted bool) (end int, long bool) {
 	j := from
 	var paren, bracket, brace int // open in the URL
 	for j < stop {
-		for j < stop && class[buf[j]]&bareSpecial == 0 {
-			j++
-		}
+		j = skipOrdinary(buf[:stop], j)
 		if j == stop {
 			break
 		}
@@ -193,6 +214,22 @@ func (s *Scanner) scanBare(from int, quoted bool) (end int, long bool) {
 		return j, true
 	}
 	return len(buf), false
+}
+
+// skipOrdinary returns the position of the first byte in b from i on that
+// scanBare must look at (bareSpecial), or len(b). Most of a URL is
+// ordinary bytes: eight are tested at a time.
+func skipOrdinary(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		w := b[i : i+8 : i+8]
+		if (class[w[0]]|class[w[1]]|class[w[2]]|class[w[3]]|class[w[4]]|class[w[5]]|class[w[6]]|class[w[7]])&bareSpecial != 0 {
+			break
+		}
+	}
+	for i < len(b) && class[b[i]]&bareSpecial == 0 {
+		i++
+	}
+	return i
 }
 
 // skipLong skips the rest of an overlong bare URL. It reports false when

@@ -69,3 +69,16 @@ var class = func() (t [256]uint8) {
 }()
 
 func is(b byte, c uint8) bool { return class[b]&c != 0 }
+
+// beforeColon holds the bytes that may come between a wrapper's '<' and
+// its first ':': whitespace (Unicode spaces are bytes from 0x80 up), the
+// quotation marks of a quoted message ('>'), and scheme characters.
+// 1 for those, 0 for the others: four bytes are tested at once.
+var beforeColon = func() (t [256]uint8) {
+	for i := range t {
+		if b := byte(i); is(b, space|scheme) || b == '>' || b >= 0x80 {
+			t[i] = 1
+		}
+	}
+	return t
+}()

@@ -1,19 +1,24 @@
 package extract
 
 import (
+	"bytes"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
 	"testing/iotest"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/registry"
 )
 
 // FuzzFindAll checks, for any text: no panic; every URL reported parses
 // with the lenient parser and is its canonical form; offsets, lines and
 // columns point at the right bytes; the match is what the parser accepts;
 // items come in order without overlapping; the result does not depend on
-// how the input is read; WrappedOnly finds exactly the wrapped items.
+// how the input is read; the reference path (every ':' and '<' a
+// trigger) finds the same items and problems as the scanner's look back
+// from each ':'; WrappedOnly finds exactly the wrapped items.
 func FuzzFindAll(f *testing.F) {
 	for _, tc := range urlCases {
 		f.Add("See " + tc.in + ", or (" + tc.in + ").\r\n")
@@ -25,13 +30,21 @@ func FuzzFindAll(f *testing.F) {
 		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.http://a/",
 		"> <URL:ftp://a/b-\r\n> c>", "> > x <http://a/\n> >\u00a0b>", ">> <URL:\n>> http://a/>", "> <URL:a:b\n>\n> c>",
 		"<ftp://a/\n\u00a0\u3000\nb>", "<URL:http://a/\u00a0b>",
+		// Where the trigger looks back from a ':' for a '<', or passes a
+		// ':' over.
+		"<p>Note: <a href=\"http://a/\">x</a> <li>see <http://b/>", "<<http://a/", "<a <b c http://a/>",
+		"<\n> URL:\n> http://a/>", "<\u00a0http://a/>", "<URL\n:http://a/>", "x<URL:y", "<p:a <q:b>",
+		"<a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h i j k l m n o p q r s t u v w x y z a b c:d>",
+		"::http://a/ :a://b ':x' <:http://a/> a:<http://b/>", "URL:<http://a/>", "http:<x> <y:z>",
+		// 19 bytes, so a limit of 16: the ':' of "URL:" 15 bytes after '<'.
+		"<           URL:xyz",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data string) {
 		// The length of the input picks the limit, so that limits are
 		// exercised too.
-		max := []int{0, 16, 40}[len(data)%3]
+		max := []int{0, 16, 40, 1, 5, 70}[len(data)%6]
 		var problems []Problem
 		c := &Config{MaxLength: max, Problem: func(p Problem) { problems = append(problems, p) }}
 		items := c.FindAll(data)
@@ -62,6 +75,15 @@ func FuzzFindAll(f *testing.F) {
 			t.Fatalf("one byte at a time:\n%+v\n%+v\nwant\n%+v\n%+v", got, slow, items, problems)
 		}
 
+		// The reference path, every ':' and '<' a trigger, read whole and
+		// one byte at a time: the same items and problems.
+		for _, r := range []io.Reader{strings.NewReader(data), iotest.OneByteReader(strings.NewReader(data))} {
+			ref, refProblems := scanReference(Config{MaxLength: max}, r)
+			if !reflect.DeepEqual(ref, items) || !reflect.DeepEqual(refProblems, problems) {
+				t.Fatalf("reference path:\n%+v\n%+v\nwant\n%+v\n%+v", ref, refProblems, items, problems)
+			}
+		}
+
 		// WrappedOnly: exactly the wrapped items.
 		var wrapped []Item
 		for _, it := range items {
@@ -72,6 +94,9 @@ func FuzzFindAll(f *testing.F) {
 		only := (&Config{MaxLength: max, WrappedOnly: true}).FindAll(data)
 		if !reflect.DeepEqual(only, wrapped) {
 			t.Fatalf("WrappedOnly:\n%+v\nwant\n%+v", only, wrapped)
+		}
+		if ref, _ := scanReference(Config{MaxLength: max, WrappedOnly: true}, strings.NewReader(data)); !reflect.DeepEqual(ref, wrapped) {
+			t.Fatalf("WrappedOnly, reference path:\n%+v\nwant\n%+v", ref, wrapped)
 		}
 	})
 }
@@ -145,3 +170,58 @@ func checkItems(t *testing.T, data string, items []Item) {
 }
 
 func isSpaceByte(c byte) bool { return is(c, space) }
+
+// scanReference runs a Scanner over r on the reference path, where every
+// ':' and '<' is a trigger that bare or wrapped decides, and returns its
+// items and problems.
+func scanReference(c Config, r io.Reader) ([]Item, []Problem) {
+	var problems []Problem
+	c.Problem = func(p Problem) { problems = append(problems, p) }
+	s := c.NewScanner(r)
+	s.reference = true
+	var items []Item
+	for s.Next() {
+		items = append(items, s.Item())
+	}
+	return items, problems
+}
+
+// FuzzLastNewline checks lastNewline, eight bytes at a time, against
+// bytes.LastIndexByte, at every alignment of the text.
+func FuzzLastNewline(f *testing.F) {
+	for _, s := range []string{"", "\n", "abc", "a\nb", "0123456\n89", "\n0123456789abcdef", "\x0a\x0b\x09\x8a\x0b\x01\x0a\x00", "\x0b\x0b\x0b\x0b\x0b\x0b\x0b\n\x0b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b := []byte(s)
+		for i := 0; i <= len(b); i++ {
+			if got, want := lastNewline(b[i:]), bytes.LastIndexByte(b[i:], '\n'); got != want {
+				t.Fatalf("lastNewline(%q) = %d, want %d", b[i:], got, want)
+			}
+		}
+	})
+}
+
+// FuzzKeep checks keep, which asks for the scheme's floor only when
+// something would be trimmed or no body is left, against the plain
+// definition, which always asks.
+func FuzzKeep(f *testing.F) {
+	for _, s := range []string{"http://a/", "http://a/.", "http://", "news:*", "news:*.", "mailto:.", "gopher://h/1a%09b%09%2B.",
+		"gopher://h/1a\tb\t+).", "x:", "x:,", "http://a/(b))", "ftp://h/a?;", "news:a*"} {
+		f.Add(s, strings.IndexByte(s, ':'))
+	}
+	f.Fuzz(func(t *testing.T, text string, colon int) {
+		if colon < 0 || colon >= len(text) {
+			return
+		}
+		u := []byte(text)
+		want := 0
+		floor := registry.TrimFloor(text)
+		if e := max(trimEnd(u), floor); e > colon+1 && (hasBody(u[colon+1:e]) || floor >= e) {
+			want = e
+		}
+		if got := keep(text, u, colon); got != want {
+			t.Fatalf("keep(%q, %d) = %d, want %d", text, colon, got, want)
+		}
+	})
+}

@@ -72,6 +72,9 @@ const snippetMax = 64
 // snippetMax bytes, cut at a line break, the password of a
 // "scheme://user:password@" replaced by "xxxxx".
 func snippet(b []byte) string {
+	// Only the first snippetMax bytes are shown: a line break further on
+	// changes nothing, and a wrapper left open runs to MaxLength.
+	b = b[:min(len(b), snippetMax+1)]
 	if i := indexLineBreak(b); i >= 0 {
 		b = b[:i]
 	}

@@ -2,7 +2,9 @@ package extract
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
+	"math/bits"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -90,24 +92,25 @@ type Repair struct {
 //	}
 //	if err := s.Err(); err != nil { ... }
 type Scanner struct {
-	r       io.Reader
-	cfg     Config
-	max     int
-	window  int    // how far past a trigger a decision may look
-	buf     []byte // buf[:end] holds the input from offset base
-	base    int64
-	pos     int   // where the search for the next trigger resumes
-	end     int   // end of the data in buf
-	mark    int64 // end of the last candidate consumed: look back stops there
-	eof     bool  // no more data will be read (end of input or error)
-	err     error
-	colon   finder
-	lt      finder
-	skip    bool // inside an overlong bare URL: skip to the next delimiter
-	line    int
-	lineAt  int64 // offset where line starts
-	counted int64 // newlines are counted up to here
-	item    Item
+	r      io.Reader
+	cfg    Config
+	max    int
+	window int    // how far past a trigger a decision may look
+	buf    []byte // buf[:end] holds the input from offset base
+	base   int64
+	pos    int   // where the search for the next trigger resumes
+	end    int   // end of the data in buf
+	mark   int64 // end of the last candidate consumed: look back stops there
+	eof    bool  // no more data will be read (end of input or error)
+	err    error
+	// reference makes every ':' and '<' a trigger, decided by bare and
+	// wrapped: the tests check that the results are the same.
+	reference bool
+	skip      bool // inside an overlong bare URL: skip to the next delimiter
+	line      int
+	lineAt    int64 // offset where line starts
+	counted   int64 // newlines are counted up to here
+	item      Item
 }
 
 // NewScanner returns a Scanner reading r with the zero Config.
@@ -127,8 +130,6 @@ func (c *Config) NewScanner(r io.Reader) *Scanner {
 	// A candidate ends by max bytes after its start, the scheme after a
 	// "URL:" prefix by lookback+2 bytes after the ':'.
 	s.window = max(s.max, lookback+2) + slack
-	s.colon = finder{c: ':', at: -1}
-	s.lt = finder{c: '<', at: -1}
 	return s
 }
 
@@ -200,47 +201,100 @@ func (s *Scanner) Next() bool {
 }
 
 // trigger returns the position of the next byte at or after pos that may
-// start a candidate, ':' or '<', or -1.
+// start a candidate, ':' or '<', or -1 with pos at the end of the buffer.
+//
+// Only the ':' are searched for. A wrapper's text up to its first ':' is
+// whitespace, quotation marks and scheme characters ("<URL:", "< http:",
+// "<ftp:\n> //": see wrapped), and its ':' comes within max bytes of the
+// '<': so the one '<' that may start a wrapper before a ':' is found by
+// looking back from it, over those bytes, and the many '<' of markup in
+// between are never looked at. A ':' that bare would reject at once is
+// passed over here too.
 func (s *Scanner) trigger() (int, byte) {
-	lt := s.lt.find(s.buf, s.pos, s.end)
-	if s.cfg.WrappedOnly {
-		return lt, '<'
+	if s.reference {
+		return s.referenceTrigger()
 	}
-	colon := s.colon.find(s.buf, s.pos, s.end)
-	if colon >= 0 && (lt < 0 || colon < lt) {
-		return colon, ':'
+	buf := s.buf[:s.end]
+	for pos := s.pos; ; {
+		colon := bytes.IndexByte(buf[pos:], ':')
+		if colon < 0 {
+			// The ':' of a '<' near the end may come with more input.
+			if !s.eof {
+				if t := s.wrapperStart(pos, len(buf)); t >= 0 {
+					s.pos = t
+					return t, '<'
+				}
+			}
+			s.pos = len(buf)
+			return -1, 0
+		}
+		colon += pos
+		if t := s.wrapperStart(pos, colon); t >= 0 {
+			// After wrapped, the text up to colon is searched again:
+			// twice at most.
+			s.pos = t
+			return t, '<'
+		}
+		if !s.cfg.WrappedOnly && !s.passOverColon(colon) {
+			s.pos = colon
+			return colon, ':'
+		}
+		pos = colon + 1
 	}
-	return lt, '<'
 }
 
-// finder caches the position of the next occurrence of one byte, so that
-// each byte of the input is searched (with bytes.IndexByte) about once.
-type finder struct {
-	c    byte
-	at   int // position of the next c found, or -1: none in [from, end)
-	from int
+// referenceTrigger is trigger on the reference path: every '<' and ':'
+// (but a ':' with WrappedOnly) is a trigger, for bare and wrapped to
+// decide.
+func (s *Scanner) referenceTrigger() (int, byte) {
+	buf := s.buf[:s.end]
+	for {
+		colon, stop := bytes.IndexByte(buf[s.pos:], ':'), len(buf)
+		if colon >= 0 {
+			colon += s.pos
+			stop = colon
+		}
+		if i := bytes.IndexByte(buf[s.pos:stop], '<'); i >= 0 {
+			s.pos += i
+			return s.pos, '<'
+		}
+		if colon < 0 {
+			s.pos = len(buf)
+			return -1, 0
+		}
+		s.pos = colon
+		if !s.cfg.WrappedOnly {
+			return colon, ':'
+		}
+		s.pos = colon + 1
+	}
 }
 
-func (f *finder) find(buf []byte, pos, end int) int {
-	if f.at >= pos {
-		return f.at
+// wrapperStart returns the position of the '<' at or after pos that may
+// start a wrapper whose first ':' is at the buffer position colon, or -1.
+func (s *Scanner) wrapperStart(pos, colon int) int {
+	lo := max(pos, colon-s.max+1)
+	b := s.buf[lo:colon]
+	j := len(b)
+	for j >= 4 && beforeColon[b[j-1]]&beforeColon[b[j-2]]&beforeColon[b[j-3]]&beforeColon[b[j-4]] != 0 {
+		j -= 4
 	}
-	from := max(f.from, pos)
-	if i := bytes.IndexByte(buf[from:end], f.c); i >= 0 {
-		f.at = from + i
-		f.from = f.at + 1
-		return f.at
+	for j > 0 && beforeColon[b[j-1]] != 0 {
+		j--
 	}
-	f.at, f.from = -1, end
+	if j > 0 && b[j-1] == '<' {
+		return lo + j - 1
+	}
 	return -1
 }
 
-func (f *finder) shift(n int) {
-	f.at -= n
-	if f.at < 0 {
-		f.at = -1
-	}
-	f.from = max(f.from-n, 0)
+// passOverColon reports whether the ':' at the buffer position t starts
+// no candidate, as bare decides first: a scheme-specific part must start
+// after it, and a scheme character, not in the previous candidate, come
+// before it. false leaves the decision to bare.
+func (s *Scanner) passOverColon(t int) bool {
+	buf := s.buf[:s.end]
+	return t+1 < len(buf) && (!is(buf[t+1], bodyStart) || t == 0 || s.abs(t) <= s.mark || !is(buf[t-1], scheme))
 }
 
 // more makes room and reads, when everything buffered has been searched.
@@ -266,8 +320,6 @@ func (s *Scanner) slide(from int) {
 	s.end -= from
 	s.pos = max(s.pos-from, 0)
 	s.base += int64(from)
-	s.colon.shift(from)
-	s.lt.shift(from)
 }
 
 // read reads once into the free end of the buffer.
@@ -301,9 +353,26 @@ func (s *Scanner) countTo(off int64) {
 	seg := s.buf[s.counted-s.base : off-s.base]
 	if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
 		s.line += n
-		s.lineAt = s.counted + int64(bytes.LastIndexByte(seg, '\n')) + 1
+		s.lineAt = s.counted + int64(lastNewline(seg)) + 1
 	}
 	s.counted = off
+}
+
+// lastNewline returns the position of the last '\n' in b, or -1. It tests
+// eight bytes at a time (bytes.LastIndexByte goes one by one): a URL's
+// line start is tens of bytes back.
+func lastNewline(b []byte) int {
+	const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	i := len(b)
+	for ; i >= 8; i -= 8 {
+		x := binary.LittleEndian.Uint64(b[i-8:]) ^ ('\n' * ones) // '\n' bytes become 0
+		// The high bit of each byte that is 0, exactly: no borrow from
+		// one byte into the next, which would mark a byte above a 0.
+		if zero := ^((x&lows + lows) | x) & highs; zero != 0 {
+			return i - 8 + (63-bits.LeadingZeros64(zero))/8
+		}
+	}
+	return bytes.LastIndexByte(b[:i], '\n')
 }
 
 // position returns the line and column of the offset off. Offsets are
@@ -350,20 +419,24 @@ func (s *Scanner) parseFailed(start, end int, wrapped bool, err error) {
 
 // emit sets the current item. start and end delimit the match, urlAt is
 // the URL's first byte, all buffer positions.
-func (s *Scanner) emit(u urlkit.URL, start, urlAt, end int) {
+func (s *Scanner) emit(u *urlkit.URL, start, urlAt, end int) {
 	s.emitString(u, u.String(), start, urlAt, end)
 }
 
-// emitString is emit with the URL's string form already at hand.
-func (s *Scanner) emitString(u urlkit.URL, url string, start, urlAt, end int) {
-	s.item = Item{
-		URL:    url,
-		Parsed: u,
-		Offset: s.abs(urlAt),
-		Start:  s.abs(start),
-		End:    s.abs(end),
-	}
-	s.item.Line, s.item.Column = s.position(s.item.Offset)
+// emitString is emit with the URL's string form already at hand. The item
+// is written in place, every field: it is large (a URL in it), and a
+// composite literal would be built aside and copied.
+func (s *Scanner) emitString(u *urlkit.URL, url string, start, urlAt, end int) {
+	it := &s.item
+	it.URL = url
+	it.Parsed = *u
+	it.Offset = s.abs(urlAt)
+	it.Start = s.abs(start)
+	it.End = s.abs(end)
+	it.Wrapped, it.Prefixed = false, false
+	it.Repairs = nil
+	it.Alternative = ""
+	it.Line, it.Column = s.position(it.Offset)
 }
 
 // repairs converts the parser's warnings on a candidate that starts at the

@@ -114,7 +114,7 @@ func (s *Scanner) wrapped(t int) bool {
 		s.consume(end) // "<http://>": nothing to report
 		return false
 	case err == nil:
-		s.emit(u, t, urlAt, end)
+		s.emit(&u, t, urlAt, end)
 		s.item.Repairs = s.repairs(ws, t, toSpan, drop...)
 		if len(hy) > 0 && altErr == nil {
 			if a := alt.String(); a != s.item.URL {
@@ -123,7 +123,7 @@ func (s *Scanner) wrapped(t int) bool {
 		}
 	case altErr == nil:
 		// Only the reading without the hyphens parses.
-		s.emit(alt, t, urlAt, end)
+		s.emit(&alt, t, urlAt, end)
 		s.item.Repairs = s.repairs(altWs, t, altToSpan, drop...)
 	default:
 		if ue, ok := err.(*urlkit.Error); ok && len(cuts) > 0 {

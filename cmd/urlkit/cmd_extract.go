@@ -80,7 +80,9 @@ Examples:
 				fmt.Fprintf(st.Err, "urlkit extract: --max-length must be positive\n")
 				return exitUsage
 			}
-			out := bufio.NewWriter(st.Out)
+			// One write per read of the input at most (flushReader
+			// flushes before each): the URLs of a 64 KiB read fit.
+			out := bufio.NewWriterSize(st.Out, 64<<10)
 			defer out.Flush()
 			if len(args) == 0 {
 				args = []string{"-"}
