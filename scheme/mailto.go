@@ -178,8 +178,33 @@ func (m *Mailto) AppendParts(dst []Part) []Part {
 
 // URL builds "mailto:" and the address, encoded for xchar (so "%"
 // becomes %25 and the unsafe characters of a quoted local part are
-// encoded).
-func (m *Mailto) URL() *urlkit.URL { return opaqueURL("mailto", escape(m.Address, &keepXchar)) }
+// encoded), and "," and "?" encoded too, which RFC 6068 reads as the
+// ends of an address. A view of RFC 6068's form gets all of To, then
+// its hfields and body after "?", each name and value encoded for
+// uchar.
+func (m *Mailto) URL() *urlkit.URL {
+	to := m.To
+	if len(to) == 0 {
+		to = []string{m.Address}
+	}
+	addrs := make([]string, len(to))
+	for i, a := range to {
+		addrs[i] = escape(a, &keepAddress)
+	}
+	u := opaqueURL("mailto", strings.Join(addrs, ","))
+	if len(m.Fields) == 0 && !m.HasBody {
+		return u
+	}
+	var q []string
+	for _, f := range m.Fields {
+		q = append(q, escape(f.Name, &keepUchar)+"="+escape(f.Value, &keepUchar))
+	}
+	if m.HasBody {
+		q = append(q, "body="+escape(m.Body, &keepUchar))
+	}
+	u.Query, u.HasQuery = strings.Join(q, "&"), true
+	return u
+}
 
 // Split returns the local-part and the domain of the address: the text
 // before and after the "@" that is outside quoted strings.

@@ -302,6 +302,7 @@ var (
 	keepField   = keepOf(cc.Field1738, "")          // Prospero fieldname, fieldvalue: uchar ? : @ &
 	keepUchar   = keepOf(cc.Uchar, "")              // uchar
 	keepXchar   = keepOf(cc.Xchar, "")              // xchar
+	keepAddress = keepWithout(cc.Xchar, ",?")       // a mailto address: xchar but RFC 6068's delimiters
 	keepArticle = keepWithout(cc.Xchar, "@")        // article's unique part: uchar ; / ? : & =
 	keepGroup   = keepOf(cc.Alpha|cc.Digit, "-.+_") // group
 )

@@ -85,7 +85,12 @@ var viewExamples = []struct {
 	{"RFC 1738 3.5 (% must be encoded)", urlkit.RFC1738, "mailto:user%25gw@relay.example", &Mailto{Address: "user%gw@relay.example"}, ""},
 	{"RFC 822 6.1 (quoted local-part)", urlkit.RFC1738, "mailto:%22John%20Doe%22@example.com", &Mailto{Address: "\"John Doe\"@example.com"}, ""},
 	{"RFC 822 6.1 (domain-literal)", urlkit.RFC1738, "mailto:postmaster@%5B10.0.0.1%5D", &Mailto{Address: "postmaster@[10.0.0.1]"}, ""},
-	{"RFC 1738 3.5 (no reserved characters)", urlkit.RFC1738, "mailto:a?b=c@example.com", &Mailto{Address: "a?b=c@example.com"}, ""},
+	// Built with "?" as %3F: the same address in RFC 1738, and one that
+	// RFC 6068 does not read as the start of hfields.
+	{"RFC 1738 3.5 (no reserved characters)", urlkit.RFC1738, "mailto:a?b=c@example.com", &Mailto{Address: "a?b=c@example.com"}, "mailto:a%3Fb=c@example.com"},
+	{"RFC 6068 2 (hfields and a quoted local part with a comma)", urlkit.RFC3986, "mailto:%22a%2Cb%22@example.com?subject=hi%26bye&body=x",
+		&Mailto{Address: `"a,b"@example.com`, To: []string{`"a,b"@example.com`}, Fields: []HField{{Name: "Subject", Value: "hi&bye", At: Span{31, 47}}}, Body: "x", HasBody: true},
+		"mailto:%22a%2Cb%22@example.com?Subject=hi%26bye&body=x"},
 	// news: RFC 1738 3.6.
 	{"RFC 1738 3.6", urlkit.RFC1738, "news:comp.infosystems.www.misc", &News{Group: "comp.infosystems.www.misc"}, ""},
 	{"RFC 1738 3.6", urlkit.RFC1738, "news:*", &News{All: true}, ""},
