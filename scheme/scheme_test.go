@@ -536,5 +536,22 @@ func withoutSpans(v any) any {
 	if f := c.Elem().FieldByName("At"); f.IsValid() {
 		f.Set(reflect.Zero(f.Type()))
 	}
+	// The spans of a list's elements too (a mailto view's hfields).
+	for i := range c.Elem().NumField() {
+		f := c.Elem().Field(i)
+		if f.Kind() != reflect.Slice || f.Type().Elem().Kind() != reflect.Struct || f.IsNil() {
+			continue
+		}
+		if _, ok := f.Type().Elem().FieldByName("At"); !ok {
+			continue
+		}
+		l := reflect.MakeSlice(f.Type(), f.Len(), f.Len())
+		reflect.Copy(l, f)
+		for j := range l.Len() {
+			at := l.Index(j).FieldByName("At")
+			at.Set(reflect.Zero(at.Type()))
+		}
+		f.Set(l)
+	}
 	return c.Interface()
 }
