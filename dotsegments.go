@@ -1,24 +1,17 @@
 package urlkit
 
+import cc "github.com/urlkit/urlkit/internal/charclass"
+
 // hasDotSegment reports whether path has a complete "." or ".." segment.
 // Eight bytes a round, a round with no "." right after a "/" (or at the
 // start) is skipped: in ordinary paths dots follow letters.
 func hasDotSegment(path string) bool {
-	const low7 = 0x7f7f7f7f7f7f7f7f
-	// eq marks in its top bit each byte of w equal to the byte of pat
-	// (exactly: no borrow crosses bytes).
-	eq := func(w, pat uint64) uint64 {
-		t := w ^ pat
-		return ^((t&low7 + low7) | t | low7)
-	}
 	prevSlash := uint64(0x80) // the start counts as a "/"
 	i := 0
 	for ; len(path)-i >= 8; i += 8 {
-		b := path[i : i+8]
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		slash := eq(w, 0x2f2f2f2f2f2f2f2f)
-		if eq(w, 0x2e2e2e2e2e2e2e2e)&(slash<<8|prevSlash) != 0 {
+		w := cc.Word(path[i:])
+		slash := cc.WordEq(w, '/')
+		if cc.WordEq(w, '.')&(slash<<8|prevSlash) != 0 {
 			break
 		}
 		prevSlash = slash >> 56

@@ -1000,9 +1000,7 @@ func hostnameShape1738(h string) bool {
 	prevD, prevDot := uint64(0x80), uint64(0x80)
 	i := 0
 	for ; len(h)-i >= 8; i += 8 {
-		b := h[i : i+8]
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		w := cc.Word(h[i:])
 		d := ^((w | top) - 0x2f2f2f2f2f2f2f2f) & top
 		dots := d &^ (w << 7)
 		if d&(dots<<8|prevDot)|dots&(d<<8|prevD) != 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	cc "github.com/urlkit/urlkit/internal/charclass"
 )
 
 // DefaultMaxLength is the default limit on the length of one candidate:
@@ -362,14 +363,11 @@ func (s *Scanner) countTo(off int64) {
 // eight bytes at a time (bytes.LastIndexByte goes one by one): a URL's
 // line start is tens of bytes back.
 func lastNewline(b []byte) int {
-	const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
 	i := len(b)
 	for ; i >= 8; i -= 8 {
-		x := binary.LittleEndian.Uint64(b[i-8:]) ^ ('\n' * ones) // '\n' bytes become 0
-		// The high bit of each byte that is 0, exactly: no borrow from
-		// one byte into the next, which would mark a byte above a 0.
-		if zero := ^((x&lows + lows) | x) & highs; zero != 0 {
-			return i - 8 + (63-bits.LeadingZeros64(zero))/8
+		// Exact marks: the highest one is the last '\n'.
+		if nl := cc.WordEq(binary.LittleEndian.Uint64(b[i-8:]), '\n'); nl != 0 {
+			return i - 8 + (63-bits.LeadingZeros64(nl))/8
 		}
 	}
 	return bytes.LastIndexByte(b[:i], '\n')

@@ -3,6 +3,8 @@ package main
 import (
 	"strconv"
 	"unicode/utf8"
+
+	cc "github.com/urlkit/urlkit/internal/charclass"
 )
 
 // A small JSON writer: the contract fixes the order of the keys and wants
@@ -83,24 +85,17 @@ var jsonPlain = func() (t [256]bool) {
 func plainPrefix(s string) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		if !plainWord(load64(s[i : i+8])) {
+		if !plainWord(cc.Word(s[i:])) {
 			break
 		}
 	}
-	if i < len(s) && i+8 > len(s) && len(s) >= 8 && plainWord(load64(s[len(s)-8:])) {
+	if i < len(s) && i+8 > len(s) && len(s) >= 8 && plainWord(cc.Word(s[len(s)-8:])) {
 		return len(s)
 	}
 	for i < len(s) && jsonPlain[s[i]] {
 		i++
 	}
 	return i
-}
-
-// load64 reads the eight bytes of b as a little-endian word (one load).
-func load64(b string) uint64 {
-	b = b[:8] // of constant length: no bounds checks
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // plainWord reports whether the eight bytes of w are all jsonPlain (the
