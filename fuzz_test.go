@@ -103,6 +103,7 @@ func writtenFormSound(t *testing.T, u *URL) {
 		}
 	}
 	check(u, "the URL parsed")
+	writtenPartsAgree(t, u)
 	fields := func(v *URL) []*string {
 		return []*string{&v.Scheme, &v.User, &v.Password, &v.Host, &v.Port, &v.Path, &v.Query, &v.Fragment}
 	}
@@ -124,6 +125,34 @@ func writtenFormSound(t *testing.T, u *URL) {
 		*flags(&v)[i] = !*flags(u)[i]
 		check(&v, "a flag turned over")
 	}
+}
+
+// writtenPartsAgree checks the composite parts (authority, userinfo,
+// scheme-specific part, url-path) sliced from the text parsed against
+// the same parts built from the components.
+func writtenPartsAgree(t *testing.T, u *URL) {
+	t.Helper()
+	built := *u
+	built.written = ""
+	type part struct {
+		v  string
+		ok bool
+	}
+	check := func(what string, got, want part) {
+		if got != want {
+			t.Fatalf("%q: %s %q %v from the text, %q %v built", u.written, what, got.v, got.ok, want.v, want.ok)
+		}
+	}
+	a, aok := u.Authority()
+	ba, baok := built.Authority()
+	check("authority", part{a, aok}, part{ba, baok})
+	i, iok := u.Userinfo()
+	bi, biok := built.Userinfo()
+	check("userinfo", part{i, iok}, part{bi, biok})
+	p, pok := u.URLPath()
+	bp, bpok := built.URLPath()
+	check("url_path", part{p, pok}, part{bp, bpok})
+	check("scheme_specific_part", part{u.SchemeSpecificPart(), true}, part{built.SchemeSpecificPart(), true})
 }
 
 func FuzzParseRFC1738(f *testing.F) {

@@ -218,10 +218,16 @@ func (u *URL) SchemeName() string { return lowerASCII(u.Scheme) }
 func (u *URL) IsAbs() bool { return u.Scheme != "" }
 
 // Authority returns RFC 3986's authority as written (userinfo, host,
-// port) and whether "//" introduced one.
+// port) and whether "//" introduced one. For a URL as Parse returned
+// it, this and the other composite parts below are slices of the text
+// parsed: they cost no string.
 func (u *URL) Authority() (string, bool) {
 	if !u.HasAuthority {
 		return "", false
+	}
+	if u.writtenForm() {
+		o := u.Offsets()
+		return u.written[o.SchemeSpecificPart+2 : o.Path], true
 	}
 	var buf [128]byte
 	return string(u.appendAuthority(buf[:0], false)), true
@@ -236,12 +242,19 @@ func (u *URL) Userinfo() (string, bool) {
 	if !u.HasPassword {
 		return u.User, true
 	}
+	if u.writtenForm() {
+		o := u.Offsets()
+		return u.written[o.User : o.Password+len(u.Password)], true
+	}
 	return u.User + ":" + u.Password, true
 }
 
 // SchemeSpecificPart returns everything after "scheme:" up to "#", as
 // written (RFC 1738 2.1's scheme-specific-part).
 func (u *URL) SchemeSpecificPart() string {
+	if u.writtenForm() {
+		return u.written[u.Offsets().SchemeSpecificPart:u.beforeFragment()]
+	}
 	v := *u
 	v.Scheme = ""
 	v.HasFragment, v.Fragment = false, ""
@@ -258,7 +271,19 @@ func (u *URL) URLPath() (string, bool) {
 	if !u.HasQuery {
 		return u.Path[1:], true
 	}
+	if u.writtenForm() {
+		return u.written[u.Offsets().Path+1 : u.beforeFragment()], true
+	}
 	return u.Path[1:] + "?" + u.Query, true
+}
+
+// beforeFragment is where the "#" is in u.written, or its end; u is in
+// its written form.
+func (u *URL) beforeFragment() int {
+	if u.HasFragment {
+		return len(u.written) - len(u.Fragment) - 1
+	}
+	return len(u.written)
 }
 
 // Hostname returns the host without the brackets of an IP literal.

@@ -137,6 +137,29 @@ func TestStringHandsBackInput(t *testing.T) {
 			t.Errorf("%q with x added to the path: String %q, want %q", tc.in, got, tc.pathX)
 		}
 	}
+	// The composite parts, sliced from the text parsed, are the parts
+	// built from the components (in every mode; fuzzMode checks them on
+	// every input it makes).
+	for _, s := range []string{
+		"http://h/", "http://h", "HTTP://Example.COM:80/a/b?c=d#e", "https://u:p@h:8443/p?q#f",
+		"ftp://@host.com/", "ftp://foo:@host.com/", "ftp://u:p%40x@h/a%2Fb;type=a",
+		"mailto:a@b.c", "news:comp.lang.go", "file:///etc/motd", "gopher://h:70/1sel",
+		"URL:http://x/y", "<URL:http://x/y>", " http://x/ ", "http://x/a b", "<http://x/a\tb>",
+		"http://[::1]:8080/", "a/b?c#d", "//h/p", "?q", "#f", "", "x-a:b:c", "http://h?", "http://h#",
+		"telnet://u:@h:/", "wais://h/db?s", "http://\xff/\x80",
+	} {
+		for _, m := range []Mode{RFC1738, RFC1630, RFC3986, Lenient} {
+			if u, _, err := ParseMode(s, m); err == nil {
+				writtenPartsAgree(t, &u)
+			}
+		}
+	}
+	// A URL edited after parsing is not written as its input.
+	e, _, _ := ParseMode("http://h/a", RFC1738)
+	e.Path = "/b"
+	if s := e.String(); s != "http://h/b" {
+		t.Errorf("an edited path is written %q", s)
+	}
 	u, _ := Parse("ftp://user:secret@h/")
 	if got := u.Redacted(); got != "ftp://user:xxxxx@h/" {
 		t.Errorf("Redacted = %q", got)

@@ -136,20 +136,17 @@ func (h *HTTP) Hostname() string { return strings.TrimSuffix(strings.TrimPrefix(
 
 func init() {
 	register(&unit{parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
-		if httpLogin(m) {
+		if currentReading(m) {
 			return nilView(ParseHTTP3986(u))
 		}
 		return nilView(ParseHTTP(u))
 	}, parts: httpParts, plan: httpPlan, proxied: true}, "http", "https")
 }
 
-// httpLogin: the modes that read an http URL's login (RFC 3986's).
-func httpLogin(m urlkit.Mode) bool { return m == urlkit.RFC3986 || m == urlkit.Lenient }
-
 // httpParts is unit.parts, the view on the stack.
 func httpParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error) {
 	var h HTTP
-	if err := h.read(u, httpLogin(m)); err != nil {
+	if err := h.read(u, currentReading(m)); err != nil {
 		return dst, err
 	}
 	return h.AppendParts(dst), nil

@@ -274,13 +274,9 @@ func splitAddr(a string) (string, string) {
 	return a, ""
 }
 
-// mailto6068: the modes that read a mailto URL as RFC 6068's lists of
-// addresses and header fields.
-func mailto6068(m urlkit.Mode) bool { return m == urlkit.RFC3986 || m == urlkit.Lenient }
-
 // mailtoParts is unit.parts: RFC 1738's view on the stack.
 func mailtoParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error) {
-	if mailto6068(m) {
+	if currentReading(m) {
 		v, err := ParseMailto6068(u)
 		if err != nil {
 			return dst, err
@@ -378,7 +374,7 @@ func (n *URN) URL() *urlkit.URL { return opaqueURL("urn", n.Name) }
 
 func init() {
 	register(&unit{parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
-		if mailto6068(m) {
+		if currentReading(m) {
 			return nilView(ParseMailto6068(u))
 		}
 		return nilView(ParseMailto(u))

@@ -407,3 +407,8 @@ func serverSpansAt(u *urlkit.URL, o urlkit.Offsets) Server {
 		Port:     Span{o.Port, o.Port + len(u.Port)},
 	}
 }
+
+// currentReading reports whether the mode reads a URL by the documents
+// that replaced RFC 1738 for its scheme: RFC 3986's login in an http URL,
+// RFC 6068's lists of addresses and header fields in a mailto URL.
+func currentReading(m urlkit.Mode) bool { return m == urlkit.RFC3986 || m == urlkit.Lenient }

@@ -240,7 +240,6 @@ func (r *parsed) appendJSON(b []byte, parts *[]scheme.Part) []byte {
 	// are copied as they are.
 	inputPlain := plainPrefix(r.input) == len(r.input)
 	o.strPlain(fieldInput, r.input, inputPlain)
-	inputJSON := len(o.b) - len(r.input) - 2 // where its JSON string starts, if it is plain and not skipped
 	o.boolean(fieldValid, r.err == nil)
 	if o.key(fieldErrors) {
 		o.b = appendOffsetMessages(o.b, len(r.errs), func(i int) (int, string) { return r.errs[i].Offset, r.errs[i].Rule })
@@ -251,14 +250,16 @@ func (r *parsed) appendJSON(b []byte, parts *[]scheme.Part) []byte {
 	}
 	u := &r.u
 	ok := r.err == nil
-	var w written
+	// For a URL parsed as written, String and the composite parts below
+	// are slices of the text parsed (no string built).
+	var text string
 	plain := false
 	if ok {
-		w = writtenForm(u)
-		if w.s == r.input {
+		text = u.String()
+		if text == r.input {
 			plain = inputPlain
 		} else {
-			plain = plainPrefix(w.s) == len(w.s)
+			plain = plainPrefix(text) == len(text)
 		}
 	}
 	o.optStrPlain(fieldScheme, u.SchemeName(), ok && u.Scheme != "", plain)
@@ -268,12 +269,12 @@ func (r *parsed) appendJSON(b []byte, parts *[]scheme.Part) []byte {
 	o.optStrPlain(fieldPort, u.Port, ok && u.HasPort, plain)
 	port, hasPort := u.EffectivePort()
 	o.optInt(fieldEffectivePort, port, ok && hasPort)
-	urlPath, hasURLPath := w.urlPath(u)
+	urlPath, hasURLPath := u.URLPath()
 	o.optStrPlain(fieldURLPath, urlPath, ok && hasURLPath, plain)
-	o.optStrPlain(fieldSchemeSpecificPart, w.schemeSpecificPart(u), ok, plain)
-	auth, hasAuth := w.authority(u)
+	o.optStrPlain(fieldSchemeSpecificPart, u.SchemeSpecificPart(), ok, plain)
+	auth, hasAuth := u.Authority()
 	o.optStrPlain(fieldAuthority, auth, ok && hasAuth, plain)
-	info, hasInfo := w.userinfo(u)
+	info, hasInfo := u.Userinfo()
 	o.optStrPlain(fieldUserinfo, info, ok && hasInfo, plain)
 	o.optStrPlain(fieldPath, u.Path, ok, plain)
 	o.optStrPlain(fieldQuery, u.Query, ok && u.HasQuery, plain)
@@ -286,16 +287,7 @@ func (r *parsed) appendJSON(b []byte, parts *[]scheme.Part) []byte {
 		}
 	}
 	o.strPlain(fieldMode, r.mode.String(), true) // a mode's name needs no escaping
-	if o.key(fieldURL) {
-		switch {
-		case !ok:
-			o.b = append(o.b, "null"...)
-		case w.s == r.input && inputPlain && o.only&(1<<fieldInput) != 0:
-			o.b = append(o.b, o.b[inputJSON:inputJSON+len(r.input)+2]...) // the same JSON string
-		default:
-			o.b = appendJSONStringPlain(o.b, w.s, plain)
-		}
-	}
+	o.optStrPlain(fieldURL, text, ok, plain)
 	if o.key(fieldWarnings) {
 		o.b = appendOffsetMessages(o.b, len(r.warnings), func(i int) (int, string) { return r.warnings[i].Offset, r.warnings[i].Message })
 	}

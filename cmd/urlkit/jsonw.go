@@ -184,17 +184,6 @@ func appendOffsetMessages(b []byte, n int, at func(i int) (int, string)) []byte 
 	return append(b, ']')
 }
 
-// appendJSONStringPlain is appendJSONString, which, when s is known to
-// be plain (plainPrefix(s) == len(s)), only quotes it.
-func appendJSONStringPlain(b []byte, s string, plain bool) []byte {
-	if !plain {
-		return appendJSONString(b, s)
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
-
 // jsonRecord writes parse's records, whose members are known in advance
 // (parseFields): each member's `,"key":` (or `,"key":null`, or `,"key":"`
 // for a string) is prepared once and written with one append, and
@@ -258,8 +247,8 @@ func (o *jsonRecord) str(f parseField, v string) {
 func (o *jsonRecord) optStr(f parseField, v string, ok bool) {
 	if !ok {
 		o.null(f)
-	} else if o.key(f) {
-		o.b = appendJSONString(o.b, v)
+	} else {
+		o.str(f, v)
 	}
 }
 
@@ -275,13 +264,10 @@ func (o *jsonRecord) strPlain(f parseField, v string, plain bool) {
 // optStrPlain is optStr for a value known to be plain or not: the parts
 // of a plain URL are plain.
 func (o *jsonRecord) optStrPlain(f parseField, v string, ok, plain bool) {
-	switch {
-	case !ok:
+	if !ok {
 		o.null(f)
-	case !plain:
-		o.str(f, v)
-	case o.member(f, memberStrings[f]):
-		o.b = append(append(o.b, v...), '"')
+	} else {
+		o.strPlain(f, v, plain)
 	}
 }
 

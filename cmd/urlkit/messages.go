@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
@@ -72,7 +71,7 @@ func printErrorsHint(w io.Writer, errs urlkit.ErrorList, total int, hint string)
 	}
 	if total > maxErrorsShown && len(errs) > 0 {
 		b = append(b, "urlkit: "...)
-		b = append(b, quoteInput(errs[0].Input, errs[maxErrorsShown-1].Offset)...)
+		b = appendQuoteInput(b, errs[0].Input, errs[maxErrorsShown-1].Offset)
 		b = append(b, ": and "...)
 		b = strconv.AppendInt(b, int64(total-maxErrorsShown), 10)
 		b = append(b, " more errors\n"...)
@@ -88,12 +87,7 @@ func errorLine(e *urlkit.Error) string { return string(appendErrorLine(nil, e)) 
 
 // appendErrorLine appends errorLine(e) to b.
 func appendErrorLine(b []byte, e *urlkit.Error) []byte {
-	b = append(b, "urlkit: "...)
-	if len(e.Input) <= maxQuoted && plainPrefix(e.Input) == len(e.Input) {
-		b = append(append(append(b, '"'), e.Input...), '"') // quoteInput without its string
-	} else {
-		b = append(b, quoteInput(e.Input, e.Offset)...)
-	}
+	b = appendQuoteInput(append(b, "urlkit: "...), e.Input, e.Offset)
 	b = append(b, ": offset "...)
 	b = strconv.AppendInt(b, int64(e.Offset), 10)
 	b = append(b, ": "...)
@@ -104,28 +98,30 @@ func appendErrorLine(b []byte, e *urlkit.Error) []byte {
 // message about offset off: whole when short, else its head and the
 // bytes around off, with the elided byte counts in between, so a message
 // stays short for an input of any length.
-func quoteInput(s string, off int) string {
+func quoteInput(s string, off int) string { return string(appendQuoteInput(nil, s, off)) }
+
+// appendQuoteInput appends quoteInput(s, off) to b.
+func appendQuoteInput(b []byte, s string, off int) []byte {
 	if len(s) <= maxQuoted {
 		if plainPrefix(s) == len(s) {
-			return `"` + s + `"` // strconv.Quote's result, a tenth of its time
+			return append(append(append(b, '"'), s...), '"') // strconv.Quote's result, a tenth of its time
 		}
-		return strconv.Quote(s)
+		return strconv.AppendQuote(b, s)
 	}
 	off = max(0, min(off, len(s)))
 	lo, hi := runeStart(s, max(0, off-quoteContext)), runeStart(s, min(len(s), off+quoteContext))
-	var b strings.Builder
 	if lo <= quoteHead {
-		b.WriteString(strconv.Quote(s[:hi]))
+		b = strconv.AppendQuote(b, s[:hi])
 	} else {
 		head := runeStart(s, quoteHead)
-		b.WriteString(strconv.Quote(s[:head]))
-		fmt.Fprintf(&b, "...(%d bytes)...", lo-head)
-		b.WriteString(strconv.Quote(s[lo:hi]))
+		b = strconv.AppendQuote(b, s[:head])
+		b = fmt.Appendf(b, "...(%d bytes)...", lo-head)
+		b = strconv.AppendQuote(b, s[lo:hi])
 	}
 	if hi < len(s) {
-		fmt.Fprintf(&b, "...(%d more bytes)", len(s)-hi)
+		b = fmt.Appendf(b, "...(%d more bytes)", len(s)-hi)
 	}
-	return b.String()
+	return b
 }
 
 // runeStart moves i back to the start of the UTF-8 sequence it is in.
