@@ -182,10 +182,12 @@ func (s *Scanner) Next() bool {
 		}
 		// No decision looks beyond t+window: have that much, or all there
 		// is, before deciding anything, so that the result does not depend
-		// on how the reader splits the input.
-		if !s.eof && s.end < t+s.window {
-			s.fill(t)
-			continue
+		// on how the reader splits the input. The trigger stays the one
+		// found (bytes read after it cannot move the first ':' or the '<'
+		// before it): searching again after each read was quadratic in
+		// small reads.
+		for !s.eof && s.end < t+s.window {
+			t -= s.fill(t)
 		}
 		var found bool
 		if c == '<' {
@@ -305,10 +307,13 @@ func (s *Scanner) more() {
 }
 
 // fill keeps the text from keepBehind before t and reads, towards a
-// buffer that holds window bytes from t.
-func (s *Scanner) fill(t int) {
-	s.slide(t - keepBehind)
+// buffer that holds window bytes from t; it returns how far the text
+// moved back (t's new place is t minus that).
+func (s *Scanner) fill(t int) int {
+	from := max(t-keepBehind, 0)
+	s.slide(from)
 	s.read()
+	return from
 }
 
 // slide discards the buffer before from.

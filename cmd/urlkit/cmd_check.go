@@ -38,7 +38,7 @@ Examples:
 		mode := modeFlag(fs)
 		all := fs.Bool("all", false, "print every problem of each URL, not only the first")
 		verbose := fs.Bool("v", false, "also print \"ok URL\" for valid URLs, and the lenient mode's repairs")
-		jobs := jobsFlag(fs)
+		jobs := jobsFlag(fs, linesJobsUsage)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()

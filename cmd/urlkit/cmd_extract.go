@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
 
 	"github.com/urlkit/urlkit/extract"
@@ -74,7 +73,7 @@ Examples:
 		wrappedOnly := fs.Bool("wrapped-only", false, "find only URLs inside <URL:...> and <...> wrappers")
 		quiet := fs.Bool("q", false, "do not report unclosed wrappers and rejected URLs on standard error")
 		maxLength := fs.Int("max-length", extract.DefaultMaxLength, "the longest wrapper or URL, in `N` bytes; bounds the memory used")
-		jobs := fs.Int("j", runtime.GOMAXPROCS(0), "search `N` files at once (the URLs stay in file order)")
+		jobs := jobsFlag(fs, "search `N` files at once (the URLs stay in file order)")
 		return func(ctx context.Context, st *Streams, args []string) int {
 			if *maxLength <= 0 {
 				fmt.Fprintf(st.Err, "urlkit extract: --max-length must be positive\n")
@@ -106,12 +105,10 @@ Examples:
 	},
 }
 
-// extractOne scans one input ("-" for standard input) and closes it before
-// returning, so that any number of files can be scanned. ok is false when
-// the command must stop (interrupted).
 // extractOne prints the URLs of the file name ("-": stdin) to out and
-// its problems to errw, flushing out first. ok is false when ctx ended
-// it (code then is the status to exit with at once).
+// its problems to errw, flushing out first, and closes the file before
+// returning, so that any number of files can be scanned. ok is false
+// when ctx ended it (code then is the status to exit with at once).
 func extractOne(ctx context.Context, stdin io.Reader, out *bufio.Writer, errw io.Writer, name string, asJSON, wrappedOnly, quiet bool, maxLength int) (code int, ok bool) {
 	status := exitOK
 	r := stdin

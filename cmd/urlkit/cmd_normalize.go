@@ -61,7 +61,7 @@ Examples:
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		normalizer := normalizerFlags(fs)
 		explain := fs.Bool("explain", false, "print the rules applied under each URL")
-		jobs := jobsFlag(fs)
+		jobs := jobsFlag(fs, linesJobsUsage)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			norm := normalizer()
 			out := bufio.NewWriter(st.Out)
@@ -141,7 +141,7 @@ Examples:
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		normalizer := normalizerFlags(fs)
 		explain := fs.Bool("explain", false, "say which component differs, or which rules made the URLs equal")
-		jobs := jobsFlag(fs)
+		jobs := jobsFlag(fs, linesJobsUsage)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			if len(args) != 0 && len(args) != 2 {
 				fmt.Fprintf(st.Err, "urlkit equal: want two URLs, got %d\nrun 'urlkit equal -h' for help\n", len(args))

@@ -51,7 +51,7 @@ Examples:
 		mode := modeFlag(fs)
 		asJSON := fs.Bool("json", false, "print one JSON object per URL per line (keys as in CLI.md)")
 		fields := fs.String("fields", "", "print only the components `F,...` (JSON keys: host,port)")
-		jobs := jobsFlag(fs)
+		jobs := jobsFlag(fs, linesJobsUsage)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			only, err := selectFields(*fields)
 			if err != nil {

@@ -127,7 +127,7 @@ Examples:
 		rulesOf := ruleFlags(fs, true)
 		mode := resolveModeFlag(fs)
 		explain := fs.Bool("explain", false, "print the steps of each resolution under its result")
-		jobs := jobsFlag(fs)
+		jobs := jobsFlag(fs, linesJobsUsage)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			rules, err := rulesOf()
 			if err == nil && len(args) == 0 {
@@ -239,7 +239,7 @@ Examples:
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		rulesOf := ruleFlags(fs, false)
 		mode := resolveModeFlag(fs)
-		jobs := jobsFlag(fs)
+		jobs := jobsFlag(fs, linesJobsUsage)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			rules, err := rulesOf()
 			if err == nil && len(args) == 0 {

@@ -29,10 +29,13 @@ type overLongRecord func(lineNo int, out *bufio.Writer)
 // line per input line: an empty line stands for the one skipped.
 func blankRecord(_ int, out *bufio.Writer) { out.WriteByte('\n') }
 
-// jobsFlag declares -j, the number of lines handled at once.
-func jobsFlag(fs *flag.FlagSet) *int {
-	return fs.Int("j", runtime.GOMAXPROCS(0), "handle standard input on `N` cores at once (the output stays in input order)")
+// jobsFlag declares -j, the number of cores to use (default: all).
+func jobsFlag(fs *flag.FlagSet, usage string) *int {
+	return fs.Int("j", runtime.GOMAXPROCS(0), usage)
 }
+
+// linesJobsUsage is -j's usage text for the commands that read lines.
+const linesJobsUsage = "handle standard input on `N` cores at once (the output stays in input order)"
 
 // Batches of standard input handed to a worker: big enough that the hand
 // over costs little, small enough that the batches in flight and kept
