@@ -77,17 +77,6 @@ func readLine(r *bufio.Reader) (string, error) {
 	return string(line), err
 }
 
-// appendLine appends one line of r, without its "\n" or "\r\n", to buf.
-// A line longer than maxLine is consumed and reported as errLineTooLong,
-// buf then unchanged.
-func appendLine(buf []byte, r *bufio.Reader) ([]byte, error) {
-	chunk, err := r.ReadSlice('\n')
-	if err == nil || !errors.Is(err, bufio.ErrBufferFull) { // err == nil: no call, most lines
-		return append(buf, trimEOL(chunk)...), err
-	}
-	return appendRestOfLine(append(buf, chunk...), len(buf), r)
-}
-
 // appendRestOfLine reads the rest of a line whose start, buf[start:],
 // filled r's buffer.
 func appendRestOfLine(buf []byte, start int, r *bufio.Reader) ([]byte, error) {
@@ -110,7 +99,7 @@ func appendRestOfLine(buf []byte, start int, r *bufio.Reader) ([]byte, error) {
 
 // trimEOL removes a line's "\n" or "\r\n", and a "\r" on a last line
 // without "\n".
-func trimEOL(line []byte) []byte {
+func trimEOL[T string | []byte](line T) T {
 	n := len(line)
 	if n > 0 && line[n-1] == '\n' {
 		n--

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 )
 
 // A lineJob handles the n-th input (0-based) s: it writes its results to
@@ -39,44 +40,58 @@ const linesJobsUsage = "handle standard input on `N` cores at once (the output s
 
 // Batches of standard input handed to a worker: big enough that the hand
 // over costs little, small enough that the batches in flight and kept
-// for reuse (about 5 per worker, with their output: parse --json writes
-// 10 times its input) stay within a few MB. Bigger ones (128 KiB) met
-// the 20 MB memory limit and made the collector run all the time (-j 2
-// took 1.4 times the CPU of -j 1; now 1.05-1.2).
-const (
-	batchLines = 512
-	batchBytes = 32 << 10
-)
+// for reuse (batchesAhead per worker, with their output: parse --json
+// writes 10 times its input) stay within a few MB.
+const batchBytes = 32 << 10
 
-// inputItem is one line of standard input, or a line too long to read.
-type inputItem struct {
-	s          string
-	start, end int // where s is in the batch's text, until s is set
-	lineNo     int
-	tooLong    bool
-}
+// batchesAhead bounds, per worker, the batches read and not yet written:
+// a worker far ahead of a slow one waits instead of reading on.
+const batchesAhead = 4
 
-// inputBatch is a run of lines and, once done is closed, their output:
-// out holds standard output, errs the messages with where they go in it.
+// inputBatch is a run of whole lines and, once handled, their output:
+// out holds standard output, errText the messages, errs where they go
+// in out.
 type inputBatch struct {
-	items  []inputItem
-	text   []byte // the lines read, made one string at the end: one allocation per batch
-	first  int    // index of items[0] among the inputs handed to the job
-	out    bytes.Buffer
-	errs   []messageAt
-	status int
-	done   chan struct{}
+	raw     []byte      // the lines as read (batchReader.next)
+	items   []inputLine // the lines found in raw (splitLines), numbered from the input's start by place
+	lines   int         // the number of lines in raw
+	first   int         // index of items[0] among the inputs handed to the job
+	out     bytes.Buffer
+	errText []byte
+	errs    []messageAt
+	status  int
 	// errApart: standard error is apart from standard output
 	// (Streams.ErrApart): the batch's messages are kept as one.
 	errApart bool
 }
 
-// messageAt is text for standard error written when after bytes of the
-// batch's standard output have been.
-type messageAt struct {
-	after int
-	text  []byte
+// inputPlace is where a batch starts in the input: after lines lines, of
+// which inputs were handed to the job.
+type inputPlace struct{ lines, inputs int }
+
+// place numbers b's lines for a batch starting at at, registers their
+// passwords, and returns where the next batch starts. Batches are placed
+// in input order, so that a message masks every password of the lines
+// before it, as with one worker.
+func (b *inputBatch) place(st *Streams, at inputPlace) inputPlace {
+	b.first = at.inputs
+	for i := range b.items {
+		it := &b.items[i]
+		it.lineNo += at.lines
+		if !it.tooLong {
+			if it.atSign {
+				st.addSecrets(it.s)
+			}
+			at.inputs++
+		}
+	}
+	at.lines += b.lines
+	return at
 }
+
+// messageAt is the text errText[start:end] for standard error, written
+// when after bytes of the batch's standard output have been.
+type messageAt struct{ after, start, end int }
 
 // batchErr is the errw of a batch: it records each write with its place,
 // or, when standard error is apart from standard output (Streams.ErrApart),
@@ -84,12 +99,21 @@ type messageAt struct {
 // (One pointer, so that it is an io.Writer without an allocation.)
 type batchErr struct{ b *inputBatch }
 
+// AvailableBuffer returns an empty buffer to append a message to and
+// pass to Write (as bufio.Writer's): the batch's own message memory,
+// reused from batch to batch.
+func (w batchErr) AvailableBuffer() []byte {
+	t := w.b.errText
+	return t[len(t):len(t)]
+}
+
 func (w batchErr) Write(p []byte) (int, error) {
 	b := w.b
+	b.errText = append(b.errText, p...)
 	if n := len(b.errs); n > 0 && (b.errApart || b.errs[n-1].after == b.out.Len()) {
-		b.errs[n-1].text = append(b.errs[n-1].text, p...)
+		b.errs[n-1].end = len(b.errText)
 	} else {
-		b.errs = append(b.errs, messageAt{b.out.Len(), append([]byte(nil), p...)})
+		b.errs = append(b.errs, messageAt{b.out.Len(), len(b.errText) - len(p), len(b.errText)})
 	}
 	return len(p), nil
 }
@@ -102,206 +126,186 @@ func (w batchErr) Write(p []byte) (int, error) {
 // RFC 3986 5.4.1's ""), so that each line has its line of output;
 // otherwise blank lines are skipped.
 func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []string, jobs int, blankIsInput bool, newJob func() lineJob, overLong ...overLongRecord) int {
-	job := newJob()
-	n := 0
-	one := func(s string) int {
-		code := job(n, s, out, st.Err)
-		n++
-		return code
-	}
 	if len(args) > 0 {
-		return eachInput(ctx, st, out, args, one)
-	}
-	r := bufio.NewReaderSize(st.In, 64<<10)
-	lineNo := 0
-	// next reads a batch; it stops early where a read would block, so
-	// that a pipeline fed line by line sees each result at once.
-	// Written batches come back through free, so that their buffers,
-	// grown to the size of a batch's output, are not garbage.
-	free := make(chan *inputBatch, 3*jobs+2)
-	next := func(first int) (*inputBatch, error) {
-		var b *inputBatch
-		select {
-		case b = <-free:
-			b.items, b.text, b.errs, b.status = b.items[:0], b.text[:0], nil, exitOK
-			b.out.Reset()
-		default:
-			b = new(inputBatch)
-		}
-		b.first, b.done = first, make(chan struct{})
-		var err error
-		for len(b.items) < batchLines && len(b.text) < batchBytes {
-			if len(b.items) > 0 && r.Buffered() == 0 {
-				break
-			}
-			start := len(b.text)
-			b.text, err = appendLine(b.text, r)
-			lineNo++
-			switch {
-			case err != nil && errors.Is(err, errLineTooLong):
-				b.items = append(b.items, inputItem{lineNo: lineNo, tooLong: true})
-				err = nil
-			case len(b.text) > start || blankIsInput && err == nil:
-				b.items = append(b.items, inputItem{start: start, end: len(b.text), lineNo: lineNo})
-			}
-			if err != nil {
-				break
-			}
-		}
-		text := string(b.text)
-		if cap(b.text) > 4*batchBytes {
-			b.text = nil // grown by a long line: not kept alive while it is handled
-		}
-		for i := range b.items {
-			it := &b.items[i]
-			if !it.tooLong {
-				it.s = text[it.start:it.end]
-				st.addSecrets(it.s)
-			}
-		}
-		return b, err
-	}
-	status := exitOK
-	note := func(code int) {
-		if code > status {
-			status = code
-		}
-	}
-	handle := func(job lineJob, w *bufio.Writer, b *inputBatch) {
-		errw := batchErr{b}
-		b.errApart = st.ErrApart
-		k := b.first
-		for _, it := range b.items {
-			if it.tooLong {
-				for _, rec := range overLong {
-					if rec != nil {
-						rec(it.lineNo, w)
-					}
-				}
-				w.Flush()
-				fmt.Fprintf(errw, "urlkit: standard input line %d: longer than %d bytes; skipped\n", it.lineNo, maxLine)
-				b.status = max(b.status, exitFail)
-				continue
-			}
-			b.status = max(b.status, job(k, it.s, w, errw))
-			k++
-		}
-		w.Flush()
-	}
-	count := func(b *inputBatch) int {
-		c := 0
-		for _, it := range b.items {
-			if !it.tooLong {
-				c++
-			}
-		}
-		return c
-	}
-	write := func(b *inputBatch) error {
-		note(b.status)
-		data := b.out.Bytes()
-		if st.ErrApart {
-			// Nothing shows the order of the two streams: the batch's
-			// messages (one) are written without flushing its output.
-			for _, m := range b.errs {
-				st.Err.Write(m.text)
-			}
-			_, err := out.Write(data)
-			return err
-		}
-		at := 0
-		for _, m := range b.errs {
-			out.Write(data[at:m.after])
-			at = m.after
-			out.Flush()
-			st.Err.Write(m.text)
-		}
-		_, err := out.Write(data[at:])
-		return err
-	}
-
-	out.Flush()
-	b, err := next(0)
-	if err != nil || jobs <= 1 {
-		// One batch is all there is, or one worker is asked for: the
-		// batches are handled here. (Batched, the messages of lines
-		// with no output between them are written at once.)
-		w := bufio.NewWriterSize(io.Discard, 32<<10)
-		first := 0
-		for {
-			w.Reset(&b.out)
-			handle(job, w, b)
-			write(b)
-			if r.Buffered() == 0 {
-				out.Flush()
-			}
-			if err != nil {
-				return finishInput(st, status, err)
-			}
-			if ctx.Err() != nil {
-				return exitInterrupted
-			}
-			first += count(b)
-			free <- b // reused by next
-			b, err = next(first)
-		}
-	}
-
-	work := make(chan *inputBatch, jobs)
-	order := make(chan *inputBatch, 2*jobs)
-	var wg sync.WaitGroup
-	for range jobs {
-		wg.Go(func() {
-			job := newJob()
-			w := bufio.NewWriterSize(io.Discard, 32<<10)
-			for b := range work {
-				w.Reset(&b.out)
-				handle(job, w, b)
-				close(b.done)
-			}
+		job, n := newJob(), 0
+		return eachInput(ctx, st, out, args, func(s string) int {
+			code := job(n, s, out, st.Err)
+			n++
+			return code
 		})
 	}
-	written := make(chan struct{})
-	go func() {
-		defer close(written)
-		for b := range order {
-			<-b.done
-			write(b)
-			select {
-			case free <- b:
-			default:
-			}
-			if len(order) == 0 {
-				out.Flush()
-			}
-		}
-	}()
-	first, dispatched := 0, 0
-	for {
-		if ctx.Err() != nil {
-			err = ctx.Err()
-		}
-		if b != nil && len(b.items) > 0 {
-			if dispatched++; dispatched == 2 {
-				growMemoryLimit(jobs) // the input is more than a batch
-			}
-			order <- b
-			work <- b
-			first += count(b)
-		}
-		if err != nil {
-			break
-		}
-		b, err = next(first)
+	out.Flush()
+	r := &lineJobs{
+		ctx: ctx, st: st, out: out, in: batchReader{in: st.In, limit: maxLine},
+		jobs: max(1, jobs), blankIsInput: blankIsInput, newJob: newJob, overLong: overLong,
+		start: make(chan inputPlace, 1),
 	}
-	close(work)
-	close(order)
-	wg.Wait()
-	<-written
+	r.start <- inputPlace{}
+	r.ahead = batchesAhead * r.jobs
+	r.done = make([]*inputBatch, r.ahead)
+	r.room = sync.NewCond(&r.outMu)
+	r.work() // the calling goroutine is the first worker
+	r.workers.Wait()
 	if ctx.Err() != nil {
 		return exitInterrupted
 	}
-	return finishInput(st, status, err)
+	return finishInput(st, r.status, r.readErr)
+}
+
+// lineJobs is a run of eachInputJobs. Its workers each take the next
+// batch from the input, handle it, and write the batches done in input
+// order: there is no goroutine that only reads or only writes, so each
+// of the jobs cores runs a worker all the time. (With a reader and a
+// writer goroutine handing batches over, check -j 2 kept two cores
+// busy only 60% of the time.)
+type lineJobs struct {
+	ctx          context.Context
+	st           *Streams
+	out          *bufio.Writer
+	jobs         int
+	blankIsInput bool
+	newJob       func() lineJob
+	overLong     []overLongRecord
+	workers      sync.WaitGroup
+
+	inMu    sync.Mutex
+	in      batchReader
+	readErr error           // what ended the input
+	read    atomic.Int64    // batches read (read by finish without inMu)
+	start   chan inputPlace // where the next batch read starts, once the one before is placed
+	spawned bool            // the workers beyond the first are started
+
+	outMu   sync.Mutex
+	room    *sync.Cond    // signalled as batches are written
+	ahead   int           // batches read and not written, at most
+	done    []*inputBatch // batches handled and not written, by number modulo ahead
+	written int           // batches written
+	free    []*inputBatch // written batches, for reuse
+	status  int
+}
+
+// work is a worker: it handles batches until the input ends.
+func (r *lineJobs) work() {
+	job := r.newJob()
+	w := bufio.NewWriterSize(io.Discard, 32<<10)
+	for {
+		b, n, start, end, ok := r.next()
+		if !ok {
+			return
+		}
+		b.items, b.lines = splitLines(b.items[:0], string(b.raw), maxLine, r.blankIsInput)
+		if cap(b.raw) > 4*batchBytes {
+			b.raw = nil // grown by a long line: not kept for reuse
+		}
+		end <- b.place(r.st, <-start)
+		w.Reset(&b.out)
+		r.handle(job, w, b)
+		r.finish(n, b)
+	}
+}
+
+// next reads the next batch, numbered n, which starts once start
+// yields its place and sends the place after it on end. ok is false
+// when the input has ended or the run is cancelled.
+func (r *lineJobs) next() (b *inputBatch, n int, start, end chan inputPlace, ok bool) {
+	r.inMu.Lock()
+	defer r.inMu.Unlock()
+	if r.readErr != nil || r.ctx.Err() != nil {
+		return nil, 0, nil, nil, false
+	}
+	r.outMu.Lock()
+	for int(r.read.Load())-r.written >= r.ahead {
+		r.room.Wait()
+	}
+	if k := len(r.free); k > 0 {
+		b, r.free = r.free[k-1], r.free[:k-1]
+	} else {
+		b = new(inputBatch)
+	}
+	r.outMu.Unlock()
+	b.out.Reset()
+	b.errText, b.errs, b.status = b.errText[:0], b.errs[:0], exitOK
+	b.errApart = r.st.ErrApart
+	b.raw, r.readErr = r.in.next(b.raw)
+	n, start, end = int(r.read.Load()), r.start, make(chan inputPlace, 1)
+	r.read.Add(1)
+	r.start = end
+	if n == 1 && r.jobs > 1 {
+		// The input is more than a batch: the other workers start.
+		growMemoryLimit(r.jobs)
+		for range r.jobs - 1 {
+			r.workers.Go(r.work)
+		}
+	}
+	return b, n, start, end, true
+}
+
+// handle runs job on each line of b, its output to w (writing to
+// b.out), its messages to b.
+func (r *lineJobs) handle(job lineJob, w *bufio.Writer, b *inputBatch) {
+	errw := batchErr{b}
+	k := b.first
+	for _, it := range b.items {
+		if it.tooLong {
+			for _, rec := range r.overLong {
+				if rec != nil {
+					rec(it.lineNo, w)
+				}
+			}
+			w.Flush()
+			fmt.Fprintf(errw, "urlkit: standard input line %d: longer than %d bytes; skipped\n", it.lineNo, maxLine)
+			b.status = max(b.status, exitFail)
+			continue
+		}
+		b.status = max(b.status, job(k, it.s, w, errw))
+		k++
+	}
+	w.Flush()
+}
+
+// finish hands batch n over for writing, and writes, in input order,
+// the batches done from the first not yet written.
+func (r *lineJobs) finish(n int, b *inputBatch) {
+	r.outMu.Lock()
+	defer r.outMu.Unlock()
+	r.done[n%r.ahead] = b
+	for {
+		b := r.done[r.written%r.ahead]
+		if b == nil {
+			break
+		}
+		r.done[r.written%r.ahead] = nil
+		r.write(b)
+		r.written++
+		r.free = append(r.free, b)
+		r.room.Broadcast()
+	}
+	if int(r.read.Load()) == r.written {
+		r.out.Flush() // all read is written: the next read may wait
+	}
+}
+
+// write writes b's output and messages, and notes its status.
+func (r *lineJobs) write(b *inputBatch) {
+	r.status = max(r.status, b.status)
+	data := b.out.Bytes()
+	if r.st.ErrApart {
+		// Nothing shows the order of the two streams: the batch's
+		// messages (one) are written without flushing its output.
+		for _, m := range b.errs {
+			r.st.Err.Write(b.errText[m.start:m.end])
+		}
+		r.out.Write(data)
+		return
+	}
+	at := 0
+	for _, m := range b.errs {
+		r.out.Write(data[at:m.after])
+		at = m.after
+		r.out.Flush()
+		r.st.Err.Write(b.errText[m.start:m.end])
+	}
+	r.out.Write(data[at:])
 }
 
 // Each worker beyond the first keeps about five more batches alive (in

@@ -5,16 +5,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // jobsInput is a stream of valid, invalid, blank, passworded and too
 // long lines, several batches long.
 func jobsInput() string {
 	var b strings.Builder
-	for i := range 3 * batchLines {
+	for i := range 3 * batchBytes / 32 { // about 40 bytes a line: 4 batches
 		switch i % 7 {
 		case 0:
 			fmt.Fprintf(&b, "http://host%d.example/a/b?q=%d#f\n", i, i)
@@ -31,7 +33,7 @@ func jobsInput() string {
 		default:
 			fmt.Fprintf(&b, "mailto:x%d@y.example\n", i)
 		}
-		if i == batchLines+3 {
+		if i == 515 {
 			b.WriteString(strings.Repeat("x", maxLine+10) + "\n")
 		}
 	}
@@ -243,6 +245,40 @@ func TestJobsErrApart(t *testing.T) {
 					t.Errorf("%v -j %s apart %v: streams differ from the interleaved run", cmd, j, apart)
 				}
 			}
+		}
+	}
+}
+
+// lineSignal is an output that sends each write on a channel.
+type lineSignal chan string
+
+func (c lineSignal) Write(p []byte) (int, error) { c <- string(p); return len(p), nil }
+
+// TestJobsStreaming checks that a pipeline fed one line at a time gets
+// each line's result before it sends the next, with one worker and with
+// several: the output is flushed whenever all that was read is written.
+func TestJobsStreaming(t *testing.T) {
+	for _, j := range []string{"1", "2"} {
+		pr, pw := io.Pipe()
+		out := make(lineSignal, 100)
+		st := &Streams{In: pr, Out: out, Err: io.Discard}
+		code := make(chan int, 1)
+		go func() { code <- run(context.Background(), []string{"normalize", "-j", j}, st) }()
+		for i := range 5 {
+			fmt.Fprintf(pw, "HTTP://Example.COM/%d\n", i)
+			want := fmt.Sprintf("http://example.com/%d\n", i)
+			select {
+			case got := <-out:
+				if got != want {
+					t.Fatalf("-j %s: output %q, want %q", j, got, want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("-j %s: no output for line %d while the next is not sent", j, i)
+			}
+		}
+		pw.Close()
+		if c := <-code; c != exitOK {
+			t.Fatalf("-j %s: status %d", j, c)
 		}
 	}
 }

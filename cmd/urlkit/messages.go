@@ -58,7 +58,11 @@ func printErrors(w io.Writer, errs urlkit.ErrorList, total int) {
 func printErrorsHint(w io.Writer, errs urlkit.ErrorList, total int, hint string) {
 	// The lines are built in one buffer and written at once: fmt and a
 	// string per line were a tenth of parse --json's time on web data.
+	// A writer that has a buffer for it (a batch's) gives the memory.
 	var b []byte
+	if w, ok := w.(interface{ AvailableBuffer() []byte }); ok {
+		b = w.AvailableBuffer()
+	}
 	for i, e := range errs {
 		if i == maxErrorsShown {
 			break
