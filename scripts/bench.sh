@@ -16,6 +16,10 @@
 # (/usr/share/doc, ten passes timed as one): CPU seconds (user+sys, GNU time) with -j 1, so that the
 # figure is per core and does not depend on the machine's other load; and the
 # CPU of -j 2 over that of -j 1 (the parallel overhead: 1.0 is none).
+# Cores: ten million web URLs through the same three commands, wall time
+# of -j 1 over that of -j 2 (the issue's 2-core factor), beside the same
+# for two -j 1 processes run at once on the two halves of the input: what
+# the machine gives two independent processes, the factor's ceiling here.
 # `urlkit get` against curl is scripts/bench-get.sh (it needs the servers).
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -34,6 +38,9 @@ cat "$DATA/kasztp.txt" "$DATA/userbait.txt" | sed 's/^\xef\xbb\xbf//; s/\r$//' |
 : > "$TMP/1m.txt"; : > "$TMP/doc.txt"
 while [ "$(wc -l < "$TMP/1m.txt")" -lt 1000000 ]; do cat "$TMP/web.txt" >> "$TMP/1m.txt"; done
 head -n 1000000 "$TMP/1m.txt" > "$TMP/urls" && mv "$TMP/urls" "$TMP/1m.txt"
+for i in 1 2 3 4 5 6 7 8 9 10; do cat "$TMP/1m.txt"; done > "$TMP/10m.txt"
+head -n 5000000 "$TMP/10m.txt" > "$TMP/10m.a"; tail -n +5000001 "$TMP/10m.txt" > "$TMP/10m.b"
+sync # the files' write-back is not to run beside the timings
 find /usr/share/doc /usr/share/common-licenses -type f ! -name '*.gz' -size -2M 2>/dev/null | sort |
     xargs cat 2>/dev/null | head -c $((50 << 20)) > "$TMP/doc.once"
 while [ "$(stat -c %s "$TMP/doc.txt")" -lt $((50 << 20)) ]; do cat "$TMP/doc.once" >> "$TMP/doc.txt"; done
@@ -45,7 +52,35 @@ cpu() {
     tail -n 1 "$TMP/t" | awk '{printf "%.3f\n", $1 + $2}'
 }
 
+# wall CMD... : wall seconds of one run on the 10M URLs, output discarded.
+wall() {
+    local t0 t1
+    t0=$(date +%s.%N); "$@" < "$TMP/10m.txt" > /dev/null 2>&1 || true; t1=$(date +%s.%N)
+    echo "$t0 $t1" | awk '{printf "%.3f\n", $2 - $1}'
+}
+# halves CMD... : wall seconds of two -j 1 runs at once, one per half.
+halves() {
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$@" -j 1 < "$TMP/10m.a" > /dev/null 2>&1 &
+    "$@" -j 1 < "$TMP/10m.b" > /dev/null 2>&1 || true
+    wait; t1=$(date +%s.%N)
+    echo "$t0 $t1" | awk '{printf "%.3f\n", $2 - $1}'
+}
+
 for run in $(seq "$RUNS"); do
+    for cmd in "parse --json" "check" "normalize --mode rfc3986"; do
+        name=${cmd// /_}
+        # Every other run in the other order, so that a drift of the
+        # machine's speed during a run favours neither.
+        # shellcheck disable=SC2086 # cmd is words
+        if [ $((run % 2)) = 1 ]; then
+            one=$(wall "$TMP/urlkit" $cmd -j 1); two=$(wall "$TMP/urlkit" $cmd -j 2); half=$(halves "$TMP/urlkit" $cmd)
+        else
+            half=$(halves "$TMP/urlkit" $cmd); two=$(wall "$TMP/urlkit" $cmd -j 2); one=$(wall "$TMP/urlkit" $cmd -j 1)
+        fi
+        echo "$name $one $two $half" >> "$TMP/cores"
+    done
     go test -run '^$' -bench 'BenchmarkParse$|BenchmarkParseString$|BenchmarkResolve$' -benchtime 1s -count 1 . >> "$TMP/gobench" 2>&1
     for j in 1 2; do
         echo "parse_json $j $(cpu "$TMP/urlkit" parse --json -j $j < "$TMP/1m.txt")" >> "$TMP/cli"
@@ -57,9 +92,9 @@ for run in $(seq "$RUNS"); do
     echo "extract 1 $(cpu sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do "$0" extract < "$1"; done' "$TMP/urlkit" "$TMP/doc.txt")" >> "$TMP/cli"
 done
 
-python3 - "$TMP/gobench" "$TMP/cli" "$RUNS" <<'EOF'
+python3 - "$TMP/gobench" "$TMP/cli" "$TMP/cores" <<'EOF'
 import re, statistics, sys
-gobench, cli, runs = sys.argv[1], sys.argv[2], sys.argv[3]
+gobench, cli, cores = sys.argv[1], sys.argv[2], sys.argv[3]
 med = statistics.median
 ns = {}
 for line in open(gobench):
@@ -102,4 +137,14 @@ for name, unit, n in (('parse_json', 'URLs/s', 1e6), ('check', 'URLs/s', 1e6), (
     if two:
         r = [y / x for x, y in zip(one, two)]
         print(f"| urlkit {cmd}, CPU of -j 2 | CPU of -j 1 (1.00: no overhead) | {data} | {len(r)} | {med(r):.2f} |")
+w = {}
+for line in open(cores):
+    name, one, two, halves = line.split()
+    w.setdefault(name, []).append((float(one), float(two), float(halves)))
+for name, runs in w.items():
+    cmd = name.replace('_', ' ')
+    r = [one / two for one, two, _ in runs]
+    h = [one / halves for one, _, halves in runs]
+    print(f"| urlkit {cmd}, -j 2 over -j 1 (2-core factor) | wall time of -j 1 | 10M web URLs | {len(r)} | {med(r):.2f} |")
+    print(f"| two urlkit {cmd} -j 1 at once, on the two halves | wall time of -j 1 on the whole (the machine's factor) | 10M web URLs | {len(h)} | {med(h):.2f} |")
 EOF
