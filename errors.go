@@ -119,6 +119,9 @@ func redactInput(s string) string {
 // "?" or "#" (invalid, so it is in an error message) is still found, by
 // looking for the last "@" before any whitespace.
 func passwordSpan(s string) (int, int) {
+	if strings.IndexByte(s, '@') < 0 {
+		return -1, -1 // no userinfo anywhere (the common case of an error): one search
+	}
 	i := strings.Index(s, "://")
 	if i < 0 {
 		if !strings.HasPrefix(s, "//") {
@@ -128,7 +131,7 @@ func passwordSpan(s string) (int, int) {
 	}
 	start := i + 3
 	if strings.IndexByte(s[start:], '@') < 0 {
-		return -1, -1 // no userinfo anywhere (the common case of an error)
+		return -1, -1
 	}
 	end := len(s)
 	if j := strings.IndexAny(s[start:], "/#"); j >= 0 {

@@ -198,7 +198,9 @@ func FuzzEscape(f *testing.F) {
 func FuzzHostname1738(f *testing.F) {
 	for _, h := range []string{"a.b", "1.2.3.4", "1.2.3", "a-.b", "-a", "a..b", "3com.com", "a.3com", "", "x_y", "a.b.", "0.0.0.0.0",
 		// eight bytes at a time: pairs inside a round and across two
-		"abcdefg.-h", "abcdefgh.-i", "abcdefg-.h", "aaaaaaa..b", "xn--abcdef.com", "abcdefgh-", "abcdefghijklmno.", "-bcdefghij.k", "123.456.789.101112"} {
+		"abcdefg.-h", "abcdefgh.-i", "abcdefg-.h", "aaaaaaa..b", "xn--abcdef.com", "abcdefgh-", "abcdefghijklmno.", "-bcdefghij.k", "123.456.789.101112",
+		// the rest after the rounds, in a last round overlapping the one before
+		"abcdefghi.-j", "abcdefgh.-", "abcdefghij-", "abcdefgh..i", "abcdefgh.i-.j", "abcdefgh-.ijk", "abcdefgh.ij", "abcdefgh-ij", "abcdefghijklmnopq"} {
 		f.Add(h)
 	}
 	f.Fuzz(func(t *testing.T, h string) {

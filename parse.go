@@ -1008,6 +1008,19 @@ func hostnameShape1738(h string) bool {
 		}
 		prevD, prevDot = d>>56, dots>>56
 	}
+	if i < len(h) && i >= 8 {
+		// The rest in one more round over the last eight bytes: their
+		// first is before i, so every pair with a byte past i is inside
+		// the round (those before i are checked again). A byte loop here
+		// mispredicted its exit on almost every host.
+		w := cc.Word(h[len(h)-8:])
+		d := ^((w | top) - 0x2f2f2f2f2f2f2f2f) & top
+		dots := d &^ (w << 7)
+		if d&(dots<<8)|dots&(d<<8) != 0 {
+			return false
+		}
+		prevD, prevDot, i = d>>56, dots>>56, len(h)
+	}
 	wasD, wasDot := prevD != 0, prevDot != 0
 	for ; i < len(h); i++ {
 		c := h[i]

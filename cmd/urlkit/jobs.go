@@ -173,7 +173,6 @@ type lineJobs struct {
 	readErr error           // what ended the input
 	read    atomic.Int64    // batches read (read by finish without inMu)
 	start   chan inputPlace // where the next batch read starts, once the one before is placed
-	spawned bool            // the workers beyond the first are started
 
 	outMu   sync.Mutex
 	room    *sync.Cond    // signalled as batches are written
