@@ -19,7 +19,9 @@ func fuzzSeeds(f *testing.F) {
 	}
 	for _, s := range []string{"<URL:ftp://a/b;\n type=d>", " http://h/a b ", "http://m\xc3\xbcnchen.de/", "//h", "?q", "#f", "",
 		// the edges of parseFast's one pass
-		"a_b:c", "http://h:65536/", "http://h:/", "file://h:1/x", "file://h/a;b", "http://a..b/", "http://h?x", "http://h/?a/b", "x:%4", "//h:/p", "https://h:1:2/"} {
+		"a_b:c", "http://h:65536/", "http://h:/", "file://h:1/x", "file://h/a;b", "http://a..b/", "http://h?x", "http://h/?a/b", "x:%4", "//h:/p", "https://h:1:2/",
+		// the scheme read as a word
+		"HTTPS://H/x", "hTtP://h/", "httpx://h/", "https:x", "http:/a/b", "httpss://h/", "http+x://h/"} {
 		f.Add(s)
 	}
 }

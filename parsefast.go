@@ -31,8 +31,22 @@ func parseFast(u *URL, s string, m Mode, ref bool) bool {
 		return false
 	}
 	i := 0
-	for i < len(s) && cc.Is(s[i], cc.SchemeChar) {
-		i++
+	if len(s) >= 8 {
+		// "http:" and "https:", most URLs' schemes, by a compare of one
+		// word: the byte loop's exit mispredicted on most URLs.
+		if w := cc.Word(s); (w|0x20202020)&0xffffffff == 0x70747468 { // "http", any case
+			switch {
+			case byte(w>>32) == ':':
+				i = 4
+			case byte(w>>32)|0x20 == 's' && byte(w>>40) == ':':
+				i = 5
+			}
+		}
+	}
+	if i == 0 {
+		for i < len(s) && cc.Is(s[i], cc.SchemeChar) {
+			i++
+		}
 	}
 	var sch *registry.Scheme
 	if i == len(s) || s[i] != ':' {
