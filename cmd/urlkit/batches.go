@@ -8,7 +8,7 @@ import (
 
 // batchReader cuts standard input into runs of whole lines, reading
 // straight into each batch's buffer. It does not look at the lines: the
-// worker that handles a batch finds them (batchLines.split), so that
+// worker that handles a batch finds them (splitLines), so that
 // the one goroutine reading does a read and a search for the last "\n"
 // per batch, not work per line. (Cutting lines here, with their copy,
 // count and secrets, was a quarter of the CPU of check -j 2 and kept
@@ -24,7 +24,7 @@ type batchReader struct {
 // memory, and returns it. The last line of the input may lack its
 // "\n"; a line longer than limit+2 bytes (room for "\r\n") is cut to
 // limit+3 bytes and the rest of it skipped, so that memory stays
-// bounded: split reports it. It returns the error that ended the input
+// bounded: splitLines reports it. It returns the error that ended the input
 // once nothing is left after raw. It returns as soon as a read brought
 // a whole line, so that a pipeline fed line by line sees each result at
 // once; a batch is at most batchBytes unless one line is longer.
@@ -102,9 +102,9 @@ type inputLine struct {
 
 // splitLines appends to dst the lines of text, a run of whole lines as
 // batchReader.next returns it, and returns them with the number of
-// lines text has. Blank lines are left out unless blankIsInput, and a
-// last line without "\n" left blank by removing a "\r" always is; a
-// line longer than limit+2 bytes with its "\n" is a tooLong item.
+// lines text has. Blank lines are left out unless blankIsInput; a last
+// line without "\n" that is blank once a "\r" is removed is always left
+// out. A line longer than limit+2 bytes with its "\n" is a tooLong item.
 func splitLines(dst []inputLine, text string, limit int, blankIsInput bool) ([]inputLine, int) {
 	lineNo := 0
 	// The "@"s are found in one search of the batch: a line's own search

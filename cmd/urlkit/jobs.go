@@ -307,7 +307,7 @@ func (r *lineJobs) write(b *inputBatch) {
 	r.out.Write(data[at:])
 }
 
-// Each worker beyond the first keeps about five more batches alive (in
+// Each worker beyond the first keeps batchesAhead more batches alive (in
 // flight and kept for reuse). Under the soft memory limit set for one,
 // the collector then ran half again as often (-j 2 took 1.1 to 1.2 times
 // the CPU of -j 1, the extra all in write barriers and marking); with
