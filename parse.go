@@ -994,18 +994,13 @@ func hostnameShape1738(h string) bool {
 	}
 	// '-' (0x2d) and '.' (0x2e) are the only bytes below '/' here. Of two
 	// in a row, only "--" is allowed ("xn--"); the start counts as a '.'.
-	// Eight bytes a round: d marks the '-' and '.' (in each byte's top
-	// bit: (b|0x80)-0x2f borrows from no other byte and keeps its top bit
-	// exactly when b >= '/'), dots the '.' (the even one of the two);
-	// prevD and prevDot carry the marks of the byte before the round.
-	const top = 0x8080808080808080
+	// Eight bytes a round (labelMarks); prevD and prevDot carry the marks
+	// of the byte before the round.
 	prevD, prevDot := uint64(0x80), uint64(0x80)
 	i := 0
 	for ; len(h)-i >= 8; i += 8 {
-		w := cc.Word(h[i:])
-		d := ^((w | top) - 0x2f2f2f2f2f2f2f2f) & top
-		dots := d &^ (w << 7)
-		if d&(dots<<8|prevDot)|dots&(d<<8|prevD) != 0 {
+		d, dots, ok := labelMarks(cc.Word(h[i:]), prevD, prevDot)
+		if !ok {
 			return false
 		}
 		prevD, prevDot = d>>56, dots>>56
@@ -1015,10 +1010,8 @@ func hostnameShape1738(h string) bool {
 		// first is before i, so every pair with a byte past i is inside
 		// the round (those before i are checked again). A byte loop here
 		// mispredicted its exit on almost every host.
-		w := cc.Word(h[len(h)-8:])
-		d := ^((w | top) - 0x2f2f2f2f2f2f2f2f) & top
-		dots := d &^ (w << 7)
-		if d&(dots<<8)|dots&(d<<8) != 0 {
+		d, dots, ok := labelMarks(cc.Word(h[len(h)-8:]), 0, 0)
+		if !ok {
 			return false
 		}
 		prevD, prevDot, i = d>>56, dots>>56, len(h)
@@ -1040,6 +1033,18 @@ func hostnameShape1738(h string) bool {
 		return true // the toplabel starts with a letter
 	}
 	return span(h, 0, digits|dot) == len(h) && strings.Count(h, ".") == 3
+}
+
+// labelMarks marks, in each byte's top bit, the '-' and '.' of the eight
+// hostname bytes of w (d: (b|0x80)-0x2f borrows from no other byte and
+// keeps its top bit exactly when b >= '/') and the '.' alone (dots: the
+// even one of the two). ok is false when two marked bytes are in a row
+// other than "--", prevD and prevDot being the marks of the byte before.
+func labelMarks(w, prevD, prevDot uint64) (d, dots uint64, ok bool) {
+	const top = 0x8080808080808080
+	d = ^((w | top) - 0x2f2f2f2f2f2f2f2f) & top
+	dots = d &^ (w << 7)
+	return d, dots, d&(dots<<8|prevDot)|dots&(d<<8|prevD) == 0
 }
 
 // authority1630 checks the authority against RFC 1630's generic BNF:
