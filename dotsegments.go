@@ -3,9 +3,16 @@ package urlkit
 import cc "github.com/urlkit/urlkit/internal/charclass"
 
 // hasDotSegment reports whether path has a complete "." or ".." segment.
-// Eight bytes a round, a round with no "." right after a "/" (or at the
-// start) is skipped: in ordinary paths dots follow letters.
 func hasDotSegment(path string) bool {
+	return firstDotSegment(path) >= 0
+}
+
+// firstDotSegment returns where RFC 3986 5.2.4 first has work to do on
+// path: the "/" before its first complete "." or ".." segment, or 0 when
+// that segment starts the path; -1 when it has none. Eight bytes a round,
+// a round with no "." right after a "/" (or at the start) is skipped: in
+// ordinary paths dots follow letters.
+func firstDotSegment(path string) int {
 	prevSlash := uint64(0x80) // the start counts as a "/"
 	i := 0
 	for ; len(path)-i >= 8; i += 8 {
@@ -16,12 +23,26 @@ func hasDotSegment(path string) bool {
 		}
 		prevSlash = slash >> 56
 	}
+	if n := len(path) - i; n > 0 && n < 8 && len(path) >= 8 {
+		// The last bytes: one more round, on the last eight. The ones
+		// it shares with the rounds before have no candidate.
+		j := len(path) - 8
+		w := cc.Word(path[j:])
+		prevSlash = 0x80
+		if j > 0 && path[j-1] != '/' {
+			prevSlash = 0
+		}
+		if cc.WordEq(w, '.')&(cc.WordEq(w, '/')<<8|prevSlash) == 0 {
+			return -1
+		}
+		i = j
+	}
 	return dotSegmentFrom(path, i)
 }
 
-// dotSegmentFrom is hasDotSegment for the segments of path starting at
+// dotSegmentFrom is firstDotSegment for the segments of path starting at
 // or after i, byte by byte.
-func dotSegmentFrom(path string, i int) bool {
+func dotSegmentFrom(path string, i int) int {
 	for ; i < len(path); i++ {
 		if path[i] != '.' || i > 0 && path[i-1] != '/' {
 			continue
@@ -31,20 +52,27 @@ func dotSegmentFrom(path string, i int) bool {
 			j++
 		}
 		if j == len(path) || path[j] == '/' {
-			return true
+			return max(i-1, 0)
 		}
 	}
-	return false
+	return -1
 }
 
-// removeDotSegments is RFC 3986 5.2.4's algorithm, in place: the output
-// buffer is b[:out] and the input buffer b[in:], and out never passes
-// in, since every step consumes at least as much input as it writes
-// output. The input buffer starts with "/" except at the very start and
-// after rule A, so only there can rules A and D apply.
+// removeDotSegments is RFC 3986 5.2.4's algorithm on all of b, in place.
 func removeDotSegments(b []byte, t *trace, sec string) []byte {
+	return removeDotSegmentsFrom(b, 0, t, sec)
+}
+
+// removeDotSegmentsFrom is RFC 3986 5.2.4's algorithm, in place: the
+// output buffer is b[:out] and the input buffer b[in:], and out never
+// passes in, since every step consumes at least as much input as it
+// writes output. The input buffer starts with "/" except at the very
+// start and after rule A, so only there can rules A and D apply. It
+// starts at from, which is 0 or a "/" that firstDotSegment found: up to
+// there every step is rule E, which leaves b as it is.
+func removeDotSegmentsFrom(b []byte, from int, t *trace, sec string) []byte {
 	t.removeDotsOn(sec, b)
-	in, out, n := 0, 0, len(b)
+	in, out, n := from, from, len(b)
 	for in < n {
 		if b[in] == '/' {
 			switch dots(b, in+1) {

@@ -45,16 +45,14 @@ func Relative(base, target *URL, rule Rule) (URL, error) {
 			continue
 		}
 		ref := split(c)
-		var u URL
-		if s, _ := resolve(&u, base, &ref, rule, nil, true); s == want {
+		if s, _ := resolve(nil, base, &ref, rule, nil, true); s == want {
 			best, found = c, true
 		}
 	}
 	if found {
 		return split(best), nil
 	}
-	var u URL
-	if s, _ := resolve(&u, base, target, rule, nil, true); s == want {
+	if s, _ := resolve(nil, base, target, rule, nil, true); s == want {
 		return *target, nil
 	}
 	why := ""

@@ -27,14 +27,14 @@ func Resolve(base, ref *URL, rule Rule) (URL, error) {
 // 2396 and 3986), and returns the resolved URL as text. It allocates once,
 // for the result, under Rule3986.
 func ResolveString(base, ref string, rule Rule) (string, error) {
-	var b, r, u URL
+	var b, r URL
 	if err := parseInto(&b, base, false); err != nil {
 		return "", err
 	}
 	if err := parseInto(&r, ref, true); err != nil {
 		return "", err
 	}
-	return resolve(&u, &b, &r, rule, nil, true)
+	return resolve(nil, &b, &r, rule, nil, true)
 }
 
 // parseInto is ParseMode (ParseReference with ref) in the RFC3986 mode,
@@ -65,9 +65,10 @@ func ExplainResolve(base, ref *URL, rule Rule) (URL, []RuleStep, error) {
 }
 
 // resolve writes the target into out and, when text is set, returns its
-// text, built with one allocation, which out's fields then slice. Without
-// text, out's fields slice the base and the reference wherever they can,
-// and only a merged or cleaned path is new.
+// text, built with one allocation, which out's fields then slice; out may
+// then be nil, for the text alone. Without text, out's fields slice the
+// base and the reference wherever they can, and only a merged or cleaned
+// path is new.
 func resolve(out, base, ref *URL, rule Rule, t *trace, text bool) (string, error) {
 	if err := rule.check(); err != nil {
 		return "", err
@@ -82,17 +83,23 @@ func resolve(out, base, ref *URL, rule Rule, t *trace, text bool) (string, error
 		return resolve3986(out, base, ref, rule.compat(), t, text), nil
 	case Rule2396:
 		return resolve2396(out, base, ref, rule.compat(), t, text), nil
-	case Rule1808:
-		return resolve1808(out, base, ref, t, text), nil
-	default:
-		return resolve1630(out, base, ref, t, text), nil
 	}
+	var spare URL // RFC 1808's and 1630's rules split their text into a URL
+	if out == nil {
+		out = &spare
+	}
+	if rule.kind() == Rule1808 {
+		return resolve1808(out, base, ref, t, text), nil
+	}
+	return resolve1630(out, base, ref, t, text), nil
 }
 
 // copyOf sets out to u and returns its text when text is set: the result
 // of a rule that takes the base or the reference as it is.
 func copyOf(out, u *URL, text bool) string {
-	*out = *u
+	if out != nil {
+		*out = *u
+	}
 	if !text {
 		return ""
 	}

@@ -45,26 +45,28 @@ func pick(s source, base, ref *URL) *URL {
 }
 
 // assemble sets out to the planned target. With text, it builds the
-// target's text with one allocation, out's fields slice it, and it returns
-// the text; without, out's fields slice the base and the reference, and
-// only a merged or cleaned path is a new string.
+// target's text with one allocation, returns it, and out's fields, when
+// out is not nil, slice it; without, out's fields slice the base and the
+// reference, and only a merged or cleaned path is a new string.
 func (p *plan) assemble(out, base, ref *URL, t *trace, sec string, text bool) string {
-	if p.dots && (hasDotSegment(p.pathA) || hasDotSegment(p.pathB)) {
-		return p.assembleDots(out, base, ref, t, sec, text)
-	}
-	if p.dots {
-		t.noDotSegments(sec, p.pathA, p.pathB)
-	}
 	if text {
-		return p.write(out, base, ref, nil, false, t)
+		return p.write(out, base, ref, t, sec)
 	}
-	p.fields(out, base, ref, nil, false, t)
+	switch {
+	case p.dots && (hasDotSegment(p.pathA) || hasDotSegment(p.pathB)):
+		p.fieldsDots(out, base, ref, t, sec)
+	default:
+		if p.dots {
+			t.noDotSegments(sec, p.pathA, p.pathB)
+		}
+		p.fields(out, base, ref, nil, false, t)
+	}
 	return ""
 }
 
-// assembleDots is assemble for a path with dot segments: they are
-// removed in a stack buffer (a heap one for a path over 256 bytes).
-func (p *plan) assembleDots(out, base, ref *URL, t *trace, sec string, text bool) string {
+// fieldsDots is fields for a path with dot segments: they are removed in
+// a stack buffer (a heap one for a path over 256 bytes).
+func (p *plan) fieldsDots(out, base, ref *URL, t *trace, sec string) {
 	var scratch [256]byte
 	b := scratch[:0]
 	if n := len(p.pathA) + len(p.pathB); n > len(scratch) {
@@ -72,11 +74,7 @@ func (p *plan) assembleDots(out, base, ref *URL, t *trace, sec string, text bool
 	}
 	b = append(append(b, p.pathA...), p.pathB...)
 	clean := removeDotSegments(b, t, sec)
-	if text {
-		return p.write(out, base, ref, clean, true, t)
-	}
 	p.fields(out, base, ref, clean, true, t)
-	return ""
 }
 
 // guard reports whether the target's path starts with "//" while it has
@@ -135,31 +133,46 @@ func (p *plan) fields(out, base, ref *URL, clean []byte, cleaned bool, t *trace)
 	*out = u
 }
 
-// write builds the target's text with one allocation and sets out to the
-// URL whose fields slice it. The path is clean when cleaned is set, else
-// pathA followed by pathB.
-func (p *plan) write(out, base, ref *URL, clean []byte, cleaned bool, t *trace) string {
-	pathLen := len(clean)
-	if !cleaned {
-		pathLen = len(p.pathA) + len(p.pathB)
-	}
+// write builds the target's text with one allocation and, when out is
+// not nil, sets out to the URL whose fields slice it. The path is pathA
+// followed by pathB, its dot segments removed in place, in the text's
+// own buffer, when p.dots is set. When the target is the reference as it
+// was written, its text is the reference's own, with no allocation.
+func (p *plan) write(out, base, ref *URL, t *trace, sec string) string {
 	a, q, f := pick(p.auth, base, ref), pick(p.query, base, ref), pick(p.frag, base, ref)
 	hasAuth := a != nil && a.HasAuthority
-	guard := p.guard(a, clean, cleaned, t)
-	if guard {
-		pathLen += 2
-	}
 	hasQuery := q != nil && q.HasQuery
 	hasFrag := f != nil && f.HasFragment
-	n := len(p.scheme) + 1 + pathLen
+	n := len(p.scheme) + 1 + len(p.pathA) + len(p.pathB)
 	if hasAuth {
-		n += 2 + len(a.User) + 1 + len(a.Password) + 1 + len(a.Host) + 1 + len(a.Port)
+		n += 2 + len(a.Host)
+		if a.HasUser {
+			n += len(a.User) + 1
+		}
+		if a.HasPassword {
+			n += 1 + len(a.Password)
+		}
+		if a.HasPort {
+			n += 1 + len(a.Port)
+		}
 	}
 	if hasQuery {
 		n += 1 + len(q.Query)
 	}
 	if hasFrag {
 		n += 1 + len(f.Fragment)
+	}
+	if p.fromRefAsWritten(ref, n) && !hasDotSegment(ref.Path) {
+		if p.dots {
+			t.noDotSegments(sec, p.pathA, p.pathB)
+		}
+		if out != nil {
+			*out = *ref
+		}
+		return ref.written
+	}
+	if !hasAuth {
+		n += 2 // room for the "/." of the guard
 	}
 	b := make([]byte, 0, n)
 	b = append(b, p.scheme...)
@@ -186,14 +199,20 @@ func (p *plan) write(out, base, ref *URL, clean []byte, cleaned bool, t *trace) 
 		}
 	}
 	pathAt := len(b)
-	if guard {
-		b = append(b, "/."...)
+	b = append(b, p.pathA...)
+	b = append(b, p.pathB...)
+	if p.dots {
+		path := b[pathAt:]
+		if from := firstDotSegment(unsafe.String(unsafe.SliceData(path), len(path))); from >= 0 {
+			b = b[:pathAt+len(removeDotSegmentsFrom(path, from, t, sec))]
+		} else {
+			t.noDotSegments(sec, p.pathA, p.pathB)
+		}
 	}
-	if cleaned {
-		b = append(b, clean...)
-	} else {
-		b = append(b, p.pathA...)
-		b = append(b, p.pathB...)
+	if p.guard(a, b[pathAt:], true, t) {
+		b = b[:len(b)+2]
+		copy(b[pathAt+2:], b[pathAt:])
+		b[pathAt], b[pathAt+1] = '/', '.'
 	}
 	pathEnd := len(b)
 	if hasQuery {
@@ -205,6 +224,9 @@ func (p *plan) write(out, base, ref *URL, clean []byte, cleaned bool, t *trace) 
 		b = append(b, f.Fragment...)
 	}
 	s := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	if out == nil {
+		return s
+	}
 	// The sources may be out itself: read them before writing out.
 	var user, pass, host, port, query, frag string
 	var hasUser, hasPass, hasPort bool
@@ -235,6 +257,14 @@ func (p *plan) write(out, base, ref *URL, clean []byte, cleaned bool, t *trace) 
 		written: s,
 	}
 	return s
+}
+
+// fromRefAsWritten reports whether the plan takes every component from
+// the reference, whose text as written, n bytes long like the target's,
+// is then the target's text.
+func (p *plan) fromRefAsWritten(ref *URL, n int) bool {
+	return p.auth == fromRef && p.query == fromRef && p.frag == fromRef && p.pathA == "" &&
+		len(ref.written) == n && p.scheme == ref.Scheme && p.pathB == ref.Path && ref.HasAuthority
 }
 
 func startsDoubleSlash(a, b string) bool {
