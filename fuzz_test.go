@@ -21,7 +21,11 @@ func fuzzSeeds(f *testing.F) {
 		// the edges of parseFast's one pass
 		"a_b:c", "http://h:65536/", "http://h:/", "file://h:1/x", "file://h/a;b", "http://a..b/", "http://h?x", "http://h/?a/b", "x:%4", "//h:/p", "https://h:1:2/",
 		// the scheme read as a word
-		"HTTPS://H/x", "hTtP://h/", "httpx://h/", "https:x", "http:/a/b", "httpss://h/", "http+x://h/"} {
+		"HTTPS://H/x", "hTtP://h/", "httpx://h/", "https:x", "http:/a/b", "httpss://h/", "http+x://h/",
+		// hostEnd: the "/" in each of the first three words, after them, or none
+		"http://abcdefg/", "http://abcdefghijklmno/x", "http://abcdefghijklmnopqrstuv/", "http://abcdefghijklmnopqrstuvwxyz.example/",
+		"http://abcdefghijklmnopqrstuvwxyz.example", "http://abcdefghijklmnopqrstuvwxyz.example:8080/", "http://u@abcdefghijklmnopqrstuvwxyz/",
+		"http://abcdefghijklmnop?q/", "http://abcdefghijklmnop#f/x", "http://abcdefghijklmnop%41/", "file:///x", "file://abc/"} {
 		f.Add(s)
 	}
 }
