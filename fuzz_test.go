@@ -206,7 +206,9 @@ func FuzzHostname1738(f *testing.F) {
 		// eight bytes at a time: pairs inside a round and across two
 		"abcdefg.-h", "abcdefgh.-i", "abcdefg-.h", "aaaaaaa..b", "xn--abcdef.com", "abcdefgh-", "abcdefghijklmno.", "-bcdefghij.k", "123.456.789.101112",
 		// the rest after the rounds, in a last round overlapping the one before
-		"abcdefghi.-j", "abcdefgh.-", "abcdefghij-", "abcdefgh..i", "abcdefgh.i-.j", "abcdefgh-.ijk", "abcdefgh.ij", "abcdefgh-ij", "abcdefghijklmnopq"} {
+		"abcdefghi.-j", "abcdefgh.-", "abcdefghij-", "abcdefgh..i", "abcdefgh.i-.j", "abcdefgh-.ijk", "abcdefgh.ij", "abcdefgh-ij", "abcdefghijklmnopq",
+		// the last '.' from the last round's marks; bytes out of the class inside a round
+		"abcdefgh.123", "10.20.30.40", "abcdefghij.k9", "abcdefgh.b/c.com", "abc:defgh.com", "abcdefgh.co m"} {
 		f.Add(h)
 	}
 	f.Fuzz(func(t *testing.T, h string) {

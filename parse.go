@@ -2,6 +2,7 @@ package urlkit
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -981,14 +982,15 @@ func (p *parser) hostname1738Detailed(h string, off int, emptyOK bool) {
 // validHostname1738 is the one-pass test of hostname1738 for the common,
 // valid case; hostname1738 explains a failure in detail.
 func validHostname1738(h string) bool {
-	return span(h, 0, hostname1738) == len(h) && hostnameShape1738(h)
+	return hostnameShape1738(h, hostname1738)
 }
 
 // hostnameShape1738 is validHostname1738 for an h made of letters,
 // digits, '-' and '.' only: no label empty or starting or ending with
 // '-', and a last label that starts with a letter, or else four labels
-// of digits (a hostnumber).
-func hostnameShape1738(h string) bool {
+// of digits (a hostnumber). With a class bit, it also checks, in the same
+// rounds, that every byte of h is in that class.
+func hostnameShape1738(h string, bit uint32) bool {
 	if h == "" {
 		return false
 	}
@@ -996,40 +998,53 @@ func hostnameShape1738(h string) bool {
 	// in a row, only "--" is allowed ("xn--"); the start counts as a '.'.
 	// Eight bytes a round (labelMarks); prevD and prevDot carry the marks
 	// of the byte before the round.
+	t := &compTable
+	class := ^uint32(0)
 	prevD, prevDot := uint64(0x80), uint64(0x80)
 	i := 0
 	for ; len(h)-i >= 8; i += 8 {
-		d, dots, ok := labelMarks(cc.Word(h[i:]), prevD, prevDot)
+		r := h[i : i+8]
+		class &= (t[r[0]] & t[r[1]]) & (t[r[2]] & t[r[3]]) & ((t[r[4]] & t[r[5]]) & (t[r[6]] & t[r[7]]))
+		d, dots, ok := labelMarks(cc.Word(r), prevD, prevDot)
 		if !ok {
 			return false
 		}
 		prevD, prevDot = d>>56, dots>>56
 	}
+	lastDot := -1 // where the last '.' is, when a round found it
 	if i < len(h) && i >= 8 {
 		// The rest in one more round over the last eight bytes: their
 		// first is before i, so every pair with a byte past i is inside
 		// the round (those before i are checked again). A byte loop here
 		// mispredicted its exit on almost every host.
-		d, dots, ok := labelMarks(cc.Word(h[len(h)-8:]), 0, 0)
+		r := h[len(h)-8:]
+		class &= (t[r[0]] & t[r[1]]) & (t[r[2]] & t[r[3]]) & ((t[r[4]] & t[r[5]]) & (t[r[6]] & t[r[7]]))
+		d, dots, ok := labelMarks(cc.Word(r), 0, 0)
 		if !ok {
 			return false
 		}
 		prevD, prevDot, i = d>>56, dots>>56, len(h)
+		if dots != 0 {
+			lastDot = len(h) - 8 + (63-bits.LeadingZeros64(dots))>>3
+		}
 	}
 	wasD, wasDot := prevD != 0, prevDot != 0
 	for ; i < len(h); i++ {
 		c := h[i]
+		class &= t[c]
 		isD, isDot := c <= '.', c == '.'
 		if isD && wasDot || isDot && wasD {
 			return false
 		}
 		wasD, wasDot = isD, isDot
 	}
-	if wasD {
-		return false // an empty last label, or one ending with '-'
+	if wasD || bit != 0 && class&bit == 0 {
+		return false // an empty last label, or one ending with '-'; a byte out of the class
 	}
-	toplabel := strings.LastIndexByte(h, '.') + 1
-	if h[toplabel] > '9' {
+	if lastDot < 0 {
+		lastDot = strings.LastIndexByte(h, '.')
+	}
+	if h[lastDot+1] > '9' {
 		return true // the toplabel starts with a letter
 	}
 	return span(h, 0, digits|dot) == len(h) && strings.Count(h, ".") == 3

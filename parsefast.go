@@ -106,7 +106,8 @@ func parseFast(u *URL, s string, m Mode, ref bool) bool {
 			}
 		}
 		h := i + 2
-		i = hostEnd(s, h, bit)
+		var shaped bool // an RFC 1738 hostname whose shape hostEnd checked
+		i, shaped = hostEnd(s, h, bit)
 		u.HasAuthority, u.Host = true, s[h:i]
 		port := -1 // the port's value, when it has digits
 		if i < len(s) && s[i] == ':' {
@@ -138,7 +139,7 @@ func parseFast(u *URL, s string, m Mode, ref bool) bool {
 			}
 		}
 		if bit == hostname1738 {
-			if !hostnameShape1738(u.Host) && !(u.Host == "" && sch.EmptyHost) {
+			if !shaped && !hostnameShape1738(u.Host, 0) && !(u.Host == "" && sch.EmptyHost) {
 				return false
 			}
 			if u.HasPort && (port < 0 || sch.HostOnly) {
@@ -166,13 +167,14 @@ func parseFast(u *URL, s string, m Mode, ref bool) bool {
 }
 
 // hostEnd is span(s, h, bit) for an authority, which most often runs
-// to the next "/": that "/" is found in the first 24 bytes by a word
-// compare per eight or after them by IndexByte, and the bytes before it, a run of
-// known length, are checked in one pass, where span's byte loop
-// mispredicted its exit on most hosts. Only when one of them is not in
-// the class (a port, a userinfo, a "?") does span find where the run
+// to the next "/": that "/" is found a word at a time in the first 24
+// bytes, then by IndexByte, and the bytes before it, a run of known
+// length, are checked in one pass, where span's byte loop mispredicted
+// its exit on most hosts. An RFC 1738 hostname's shape is checked in the
+// same pass (shaped). Only when a byte is not in the class (a port, a
+// userinfo, a "?"), or the shape is wrong, does span find where the run
 // ends.
-func hostEnd(s string, h int, bit uint32) int {
+func hostEnd(s string, h int, bit uint32) (end int, shaped bool) {
 	rest := s[h:]
 	n, k := -1, 0
 	for ; k < 24 && len(rest)-k >= 8; k += 8 {
@@ -188,10 +190,17 @@ func hostEnd(s string, h int, bit uint32) int {
 			n += k
 		}
 	}
-	if allIn(rest[:n], bit) {
-		return h + n
+	switch {
+	case n == 0: // an empty host, as file:/// has
+		return h, false
+	case bit == hostname1738:
+		if hostnameShape1738(rest[:n], bit) {
+			return h + n, true
+		}
+	case allIn(rest[:n], bit):
+		return h + n, false
 	}
-	return span(s, h, bit)
+	return span(s, h, bit), false
 }
 
 // allIn reports whether every byte of s is in the component class bit.
