@@ -400,6 +400,14 @@ func (p *parser) component(i int, bit uint32, what string) int {
 	return i
 }
 
+// classes8 returns the component classes that all of the first eight
+// bytes of r are in. They are ANDed in pairs: a loop's exit that tests
+// the result waits on three ANDs, not seven.
+func classes8(r string) uint32 {
+	t := &compTable
+	return (t[r[0]] & t[r[1]]) & (t[r[2]] & t[r[3]]) & ((t[r[4]] & t[r[5]]) & (t[r[6]] & t[r[7]]))
+}
+
 // span returns the offset of the first byte at or after i that is not in
 // the component class bit. It is the parser's inner loop.
 func span(s string, i int, bit uint32) int {
@@ -407,19 +415,16 @@ func span(s string, i int, bit uint32) int {
 	// Eight bytes a round, their classes ANDed: most components are long
 	// runs of allowed bytes, and this takes a third of the cycles of the
 	// byte loop (measured with perf on the isaacs data set). The loop
-	// shortens rest, whose length then proves every index in range. The
-	// classes are ANDed in pairs: the loop's exit waits on three ANDs,
-	// not seven.
+	// shortens rest, whose length then proves every index in range.
 	rest := s[i:]
-	for len(rest) >= 8 && (t[rest[0]]&t[rest[1]])&(t[rest[2]]&t[rest[3]])&((t[rest[4]]&t[rest[5]])&(t[rest[6]]&t[rest[7]]))&bit != 0 {
+	for len(rest) >= 8 && classes8(rest)&bit != 0 {
 		rest = rest[8:]
 	}
 	if len(rest) < 8 && len(s) >= 8 {
 		// Fewer than eight bytes left: the last eight, read again in
 		// one round, usually settle them (a component often runs to
 		// the end of the URL).
-		b := s[len(s)-8:]
-		if (t[b[0]]&t[b[1]])&(t[b[2]]&t[b[3]])&((t[b[4]]&t[b[5]])&(t[b[6]]&t[b[7]]))&bit != 0 {
+		if classes8(s[len(s)-8:])&bit != 0 {
 			return len(s)
 		}
 	}
@@ -1004,7 +1009,7 @@ func hostnameShape1738(h string, bit uint32) bool {
 	i := 0
 	for ; len(h)-i >= 8; i += 8 {
 		r := h[i : i+8]
-		class &= (t[r[0]] & t[r[1]]) & (t[r[2]] & t[r[3]]) & ((t[r[4]] & t[r[5]]) & (t[r[6]] & t[r[7]]))
+		class &= classes8(r)
 		d, dots, ok := labelMarks(cc.Word(r), prevD, prevDot)
 		if !ok {
 			return false
@@ -1018,7 +1023,7 @@ func hostnameShape1738(h string, bit uint32) bool {
 		// the round (those before i are checked again). A byte loop here
 		// mispredicted its exit on almost every host.
 		r := h[len(h)-8:]
-		class &= (t[r[0]] & t[r[1]]) & (t[r[2]] & t[r[3]]) & ((t[r[4]] & t[r[5]]) & (t[r[6]] & t[r[7]]))
+		class &= classes8(r)
 		d, dots, ok := labelMarks(cc.Word(r), 0, 0)
 		if !ok {
 			return false

@@ -203,25 +203,21 @@ func hostEnd(s string, h int, bit uint32) (end int, shaped bool) {
 	return span(s, h, bit), false
 }
 
-// allIn reports whether every byte of s is in the component class bit.
+// allIn reports whether every byte of s is in the component class bit:
+// eight at a time, the last eight read again for the rest.
 func allIn(s string, bit uint32) bool {
-	t := &compTable
+	c := bit
 	if len(s) < 8 {
-		c := bit
+		t := &compTable
 		for i := 0; i < len(s); i++ {
 			c &= t[s[i]]
 		}
 		return c != 0
 	}
-	c := bit
-	rest := s
-	for len(rest) >= 8 {
-		c &= (t[rest[0]] & t[rest[1]]) & (t[rest[2]] & t[rest[3]]) & ((t[rest[4]] & t[rest[5]]) & (t[rest[6]] & t[rest[7]]))
-		rest = rest[8:]
+	for rest := s; len(rest) >= 8; rest = rest[8:] {
+		c &= classes8(rest)
 	}
-	b := s[len(s)-8:]
-	c &= (t[b[0]] & t[b[1]]) & (t[b[2]] & t[b[3]]) & ((t[b[4]] & t[b[5]]) & (t[b[6]] & t[b[7]]))
-	return c != 0
+	return c&classes8(s[len(s)-8:]) != 0
 }
 
 // spanEscaped is span that also steps over valid %XX escapes.
