@@ -11,7 +11,9 @@
 # (lower is faster), per file.
 #
 # CLI: a million web URLs (kasztp.txt and userbait.txt of ../shared/bench/urls,
-# repeated) through `urlkit parse --json`, `check`, `normalize --mode rfc3986`,
+# repeated) through `urlkit parse --json` (beside it net/url.Parse +
+# encoding/json, scripts/netjson.go, what a Go programmer would write
+# instead; trurl, the other, is not in Debian 12), `check`, `normalize --mode rfc3986`,
 # and `urlkit extract` over 50 MB of the machine's documentation
 # (/usr/share/doc, ten passes timed as one; beside it GNU grep -oE for
 # scheme://..., the tool a user would pick): CPU seconds (user+sys, GNU time) with -j 1, so that the
@@ -33,6 +35,7 @@ trap 'rm -rf "$TMP"' EXIT
 command -v /usr/bin/time >/dev/null || { echo "bench.sh: needs GNU time (apt-get install -y time)" >&2; exit 2; }
 cd "$ROOT"
 go build -o "$TMP/urlkit" ./cmd/urlkit
+go build -o "$TMP/netjson" scripts/netjson.go
 
 # The inputs.
 cat "$DATA/kasztp.txt" "$DATA/userbait.txt" | sed 's/^\xef\xbb\xbf//; s/\r$//' | grep -v '^$' > "$TMP/web.txt"
@@ -88,6 +91,9 @@ for run in $(seq "$RUNS"); do
         echo "check $j $(cpu "$TMP/urlkit" check -j $j < "$TMP/1m.txt")" >> "$TMP/cli"
         echo "normalize_rfc3986 $j $(cpu "$TMP/urlkit" normalize --mode rfc3986 -j $j < "$TMP/1m.txt")" >> "$TMP/cli"
     done
+    # What a Go programmer would write instead of parse --json:
+    # net/url.Parse and encoding/json (scripts/netjson.go).
+    echo "netjson 1 $(cpu "$TMP/netjson" < "$TMP/1m.txt")" >> "$TMP/cli"
     # Ten passes in one timing: one pass is about 0.05 s, five steps of
     # GNU time's 10 ms clock.
     echo "extract 1 $(cpu sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do "$0" extract < "$1"; done' "$TMP/urlkit" "$TMP/doc.txt")" >> "$TMP/cli"
@@ -144,6 +150,11 @@ for name, unit, n in (('parse_json', 'URLs/s', 1e6), ('check', 'URLs/s', 1e6), (
     if two:
         r = [y / x for x, y in zip(one, two)]
         print(f"| urlkit {cmd}, CPU of -j 2 | CPU of -j 1 (1.00: no overhead) | {data} | {len(r)} | {med(r):.2f} |")
+pj, nj = c.get(('parse_json', '1')), c.get(('netjson', '1'))
+if pj and nj:
+    print(f"| net/url.Parse + encoding/json (scripts/netjson.go) | per CPU second (user+sys) | 1M web URLs | {len(nj)} | {1e6 / med(nj):,.0f} URLs/s |")
+    r = [n / u for u, n in zip(pj, nj)]
+    print(f"| urlkit parse --json over net/url + encoding/json | throughput ratio (higher: urlkit faster) | 1M web URLs | {len(r)} | {med(r):.2f} |")
 ex, gr = c.get(('extract', '1')), c.get(('grep', '1'))
 if ex and gr:
     n = 10 * 50 * 2**20 / 1e6
