@@ -136,8 +136,16 @@ func resolve1808(out, base, ref *URL, t *trace, text bool) string {
 }
 
 // finish recombines RFC 1808 parts (step 7) and guards a path that starts
-// with "//" when there is no net_loc.
+// with "//" when there is no net_loc. After a net_loc, a path or params
+// can follow only the "/" of an abs_path (RFC 1808 2.2: net_path = "//"
+// net_loc [ abs_path ]): a base like "a://h", whose path is empty, lends
+// a reference like ";p" its path and no "/", which is then written
+// ("a://h/;p"), or the params would read as part of the net_loc.
 func finish(out *URL, r *parts1808, t *trace) string {
+	if r.hasNetloc && !r.slash && (r.path != "" || r.hasParams) {
+		r.slash = true
+		t.slashWritten1808()
+	}
 	if !r.hasNetloc && r.slash && strings.HasPrefix(r.path, "/") {
 		r.path = "./" + r.path
 		t.slashDotWritten()

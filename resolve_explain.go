@@ -298,6 +298,12 @@ func describeOpt(v string, ok bool) string {
 
 // The target's assembly and RFC 3986 5.2.4, shared by the rules.
 
+func (t *trace) slashWritten1808() {
+	if t != nil {
+		t.add("RFC 1808 2.2", "after a net_loc, params follow only the \"/\" of an abs_path: \"/\" written before them")
+	}
+}
+
 func (t *trace) slashDotWritten() {
 	if t != nil {
 		t.add("RFC 3986 3.3", "the path starts with \"//\" and there is no authority: \"/.\" written before it")

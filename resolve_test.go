@@ -297,6 +297,35 @@ func TestResolveRFC2396Compat(t *testing.T) {
 func TestResolveRFC1808(t *testing.T) { runResolveCases(t, urlkit.Rule1808, rfc1808Cases) }
 func TestResolveRFC1630(t *testing.T) { runResolveCases(t, urlkit.Rule1630, rfc1630Cases) }
 
+// TestResolve1808ParamsAfterNetloc: a base with a net_loc and an empty
+// path lends a params-only reference no "/"; RFC 1808's grammar puts
+// params after a net_loc only inside an abs_path, so the "/" is written,
+// and the text and the fields agree (found by FuzzResolve).
+func TestResolve1808ParamsAfterNetloc(t *testing.T) {
+	for _, tc := range []struct{ base, ref, want string }{
+		{"a://[::0]", ";0", "a://[::0]/;0"},
+		{"http://h", ";p", "http://h/;p"},
+		{"http://h", ";p?q#f", "http://h/;p?q#f"},
+		{"http://h", "?q", "http://h?q"},
+		{"http://h/", ";p", "http://h/;p"},
+	} {
+		got, err := urlkit.ResolveString(tc.base, tc.ref, urlkit.Rule1808)
+		if err != nil || got != tc.want {
+			t.Errorf("%q + %q = %q, %v; want %q", tc.base, tc.ref, got, err, tc.want)
+		}
+		base, _, _ := urlkit.ParseMode(tc.base, urlkit.RFC3986)
+		ref, _, _ := urlkit.ParseReference(tc.ref, urlkit.RFC3986)
+		u, steps, err := urlkit.ExplainResolve(&base, &ref, urlkit.Rule1808)
+		if err != nil || u.String() != tc.want {
+			t.Errorf("%q + %q: fields give %q, %v", tc.base, tc.ref, u.String(), err)
+		}
+		noted := strings.Contains(fmt.Sprint(steps), "RFC 1808 2.2")
+		if written := !strings.HasSuffix(tc.base, "/") && strings.HasPrefix(tc.ref, ";"); noted != written {
+			t.Errorf("%q + %q: the written \"/\" noted %v: %v", tc.base, tc.ref, noted, steps)
+		}
+	}
+}
+
 // TestResolveCompatFromStrict: the compat variants agree with the strict
 // rules on every reference without a scheme.
 func TestResolveCompatAgrees(t *testing.T) {
