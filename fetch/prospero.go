@@ -299,14 +299,29 @@ func ProsperoEntries(links []prospero.Link) []ProsperoEntry {
 			}
 		}
 		if host, port := prosperoHost(l.Host); host != "" && l.HostType == "INTERNET-D" && l.HsonameType == "ASCII" {
-			e.URL = (&scheme.Prospero{Host: host, Port: port, HSOName: l.Hsoname}).URL().String()
-			if _, err := urlkit.Parse(e.URL); err != nil {
-				e.URL = "" // a host no URL can hold
-			}
+			e.URL = prosperoLinkURL(host, port, l.Hsoname)
 		}
 		out = append(out, e)
 	}
 	return out
+}
+
+// prosperoLinkURL returns the prospero URL of a link's target, or ""
+// when no URL names it: the URL must parse and read back as the host,
+// port and hsoname the server sent. A host no URL can hold is refused,
+// and so is one that would read as another host and path ("a/" gives
+// "prospero://a//", the hsoname "/" on host "a").
+func prosperoLinkURL(host, port, hsoname string) string {
+	s := (&scheme.Prospero{Host: host, Port: port, HSOName: hsoname}).URL().String()
+	u, err := urlkit.Parse(s)
+	if err != nil {
+		return ""
+	}
+	v, err := scheme.ParseProspero(&u)
+	if err != nil || v.Host != host || v.Port != port || v.HSOName != hsoname || v.HasVersion {
+		return ""
+	}
+	return s
 }
 
 // listing renders the links of the directory hsoname.
