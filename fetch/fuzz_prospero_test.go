@@ -62,7 +62,7 @@ func FuzzProsperoReplyURLs(f *testing.F) {
 			if err != nil {
 				t.Fatalf("link URL %q: %v", e.URL, err)
 			}
-			if v.HSOName != r.Links[i].Hsoname && !v.HasVersion {
+			if v.HSOName != r.Links[i].Hsoname || v.HasVersion {
 				t.Fatalf("link URL %q: hsoname %q, the server named %q", e.URL, v.HSOName, r.Links[i].Hsoname)
 			}
 		}
