@@ -54,16 +54,15 @@ func main() {
 				}
 			}
 		}
-		if err := enc.Encode(&r); err != nil {
-			fmt.Fprintln(os.Stderr, "netjson:", err)
-			os.Exit(1)
-		}
+		check(enc.Encode(&r))
 	}
-	if err := in.Err(); err != nil {
-		fmt.Fprintln(os.Stderr, "netjson:", err)
-		os.Exit(1)
-	}
-	if err := out.Flush(); err != nil {
+	check(in.Err())
+	check(out.Flush())
+}
+
+// check ends the program on an error of reading or writing.
+func check(err error) {
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "netjson:", err)
 		os.Exit(1)
 	}
