@@ -9,7 +9,6 @@ import (
 	"io"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 var checkCmd = &command{
@@ -37,7 +36,7 @@ Examples:
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		mode := modeFlag(fs)
 		all := fs.Bool("all", false, "print every problem of each URL, not only the first")
-		verbose := fs.Bool("v", false, "also print \"ok URL\" for valid URLs, and the lenient mode's repairs")
+		verbose := fs.Bool("v", false, "also print \"ok URL\" for each valid URL")
 		jobs := jobsFlag(fs, linesJobsUsage)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			out := bufio.NewWriter(st.Out)
@@ -46,7 +45,7 @@ Examples:
 				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
 					var errs urlkit.ErrorList
 					total := 0
-					u, warns, err := urlkit.ParseMode(s, *mode)
+					_, warns, err := urlkit.ParseMode(s, *mode)
 					switch {
 					case err == nil:
 					case *all || *mode == urlkit.Lenient:
@@ -63,21 +62,9 @@ Examples:
 						}
 					}
 					if len(errs) == 0 {
+						printWarnings(st, out, errw, s, warns)
 						if *verbose {
 							fmt.Fprintf(out, "ok %s\n", st.redact(s))
-						}
-						for _, w := range warns {
-							switch {
-							case *mode != urlkit.Lenient:
-								// In a strict mode the input was not quite
-								// what the grammar says: say what was removed,
-								// -v or not (RFC 1738 appendix's "URL:"),
-								// naming the URL read, its password hidden.
-								out.Flush()
-								fmt.Fprintf(errw, "urlkit: %s: warning: %s\n", quoteInput(u.Redacted(), w.Offset), safetext.Visible(w.String()))
-							case *verbose:
-								fmt.Fprintf(out, "  repaired: %s\n", w)
-							}
 						}
 						return exitOK
 					}

@@ -366,6 +366,15 @@ func (r *editRun) inputs(ctx context.Context, args []string) int {
 	}
 	urls := append(r.c.urls, args...) // args is empty: trurlArgs made them --url
 	if len(urls) == 0 {
+		if len(r.sets) == 0 && len(r.iters) == 0 {
+			// Nothing to edit and nothing to build from: a usage
+			// mistake, with nothing on standard output (not even --json's
+			// "[", still in the buffer).
+			r.out.Reset(r.st.Out)
+			r.failed = true
+			fmt.Fprintf(r.st.Err, "urlkit edit: not enough input for a URL: give URLs as arguments, --url, or -f FILE (-f - for standard input)\nrun 'urlkit edit -h' for help\n")
+			return exitUsage
+		}
 		r.c.verify = true // trurl: building from --set alone must succeed
 		return r.one("", false)
 	}

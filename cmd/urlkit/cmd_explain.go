@@ -101,12 +101,13 @@ Examples:
 }
 
 func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.PlanOptions, showPassword bool) int {
-	u, err := parseAbs(s, opts.Mode)
+	u, warns, err := parseAbs(s, opts.Mode)
 	if err != nil {
 		out.Flush()
 		printErr(st.Err, err)
 		return exitFail
 	}
+	printWarnings(st, out, st.Err, s, warns)
 	plan, err := scheme.PlanURL(&u, opts)
 	if err != nil {
 		out.Flush()

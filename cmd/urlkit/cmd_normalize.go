@@ -73,13 +73,16 @@ Examples:
 			if !*explain {
 				blank = blankRecord
 			}
+			// A blank line of standard input is skipped; an empty argument
+			// is an invalid URL.
+			fromArgs := len(args) > 0
 			return eachInputJobs(ctx, st, out, args, *jobs, !*explain, func() lineJob {
 				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
-					if s == "" {
+					if s == "" && !fromArgs {
 						out.WriteByte('\n')
 						return exitOK
 					}
-					u, err := parseAbs(s, norm.Mode)
+					u, warns, err := parseAbs(s, norm.Mode)
 					if err != nil {
 						out.Flush()
 						printErr(errw, err)
@@ -88,6 +91,7 @@ Examples:
 						}
 						return exitFail
 					}
+					printWarnings(st, out, errw, s, warns)
 					if !*explain {
 						n := norm.Normalize(&u)
 						out.WriteString(n.String())
@@ -151,16 +155,19 @@ Examples:
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
 			compare := func(s1, s2 string, out *bufio.Writer, errw io.Writer) int {
-				a, err := parseAbs(s1, norm.Mode)
-				var b urlkit.URL
-				if err == nil {
-					b, err = parseAbs(s2, norm.Mode)
-				}
-				if err != nil {
+				a, warnsA, errA := parseAbs(s1, norm.Mode)
+				b, warnsB, errB := parseAbs(s2, norm.Mode)
+				if errA != nil || errB != nil {
 					out.Flush()
-					printErr(errw, err)
+					for _, err := range []error{errA, errB} {
+						if err != nil {
+							printErr(errw, err) // each invalid URL, as check names them
+						}
+					}
 					return exitFail
 				}
+				printWarnings(st, out, errw, s1, warnsA)
+				printWarnings(st, out, errw, s2, warnsB)
 				// The account only when it is shown: recording it
 				// formats each step.
 				var c urlkit.Comparison

@@ -52,22 +52,23 @@ func resolveModeFlag(fs *flag.FlagSet) *urlkit.Mode {
 }
 
 // parseAbs parses an absolute URL, and parseRef a URL or a relative
-// reference, in mode m.
-// Their errors say when RFC 3986 takes the URL (modehint.go).
-func parseAbs(s string, m urlkit.Mode) (urlkit.URL, error) {
-	u, _, err := urlkit.ParseMode(s, m)
+// reference, in mode m, returning what the read repaired or removed
+// (printWarnings shows it). Their errors say when RFC 3986 takes the URL
+// (modehint.go).
+func parseAbs(s string, m urlkit.Mode) (urlkit.URL, []urlkit.Warning, error) {
+	u, warns, err := urlkit.ParseMode(s, m)
 	if err != nil {
 		err = hinted(err, s, m, false)
 	}
-	return u, err
+	return u, warns, err
 }
 
-func parseRef(s string, m urlkit.Mode) (urlkit.URL, error) {
-	u, _, err := urlkit.ParseReference(s, m)
+func parseRef(s string, m urlkit.Mode) (urlkit.URL, []urlkit.Warning, error) {
+	u, warns, err := urlkit.ParseReference(s, m)
 	if err != nil {
 		err = hinted(err, s, m, true)
 	}
-	return u, err
+	return u, warns, err
 }
 
 // ruleFlags declares --rule and --compat and returns a function that
@@ -137,7 +138,7 @@ Examples:
 				fmt.Fprintf(st.Err, "urlkit resolve: %v\nusage: urlkit resolve [--rule R] [--compat] [--mode M] [--explain] BASE [REF...]\n", err)
 				return exitUsage
 			}
-			base, err := parseAbs(args[0], *mode)
+			base, warns, err := parseAbs(args[0], *mode)
 			if err != nil {
 				printErr(st.Err, err)
 				return exitFail
@@ -161,9 +162,10 @@ Examples:
 			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
+			printWarnings(st, out, st.Err, args[0], warns)
 			return eachInputJobs(ctx, st, out, args[1:], *jobs, true, func() lineJob {
 				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
-					ref, err := parseRef(s, *mode)
+					ref, warns, err := parseRef(s, *mode)
 					if err != nil {
 						out.Flush()
 						printErr(errw, err)
@@ -172,6 +174,7 @@ Examples:
 						}
 						return exitFail
 					}
+					printWarnings(st, out, errw, s, warns)
 					indent := ""
 					if all {
 						fmt.Fprintf(out, "%s\n", s)
@@ -249,7 +252,7 @@ Examples:
 				fmt.Fprintf(st.Err, "urlkit relative: %v\nusage: urlkit relative [--rule R] [--compat] [--mode M] BASE [TARGET...]\n", err)
 				return exitUsage
 			}
-			base, err := parseAbs(args[0], *mode)
+			base, warns, err := parseAbs(args[0], *mode)
 			if err == nil {
 				_, err = urlkit.Resolve(&base, &urlkit.URL{}, rules[0]) // a relative base
 			}
@@ -259,10 +262,12 @@ Examples:
 			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
+			printWarnings(st, out, st.Err, args[0], warns)
 			return eachInputJobs(ctx, st, out, args[1:], *jobs, false, func() lineJob {
 				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
-					target, err := parseAbs(s, *mode)
+					target, warns, err := parseAbs(s, *mode)
 					if err == nil {
+						printWarnings(st, out, errw, s, warns)
 						var ref urlkit.URL
 						if ref, err = urlkit.Relative(&base, &target, rules[0]); err == nil {
 							fmt.Fprintf(out, "%s\n", ref.String())

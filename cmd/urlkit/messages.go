@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +45,22 @@ func printErr(w io.Writer, err error) {
 		fmt.Fprintln(w, errorLine(one)+hint)
 	default:
 		fmt.Fprintln(w, safetext.Visible(clip(err.Error())))
+	}
+}
+
+// printWarnings prints a line on errw for each warning of reading the
+// input s, naming the input as an error does: the lenient mode reports
+// each repair so (the contract), and every mode the "URL:" prefix of RFC
+// 1738's appendix it removed. out is flushed first, as before an error,
+// so that a terminal shows the warning before the URL's output.
+func printWarnings(st *Streams, out *bufio.Writer, errw io.Writer, s string, warns []urlkit.Warning) {
+	if len(warns) == 0 {
+		return
+	}
+	out.Flush()
+	shown := st.redact(s)
+	for _, w := range warns {
+		fmt.Fprintf(errw, "urlkit: %s: warning: %s\n", quoteInput(shown, w.Offset), safetext.Visible(w.String()))
 	}
 }
 
