@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/urlkit/urlkit/fetch"
 )
@@ -64,7 +65,14 @@ func openPart(path string) (*outputFile, fetch.Resume, error) {
 		return nil, fetch.Resume{}, nil
 	}
 	part := partName(final)
-	f, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE, 0o666)
+	// The name is known in advance: whatever is found there must be the
+	// partial copy this user's get made, or root's get -C - -o /tmp/out
+	// would write (and then chmod, chown and rename into place) the file
+	// a planted link names.
+	f, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE|oNoFollow, 0o666)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fetch.Resume{}, notOurPart(path, part)
+	}
 	if err != nil {
 		return nil, fetch.Resume{}, nameTarget(err, "create", path)
 	}
@@ -73,13 +81,27 @@ func openPart(path string) (*outputFile, fetch.Resume, error) {
 		f.Close()
 		return nil, fetch.Resume{}, nameTarget(err, "open", path)
 	}
+	if !ownFile(fi) {
+		f.Close()
+		return nil, fetch.Resume{}, notOurPart(path, part)
+	}
 	r := fetch.Resume{Offset: fi.Size()}
-	if vf, err := os.Open(part + ".validator"); err == nil {
-		b, _ := io.ReadAll(io.LimitReader(vf, maxValidator))
+	// The validator goes to the server (If-Range): it is read only from
+	// a file of this user's, never through a link.
+	if vf, err := os.OpenFile(part+".validator", os.O_RDONLY|oNoFollow, 0); err == nil {
+		if vfi, err := vf.Stat(); err == nil && ownFile(vfi) {
+			b, _ := io.ReadAll(io.LimitReader(vf, maxValidator))
+			r.Validator = strings.TrimSpace(string(b))
+		}
 		vf.Close()
-		r.Validator = strings.TrimSpace(string(b))
 	}
 	return &outputFile{File: f, target: path, final: final, atomic: true, partial: true}, r, nil
+}
+
+// notOurPart is the error for a partial-copy name that holds something
+// get -C - did not make there.
+func notOurPart(target, part string) error {
+	return &os.PathError{Op: "open", Path: target, Err: fmt.Errorf("the partial copy %s is a link or another user's file, not one get -C - made: remove it to start again", part)}
 }
 
 // startAt places the partial copy at offset, where the fetched data
@@ -96,7 +118,17 @@ func (f *outputFile) startAt(offset int64, validator string) error {
 		os.Remove(vname)
 		return nil
 	}
-	return nameTarget(os.WriteFile(vname, []byte(validator+"\n"), 0o666), "write", f.target)
+	// A new file, never through a link or into one planted at the name.
+	os.Remove(vname)
+	vf, err := os.OpenFile(vname, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o666)
+	if err != nil {
+		return nameTarget(err, "write", f.target)
+	}
+	_, err = vf.WriteString(validator + "\n")
+	if cerr := vf.Close(); err == nil {
+		err = cerr
+	}
+	return nameTarget(err, "write", f.target)
 }
 
 // partialNote is what a failed -C - transfer adds to its error.

@@ -145,3 +145,85 @@ func TestGetResumeGopher(t *testing.T) {
 		t.Errorf("exit %d, %q: %s", code, got, stderr)
 	}
 }
+
+// get -C - finds its partial copy (and the validator it sends as
+// If-Range) by a fixed name in the target's directory, which may be a
+// shared one such as /tmp. Whatever another user planted there, a
+// symbolic link or a hard link to a file it names, is refused, and that
+// file is neither written, nor read into a request, nor given the
+// target's mode or owner.
+func TestGetResumeRefusesPlantedPart(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.txt")
+	if err := os.WriteFile(src, []byte("new data\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srcURL := "file://" + src
+	for _, plant := range []string{"symlink", "dangling symlink", "hard link"} {
+		t.Run(plant, func(t *testing.T) {
+			d := t.TempDir()
+			victim := filepath.Join(d, "victim")
+			if err := os.WriteFile(victim, []byte("SECRET\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(d, "out")
+			var err error
+			switch plant {
+			case "symlink":
+				err = os.Symlink(victim, partName(out))
+			case "dangling symlink":
+				err = os.Symlink(filepath.Join(d, "made-by-get"), partName(out))
+			case "hard link":
+				err = os.Link(victim, partName(out))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			code, _, stderr := runCLI(t, "", false, "get", "-q", "-C", "-", "-o", out, srcURL)
+			if code == exitOK || !strings.Contains(stderr, "not one get -C - made: remove it") {
+				t.Errorf("exit %d: %s", code, stderr)
+			}
+			if b, err := os.ReadFile(victim); err != nil || string(b) != "SECRET\n" {
+				t.Errorf("victim: %q, %v", b, err)
+			}
+			if fi, err := os.Stat(victim); err != nil || fi.Mode().Perm() != 0o600 {
+				t.Errorf("victim mode: %v, %v", fi.Mode(), err)
+			}
+			if _, err := os.Lstat(out); err == nil {
+				t.Errorf("%s was written", out)
+			}
+			if _, err := os.Lstat(filepath.Join(d, "made-by-get")); err == nil {
+				t.Errorf("the dangling link's target was created")
+			}
+		})
+	}
+
+	// A validator planted as a link is not read (its target would go to
+	// the server in If-Range) and is replaced, not written through.
+	d := t.TempDir()
+	out := filepath.Join(d, "out")
+	secret := filepath.Join(d, "secret")
+	if err := os.WriteFile(secret, []byte("SECRET\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, partName(out)+".validator"); err != nil {
+		t.Fatal(err)
+	}
+	part, r, err := openPart(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Validator != "" {
+		t.Errorf("validator read through a link: %q", r.Validator)
+	}
+	if err := part.startAt(0, `"etag"`); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(partName(out) + ".validator"); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("validator: %v, %v", fi, err)
+	}
+	part.abort()
+	if b, _ := os.ReadFile(secret); string(b) != "SECRET\n" {
+		t.Errorf("written through the validator link: %q", b)
+	}
+}

@@ -7,5 +7,11 @@ import "os"
 // umask is the conventional 022 where there is no umask.
 func umask() os.FileMode { return 0o022 }
 
+// oNoFollow is no flag where there is none.
+const oNoFollow = 0
+
+// ownFile reports whether fi is a regular file; there is no owner to check.
+func ownFile(fi os.FileInfo) bool { return fi.Mode().IsRegular() }
+
 // keepOwner does nothing where files have no Unix owner.
 func keepOwner(f *os.File, old os.FileInfo) {}

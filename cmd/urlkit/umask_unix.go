@@ -16,6 +16,19 @@ var umask = sync.OnceValue(func() os.FileMode {
 	return os.FileMode(m)
 })
 
+// oNoFollow makes an open fail on a symbolic link (ELOOP) instead of
+// following it, and not wait on a FIFO: get -C -'s files have fixed names
+// in the target's directory, where another user may have planted either.
+const oNoFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+
+// ownFile reports whether fi is a regular file of this process's user
+// with one name: what get -C - made, not a link (hard or symbolic) to
+// someone else's file planted under its name.
+func ownFile(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && fi.Mode().IsRegular() && int(st.Uid) == os.Geteuid() && st.Nlink == 1
+}
+
 // keepOwner gives f the owner and group of the file old describes, when
 // the process may (as root); otherwise it does nothing.
 func keepOwner(f *os.File, old os.FileInfo) {
