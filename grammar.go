@@ -203,11 +203,15 @@ func (p *parser) mailtoURL(u *URL) {
 
 // newsURL checks newsurl = "news:" grouppart, grouppart = "*" | group |
 // article, article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@"
-// host. An "@" makes it an article (RFC 1738 3.6).
+// host. An "@" makes it an article (RFC 1738 3.6). A "//" start is
+// read as RFC 5538's news://HOST/..., not the unique part of a
+// message-id, which the article production would allow: news://u:pw@h
+// would otherwise send "u:pw" to the reader's own server as part of a
+// message-id, where every other reading sees a password for h.
 func (p *parser) newsURL(u *URL) {
 	s := p.s
 	a, end := p.schemeEnd+1, p.urlEnd(u)
-	if u.HasAuthority && strings.IndexByte(s[a:end], '@') < 0 {
+	if u.HasAuthority {
 		p.fail(a, ErrSchemeSyntax, "news URLs take no host: the reader's own news server is used (RFC 1738 3.6): write news:GROUP, or nntp://HOST/GROUP for a group on a given server; RFC 5538's news://HOST/GROUP is accepted in the rfc3986 mode")
 		return
 	}

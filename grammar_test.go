@@ -113,6 +113,10 @@ var schemeInvalid = []struct {
 	// Issue 10, D12: a news URL with a host says what is wrong; cid and
 	// mid cite RFC 1630, not the mailto section.
 	{"RFC 1738 3.6 (issue 10, D12)", "news://host/comp.x", 5, ErrSchemeSyntax, "news URLs take no host"},
+	// Not a message-id whose unique part starts "//": that would send
+	// what reads as h's password to the reader's own news server.
+	{"RFC 1738 3.6", "news://u:pw@h", 5, ErrSchemeSyntax, "news URLs take no host"},
+	{"RFC 1738 3.6", "news://x@h/g", 5, ErrSchemeSyntax, "news URLs take no host"},
 	{"RFC 1630 Content-Id (issue 10, D12)", "cid:foo", 7, ErrSchemeSyntax, "(RFC 1630 (Content-Id), an RFC 822 addr-spec)"},
 	{"RFC 1738 section 5, ftptype", "ftp://myname@host.dom/etc/motd;type=x", 36, ErrSchemeSyntax, "ftptype must be one of A I D a i d"},
 	{"RFC 1738 section 5, ftptype", "ftp://host.dom/motd;type=", 25, ErrSchemeSyntax, "ftptype must be one of A I D a i d"},

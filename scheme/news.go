@@ -59,10 +59,11 @@ func ParseNews(u *urlkit.URL) (*News, error) {
 	}
 	off := layoutOf(u).ssp
 	ssp := u.SchemeSpecificPart()
-	if u.HasAuthority && strings.IndexByte(ssp, '@') < 0 {
+	if u.HasAuthority {
 		// news://server/group is RFC 5538's form; RFC 1738's news URLs
-		// name no server. (With an "@", "//..." is the unique part of a
-		// message-id, as the article production allows.)
+		// name no server. (Even with an "@": "//u:pw@h" read as a
+		// message-id would send what reads as h's password to the
+		// reader's own server.)
 		return nil, syntaxError(u, off, "news URLs name no server (RFC 1738 3.6): news:GROUP, news:MESSAGE-ID or news:*")
 	}
 	switch {

@@ -177,6 +177,8 @@ var viewErrors = []struct {
 	{"RFC 822 6.1", urlkit.RFC3986, "mailto:", 7, "needs an address"},
 	{"RFC 822 6.1", urlkit.RFC3986, "mid:nodomain", 12, "no '@' and domain"},
 	{"RFC 1738 3.6", urlkit.Lenient, "news://server/group", 5, "name no server"},
+	{"RFC 1738 3.6", urlkit.Lenient, "news://u:pw@h/g", 5, "name no server"},
+	{"RFC 1738 3.6", urlkit.Lenient, "news://x@h", 5, "name no server"},
 	{"RFC 1738 3.6", urlkit.RFC3986, "news:", 5, "names a newsgroup"},
 	{"RFC 1738 3.7", urlkit.RFC3986, "nntp://h", 8, "needs '/' and a newsgroup"},
 	{"RFC 1738 3.7", urlkit.RFC3986, "nntp://h/g/1x", 12, "digits only"},
