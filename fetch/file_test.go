@@ -128,3 +128,31 @@ func TestFileCancelled(t *testing.T) {
 		t.Errorf("read after cancel: %v, want context.Canceled", err)
 	}
 }
+
+// --render shows every body safe for a terminal, not only Gopher's: a
+// file (or an HTTP, FTP or news body) holding ESC, OSC, C1 and bidi
+// controls comes out with them escaped, its CR LF line ends as LF; a
+// directory listing's file names likewise.
+func TestRenderFileVisible(t *testing.T) {
+	dir := t.TempDir()
+	body := "title\x1b]0;PWNED\x07 clear\x1b[2J c1\u009b31m bidi\u202ex\r\nnext\tline\n"
+	if err := os.WriteFile(filepath.Join(dir, "esc.txt"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "e\x1b]0;T\x07"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := &Fetcher{}
+	for _, tc := range []struct{ url, want string }{
+		{fileURL("", filepath.Join(dir, "esc.txt")), `title\x1b]0;PWNED\x07 clear\x1b[2J c1\u009b31m bidi\u202ex` + "\nnext\tline\n"},
+		{fileURL("", dir) + "/", `e\x1b]0;T\x07` + "\nesc.txt\n"},
+	} {
+		resp, err := f.Get(t.Context(), tc.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := render(t, resp); got != tc.want {
+			t.Errorf("Render %s:\n got %q\nwant %q", tc.url, got, tc.want)
+		}
+	}
+}

@@ -24,16 +24,17 @@ import (
 //     block's lines indented below;
 //   - Gopher text loses its dot-stuffing and its final "." line, and its
 //     line ends become LF;
-//   - anything else is copied unchanged.
+//   - anything else (an HTTP, FTP or file body, a news article) is
+//     copied as text, its CR LF line ends made LF.
 //
 // An error reading or parsing the Body of a Response that Fetch returned
 // (or a copy of it with another Body, such as a progress meter's reader)
 // is an *Error for its URL (a malformed menu line is ErrProtocol); an
 // error writing to w is returned as it is.
 //
-// What the server sent is made safe for a terminal in the first three
-// forms: control bytes, ESC and OSC sequences are shown escaped
-// (safetext.Visible), in text all but LF and TAB.
+// What the server sent is made safe for a terminal in every form: control
+// bytes, ESC and OSC sequences are shown escaped (safetext.Visible), in
+// text all but LF and TAB. Bytes as sent are get without --render.
 func Render(w io.Writer, resp *Response) error {
 	ew := &renderWriter{w: w}
 	err := renderBody(ew, resp)
@@ -52,8 +53,7 @@ func renderBody(w io.Writer, resp *Response) error {
 	case resp.DotStuffed:
 		return copyVisibleText(w, gopher.NewTextReader(resp.Body))
 	}
-	_, err := io.Copy(w, resp.Body)
-	return err
+	return copyVisibleText(w, resp.Body)
 }
 
 // renderWriter remembers the first write error, to tell it from an error
@@ -158,8 +158,12 @@ func copyVisibleText(w io.Writer, r io.Reader) error {
 		piece := append(carry, chunk...)
 		carry = carry[:0]
 		if err == bufio.ErrBufferFull {
-			// Keep an incomplete UTF-8 sequence for the next piece.
+			// Keep an incomplete UTF-8 sequence, or a CR that a LF may
+			// follow, for the next piece.
 			cut := len(piece)
+			if piece[cut-1] == '\r' {
+				cut--
+			}
 			for k := 1; k < utf8.UTFMax && k <= len(piece); k++ {
 				if utf8.RuneStart(piece[len(piece)-k]) {
 					if !utf8.FullRune(piece[len(piece)-k:]) {
@@ -170,6 +174,9 @@ func copyVisibleText(w io.Writer, r io.Reader) error {
 			}
 			carry = append(carry, piece[cut:]...)
 			piece = piece[:cut]
+		}
+		if n := len(piece); n >= 2 && piece[n-1] == '\n' && piece[n-2] == '\r' {
+			piece = append(piece[:n-2], '\n') // a line end, not a control byte to show
 		}
 		if _, werr := io.WriteString(w, safetext.VisibleText(string(piece))); werr != nil {
 			return werr

@@ -185,7 +185,7 @@ Examples:
 		})
 		fs.BoolVar(&o.compressed, "compressed", false, "ask an HTTP server for a gzip body and decompress it (else bytes are saved as sent)")
 		fs.BoolVar(&o.allowSpecial, "allow-special-files", false, "let a file: URL read a FIFO, device or socket")
-		fs.BoolVar(&o.render, "render", false, "format Gopher menus, attributes and text for people")
+		fs.BoolVar(&o.render, "render", false, "format Gopher menus, attributes and text for people, and show any body as text safe for a terminal")
 		fs.BoolVar(&o.active, "active", false, "FTP active mode (the server connects back) instead of passive")
 		fs.StringVar(&o.email, "email", "", "the anonymous FTP password `ADDRESS` (default $EMAIL, else user@host)")
 		fs.StringVar(&o.nullCWD, "null-cwd", "fail", "what to do when the FTP server refuses the CWD of an empty path segment: `POLICY` is fail or skip")
