@@ -13,7 +13,7 @@ import (
 // module packages it may import directly. Dependencies point one way:
 // core <- scheme <- extract, fetch <- cmd; clients know nothing of URLs.
 var allowedImports = map[string][]string{
-	"":                   {"internal/charclass", "internal/registry"},
+	"":                   {"internal/charclass", "internal/registry", "internal/safetext"},
 	"internal/charclass": {},
 	"internal/registry":  {},
 	// The Gopher item types are protocol facts, shared by the client

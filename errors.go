@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // Sentinel causes. Every *Error wraps exactly one of them, so callers can
@@ -104,73 +106,8 @@ type Warning struct {
 func (w Warning) String() string { return fmt.Sprintf("offset %d: %s", w.Offset, w.Message) }
 
 // redactInput returns s with the password of its userinfo replaced by
-// "xxxxx". It works on invalid input too: it looks for "scheme://", then a
-// userinfo ending at the last "@" before the first "/", and a ":" in it.
-func redactInput(s string) string {
-	lo, hi := passwordSpan(s)
-	if lo < 0 {
-		return s
-	}
-	return s[:lo] + "xxxxx" + s[hi:]
-}
-
-// passwordSpan returns the byte range of the password in s, or -1, -1.
-// It errs on the side of hiding: a password written with an unencoded "/",
-// "?" or "#" (invalid, so it is in an error message) is still found, by
-// looking for the last "@" before any whitespace.
-func passwordSpan(s string) (int, int) {
-	if strings.IndexByte(s, '@') < 0 {
-		return -1, -1 // no userinfo anywhere (the common case of an error): one search
-	}
-	i := strings.Index(s, "://")
-	if i < 0 {
-		if !strings.HasPrefix(s, "//") {
-			return -1, -1
-		}
-		i = -1
-	}
-	start := i + 3
-	if strings.IndexByte(s[start:], '@') < 0 {
-		return -1, -1
-	}
-	end := len(s)
-	if j := strings.IndexAny(s[start:], "/#"); j >= 0 {
-		end = start + j
-	}
-	if lo, hi := spanIn(s, start, end); lo >= 0 {
-		return lo, hi
-	}
-	// No password in the authority as the grammar delimits it: look up to
-	// the last "@" before whitespace, unless what follows the ":" is a
-	// port and a path ("h:8080/a@b").
-	end = len(s)
-	if j := strings.IndexAny(s[start:], " \t\r\n"); j >= 0 {
-		end = start + j
-	}
-	lo, hi := spanIn(s, start, end)
-	if lo < 0 {
-		return -1, -1
-	}
-	if k := strings.IndexAny(s[lo:hi], "/?#"); k >= 0 && k > 0 && strings.Trim(s[lo:lo+k], "0123456789") == "" {
-		return -1, -1
-	}
-	return lo, hi
-}
-
-// spanIn finds "user:password@" in s[start:end]: the password runs from
-// the first ":" to the last "@".
-func spanIn(s string, start, end int) (int, int) {
-	at := strings.LastIndexByte(s[start:end], '@')
-	if at < 0 {
-		return -1, -1
-	}
-	at += start
-	colon := strings.IndexByte(s[start:at], ':')
-	if colon < 0 {
-		return -1, -1
-	}
-	return start + colon + 1, at
-}
+// "xxxxx", found in invalid input too (safetext.PasswordSpan).
+func redactInput(s string) string { return safetext.RedactURL(s) }
 
 // describe names the byte c for an error message: 'x', space, or byte
 // 0xNN. The names are precomputed so that an error message is built with

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // fuzzSeeds are the inputs every parser fuzz target starts from: the
@@ -67,7 +69,7 @@ func fuzzMode(t *testing.T, s string, m Mode) {
 				t.Fatalf("offset %d outside %q", e.Offset, s)
 			}
 		}
-		if lo, hi := passwordSpan(s); lo >= 0 && hi-lo >= 4 {
+		if lo, hi := safetext.PasswordSpan(s); lo >= 0 && hi-lo >= 4 {
 			pass := s[lo:hi]
 			for _, e := range list {
 				if strings.Contains(e.Input, pass) && !strings.Contains(redactInput(s), pass) {

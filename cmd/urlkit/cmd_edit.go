@@ -571,26 +571,13 @@ func redirect(u editURL, ref string, o editOptions) (editURL, error) {
 	return parseEditURL(target, o)
 }
 
-// redactLogin hides the password of a URL quoted in a note.
+// redactLogin hides the password of a URL quoted in a note; a URL
+// without a scheme, which edit completes, starts with its authority.
 func redactLogin(s string) string {
-	start := 0
-	if i := strings.Index(s, "://"); i >= 0 {
-		start = i + 3
+	if !strings.Contains(s, "://") {
+		return strings.TrimPrefix(safetext.RedactURL("//"+s), "//")
 	}
-	end := len(s)
-	if i := strings.IndexAny(s[start:], "/?#"); i >= 0 {
-		end = start + i
-	}
-	at := strings.LastIndexByte(s[start:end], '@')
-	if at < 0 {
-		return s
-	}
-	at += start
-	colon := strings.IndexByte(s[start:at], ':')
-	if colon < 0 {
-		return s
-	}
-	return s[:start+colon+1] + "xxxxx" + s[at:]
+	return safetext.RedactURL(s)
 }
 
 // shown is s for a note on a terminal: quoted when it holds a control

@@ -66,6 +66,8 @@ func TestRedactLogin(t *testing.T) {
 		"http://h/a:b@c":       "http://h/a:b@c",
 		"http://user@h/":       "http://user@h/",
 		"http://a:b:c@d@h/p@q": "http://a:xxxxx@h/p@q",
+		"ftp://u:s3cr/et@h/":   "ftp://u:xxxxx@h/",
+		"u:s3cr/et@h/":         "u:xxxxx@h/",
 	} {
 		if got := redactLogin(in); got != want {
 			t.Errorf("redactLogin(%q) = %q, want %q", in, got, want)

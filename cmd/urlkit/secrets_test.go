@@ -104,6 +104,15 @@ func TestSecretsMatrix(t *testing.T) {
 		{name: "edit bad port", args: []string{"edit", "--url", "http://u:" + secret + "@h:99999/a"}},
 		{name: "edit bad stdin", stdin: "http://u:" + secret + "@h:99999/a\n", args: []string{"edit", "-f", "-"}},
 		{name: "edit get password", args: []string{"edit", "--url", "http://u:" + secret + "@h/a", "--get", "{host}"}},
+		// Invalid URLs whose password a parser cuts short or a slip hides:
+		// a raw "/" in it, "scheme:/" or "scheme:\\" for "://", a third
+		// slash, and news://, which no 1738 mode reads as a message-id.
+		{name: "get bad --gateway with /", args: []string{"get", "--gateway", "gopher=http://u:" + secret + "/x@g/", "gopher://h/"}},
+		{name: "edit --verify with /", args: []string{"edit", "--verify", "--url", "ftp://u:" + secret + "/x@h/"}},
+		{name: "check scheme:/", args: []string{"check", "ftp:/u:" + secret + "@h/"}},
+		{name: "check scheme:\\", args: []string{"check", `ftp:\\u:` + secret + `@h\x`}},
+		{name: "check lenient ///", args: []string{"check", "--mode", "lenient", "http:///u:" + secret + "@h/ x"}},
+		{name: "explain lenient news://", args: []string{"explain", "--mode", "lenient", "news://u:" + secret + "@h/g"}},
 		{name: "unknown command", args: []string{"gett", good}},
 		{name: "bad flag", args: []string{"get", "--nope", good}},
 	}

@@ -7,6 +7,7 @@ package safetext
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -151,9 +152,9 @@ outer:
 // AddURLPasswords adds the passwords of the URLs written in s (see
 // URLPasswords).
 func (r *Redactor) AddURLPasswords(s string) {
-	// A password needs "://" and an "@": most lines have neither, and
-	// this test is most of their cost.
-	if strings.IndexByte(s, '@') < 0 || !strings.Contains(s, "://") {
+	// A password needs an "@": most lines have none, and this test is
+	// most of their cost.
+	if strings.IndexByte(s, '@') < 0 {
 		return
 	}
 	r.Add(URLPasswords(s)...)
@@ -229,36 +230,143 @@ func (rw *redactWriter) Write(p []byte) (int, error) {
 }
 
 // URLPasswords returns the passwords of the URLs written anywhere in s,
-// as written and percent-decoded, found leniently so that an invalid URL
-// is covered too: after each "://", the userinfo runs to the LAST "@"
-// before the next "/", "?", "#" or white space (a password may hold a raw
-// "@"), and the password from its first ":".
+// as written and percent-decoded (and, for one with a raw "/", "?" or
+// "#", its part before that), found as PasswordSpan finds them so
+// that an invalid URL is covered too: in each word of s (a word may be
+// KEY=URL), as PasswordSpan finds it, and after each "://".
 func URLPasswords(s string) []string {
 	var out []string
-	for {
-		i := strings.Index(s, "://")
-		if i < 0 {
-			return out
+	var w string // the word being read
+	add := func(lo, hi int) {
+		if lo < 0 || lo == hi || slices.Contains(out, w[lo:hi]) {
+			return
 		}
-		s = s[i+3:]
-		end := strings.IndexAny(s, "/?# \t\r\n")
-		if end < 0 {
-			end = len(s)
-		}
-		auth := s[:end]
-		at := strings.LastIndexByte(auth, '@')
-		if at < 0 {
-			continue
-		}
-		_, pass, ok := strings.Cut(auth[:at], ":")
-		if !ok || pass == "" {
-			continue
-		}
+		pass := w[lo:hi]
 		out = append(out, pass)
 		if d, ok := unescape(pass); ok && d != pass {
 			out = append(out, d)
 		}
+		// A raw "/", "?" or "#" ends the authority for a parser, which
+		// may then quote what came before as a port or a host.
+		if k := strings.IndexAny(pass, "/?#"); k > 0 {
+			out = append(out, pass[:k])
+		}
 	}
+	for len(s) > 0 {
+		n := strings.IndexAny(s, " \t\r\n")
+		if n < 0 {
+			n = len(s)
+		}
+		w = s[:n]
+		s = s[min(n+1, len(s)):]
+		if strings.IndexByte(w, '@') < 0 {
+			continue
+		}
+		add(PasswordSpan(w))
+		for i := 0; ; { // and the URLs inside it (an archive's, a gateway's)
+			j := strings.Index(w[i:], "://")
+			if j < 0 {
+				break
+			}
+			i += j + 3
+			add(passwordAfter(w, i))
+		}
+	}
+	return out
+}
+
+// RedactURL returns s, the text of a URL valid or not, with its password
+// (PasswordSpan) replaced by Mask.
+func RedactURL(s string) string {
+	lo, hi := PasswordSpan(s)
+	if lo < 0 {
+		return s
+	}
+	return s[:lo] + Mask + s[hi:]
+}
+
+// PasswordSpan returns the byte range of the password in s, the text of
+// a URL, valid or not, or -1, -1. It errs on the side of hiding. The
+// userinfo starts after the first "://" (and any more slashes), after
+// "scheme:" and slashes or backslashes (a slip for "://"), or after a
+// leading "//". It runs to the last "@" of the authority, and the
+// password from the userinfo's first ":" (a password may hold a raw
+// "@"). Where the authority, cut at "/", "\\", "?" or "#", has no "@", a
+// password written with a raw "/", "?" or "#" (invalid, so it is in an
+// error message) is still found, up to the last "@" before white space,
+// unless the ":" is in a path or starts a port ("h:8080/a@b").
+func PasswordSpan(s string) (lo, hi int) {
+	if strings.IndexByte(s, '@') < 0 {
+		return -1, -1 // no userinfo anywhere (the common case of an error): one search
+	}
+	switch i := strings.Index(s, "://"); {
+	case i >= 0:
+		return passwordAfter(s, i+3)
+	case strings.HasPrefix(s, "//"):
+		return passwordAfter(s, 2)
+	}
+	if at := slipStart(s); at > 0 {
+		return passwordAfter(s, at)
+	}
+	return -1, -1
+}
+
+// slipStart returns where the authority of "scheme:/..." or
+// "scheme:\\..." starts, or -1.
+func slipStart(s string) int {
+	colon := strings.IndexByte(s, ':')
+	if colon < 1 || colon+1 >= len(s) || s[colon+1] != '/' && s[colon+1] != '\\' || strings.HasPrefix(s[colon+1:], "//") {
+		return -1 // not a slip; "://" is read as itself
+	}
+	for i := 0; i < colon; i++ {
+		c := s[i] | 0x20
+		if !(c >= 'a' && c <= 'z' || i > 0 && (s[i] >= '0' && s[i] <= '9' || s[i] == '+' || s[i] == '-' || s[i] == '.')) {
+			return -1
+		}
+	}
+	return colon + 1
+}
+
+// passwordAfter is PasswordSpan for the authority that starts at start,
+// after any slashes or backslashes there.
+func passwordAfter(s string, start int) (lo, hi int) {
+	for start < len(s) && (s[start] == '/' || s[start] == '\\') {
+		start++
+	}
+	end := len(s)
+	if j := strings.IndexAny(s[start:], "/\\?# \t\r\n"); j >= 0 {
+		end = start + j
+	}
+	if lo, hi := userinfoPassword(s, start, end); lo >= 0 {
+		return lo, hi
+	}
+	end = len(s)
+	if j := strings.IndexAny(s[start:], " \t\r\n"); j >= 0 {
+		end = start + j
+	}
+	lo, hi = userinfoPassword(s, start, end)
+	if lo < 0 || strings.ContainsAny(s[start:lo], "/\\?#") {
+		return -1, -1 // the ":" is in a path
+	}
+	if k := strings.IndexAny(s[lo:hi], "/\\?#"); k > 0 && strings.Trim(s[lo:lo+k], "0123456789") == "" {
+		return -1, -1 // a port, then a path
+	}
+	return lo, hi
+}
+
+// userinfoPassword finds "user:password@" in s[start:end]: the password
+// runs from the first ":" to the last "@".
+func userinfoPassword(s string, start, end int) (int, int) {
+	at := strings.LastIndexByte(s[start:end], '@')
+	if at < 0 {
+		return -1, -1
+	}
+	at += start
+	colon := strings.IndexByte(s[start:at], ':')
+	if colon < 0 {
+		return -1, -1
+	}
+	return start + colon + 1, at
 }
 
 // unescape decodes %XX escapes; ok is false for a malformed one.
