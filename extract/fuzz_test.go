@@ -130,16 +130,17 @@ func checkItems(t *testing.T, data string, items []Item) {
 			if match[0] != '<' || match[len(match)-1] != '>' {
 				t.Fatalf("item %+v: match %q is no wrapper", it, match)
 			}
-			if it.Prefixed != hasPrefixFold([]byte(strings.TrimLeft(match[1:], " \t\r\n\f\v")), "URL:") {
-				t.Fatalf("item %+v: Prefixed wrong for %q", it, match)
+			// The quotation marks of a quoted message and Unicode spaces
+			// removed, as the scanner removes them, the wrapper holds
+			// "URL:" first when the item says so.
+			lo := max(int(it.Start)-keepBehind, 0)
+			clean, _, _ := wrapperText([]byte(match), quoteDepth([]byte(data[lo:it.Start]), lo == 0))
+			if it.Prefixed != hasPrefixFold([]byte(strings.TrimLeft(string(clean[1:]), " \t\r\n\f\v")), "URL:") {
+				t.Fatalf("item %+v: Prefixed wrong for %q (%q)", it, match, clean)
 			}
 			// Extraction agrees with validation: the parser, given the
 			// wrapper, returns the URL, unless only the reading without
 			// the hyphens parses.
-			// (The quotation marks of a quoted message and Unicode spaces
-			// removed first.)
-			lo := max(int(it.Start)-keepBehind, 0)
-			clean, _, _ := wrapperText([]byte(match), quoteDepth([]byte(data[lo:it.Start]), lo == 0))
 			v, _, err := confirm(string(clean), 0)
 			if err == nil && v.String() != it.URL || err != nil && it.Alternative != "" {
 				t.Fatalf("item %+v: ParseMode(Lenient) of (%q) = %q, %v", it, match, v.String(), err)
