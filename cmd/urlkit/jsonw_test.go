@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // TestAppendJSONStringEveryByte checks the word-at-a-time scan against
@@ -54,10 +55,25 @@ func checkJSONString(t *testing.T, s string) {
 	if back != want.String() {
 		t.Fatalf("%q: decodes to %q, want %q", s, back, want.String())
 	}
-	// Byte for byte as the loop over runes would write it.
-	for i := 0; i < len(got); i++ {
-		if got[i] < 0x20 || got[i] == 0x7f {
-			t.Fatalf("%q: raw control byte in %q", s, got)
+	// No control reaches a terminal raw: C0, DEL, C1, the separators
+	// and the bidirectional controls are escaped.
+	if v := safetext.Visible(string(got)); v != string(got) {
+		t.Fatalf("%q: %q is not inert on a terminal (%q)", s, got, v)
+	}
+}
+
+// The characters safetext.Visible escapes are escaped in JSON too.
+func TestAppendJSONStringControls(t *testing.T) {
+	for in, want := range map[string]string{
+		"\u009b2J":           `"\u009b2J"`,
+		"a\u0085b":           `"a\u0085b"`,
+		"x\u202ey":           `"x\u202ey"`,
+		"\u2066\u2069":       `"\u2066\u2069"`,
+		"\u2028":             `"\u2028"`,
+		"\u00a0\u00e9\u2027": "\"\u00a0\u00e9\u2027\"",
+	} {
+		if got := string(appendJSONString(nil, in)); got != want {
+			t.Errorf("appendJSONString(%q) = %s, want %s", in, got, want)
 		}
 	}
 }
@@ -68,5 +84,26 @@ func TestModeNamesPlain(t *testing.T) {
 		if s := m.String(); plainPrefix(s) != len(s) {
 			t.Errorf("mode name %q needs JSON escaping", s)
 		}
+	}
+}
+
+// inertJSON escapes what encoding/json leaves raw and a terminal would act
+// on, and the JSON still decodes to the same value.
+func TestInertJSON(t *testing.T) {
+	in := map[string]string{"name": "a\u009b2Jb\u202ec\u2067d\u00e9\u001b"}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := inertJSON(b)
+	if want := `{"name":"a\u009b2Jb\u202ec\u2067dé\u001b"}`; string(got) != want {
+		t.Errorf("inertJSON(%s) = %s, want %s", b, got, want)
+	}
+	var back map[string]string
+	if err := json.Unmarshal(got, &back); err != nil || back["name"] != in["name"] {
+		t.Errorf("decodes to %q, %v", back, err)
+	}
+	if v := safetext.Visible(string(got)); v != string(got) {
+		t.Errorf("%s is not inert (%q)", got, v)
 	}
 }
