@@ -351,6 +351,7 @@ type attempt struct {
 // Data for standard output is written under the stdout lock, so that
 // parallel transfers do not mix.
 func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job getJob, stdout *sync.Mutex) attempt {
+	started := time.Now() // --max-time counts from here, the FIFO's wait for a reader too
 	u, err := parseGetURL(job.url, o.mode, o.modeSet)
 	if err != nil {
 		var b strings.Builder
@@ -402,7 +403,16 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 		}
 		dst = file
 	} else if job.out != "" {
-		if file, err = createOutput(ctx, job.out); err != nil {
+		octx, cancel := ctx, context.CancelFunc(func() {})
+		if o.maxTime > 0 {
+			octx, cancel = context.WithDeadline(ctx, started.Add(o.maxTime))
+		}
+		file, err = createOutput(octx, job.out)
+		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			return attempt{code: exitTimeout, msg: "urlkit: " + safetext.Visible(job.out) + ": the maximum time for the whole transfer passed while waiting for a reader of the FIFO; --max-time sets the limit"}
+		}
+		if err != nil {
 			return attempt{code: exitWrite, msg: "urlkit: " + safetext.Visible(err.Error())}
 		}
 		defer file.abort()

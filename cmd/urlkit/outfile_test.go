@@ -75,6 +75,23 @@ func TestOutputFIFO(t *testing.T) {
 	}
 }
 
+// A FIFO nobody reads: --max-time bounds the wait for a reader as it
+// bounds the rest of the transfer (exit 28, curl's timeout status).
+func TestOutputFIFONoReader(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	start := time.Now()
+	code, _, stderr := runCLI(t, "", false, "get", "-q", "--max-time", "300ms", "-o", fifo, source(t, "never read\n"))
+	if code != exitTimeout || !strings.Contains(stderr, "waiting for a reader of the FIFO; --max-time sets the limit") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("gave up after %v", d)
+	}
+}
+
 // TestOutputDevice: as root, -o onto a character device (a null device
 // made with mknod, standing in for /dev/null) writes to it and leaves the
 // device node in place.
