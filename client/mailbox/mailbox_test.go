@@ -316,3 +316,38 @@ func FuzzFindPart(f *testing.F) {
 		}
 	})
 }
+
+// endless is an endless run of one byte.
+type endless struct {
+	c byte
+	n int64 // bytes read
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = e.c
+	}
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+// A header that does not end within MaxHeaderBytes is refused once that
+// much is read, not read into memory to its end (a file with no line
+// break, /dev/zero); a header just under the bound is read.
+func TestFindPartHeaderBound(t *testing.T) {
+	src := &endless{c: 'x'}
+	if _, err := FindPart(src, "a@b"); !errors.Is(err, ErrBadMessage) || !strings.Contains(err.Error(), "does not end within") {
+		t.Errorf("endless header: %v", err)
+	}
+	if src.n > 2*MaxHeaderBytes {
+		t.Errorf("read %d bytes of an endless header", src.n)
+	}
+	long := "X-Long: " + strings.Repeat("y", MaxHeaderBytes-100) + "\r\nContent-ID: <a@b>\r\n\r\nbody"
+	p, err := FindPart(strings.NewReader(long), "a@b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := io.ReadAll(p.Body); string(b) != "body" {
+		t.Errorf("body %q", b)
+	}
+}

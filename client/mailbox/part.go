@@ -1,6 +1,8 @@
 package mailbox
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -47,7 +49,7 @@ func FindPart(r io.Reader, cid string) (*Part, error) {
 	if len(want) < 3 || strings.ContainsAny(want, "\r\n\x00") {
 		return nil, fmt.Errorf("mailbox: bad content-id %q", cid)
 	}
-	m, err := mail.ReadMessage(r)
+	m, err := readBoundedMessage(r)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadMessage, err)
 	}
@@ -107,13 +109,38 @@ func findIn(h textproto.MIMEHeader, body io.Reader, want string, depth int) (*Pa
 		if err != nil {
 			return nil, err
 		}
-		m, err := mail.ReadMessage(dec)
+		m, err := readBoundedMessage(dec)
 		if err != nil {
 			return nil, nil // not a readable message: no parts inside
 		}
 		return findIn(textproto.MIMEHeader(m.Header), m.Body, want, depth+1)
 	}
 	return nil, nil
+}
+
+// readBoundedMessage is mail.ReadMessage with the header bounded: it must end
+// (a blank line) within MaxHeaderBytes, as when searching a mailbox.
+// mail.ReadMessage alone reads a header line of any length into memory:
+// a file of a gigabyte with no line break was a gigabyte.
+func readBoundedMessage(r io.Reader) (*mail.Message, error) {
+	br := bufio.NewReaderSize(r, MaxHeaderBytes)
+	head, err := br.Peek(MaxHeaderBytes)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, err
+	}
+	if err == nil && !headerEnds(head) {
+		return nil, fmt.Errorf("the header does not end within %d bytes", MaxHeaderBytes)
+	}
+	return mail.ReadMessage(br)
+}
+
+// headerEnds reports whether the header at the start of b ends in b: an
+// empty line, or none at all (the message is only a body).
+func headerEnds(b []byte) bool {
+	if len(b) > 0 && b[0] == '\n' || bytes.HasPrefix(b, []byte("\r\n")) {
+		return true
+	}
+	return bytes.Contains(b, []byte("\n\n")) || bytes.Contains(b, []byte("\n\r\n"))
 }
 
 // decode undoes a Content-Transfer-Encoding (RFC 2045 section 6).
