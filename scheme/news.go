@@ -106,7 +106,8 @@ func (n *News) Kind() string {
 
 // URL builds the news URL: "news:*", the group (a group named "*" is
 // written %2A), or the message-id with the "@" before its host left
-// unencoded.
+// unencoded (and a first "/" of two written %2F: "news://" is RFC 5538's
+// server form).
 func (n *News) URL() *urlkit.URL {
 	if n.Host != "" { // RFC 5538's form
 		u := serverURL("news", n.Host, n.Port)
@@ -128,7 +129,12 @@ func (n *News) URL() *urlkit.URL {
 		if at := strings.LastIndexByte(unique, '@'); at >= 0 {
 			unique, host = unique[:at], unique[at+1:]
 		}
-		return opaqueURL("news", escape(unique, &keepArticle)+"@"+escape(host, &keepUchar))
+		ssp := escape(unique, &keepArticle) + "@" + escape(host, &keepUchar)
+		if strings.HasPrefix(ssp, "//") {
+			// "news://" would read as RFC 5538's server form.
+			ssp = "%2F" + ssp[1:]
+		}
+		return opaqueURL("news", ssp)
 	case n.Group == "*":
 		return opaqueURL("news", "%2A")
 	}
