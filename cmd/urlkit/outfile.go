@@ -85,12 +85,17 @@ func createOutput(ctx context.Context, path string) (*outputFile, error) {
 
 // followLinks resolves the symbolic links of path's last element (to 40
 // levels, like the kernel) and returns the name of the file they lead
-// to, which need not exist.
+// to, which need not exist. It follows only the links the kernel's
+// protected_symlinks would (mayFollow), whatever that setting is here:
+// following by hand must not undo that protection.
 func followLinks(path string) (string, error) {
 	for range 40 {
 		fi, err := os.Lstat(path)
 		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 			return path, nil
+		}
+		if err := mayFollow(path, fi); err != nil {
+			return "", err
 		}
 		link, err := os.Readlink(path)
 		if err != nil {

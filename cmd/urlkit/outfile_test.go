@@ -128,6 +128,51 @@ func TestOutputDevice(t *testing.T) {
 	}
 }
 
+// TestOutputSymlinkOtherUser: as root, -o onto another user's link in a
+// sticky world-writable directory (/tmp) is refused, as the kernel's
+// fs.protected_symlinks refuses to open through it, and the file it
+// names stays as it was; root's own link there is followed.
+func TestOutputSymlinkOtherUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to give a link another owner")
+	}
+	shared := filepath.Join(t.TempDir(), "tmp")
+	if err := os.Mkdir(shared, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(shared, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("root's\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	planted := filepath.Join(shared, "out")
+	if err := os.Symlink(victim, planted); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Lchown(planted, 65534, 65534); err != nil { // nobody
+		t.Fatal(err)
+	}
+	code, stderr := getTo(t, planted, source(t, "attacker's\n"))
+	if code == exitOK || !strings.Contains(stderr, "not followed (as fs.protected_symlinks)") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "root's\n" {
+		t.Errorf("the victim holds %q", b)
+	}
+	own := filepath.Join(shared, "own")
+	if err := os.Symlink(victim, own); err != nil {
+		t.Fatal(err)
+	}
+	if code, stderr := getTo(t, own, source(t, "new\n")); code != exitOK {
+		t.Errorf("root's own link: exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "new\n" {
+		t.Errorf("through root's own link: %q", b)
+	}
+}
+
 // TestOutputSymlink: -o onto a symlink replaces the file it points to
 // (atomically, keeping its mode) and keeps the link.
 func TestOutputSymlink(t *testing.T) {

@@ -3,7 +3,9 @@
 package main
 
 import (
+	"errors"
 	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 )
@@ -27,6 +29,27 @@ const oNoFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
 func ownFile(fi os.FileInfo) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return ok && fi.Mode().IsRegular() && int(st.Uid) == os.Geteuid() && st.Nlink == 1
+}
+
+// mayFollow refuses, as Linux's fs.protected_symlinks does, to follow a
+// symbolic link in a sticky world-writable directory (/tmp) when the
+// link belongs neither to this user nor to the directory's owner: another
+// user's link there would have root's get -o /tmp/out replace the file
+// it names.
+func mayFollow(link string, fi os.FileInfo) error {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || int(st.Uid) == os.Geteuid() {
+		return nil
+	}
+	dir, err := os.Stat(filepath.Dir(link))
+	if err != nil {
+		return err
+	}
+	ds, ok := dir.Sys().(*syscall.Stat_t)
+	if !ok || dir.Mode()&os.ModeSticky == 0 || dir.Mode().Perm()&0o002 == 0 || ds.Uid == st.Uid {
+		return nil
+	}
+	return &os.PathError{Op: "open", Path: link, Err: errors.New("a symbolic link of another user in a sticky world-writable directory: not followed (as fs.protected_symlinks)")}
 }
 
 // keepOwner gives f the owner and group of the file old describes, when
