@@ -403,13 +403,13 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 		}
 		dst = file
 	} else if job.out != "" {
-		octx, cancel := ctx, context.CancelFunc(func() {})
+		octx := ctx
 		if o.maxTime > 0 {
+			var cancel context.CancelFunc
 			octx, cancel = context.WithDeadline(ctx, started.Add(o.maxTime))
+			defer cancel()
 		}
-		file, err = createOutput(octx, job.out)
-		cancel()
-		if errors.Is(err, context.DeadlineExceeded) {
+		if file, err = createOutput(octx, job.out); errors.Is(err, context.DeadlineExceeded) {
 			return attempt{code: exitTimeout, msg: "urlkit: " + safetext.Visible(job.out) + ": the maximum time for the whole transfer passed while waiting for a reader of the FIFO; --max-time sets the limit"}
 		}
 		if err != nil {

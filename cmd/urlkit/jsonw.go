@@ -118,7 +118,6 @@ func plainWord(w uint64) bool {
 // are full of them); every character that could act on a terminal is
 // escaped, C1 and bidirectional controls too.
 func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	for i := 0; i < len(s); {
 		run := i + plainPrefix(s[i:])
@@ -138,7 +137,7 @@ func appendJSONString(b []byte, s string) []byte {
 			case '\t':
 				b = append(b, '\\', 't')
 			default: // the other controls and DEL
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+				b = appendUnicodeEscape(b, rune(c))
 			}
 			i++
 			continue
@@ -148,13 +147,20 @@ func appendJSONString(b []byte, s string) []byte {
 		case r == utf8.RuneError && n == 1:
 			b = append(b, `\ufffd`...)
 		case escapedRune(r):
-			b = append(b, '\\', 'u', hex[r>>12], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+			b = appendUnicodeEscape(b, r)
 		default:
 			b = append(b, s[i:i+n]...)
 		}
 		i += n
 	}
 	return append(b, '"')
+}
+
+// appendUnicodeEscape appends r, a rune of the Basic Multilingual Plane,
+// as JSON's \uXXXX.
+func appendUnicodeEscape(b []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(b, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
 }
 
 // escapedRune reports whether the non-ASCII r is written \uXXXX: the C1
@@ -167,11 +173,10 @@ func escapedRune(r rune) bool {
 }
 
 // inertJSON returns encoding/json's output b with the characters it
-// leaves raw that escapedRune names escaped as \uXXXX: in JSON they occur only inside strings,
-// whose value is unchanged. Network text (FTP names, HTTP fields) goes
-// through it.
+// leaves raw that escapedRune names escaped as \uXXXX: in JSON they
+// occur only inside strings, whose value is unchanged. Network text (FTP
+// names, HTTP fields) goes through it.
 func inertJSON(b []byte) []byte {
-	const hex = "0123456789abcdef"
 	var out []byte
 	last := 0
 	for i := 0; i < len(b); {
@@ -182,7 +187,7 @@ func inertJSON(b []byte) []byte {
 		r, n := utf8.DecodeRune(b[i:])
 		if escapedRune(r) {
 			out = append(out, b[last:i]...)
-			out = append(out, '\\', 'u', hex[r>>12], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+			out = appendUnicodeEscape(out, r)
 			last = i + n
 		}
 		i += n

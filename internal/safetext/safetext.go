@@ -231,9 +231,9 @@ func (rw *redactWriter) Write(p []byte) (int, error) {
 
 // URLPasswords returns the passwords of the URLs written anywhere in s,
 // as written and percent-decoded (and, for one with a raw "/", "?" or
-// "#", its part before that), found as PasswordSpan finds them so
-// that an invalid URL is covered too: in each word of s (a word may be
-// KEY=URL), as PasswordSpan finds it, and after each "://".
+// "#", its part before that), found as PasswordSpan finds them, so that
+// an invalid URL is covered too: after each "://" of each word of s (a
+// word may be KEY=URL), or in a word without one, at its start.
 func URLPasswords(s string) []string {
 	var out []string
 	var w string // the word being read
@@ -262,8 +262,10 @@ func URLPasswords(s string) []string {
 		if strings.IndexByte(w, '@') < 0 {
 			continue
 		}
-		add(PasswordSpan(w))
-		for i := 0; ; { // and the URLs inside it (an archive's, a gateway's)
+		if !strings.Contains(w, "://") {
+			add(PasswordSpan(w)) // "//..." or a slip for "://"
+		}
+		for i := 0; ; { // each URL of the word (a gateway's, an archive's)
 			j := strings.Index(w[i:], "://")
 			if j < 0 {
 				break
