@@ -30,6 +30,10 @@ fi
 
 step "go vet"
 go vet ./...
+# The library, the tool and their tests build on the other systems too.
+for goos in freebsd darwin windows; do
+    GOOS=$goos go vet ./... || { echo "go vet fails for GOOS=$goos"; exit 1; }
+done
 
 # need PKG...: Debian packages the tests need, when root can install
 # them; a fresh machine may have no package lists yet, so a failed install

@@ -14,7 +14,6 @@ import (
 	"os/user"
 	"strings"
 	"sync"
-	"syscall"
 
 	"golang.org/x/term"
 
@@ -77,8 +76,10 @@ func (o *getOptions) session(ctx context.Context, st *Streams, f *fetch.Fetcher,
 	t.Notes = crlfWriter{st.Err}
 	resize := make(chan [2]int, 1)
 	winch := make(chan os.Signal, 1)
-	signal.Notify(winch, syscall.SIGWINCH)
-	defer signal.Stop(winch)
+	if resizeSignal != nil { // Notify with no signal would relay them all
+		signal.Notify(winch, resizeSignal)
+		defer signal.Stop(winch)
+	}
 	done := make(chan struct{})
 	defer close(done)
 	go func() {

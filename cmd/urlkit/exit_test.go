@@ -181,3 +181,13 @@ func TestGetParallelFTP(t *testing.T) {
 		t.Errorf("%d logins for 8 URLs with 4 at a time, want 1 to 4", n)
 	}
 }
+
+// source writes a file to fetch and returns its file: URL.
+func source(t *testing.T, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "src.txt")
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + p
+}

@@ -24,16 +24,6 @@ func getTo(t *testing.T, out, url string, flags ...string) (int, string) {
 	return code, errOut.String()
 }
 
-// source writes a file to fetch and returns its file: URL.
-func source(t *testing.T, content string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "src.txt")
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return "file://" + p
-}
-
 // TestOutputFIFO: -o onto a FIFO writes into it (a reader sees the
 // bytes); it stays a FIFO (it used to be replaced by a regular file).
 func TestOutputFIFO(t *testing.T) {
