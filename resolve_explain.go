@@ -12,7 +12,8 @@ import (
 // explanation pays one nil test per event (a method that formatted
 // inline would not be inlined, and each call would cost a resolution a
 // few nanoseconds); the wording is in the method of the same name with
-// "Note" appended.
+// "Note" appended. The Note methods are go:noinline: a short one would
+// be inlined into its event, which would then be too large to inline.
 
 func (t *trace) ruleChosen(rule Rule) {
 	if t != nil {
@@ -272,6 +273,7 @@ func (t *trace) removed1630(xxx string, final bool, path string) {
 	}
 }
 
+//go:noinline
 func (t *trace) ruleChosenNote(rule Rule) {
 	k := rule.kind()
 	if k != Rule3986 && k != Rule2396 {
@@ -285,6 +287,7 @@ func (t *trace) ruleChosenNote(rule Rule) {
 	t.add("rule", "%s (%s, %s)", ruleNames[k], ruleTitles[k], mode)
 }
 
+//go:noinline
 func (t *trace) resultNote(s string) {
 	t.add("result", "%s", s)
 }
@@ -310,22 +313,27 @@ func (t *trace) slashDotWritten() {
 	}
 }
 
+//go:noinline
 func (t *trace) noDotSegmentsNote(sec, pathA, pathB string) {
 	t.add(sec, "remove_dot_segments: %q has no \".\" or \"..\" segment", pathA+pathB)
 }
 
+//go:noinline
 func (t *trace) removeDotsOnNote(sec string, path []byte) {
 	t.add(sec, "remove_dot_segments on %q", string(path))
 }
 
+//go:noinline
 func (t *trace) removeDotsResultNote(sec string, path []byte) {
 	t.add(sec, "result %q", string(path))
 }
 
+//go:noinline
 func (t *trace) ruleANote(sec string, prefix []byte) {
 	t.add(sec+" A", "the prefix %q removed from the input", string(prefix))
 }
 
+//go:noinline
 func (t *trace) ruleBNote(sec string, final bool) {
 	switch {
 	case final:
@@ -336,6 +344,8 @@ func (t *trace) ruleBNote(sec string, final bool) {
 }
 
 // ruleC: segment is what left the output, empty when it had none.
+//
+//go:noinline
 func (t *trace) ruleCNote(sec string, final bool, segment []byte) {
 	what := "\"/../\""
 	if final {
@@ -348,6 +358,7 @@ func (t *trace) ruleCNote(sec string, final bool, segment []byte) {
 	}
 }
 
+//go:noinline
 func (t *trace) ruleDNote(sec string, input []byte) {
 	t.add(sec+" D", "the input %q alone removed", string(input))
 }
@@ -356,19 +367,23 @@ func (t *trace) ruleDNote(sec string, input []byte) {
 
 const sec3986 = "RFC 3986 5.2.2"
 
+//go:noinline
 func (t *trace) compat3986Note(scheme string) {
 	t.add(sec3986, "compat: the reference's scheme %q is the base's, so it is ignored (the note of 5.2.2)", scheme)
 }
 
+//go:noinline
 func (t *trace) absolute3986Note(path string) {
 	t.add(sec3986, "the reference has a scheme: it is absolute; everything comes from it, its path %q through remove_dot_segments", path)
 }
 
+//go:noinline
 func (t *trace) networkPath3986Note(ref *URL, baseScheme string) {
 	a, _ := ref.Authority()
 	t.add(sec3986, "the reference has an authority %q (a network-path reference): scheme %q kept from the base, path %q through remove_dot_segments", a, baseScheme, ref.Path)
 }
 
+//go:noinline
 func (t *trace) emptyPath3986Note(basePath string, refHasQuery bool) {
 	q := "the reference's"
 	if !refHasQuery {
@@ -377,12 +392,15 @@ func (t *trace) emptyPath3986Note(basePath string, refHasQuery bool) {
 	t.add(sec3986, "the reference's path is empty: scheme, authority and path %q kept from the base, and %s query", basePath, q)
 }
 
+//go:noinline
 func (t *trace) absolutePath3986Note(path string) {
 	t.add(sec3986, "the reference's path %q is absolute: scheme and authority kept from the base, the path through remove_dot_segments", path)
 }
 
 // merge3986: dir is what mergeBase kept of the base path, path the
 // reference's.
+//
+//go:noinline
 func (t *trace) merge3986Note(base *URL, dir, path string) {
 	t.add(sec3986, "the reference's path %q is relative: scheme and authority kept from the base", path)
 	if base.HasAuthority && base.Path == "" {
@@ -392,6 +410,7 @@ func (t *trace) merge3986Note(base *URL, dir, path string) {
 	}
 }
 
+//go:noinline
 func (t *trace) queryFragment3986Note(query string, hasQuery bool, frag string, hasFrag bool) {
 	t.add(sec3986, "query %s and fragment %s", describeOpt(query, hasQuery), describeOpt(frag, hasFrag))
 }
@@ -400,12 +419,15 @@ func (t *trace) queryFragment3986Note(query string, hasQuery bool, frag string, 
 
 const sec2396 = "RFC 2396 5.2"
 
+//go:noinline
 func (t *trace) currentDocument2396Note(frag string, hasFrag bool) {
 	t.add(sec2396+" step 2", "empty path and no scheme, authority or query: a reference to the current document, the base without its fragment; fragment %s", describeOpt(frag, hasFrag))
 }
 
 // absolute2396: sameScheme says whether compat saw the base's scheme and
 // kept it, the scheme not being one known to use <hier_part>.
+//
+//go:noinline
 func (t *trace) absolute2396Note(sameScheme bool) {
 	note := "the reference has a scheme: it is absolute and taken as it is"
 	if sameScheme {
@@ -414,18 +436,22 @@ func (t *trace) absolute2396Note(sameScheme bool) {
 	t.add(sec2396+" step 3", "%s", note)
 }
 
+//go:noinline
 func (t *trace) compat2396Note(scheme string) {
 	t.add(sec2396+" step 3", "compat: the reference's scheme %q is the base's and always uses the <hier_part> syntax, so it is removed", scheme)
 }
 
+//go:noinline
 func (t *trace) networkPath2396Note(baseScheme string) {
 	t.add(sec2396+" step 4", "the reference has an authority (a network path): only the scheme %q comes from the base", baseScheme)
 }
 
+//go:noinline
 func (t *trace) absolutePath2396Note(path string) {
 	t.add(sec2396+" step 5", "the reference's path %q is absolute: scheme and authority from the base, the path as it is", path)
 }
 
+//go:noinline
 func (t *trace) merge2396Note(base *URL, dir, path string) {
 	t.add(sec2396+" step 4", "no authority in the reference: scheme and authority from the base")
 	if base.HasAuthority && base.Path == "" {
@@ -436,12 +462,14 @@ func (t *trace) merge2396Note(base *URL, dir, path string) {
 	t.add(sec2396+" step 6b", "the reference's path %q appended: %q", path, dir+path)
 }
 
+//go:noinline
 func (t *trace) leadingDots2396Note(path string) {
 	if strings.HasPrefix(path, "/../") || path == "/.." {
 		t.add(sec2396+" step 6g", "\"..\" segments left at the start are kept")
 	}
 }
 
+//go:noinline
 func (t *trace) step7of2396Note(ref *URL) {
 	t.add(sec2396+" step 7", "query %s and fragment %s from the reference", describeOpt(ref.Query, ref.HasQuery), describeOpt(ref.Fragment, ref.HasFragment))
 }
@@ -453,18 +481,22 @@ func (t *trace) dotStep(sec, label, note, lead string, segs []string) {
 	t.add(sec+label, "%s: %q", note, lead+strings.Join(segs, "/"))
 }
 
+//go:noinline
 func (t *trace) dotsRemovedNote(sec, label string, n int, lead string, segs []string) {
 	t.dotStep(sec, label, fmt.Sprintf("%d \"./\" removed", n), lead, segs)
 }
 
+//go:noinline
 func (t *trace) finalDotRemovedNote(sec, label, lead string, segs []string) {
 	t.dotStep(sec, label, "the final \".\" removed", lead, segs)
 }
 
+//go:noinline
 func (t *trace) segmentDotDotRemovedNote(sec, label, seg, lead string, segs []string) {
 	t.dotStep(sec, label, fmt.Sprintf("%q removed", seg+"/../"), lead, segs)
 }
 
+//go:noinline
 func (t *trace) finalSegmentDotDotRemovedNote(sec, label, seg, lead string, segs []string) {
 	t.dotStep(sec, label, fmt.Sprintf("the final %q removed", seg+"/.."), lead, segs)
 }
@@ -485,14 +517,17 @@ func (t *trace) absolute1808() {
 	}
 }
 
+//go:noinline
 func (t *trace) scheme1808Note(scheme string) {
 	t.add(sec1808+"2c", "the reference inherits the scheme %q", scheme)
 }
 
+//go:noinline
 func (t *trace) netloc1808Note(netloc string) {
 	t.add(sec1808+"3", "the reference's net_loc %q is not empty: done", netloc)
 }
 
+//go:noinline
 func (t *trace) inheritNetloc1808Note(bp *parts1808) {
 	t.add(sec1808+"3", "the reference's net_loc is empty: it inherits the base's, %s", describeOpt(bp.netloc, bp.hasNetloc))
 }
@@ -503,28 +538,35 @@ func (t *trace) absolutePath1808() {
 	}
 }
 
+//go:noinline
 func (t *trace) inheritPath1808Note(bp *parts1808) {
 	t.add(sec1808+"5", "the reference's path is empty: it inherits the base path %q", slashPath(bp.slash, bp.path))
 }
 
+//go:noinline
 func (t *trace) params1808Note(params string) {
 	t.add(sec1808+"5a", "the reference's params %q are not empty: done", params)
 }
 
+//go:noinline
 func (t *trace) inheritParams1808Note(bp *parts1808) {
 	t.add(sec1808+"5a", "the reference has no params: it inherits the base's, %s", describeOpt(bp.params, bp.hasParams))
 }
 
+//go:noinline
 func (t *trace) query1808Note(query string) {
 	t.add(sec1808+"5b", "the reference's query %q is not empty: done", query)
 }
 
+//go:noinline
 func (t *trace) inheritQuery1808Note(bp *parts1808) {
 	t.add(sec1808+"5b", "the reference has no query: it inherits the base's, %s", describeOpt(bp.query, bp.hasQuery))
 }
 
 // merge1808: r is the reference before its path is merged, dir the base
 // path up to its last "/".
+//
+//go:noinline
 func (t *trace) merge1808Note(bp, r *parts1808, dir string) {
 	t.add(sec1808+"6", "the last segment of the base path %q removed (params %s and query play no part) and the reference's path %q appended: %q",
 		slashPath(bp.slash, bp.path), describeOpt(bp.params, bp.hasParams), r.path, slashPath(r.slash, dir+r.path))
@@ -550,6 +592,7 @@ func (t *trace) absolute1630() {
 	}
 }
 
+//go:noinline
 func (t *trace) sameDocument1630Note(context, frag string, hasFrag bool) {
 	switch {
 	case hasFrag:
@@ -559,10 +602,12 @@ func (t *trace) sameDocument1630Note(context, frag string, hasFrag bool) {
 	}
 }
 
+//go:noinline
 func (t *trace) noRun1630Note(n int, context, scheme string) {
 	t.add(sec1630+" (urlkit's choice)", "the partial form starts with %d slashes and the context %q has no run of exactly %d: only the scheme %q is kept", n, context, n, scheme)
 }
 
+//go:noinline
 func (t *trace) run1630Note(n int, kept string) {
 	t.add(sec1630, "the partial form starts with %d slash(es): the context up to its first run of exactly %d is kept, %q", n, n, kept)
 }
@@ -573,10 +618,12 @@ func (t *trace) slashAfterAuthority1630() {
 	}
 }
 
+//go:noinline
 func (t *trace) lastElement1630Note(path, last, kept, ref string) {
 	t.add(sec1630, "the last element of the context's path %q, %q, replaced by the partial form: %q", path, last, kept+ref)
 }
 
+//go:noinline
 func (t *trace) kept1630Note(protected []string) {
 	for _, xxx := range protected {
 		t.add(sec1630, "%q kept: %q follows a run of slashes, which \"..\" does not climb over", xxx+"/..", xxx)
@@ -584,6 +631,8 @@ func (t *trace) kept1630Note(protected []string) {
 }
 
 // removed1630: xxx is the element removed with "/..", "" for a "/.".
+//
+//go:noinline
 func (t *trace) removed1630Note(xxx string, final bool, path string) {
 	what := "\"/.\""
 	switch {
