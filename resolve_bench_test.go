@@ -38,45 +38,12 @@ func loadResolvePairs(b *testing.B) []resolvePair {
 // by side over the resolve pairs. One op is one pass over all pairs;
 // ns/pair is the time per resolution.
 //
+//   - parsed: both sides start from parsed URLs; urlkit builds the result
+//     string and its URL (one allocation), net/url its *URL.
 //   - text: both sides start from the two strings and end with the result
 //     string (urlkit: ResolveString; net/url: Parse, Parse,
 //     ResolveReference, String).
-//   - parsed: both sides start from parsed URLs; urlkit builds the result
-//     string and its URL (one allocation), net/url its *URL.
-//
-// The text runs come first and hold only the strings: the parsed pairs,
-// megabytes of pointers, would otherwise be live and scanned by every
-// garbage collection the text runs cause.
 func BenchmarkResolve(b *testing.B) {
-	texts := loadResolveTexts(b)
-	reportOver := func(b *testing.B, n int) {
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/pair")
-	}
-	b.Run("text/urlkit-rfc3986", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			for i := range texts {
-				urlkit.ResolveString(texts[i].base, texts[i].ref, urlkit.Rule3986)
-			}
-		}
-		reportOver(b, len(texts))
-	})
-	b.Run("text/net-url", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			for i := range texts {
-				nb, _ := url.Parse(texts[i].base)
-				nr, _ := url.Parse(texts[i].ref)
-				_ = nb.ResolveReference(nr).String()
-			}
-		}
-		reportOver(b, len(texts))
-	})
-	benchResolveParsed(b)
-}
-
-// benchResolveParsed is BenchmarkResolve's parsed runs.
-func benchResolveParsed(b *testing.B) {
 	pairs := loadResolvePairs(b)
 	report := func(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(pairs)), "ns/pair")
@@ -111,19 +78,26 @@ func benchResolveParsed(b *testing.B) {
 		}
 		report(b)
 	})
-}
-
-// textPair is a resolve pair as its two strings.
-type textPair struct{ base, ref string }
-
-// loadResolveTexts is loadResolvePairs without the parsed forms.
-func loadResolveTexts(b *testing.B) []textPair {
-	pairs := loadResolvePairs(b)
-	texts := make([]textPair, len(pairs))
-	for i, p := range pairs {
-		texts[i] = textPair{p.base, p.ref}
-	}
-	return texts
+	b.Run("text/urlkit-rfc3986", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for i := range pairs {
+				urlkit.ResolveString(pairs[i].base, pairs[i].ref, urlkit.Rule3986)
+			}
+		}
+		report(b)
+	})
+	b.Run("text/net-url", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for i := range pairs {
+				nb, _ := url.Parse(pairs[i].base)
+				nr, _ := url.Parse(pairs[i].ref)
+				_ = nb.ResolveReference(nr).String()
+			}
+		}
+		report(b)
+	})
 }
 
 // TestResolveAllocs pins the allocation budget of Rule3986: at most one
