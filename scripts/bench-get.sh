@@ -64,7 +64,7 @@ trap 'rm -rf "$work"' EXIT
 if [ -n "${URLKIT:-}" ]; then # another build, e.g. the one before a change
     cp "$URLKIT" "$work/urlkit" || exit 1
 else
-    (cd "$ROOT" && go build -o "$work/urlkit" ./cmd/urlkit) || exit 1
+    (cd "$ROOT" && CGO_ENABLED=0 go build -o "$work/urlkit" ./cmd/urlkit) || exit 1 # as README installs it
 fi
 
 # The bare reader: the fewest protocol steps, a 256 KiB buffer, no output.

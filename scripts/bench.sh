@@ -34,6 +34,8 @@ trap 'rm -rf "$TMP"' EXIT
 
 command -v /usr/bin/time >/dev/null || { echo "bench.sh: needs GNU time (apt-get install -y time)" >&2; exit 2; }
 cd "$ROOT"
+# Built as README installs it (a static binary, CGO_ENABLED=0).
+export CGO_ENABLED=0
 go build -o "$TMP/urlkit" ./cmd/urlkit
 go build -o "$TMP/netjson" scripts/netjson.go
 
