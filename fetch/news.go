@@ -2,7 +2,6 @@ package fetch
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"strconv"
@@ -274,14 +273,14 @@ func (o *NNTPOpener) overviewLines(s *nntp.OverviewScanner) func([]byte) ([]byte
 		}
 		ov := s.Item()
 		if o.JSON {
-			j, err := json.Marshal(struct {
+			b, err := appendJSONLine(b, struct {
 				Number    int64  `json:"number"`
 				Date      string `json:"date"`
 				From      string `json:"from"`
 				Subject   string `json:"subject"`
 				MessageID string `json:"message_id"`
 			}{ov.Number, ov.Date, ov.From, ov.Subject, ov.MessageID})
-			return append(append(b, j...), '\n'), true, err
+			return b, true, err
 		}
 		b = strconv.AppendInt(b, ov.Number, 10)
 		for _, f := range [...]string{ov.Date, ov.From, ov.Subject, ov.MessageID} {
@@ -300,13 +299,13 @@ func (o *NNTPOpener) groupLines(s *nntp.GroupScanner) func([]byte) ([]byte, bool
 		}
 		g := s.Item()
 		if o.JSON {
-			j, err := json.Marshal(struct {
+			b, err := appendJSONLine(b, struct {
 				Group  string `json:"group"`
 				High   int64  `json:"high"`
 				Low    int64  `json:"low"`
 				Status string `json:"status"`
 			}{g.Name, g.High, g.Low, g.Status})
-			return append(append(b, j...), '\n'), true, err
+			return b, true, err
 		}
 		return append(append(b, safetext.Visible(g.String())...), '\n'), true, nil
 	}

@@ -3,7 +3,6 @@ package fetch
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -234,14 +233,4 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// jsonLines writes each value as a JSON object on a line of its own.
-func jsonLines[T any](vs []T) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	for _, v := range vs {
-		enc.Encode(v) // plain structs of strings and numbers: cannot fail
-	}
-	return b.Bytes()
 }

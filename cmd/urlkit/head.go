@@ -70,7 +70,7 @@ func writeHead(w io.Writer, resp *fetch.Response, asJSON bool) error {
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(w, "%s\n", inertJSON(b))
+		_, err = fmt.Fprintf(w, "%s\n", safetext.InertJSON(b))
 		return err
 	}
 	for _, f := range resp.Fields {

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // A small JSON writer: the contract fixes the order of the keys and wants
@@ -116,7 +117,7 @@ func plainWord(w uint64) bool {
 // appendJSONString appends s as a JSON string. Invalid UTF-8 becomes
 // U+FFFD, as encoding/json does; "<", ">" and "&" stay as they are (URLs
 // are full of them); every character that could act on a terminal is
-// escaped, C1 and bidirectional controls too.
+// escaped, C1 and bidirectional controls too (safetext.JSONEscaped).
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
@@ -137,7 +138,7 @@ func appendJSONString(b []byte, s string) []byte {
 			case '\t':
 				b = append(b, '\\', 't')
 			default: // the other controls and DEL
-				b = appendUnicodeEscape(b, rune(c))
+				b = safetext.AppendUnicodeEscape(b, rune(c))
 			}
 			i++
 			continue
@@ -146,56 +147,14 @@ func appendJSONString(b []byte, s string) []byte {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			b = append(b, `\ufffd`...)
-		case escapedRune(r):
-			b = appendUnicodeEscape(b, r)
+		case safetext.JSONEscaped(r):
+			b = safetext.AppendUnicodeEscape(b, r)
 		default:
 			b = append(b, s[i:i+n]...)
 		}
 		i += n
 	}
 	return append(b, '"')
-}
-
-// appendUnicodeEscape appends r, a rune of the Basic Multilingual Plane,
-// as JSON's \uXXXX.
-func appendUnicodeEscape(b []byte, r rune) []byte {
-	const hex = "0123456789abcdef"
-	return append(b, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
-}
-
-// escapedRune reports whether the non-ASCII r is written \uXXXX: the C1
-// controls (0x9b is a CSI to some terminals), the line and paragraph
-// separators, the bidirectional overrides and isolates. The JSON reader
-// gets the same string; a terminal showing the line, nothing to act on
-// (safetext.Visible's set).
-func escapedRune(r rune) bool {
-	return r >= 0x80 && r <= 0x9f || r >= 0x2028 && r <= 0x202e || r >= 0x2066 && r <= 0x2069
-}
-
-// inertJSON returns encoding/json's output b with the characters it
-// leaves raw that escapedRune names escaped as \uXXXX: in JSON they
-// occur only inside strings, whose value is unchanged. Network text (FTP
-// names, HTTP fields) goes through it.
-func inertJSON(b []byte) []byte {
-	var out []byte
-	last := 0
-	for i := 0; i < len(b); {
-		if b[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(b[i:])
-		if escapedRune(r) {
-			out = append(out, b[last:i]...)
-			out = appendUnicodeEscape(out, r)
-			last = i + n
-		}
-		i += n
-	}
-	if out == nil {
-		return b
-	}
-	return append(out, b[last:]...)
 }
 
 // appendJSONStrings appends a list of strings as a JSON array.

@@ -78,7 +78,7 @@ func writeEntry(w io.Writer, e ftp.Entry, asJSON bool) error {
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(w, "%s\n", inertJSON(b))
+		_, err = fmt.Fprintf(w, "%s\n", safetext.InertJSON(b))
 		return err
 	}
 	typ, size, t := e.Type, "-", "-"
