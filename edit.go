@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/safetext"
 	"golang.org/x/net/idna"
 )
 
@@ -240,5 +241,5 @@ func (u *URL) commit(v *URL, what string) error {
 }
 
 func setError(what, input string, off int, cause error, rule string) *Error {
-	return &Error{Op: "set " + what, Input: redactInput(input), Offset: off, Err: cause, Rule: rule}
+	return &Error{Op: "set " + what, Input: safetext.RedactURL(input), Offset: off, Err: cause, Rule: rule}
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // Sentinel causes. Every *Error wraps exactly one of them, so callers can
@@ -104,10 +102,6 @@ type Warning struct {
 
 // String formats the warning as "offset N: MESSAGE".
 func (w Warning) String() string { return fmt.Sprintf("offset %d: %s", w.Offset, w.Message) }
-
-// redactInput returns s with the password of its userinfo replaced by
-// "xxxxx", found in invalid input too (safetext.PasswordSpan).
-func redactInput(s string) string { return safetext.RedactURL(s) }
 
 // describe names the byte c for an error message: 'x', space, or byte
 // 0xNN. The names are precomputed so that an error message is built with

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/safetext"
 	"golang.org/x/net/idna"
 )
 
@@ -77,7 +78,7 @@ func (pre *prepared) locate(s string, e *Error) {
 	if pre == nil {
 		return
 	}
-	e.Input = redactInput(s)
+	e.Input = safetext.RedactURL(s)
 	switch {
 	case pre.from == nil:
 		e.Offset += pre.shift
@@ -358,7 +359,7 @@ func (r *repairer) hostWhitespace(i, hi int, wrapped bool) int {
 
 // hostError is the error for a host the repairs cannot make valid.
 func (r *repairer) hostError(off int, what string) error {
-	return &Error{Op: "parse", Input: redactInput(r.in), Offset: off, Err: ErrBadHost,
+	return &Error{Op: "parse", Input: safetext.RedactURL(r.in), Offset: off, Err: ErrBadHost,
 		Rule: what + ": a host is a name, an address or an internationalized (IDNA) name, and encoding it would make none of these (RFC 1738 3.1, RFC 3986 3.2.2)"}
 }
 
@@ -439,7 +440,7 @@ func (r *repairer) host(lo, hi int, wrapped bool) error {
 	}, s[lo:hi])
 	a, err := idna.Lookup.ToASCII(h)
 	if err != nil {
-		return &Error{Op: "parse", Input: redactInput(s), Offset: lo, Err: ErrBadHost,
+		return &Error{Op: "parse", Input: safetext.RedactURL(s), Offset: lo, Err: ErrBadHost,
 			Rule: "internationalized host name is not valid IDNA: " + err.Error()}
 	}
 	r.warn(lo, "internationalized host name %q converted to its IDNA A-label %s", h, a)

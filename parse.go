@@ -9,6 +9,7 @@ import (
 
 	cc "github.com/urlkit/urlkit/internal/charclass"
 	"github.com/urlkit/urlkit/internal/registry"
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // Parse parses s as an absolute URL in the RFC1738 mode. It does not
@@ -215,7 +216,7 @@ func (p *parser) fail(off int, cause error, rule string) {
 		p.highest = -1 // found again at the next error past the limit
 	}
 	if !p.redactedSet {
-		p.redacted, p.redactedSet = redactInput(p.s), true // once, however many errors
+		p.redacted, p.redactedSet = safetext.RedactURL(p.s), true // once, however many errors
 	}
 	e := &Error{Op: p.op, Input: p.redacted, Offset: off, Err: cause, Rule: rule}
 	if p.first == nil || p.lowestOnly {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // u builds an expected URL from "key=value" pairs; a key without "=" sets
@@ -430,8 +432,8 @@ func TestRedactInput(t *testing.T) {
 		"https://medium.com/@user": "https://medium.com/@user",
 		"news:a:b@c":               "news:a:b@c",
 	} {
-		if got := redactInput(in); got != want {
-			t.Errorf("redactInput(%q) = %q, want %q", in, got, want)
+		if got := safetext.RedactURL(in); got != want {
+			t.Errorf("safetext.RedactURL(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

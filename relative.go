@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // ErrUnreachable is the cause of Relative's error when no reference
@@ -31,12 +33,12 @@ func Relative(base, target *URL, rule Rule) (URL, error) {
 		return URL{}, err
 	}
 	if base.Scheme == "" {
-		return URL{}, &Error{Op: "relative", Input: redactInput(base.String()), Offset: 0, Err: ErrMissingScheme,
+		return URL{}, &Error{Op: "relative", Input: safetext.RedactURL(base.String()), Offset: 0, Err: ErrMissingScheme,
 			Rule: "the base URL must be absolute: it has no scheme (RFC 3986 5.1)"}
 	}
 	want := target.String()
 	if target.Scheme == "" {
-		return URL{}, &Error{Op: "relative", Input: redactInput(want), Offset: 0, Err: ErrMissingScheme,
+		return URL{}, &Error{Op: "relative", Input: safetext.RedactURL(want), Offset: 0, Err: ErrMissingScheme,
 			Rule: "the target must be an absolute URL: it has no scheme"}
 	}
 	best, found := "", false
@@ -59,7 +61,7 @@ func Relative(base, target *URL, rule Rule) (URL, error) {
 	if rule.kind() == Rule3986 && hasDotSegment(target.Path) {
 		why = ": every result of RFC 3986 resolution has its dot segments removed (5.2.4)"
 	}
-	return URL{}, fmt.Errorf("urlkit: %q from %q under %v: %w%s", redactInput(want), redactInput(base.String()), rule, ErrUnreachable, why)
+	return URL{}, fmt.Errorf("urlkit: %q from %q under %v: %w%s", safetext.RedactURL(want), safetext.RedactURL(base.String()), rule, ErrUnreachable, why)
 }
 
 // relativeCandidates lists the references that may resolve to target,

@@ -1,5 +1,7 @@
 package urlkit
 
+import "github.com/urlkit/urlkit/internal/safetext"
+
 // Resolution: the entry points and the dispatch to the four rules, each
 // in a file of its own (resolve3986.go, resolve2396.go, resolve1808.go,
 // resolve1630.go), which share the target's assembly (resolve_target.go)
@@ -74,7 +76,7 @@ func resolve(out, base, ref *URL, rule Rule, t *trace, text bool) (string, error
 		return "", err
 	}
 	if base.Scheme == "" {
-		return "", &Error{Op: "resolve", Input: redactInput(base.String()), Offset: 0, Err: ErrMissingScheme,
+		return "", &Error{Op: "resolve", Input: safetext.RedactURL(base.String()), Offset: 0, Err: ErrMissingScheme,
 			Rule: "the base URL must be absolute: it has no scheme (RFC 3986 5.1)"}
 	}
 	t.ruleChosen(rule)
