@@ -570,8 +570,10 @@ scan:
 				break scan
 			}
 		case '@':
-			if at >= 0 {
-				bad = true // a second "@": the user part must encode it
+			if at >= 0 || literal {
+				// a second "@", or a "[" the user part must encode (the
+				// skip to "]" may have crossed a "/" that ends the authority)
+				bad = true
 			}
 			at, colon, literal = j, -1, false
 		case ':':

@@ -217,6 +217,8 @@ var invalidCases = []struct {
 	{"RFC 3986 3.3", "http://host/a b", RFC3986, 13, ErrInvalidChar, "space is unsafe"},
 	{"RFC 3986 3.3", "http://host/a[b", RFC3986, 13, ErrInvalidChar, "'[' is not allowed in the path (RFC 3986)"},
 	{"RFC 3986 3.2.1", "http://a[b@host/", RFC3986, 8, ErrInvalidChar, "'[' is not allowed in the userinfo"},
+	{"RFC 3986 3.2.1, a \"[\" before the \"@\"", "http://[A0/]@x", RFC3986, 7, ErrInvalidChar, "'[' is not allowed in the userinfo"},
+	{"RFC 3986 3.2.1, a literal then \"@\"", "//[::1]@x/", RFC3986, 2, ErrInvalidChar, "'[' is not allowed in the userinfo"},
 	{"RFC 3986 4.2", "a:b/c", RFC3986, -1, nil, ""}, // valid: a scheme
 	{"RFC 3986 4.2", "1a:b/c", RFC3986, 0, ErrBadScheme, "must start with a letter"},
 	{"RFC 3986 3.5", "http://host/#a#b", RFC3986, 14, ErrInvalidChar, "'#' is not allowed in the fragment"},
