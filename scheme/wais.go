@@ -106,11 +106,13 @@ func waisFields(raw string) []WAISField {
 		if strings.Trim(digits, "0123456789") != "" || len(digits) > 1 && digits[0] == '0' {
 			return nil // digits, written the one way URL writes them
 		}
-		n, err := strconv.Atoi(digits)
+		// a field number is a DocID field type (at most 32 bits on the
+		// wire), kept to what an int holds everywhere
+		n, err := strconv.ParseInt(digits, 10, 32)
 		if err != nil {
 			return nil
 		}
-		fields = append(fields, WAISField{Number: n, Value: unescape(raw[eq+1 : semi])})
+		fields = append(fields, WAISField{Number: int(n), Value: unescape(raw[eq+1 : semi])})
 		raw = raw[semi+1:]
 	}
 	return fields

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 )
 
 // The Z39.50-1988 encoding (the standard's section 4.1.3, as the WAIS
@@ -178,7 +179,7 @@ func (d *decoder) compressed(what string) (uint64, error) {
 		c := d.b[d.off]
 		d.off++
 		n = n<<7 | uint64(c&0x7f)
-		if n > 1<<32 {
+		if n > math.MaxUint32 {
 			d.off = start
 			return 0, d.errorf("%s too large", what)
 		}

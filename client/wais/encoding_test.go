@@ -55,6 +55,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"cut tag", []byte{0x81}, 0},
 		{"cut length", []byte{0x05}, 1},
 		{"length beyond the end", []byte{0x05, 0x10, 1, 2}, 2},
+		{"a 33-bit tag", appendCompressed(nil, 1<<32), 0},
 		{"nine-byte compressed integer", []byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, 0},
 		{"diagnostic length beyond the end", []byte{0x1c, 0x00, 0x40, 'S', '1'}, 0},
 	}
