@@ -121,6 +121,7 @@ if [ "${FUZZTIME:-}" != "0" ]; then
     fi
     deadline=$(( $(date +%s) + $(seconds "$budget") ))
     left_weight=$total_weight
+    failed=()
     for t in "${targets[@]}"; do
         read -r pkg target w <<<"$t"
         [ -n "${w:-}" ] || { echo "go test -list gave a fuzz target without its package: $t"; exit 1; }
@@ -144,9 +145,13 @@ if [ "${FUZZTIME:-}" != "0" ]; then
                 echo "   (the fuzzing engine hit its own deadline; no failing input)"
                 continue
             fi
-            echo "$out"; exit 1
+            # the other targets still run: one CI run names every failure
+            echo "$out"; failed+=("$pkg $target")
         fi
     done
+    if [ ${#failed[@]} -gt 0 ]; then
+        echo; echo "fuzz targets that failed: ${#failed[@]}"; printf '  %s\n' "${failed[@]}"; exit 1
+    fi
 fi
 
 step "ok"
