@@ -1,8 +1,8 @@
 package fetch
 
 import (
-	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/urlkit/urlkit/client/prospero"
@@ -34,8 +34,8 @@ func encodeWAIS(st *scheme.Step) error {
 		if r.DocIDFields != nil {
 			fs := make([]wais.DocIDField, len(r.DocIDFields))
 			for i, f := range r.DocIDFields {
-				if f.Number < 0 {
-					return errors.New("a DocID field type is negative")
+				if f.Number < 0 || uint64(f.Number) > math.MaxUint32 {
+					return fmt.Errorf("DocID field type %d: a type is a 32-bit number (Z39.50-1988 4.1.3)", f.Number)
 				}
 				fs[i] = wais.DocIDField{Type: uint64(f.Number), Value: []byte(f.Value)}
 			}
