@@ -282,3 +282,27 @@ func TestJobsStreaming(t *testing.T) {
 		}
 	}
 }
+
+// TestJobsPasswordOutlivesBatch checks that a password seen on the first
+// line is still hidden in a message many batches later: the lines are
+// read into batch buffers that are reused, and the redactor must keep
+// its own copy of what it hides, not a view of a buffer since
+// overwritten.
+func TestJobsPasswordOutlivesBatch(t *testing.T) {
+	var in strings.Builder
+	in.WriteString("ftp://anon:early-secret@h/\n")
+	filler := "http://filler.example/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"
+	for in.Len() < 20*batchBytes {
+		in.WriteString(filler)
+	}
+	in.WriteString("http://h/a b early-secret\n") // invalid: its message quotes the line
+	for _, j := range []string{"1", "2"} {
+		st, _, errOut := TestStreams(in.String())
+		if code := run(context.Background(), []string{"check", "-j", j}, st); code != exitFail {
+			t.Fatalf("-j %s: status %d, want %d", j, code, exitFail)
+		}
+		if msg := errOut.String(); strings.Contains(msg, "early-secret") || !strings.Contains(msg, "xxxxx") {
+			t.Errorf("-j %s: the password is not hidden: %q", j, msg)
+		}
+	}
+}

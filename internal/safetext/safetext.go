@@ -139,7 +139,9 @@ outer:
 				continue outer
 			}
 		}
-		r.secrets = append(r.secrets, s)
+		// A copy: s may be part of a buffer its caller reuses (the
+		// batches of the streaming commands).
+		r.secrets = append(r.secrets, strings.Clone(s))
 	}
 	// Longest first, so that a secret containing another is hidden whole.
 	for i := 1; i < len(r.secrets); i++ {
