@@ -35,6 +35,21 @@ func TestDedot(t *testing.T) {
 	}
 }
 
+// TestCanonicalPathDecodedDots: a segment that decodes to "." or ".." is
+// a dot segment (RFC 3986 6.2.2), removed as a written one is; other
+// dots and an encoded "/" stay. (FuzzEditURL found "0/.%2e" written as
+// "http://0.0.0.0/..", which edit then read as "http://0.0.0.0/".)
+func TestCanonicalPathDecodedDots(t *testing.T) {
+	for in, want := range map[string]string{
+		"/.%2e": "/", "/a/%2e%2E/b": "/b", "/a/.%2e": "/", "/a/%2e/": "/a/", "/a/%2E": "/a/",
+		"/a/%2e.x/b": "/a/..x/b", "/a%2F%2e%2e/b": "/a%2F../b", "/%41/b": "/A/b",
+	} {
+		if got := canonicalPath(in); got != want {
+			t.Errorf("canonicalPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestParseTemplate(t *testing.T) {
 	parts, err := parseTemplate(`a\tb {:query:k=v} [x] {{ \q`)
 	if err != nil {

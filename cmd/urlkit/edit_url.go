@@ -606,11 +606,20 @@ func curlUnescape(s string) string {
 }
 
 // canonicalPath decodes and encodes again each segment of the path (a
-// "%2F" stays one, as a "/" inside a segment).
+// "%2F" stays one, as a "/" inside a segment). A segment that decodes to
+// "." or ".." ("%2e", ".%2E") is then a dot segment, removed as a
+// written one is at parsing: RFC 3986 6.2.2 decodes before it removes
+// them, and the output stays a URL that edit reads back unchanged.
 func canonicalPath(p string) string {
 	segs := strings.Split(p, "/")
+	decodedDot := false
 	for i, s := range segs {
-		segs[i] = curlEscape(curlUnescape(s))
+		d := curlUnescape(s)
+		decodedDot = decodedDot || d != s && (d == "." || d == "..")
+		segs[i] = curlEscape(d)
+	}
+	if decodedDot {
+		return dedot(strings.Join(segs, "/"))
 	}
 	return strings.Join(segs, "/")
 }
