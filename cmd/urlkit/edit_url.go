@@ -618,10 +618,11 @@ func canonicalPath(p string) string {
 		decodedDot = decodedDot || d != s && (d == "." || d == "..")
 		segs[i] = curlEscape(d)
 	}
+	path := strings.Join(segs, "/")
 	if decodedDot {
-		return dedot(strings.Join(segs, "/"))
+		path = dedot(path)
 	}
-	return strings.Join(segs, "/")
+	return path
 }
 
 // normalizeParts is trurl's normalization of the path, the fragment and

@@ -41,9 +41,10 @@ const linesJobsUsage = "handle standard input on `N` cores at once (the output s
 
 // Batches of standard input handed to a worker: big enough that the hand
 // over costs little (at 32 KiB, check -j 2 lost a tenth of its second
-// core to waiting on the other worker's read or write), small enough that the batches in flight and kept
-// for reuse (batchesAhead per worker, with their output: parse --json
-// writes 10 times its input) stay within a few MB.
+// core to waiting on the other worker's read or write), small enough
+// that the batches in flight and kept for reuse (batchesAhead per
+// worker, with their output: parse --json writes 10 times its input)
+// stay within a few MB.
 const batchBytes = 64 << 10
 
 // batchesAhead bounds, per worker, the batches read and not yet written:

@@ -52,13 +52,19 @@ type hintError struct {
 func (e *hintError) Error() string { return e.err.Error() + e.hint() }
 func (e *hintError) Unwrap() error { return e.err }
 
-// hint is the text printed after the error's line. RFC 3986, the one
-// mode validElsewhere names, has it as a constant: check prints it for
-// each of the many web URLs with a "~", and building it was one of the
-// three allocations of such a line.
+// hint is the text printed after the error's line, one per mode, built
+// once: check prints it for each of the many web URLs with a "~", and
+// building it there was one of the three allocations of such a line.
 func (e *hintError) hint() string {
-	if e.mode == urlkit.RFC3986 {
-		return "; valid in --mode rfc3986"
+	if int(e.mode) < len(modeHints) {
+		return modeHints[e.mode]
 	}
 	return "; valid in --mode " + e.mode.String()
 }
+
+var modeHints = func() (h [urlkit.Lenient + 1]string) {
+	for m := range h {
+		h[m] = "; valid in --mode " + urlkit.Mode(m).String()
+	}
+	return h
+}()
