@@ -80,7 +80,7 @@ Examples:
 						out.Flush()
 						hint := ""
 						if r.validIn != "" {
-							hint = "; valid in --mode " + r.validIn
+							hint = validInPrefix + r.validIn
 						}
 						printErrorsHint(errw, r.errs, r.errTotal, hint)
 						return exitFail

@@ -52,6 +52,9 @@ type hintError struct {
 func (e *hintError) Error() string { return e.err.Error() + e.hint() }
 func (e *hintError) Unwrap() error { return e.err }
 
+// validInPrefix starts the hint printed after an error's line.
+const validInPrefix = "; valid in --mode "
+
 // hint is the text printed after the error's line, one per mode, built
 // once: check prints it for each of the many web URLs with a "~", and
 // building it there was one of the three allocations of such a line.
@@ -59,12 +62,12 @@ func (e *hintError) hint() string {
 	if int(e.mode) < len(modeHints) {
 		return modeHints[e.mode]
 	}
-	return "; valid in --mode " + e.mode.String()
+	return validInPrefix + e.mode.String()
 }
 
 var modeHints = func() (h [urlkit.Lenient + 1]string) {
 	for m := range h {
-		h[m] = "; valid in --mode " + urlkit.Mode(m).String()
+		h[m] = validInPrefix + urlkit.Mode(m).String()
 	}
 	return h
 }()
