@@ -1,6 +1,10 @@
 package urlkit
 
-import cc "github.com/urlkit/urlkit/internal/charclass"
+import (
+	"unsafe"
+
+	cc "github.com/urlkit/urlkit/internal/charclass"
+)
 
 // hasDotSegment reports whether path has a complete "." or ".." segment.
 func hasDotSegment(path string) bool {
@@ -56,6 +60,22 @@ func dotSegmentFrom(path string, i int) int {
 		}
 	}
 	return -1
+}
+
+// removeDotSegmentsIn removes the dot segments of the path
+// b[pathAt:pathEnd] in place, moving what follows it back, and returns b
+// and where the path now ends.
+func removeDotSegmentsIn(b []byte, pathAt, pathEnd int, t *trace, sec string) ([]byte, int) {
+	path := b[pathAt:pathEnd]
+	from := firstDotSegment(unsafe.String(unsafe.SliceData(path), len(path)))
+	if from < 0 {
+		t.noDotSegments(sec, unsafe.String(unsafe.SliceData(path), len(path)), "")
+		return b, pathEnd
+	}
+	clean := removeDotSegmentsFrom(path, from, t, sec)
+	tail := copy(b[pathAt+len(clean):], b[pathEnd:])
+	pathEnd = pathAt + len(clean)
+	return b[:pathEnd+tail], pathEnd
 }
 
 // removeDotSegments is RFC 3986 5.2.4's algorithm on all of b, in place.

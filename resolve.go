@@ -26,8 +26,9 @@ func Resolve(base, ref *URL, rule Rule) (URL, error) {
 
 // ResolveString parses base as an absolute URL and ref as a reference, both
 // in the RFC3986 mode (whose grammar holds every example of RFC 1808,
-// 2396 and 3986), and returns the resolved URL as text. It allocates once,
-// for the result, under Rule3986.
+// 2396 and 3986), and returns the resolved URL as text. Under Rule3986
+// it allocates once, for the result, or not at all when the result is
+// ref itself or a part of base.
 func ResolveString(base, ref string, rule Rule) (string, error) {
 	var b, r URL
 	if err := parseInto(&b, base, false); err != nil {
@@ -35,6 +36,9 @@ func ResolveString(base, ref string, rule Rule) (string, error) {
 	}
 	if err := parseInto(&r, ref, true); err != nil {
 		return "", err
+	}
+	if rule == Rule3986 || rule == Rule3986|Compat {
+		return text3986(&b, &r, rule.compat()), nil // b and r are in their written form
 	}
 	return resolve(nil, &b, &r, rule, nil, true)
 }

@@ -202,17 +202,10 @@ func (p *plan) write(out, base, ref *URL, t *trace, sec string) string {
 	b = append(b, p.pathA...)
 	b = append(b, p.pathB...)
 	if p.dots {
-		path := b[pathAt:]
-		if from := firstDotSegment(unsafe.String(unsafe.SliceData(path), len(path))); from >= 0 {
-			b = b[:pathAt+len(removeDotSegmentsFrom(path, from, t, sec))]
-		} else {
-			t.noDotSegments(sec, p.pathA, p.pathB)
-		}
+		b, _ = removeDotSegmentsIn(b, pathAt, len(b), t, sec)
 	}
 	if p.guard(a, b[pathAt:], true, t) {
-		b = b[:len(b)+2]
-		copy(b[pathAt+2:], b[pathAt:])
-		b[pathAt], b[pathAt+1] = '/', '.'
+		b = writeSlashDot(b, pathAt)
 	}
 	pathEnd := len(b)
 	if hasQuery {
@@ -265,6 +258,15 @@ func (p *plan) write(out, base, ref *URL, t *trace, sec string) string {
 func (p *plan) fromRefAsWritten(ref *URL, n int) bool {
 	return p.auth == fromRef && p.query == fromRef && p.frag == fromRef && p.pathA == "" &&
 		len(ref.written) == n && p.scheme == ref.Scheme && p.pathB == ref.Path && ref.HasAuthority
+}
+
+// writeSlashDot writes "/." at b[at:], for RFC 3986 3.3's guard (see
+// guard), moving what was there on: b has room for it.
+func writeSlashDot(b []byte, at int) []byte {
+	b = b[:len(b)+2]
+	copy(b[at+2:], b[at:])
+	b[at], b[at+1] = '/', '.'
+	return b
 }
 
 func startsDoubleSlash(a, b string) bool {

@@ -526,6 +526,15 @@ func FuzzResolve(f *testing.F) {
 	}
 	f.Add("a:/b", "..//c")
 	f.Add("http://[::1]:80/a/b?c#d", "./.././../x?y")
+	// ResolveString cuts the target from the two texts (text3986): the
+	// prefix "URL:", a scheme ignored under Compat, an empty path, the
+	// guard of a path starting with "//".
+	f.Add("URL:http://u:p@a:8/b/c?q#f", "URL:http:?y#z")
+	f.Add("http://a/b?q#f", "HTTP:#g")
+	f.Add("http://a/b?q", "http:./g/..//x")
+	f.Add("http://a", "HTTP://h/./x")
+	f.Add("a:b", ".//x")
+	f.Add("a:b/c", "..//x?y#z")
 	f.Fuzz(func(t *testing.T, bs, rs string) {
 		base, _, err := urlkit.ParseMode(bs, urlkit.RFC3986)
 		if err != nil || base.Scheme == "" {
