@@ -77,16 +77,16 @@ func checkDotSteps(t *testing.T, path string) {
 	if strings.HasPrefix(rest, "/") {
 		lead, rest = "/", rest[1:]
 	}
-	segs := strings.Split(rest, "/")
+	all := strings.Split(rest, "/")
 	removed := 0
-	segs = slices.DeleteFunc(slices.Clone(segs[:len(segs)-1]), func(s string) bool {
+	segs := slices.DeleteFunc(slices.Clone(all[:len(all)-1]), func(s string) bool {
 		if s == "." {
 			removed++
 			return true
 		}
 		return false
 	})
-	segs = append(segs, strings.Split(rest, "/")[len(strings.Split(rest, "/"))-1])
+	segs = append(segs, all[len(all)-1])
 	if removed > 0 {
 		want.dotsRemoved("s", "c", removed, lead, segs)
 	}

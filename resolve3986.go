@@ -111,10 +111,11 @@ func text3986(base, ref *URL, compat bool) string {
 		pathAt = k + refPathAt - j
 	case emptyPathRef:
 		// T's path is B's, as it is: no dot segment is removed.
+		k = base.beforeFragment()
 		if ref.HasQuery {
-			return base.written[:base.beforeQuery()] + ref.written[refPathAt:]
+			k = base.beforeQuery()
 		}
-		return base.written[:base.beforeFragment()] + ref.written[refPathAt:]
+		return base.written[:k] + ref.written[refPathAt:]
 	case absolutePathRef:
 		k = pathAt
 	default:
@@ -134,20 +135,8 @@ func text3986(base, ref *URL, compat bool) string {
 	copy(b[k:], mid)
 	copy(b[k+len(mid):], ref.written[j:])
 	b, pathEnd := removeDotSegmentsIn(b, pathAt, n-(len(ref.written)-refPathEnd), nil, "")
-	if !hasAuth && pathEnd-pathAt >= 2 && b[pathAt] == '/' && b[pathAt+1] == '/' {
-		b = writeSlashDot(b, pathAt) // see plan.guard
+	if !hasAuth {
+		b, _ = guardPath(b, pathAt, pathEnd, nil)
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
 }
-
-// beforeQuery is where the "?" is in u.written, or where the fragment's
-// "#" is, or its end; pathAt is where the path starts. u is in its
-// written form (see beforeFragment).
-func (u *URL) beforeQuery() int {
-	if u.HasQuery {
-		return u.beforeFragment() - len(u.Query) - 1
-	}
-	return u.beforeFragment()
-}
-
-func (u *URL) pathAt() int { return u.beforeQuery() - len(u.Path) }

@@ -204,10 +204,10 @@ func (p *plan) write(out, base, ref *URL, t *trace, sec string) string {
 	if p.dots {
 		b, _ = removeDotSegmentsIn(b, pathAt, len(b), t, sec)
 	}
-	if p.guard(a, b[pathAt:], true, t) {
-		b = writeSlashDot(b, pathAt)
-	}
 	pathEnd := len(b)
+	if !hasAuth {
+		b, pathEnd = guardPath(b, pathAt, pathEnd, t)
+	}
 	if hasQuery {
 		b = append(b, '?')
 		b = append(b, q.Query...)
@@ -260,13 +260,19 @@ func (p *plan) fromRefAsWritten(ref *URL, n int) bool {
 		len(ref.written) == n && p.scheme == ref.Scheme && p.pathB == ref.Path && ref.HasAuthority
 }
 
-// writeSlashDot writes "/." at b[at:], for RFC 3986 3.3's guard (see
-// guard), moving what was there on: b has room for it.
-func writeSlashDot(b []byte, at int) []byte {
+// guardPath writes "/." before the path b[pathAt:pathEnd] of a target
+// without an authority when the path starts with "//" (guard), moving
+// what follows on: b has room for it. It returns b and where the path
+// now ends. Its callers skip it for a target with an authority, most.
+func guardPath(b []byte, pathAt, pathEnd int, t *trace) ([]byte, int) {
+	if pathEnd-pathAt < 2 || b[pathAt] != '/' || b[pathAt+1] != '/' {
+		return b, pathEnd
+	}
+	t.slashDotWritten()
 	b = b[:len(b)+2]
-	copy(b[at+2:], b[at:])
-	b[at], b[at+1] = '/', '.'
-	return b
+	copy(b[pathAt+2:], b[pathAt:])
+	b[pathAt], b[pathAt+1] = '/', '.'
+	return b, pathEnd + 2
 }
 
 func startsDoubleSlash(a, b string) bool {
