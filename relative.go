@@ -1,8 +1,10 @@
 package urlkit
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urlkit/urlkit/internal/safetext"
@@ -41,21 +43,30 @@ func Relative(base, target *URL, rule Rule) (URL, error) {
 		return URL{}, &Error{Op: "relative", Input: safetext.RedactURL(want), Offset: 0, Err: ErrMissingScheme,
 			Rule: "the target must be an absolute URL: it has no scheme"}
 	}
-	best, found := "", false
-	for _, c := range relativeCandidates(base, target, want, rule) {
-		if found && len(c) >= len(best) {
-			continue
+	// The target itself is the last candidate. When it resolves to
+	// itself, no longer candidate can win, so none is made: a base deep
+	// in directories has a candidate per level, each longer than the last.
+	limit := -1
+	self, _ := resolve(nil, base, target, rule, nil, true)
+	if self == want {
+		limit = len(want)
+	}
+	var room [24]relativeCandidate // enough for most; a deep base needs more
+	c := relativeCandidates(room[:0], base, target, want, rule, limit)
+	if limit >= 0 {
+		c = append(c, relativeCandidate{rest: want, isTarget: true})
+	}
+	// The first that resolves to the target in the order of length, then
+	// of the list, is the shortest and, among those, the earliest.
+	slices.SortStableFunc(c, func(a, b relativeCandidate) int { return cmp.Compare(a.len(), b.len()) })
+	for i := range c {
+		if c[i].isTarget {
+			return *target, nil
 		}
-		ref := split(c)
+		ref := split(c[i].String())
 		if s, _ := resolve(nil, base, &ref, rule, nil, true); s == want {
-			best, found = c, true
+			return ref, nil
 		}
-	}
-	if found {
-		return split(best), nil
-	}
-	if s, _ := resolve(nil, base, target, rule, nil, true); s == want {
-		return *target, nil
 	}
 	why := ""
 	if rule.kind() == Rule3986 && hasDotSegment(target.Path) {
@@ -64,9 +75,50 @@ func Relative(base, target *URL, rule Rule) (URL, error) {
 	return URL{}, fmt.Errorf("urlkit: %q from %q under %v: %w%s", safetext.RedactURL(want), safetext.RedactURL(base.String()), rule, ErrUnreachable, why)
 }
 
-// relativeCandidates lists the references that may resolve to target,
-// roughly shortest first; the full target is left to the caller.
-func relativeCandidates(base, target *URL, want string, rule Rule) []string {
+// A relativeCandidate is a reference Relative may return, kept in parts
+// until it is tried, so that the candidates of a deep base take no more
+// memory than the base: lead, then ups times "../" (the last one without
+// its "/" when cut), then rest and suffix.
+type relativeCandidate struct {
+	lead         string
+	ups          int
+	cut          bool
+	rest, suffix string
+	isTarget     bool // the target itself, which resolves to itself
+}
+
+func (c *relativeCandidate) len() int {
+	n := len(c.lead) + 3*c.ups + len(c.rest) + len(c.suffix)
+	if c.cut {
+		n--
+	}
+	return n
+}
+
+func (c *relativeCandidate) String() string {
+	if c.lead == "" && c.ups == 0 && c.suffix == "" {
+		return c.rest
+	}
+	var b strings.Builder
+	b.Grow(c.len())
+	b.WriteString(c.lead)
+	for i := 0; i < c.ups; i++ {
+		if c.cut && i == c.ups-1 {
+			b.WriteString("..")
+		} else {
+			b.WriteString("../")
+		}
+	}
+	b.WriteString(c.rest)
+	b.WriteString(c.suffix)
+	return b.String()
+}
+
+// relativeCandidates appends to c the references that may resolve to
+// target, in the order of Relative's list but for the target itself, left
+// to the caller. With a limit of 0 or more, the relative paths longer than
+// limit are left out.
+func relativeCandidates(c []relativeCandidate, base, target *URL, want string, rule Rule, limit int) []relativeCandidate {
 	var qf, f string
 	if target.HasQuery {
 		qf = "?" + target.Query
@@ -75,51 +127,58 @@ func relativeCandidates(base, target *URL, want string, rule Rule) []string {
 		f = "#" + target.Fragment
 		qf += f
 	}
-	c := []string{""}
+	c = append(c, relativeCandidate{})
+	add := func(s string) { c = append(c, relativeCandidate{rest: s}) }
 	if target.HasFragment {
-		c = append(c, f)
+		add(f)
 	}
 	if target.HasQuery {
-		c = append(c, qf)
+		add(qf)
 	}
 	sameScheme := target.Scheme == base.Scheme
 	ta, _ := target.Authority()
 	ba, _ := base.Authority()
 	if sameScheme && target.HasAuthority == base.HasAuthority && ta == ba {
-		dir := mergeBase(base)
-		c = appendRelativePaths(c, dir, target.Path, qf)
-		if hasDotSegment(dir) {
-			// The merge removes the base's own dot segments too.
-			c = appendRelativePaths(c, string(removeDotSegments([]byte(dir), nil, "")), target.Path, qf)
+		merges := mergeCanGive(target.Path, rule)
+		if dir := mergeBase(base); merges {
+			c = appendRelativePaths(c, dir, target.Path, qf, limit)
+			if hasDotSegment(dir) {
+				// The merge removes the base's own dot segments too.
+				c = appendRelativePaths(c, string(removeDotSegments([]byte(dir), nil, "")), target.Path, qf, limit)
+			}
 		}
 		// RFC 1808's ";params" alone: the base path up to its params.
 		if i := strings.LastIndexByte(target.Path, '/') + 1; strings.IndexByte(target.Path[i:], ';') >= 0 {
 			p := target.Path[:i+strings.IndexByte(target.Path[i:], ';')]
 			if strings.HasPrefix(base.Path, p) {
-				c = append(c, target.Path[len(p):]+qf)
+				add(target.Path[len(p):] + qf)
 			}
 		}
 		// Dot segments alone: RFC 1630's "/." removal makes "." the
 		// directory without its trailing slash.
-		c = append(c, "."+qf, ".."+qf)
+		add("." + qf)
+		add(".." + qf)
 		if rule.kind() == Rule1808 {
 			// RFC 1808 parses the base path without its params (2.4.5),
 			// and tests the reference's params and query for being
 			// non-empty (step 5): ";" and "?" inherit the base's.
 			bp := parse1808(base.String())
-			dir := slashPath(bp.slash, bp.path[:strings.LastIndexByte(bp.path, '/')+1])
-			c = appendRelativePaths(c, dir, target.Path, qf)
-			c = append(c, "?"+f, ";"+f)
+			if merges {
+				dir := slashPath(bp.slash, bp.path[:strings.LastIndexByte(bp.path, '/')+1])
+				c = appendRelativePaths(c, dir, target.Path, qf, limit)
+			}
+			add("?" + f)
+			add(";" + f)
 		}
 		switch {
 		case strings.HasPrefix(target.Path, "//"):
-			c = append(c, "/."+target.Path+qf)
+			add("/." + target.Path + qf)
 		case strings.HasPrefix(target.Path, "/"):
-			c = append(c, target.Path+qf)
+			add(target.Path + qf)
 		}
 	}
 	if sameScheme && target.HasAuthority {
-		c = append(c, "//"+ta+target.Path+qf)
+		add("//" + ta + target.Path + qf)
 	}
 	if rule.kind() == Rule1630 {
 		// Every tail that starts with a run of slashes, before the query.
@@ -129,7 +188,7 @@ func relativeCandidates(base, target *URL, want string, rule Rule) []string {
 		}
 		for i := len(target.Scheme) + 1; i < end; i++ {
 			if want[i] == '/' && want[i-1] != '/' {
-				c = append(c, want[i:])
+				add(want[i:])
 			}
 		}
 	}
@@ -138,26 +197,40 @@ func relativeCandidates(base, target *URL, want string, rule Rule) []string {
 
 // appendRelativePaths appends the relative-path references from the base
 // directory dir to the path tpath: the part of tpath below dir, or below
-// one of dir's ancestors with as many "../" as levels climbed.
-func appendRelativePaths(c []string, dir, tpath, suffix string) []string {
+// one of dir's ancestors with as many "../" as levels climbed. Each level
+// makes the references longer; with a limit of 0 or more, the climb ends
+// where they would be longer than limit.
+func appendRelativePaths(c []relativeCandidate, dir, tpath, suffix string, limit int) []relativeCandidate {
+	// Each level's prefix is a prefix of the last one's: it is one of
+	// tpath's when it is no longer than what dir and tpath share.
+	common := 0
+	for common < len(dir) && common < len(tpath) && dir[common] == tpath[common] {
+		common++
+	}
 	prefix := dir
-	for ups := ""; ; ups += "../" {
-		if rest, ok := strings.CutPrefix(tpath, prefix); ok {
+	for ups := 0; ; ups++ {
+		// The shortest reference this level or a higher one can give:
+		// ".." and the suffix at the least.
+		if limit >= 0 && 3*ups-1+max(len(tpath)-len(prefix), 0)+len(suffix) > limit {
+			return c
+		}
+		if len(prefix) <= common {
+			rest := tpath[len(prefix):]
 			switch {
-			case rest == "" && ups == "":
-				c = append(c, "."+suffix, "./"+suffix)
+			case rest == "" && ups == 0:
+				c = append(c, relativeCandidate{lead: ".", suffix: suffix}, relativeCandidate{lead: "./", suffix: suffix})
 			case rest == "":
-				c = append(c, ups[:len(ups)-1]+suffix, ups+suffix)
-			case ups == "":
+				c = append(c, relativeCandidate{ups: ups, cut: true, suffix: suffix}, relativeCandidate{ups: ups, suffix: suffix})
+			case ups == 0:
 				// A first segment with ":" would read as a scheme (RFC 3986
 				// 4.2), one starting with "/" as an absolute path.
 				first, _, _ := strings.Cut(rest, "/")
 				if !strings.Contains(first, ":") && first != "" {
-					c = append(c, rest+suffix)
+					c = append(c, relativeCandidate{rest: rest, suffix: suffix})
 				}
-				c = append(c, "./"+rest+suffix)
+				c = append(c, relativeCandidate{lead: "./", rest: rest, suffix: suffix})
 			default:
-				c = append(c, ups+rest+suffix)
+				c = append(c, relativeCandidate{ups: ups, rest: rest, suffix: suffix})
 			}
 		}
 		if prefix == "" || prefix == "/" {
@@ -166,4 +239,45 @@ func appendRelativePaths(c []string, dir, tpath, suffix string) []string {
 		i := strings.LastIndexByte(prefix[:len(prefix)-1], '/')
 		prefix = prefix[:i+1]
 	}
+}
+
+// mergeCanGive tells whether path can be the path of a resolution's
+// result under rule when the reference has a relative path, which is
+// merged with the base's directory. The candidates are resolved anyway;
+// this spares Relative the relative paths from a base deep in
+// directories, a candidate per level, each resolved in time proportional
+// to the base, when none of them can give path.
+//
+// RFC 3986 removes the dot segments of every path it resolves (5.2.4).
+// RFC 2396 and 1808 process a merged path (dotSteps): no "." segment is
+// left, and a ".." only at the start or after "..". RFC 1808 does so
+// before the params, which start at the path's first ";" (2.4.5), and
+// without the "/" before the path. All three may then write "/." before
+// a path starting with "//" (RFC 3986 3.3). RFC 1630 is not ruled on.
+func mergeCanGive(path string, rule Rule) bool {
+	if rule.kind() == Rule1630 {
+		return true
+	}
+	if rule.kind() == Rule1808 {
+		path, _, _ = strings.Cut(path, ";")
+	}
+	if p, ok := strings.CutPrefix(path, "/."); ok && strings.HasPrefix(p, "//") {
+		path = p
+	}
+	switch rule.kind() {
+	case Rule3986:
+		return !hasDotSegment(path)
+	case Rule1808:
+		path = strings.TrimPrefix(path, "/")
+	}
+	prev := ".." // a ".." may start the path
+	for rest, more := strings.TrimPrefix(path, "/"), true; more; {
+		var seg string
+		seg, rest, more = strings.Cut(rest, "/")
+		if seg == "." || seg == ".." && prev != ".." {
+			return false
+		}
+		prev = seg
+	}
+	return true
 }

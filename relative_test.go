@@ -3,6 +3,8 @@ package urlkit_test
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/urlkit/urlkit"
@@ -34,6 +36,8 @@ var relativeCases = map[urlkit.Rule][]relativeCase{
 		{"http://a", "http://a/g", "g"},
 		{"mailto:joe@example.com", "mailto:ann@example.com", "ann@example.com"},
 		{"news:comp.infosystems.www", "news:comp.lang.go", "comp.lang.go"},
+		// The target itself is shorter than "../../../../../../c".
+		{"urn:a/b/d/e/f/g/h/i/j", "urn:a/b/c", "urn:a/b/c"},
 	},
 	urlkit.Rule2396: {
 		{base3986, "http://a/b/c/d;p?q#s", "#s"},
@@ -50,6 +54,10 @@ var relativeCases = map[urlkit.Rule][]relativeCase{
 		{base1808, "http://a/b/c/d;x", ";x"},
 		{base1808, "http://a/b/c/d;p?y", "?y"},
 		{base1808, "http://a/b/c/g;x=1/../y", "g;x=1/../y"},
+		// RFC 1808 merges without the "/" before the path: "/.." is left.
+		{"http://a//", "http://a//..", ".."},
+		// "?" inherits the base's path, ".", which no merge leaves.
+		{"urn:.#", "urn:.", "?"},
 	},
 	urlkit.Rule1630: {
 		{magicF, "magic://a/b/c//d/e/g", "g"},
@@ -114,6 +122,57 @@ func TestRelativeRFCExamples(t *testing.T) {
 			if len(ref.String()) > len(tc.ref) {
 				t.Errorf("%s %v: Relative gives %q for %q, longer than the RFC's %q", tc.section, set.rule, ref.String(), tc.want, tc.ref)
 			}
+		}
+	}
+}
+
+// TestRelativeDeepBase: a base with tens of thousands of directory
+// levels has a candidate reference per level, each longer than the last
+// and each resolved against the whole base; making and trying them all
+// allocated gigabytes (4.3 GB for the unreachable case here) and took
+// seconds to minutes. Relative makes none longer than the target and none
+// that cannot give the target's path, and tries them shortest first.
+func TestRelativeDeepBase(t *testing.T) {
+	const n = 20000
+	slashes := "http:" + strings.Repeat("/", n)
+	as := "http://h" + strings.Repeat("/a", n)
+	cases := []struct {
+		rule         urlkit.Rule
+		base, target string
+		want         string // "" for ErrUnreachable
+	}{
+		{urlkit.Rule3986, slashes + "./", slashes + "c", "c"},
+		{urlkit.Rule2396, slashes + "./", slashes + "c", "c"},
+		{urlkit.Rule1808, slashes + "./", slashes + "c", "c"},
+		{urlkit.Rule1630, slashes + "./", slashes + "c", "c"},
+		{urlkit.Rule3986 | urlkit.Compat, slashes + "./", slashes + "c", "c"},
+		{urlkit.Rule3986, slashes + "./", slashes + "../c", ""},
+		{urlkit.Rule3986, as + "/./", as + "/../c", ""},
+		{urlkit.Rule2396 | urlkit.Compat, as + "/./", as + "/../c", as[len("http://h"):] + "/../c"},
+		{urlkit.Rule3986, as + "/x", as[:len(as)-n*4/5] + "/c", strings.Repeat("../", n*2/5) + "c"},
+	}
+	for _, tc := range cases {
+		base, _, err := urlkit.ParseMode(tc.base, urlkit.RFC3986)
+		if err != nil {
+			t.Fatal(err)
+		}
+		target, _, err := urlkit.ParseMode(tc.target, urlkit.RFC3986)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		ref, err := urlkit.Relative(&base, &target, tc.rule)
+		runtime.ReadMemStats(&after)
+		if tc.want == "" {
+			if !errors.Is(err, urlkit.ErrUnreachable) {
+				t.Errorf("%v %.20s...: %v, want ErrUnreachable", tc.rule, tc.target, err)
+			}
+		} else if err != nil || ref.String() != tc.want {
+			t.Errorf("%v %.20s...: %.20q... (%d bytes) %v, want %.20q... (%d bytes)", tc.rule, tc.target, ref.String(), len(ref.String()), err, tc.want, len(tc.want))
+		}
+		if mb := float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20); mb > 64 {
+			t.Errorf("%v %.20s...: %.0f MiB allocated for a %d-byte base", tc.rule, tc.target, mb, len(tc.base))
 		}
 	}
 }
