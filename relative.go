@@ -139,7 +139,15 @@ func relativeCandidates(c []relativeCandidate, base, target *URL, want string, r
 	ta, _ := target.Authority()
 	ba, _ := base.Authority()
 	if sameScheme && target.HasAuthority == base.HasAuthority && ta == ba {
-		merges := mergeCanGive(target.Path, rule)
+		// The directory the rule merges a relative path with.
+		mergeDir := mergeBase(base)
+		var bp parts1808
+		if rule.kind() == Rule1808 {
+			// RFC 1808 parses the base path without its params (2.4.5).
+			bp = parse1808(base.String())
+			mergeDir = bp.path[:strings.LastIndexByte(bp.path, '/')+1]
+		}
+		merges := mergeCanGive(target.Path, mergeDir, rule)
 		if dir := mergeBase(base); merges {
 			c = appendRelativePaths(c, dir, target.Path, qf, limit)
 			if hasDotSegment(dir) {
@@ -159,13 +167,10 @@ func relativeCandidates(c []relativeCandidate, base, target *URL, want string, r
 		add("." + qf)
 		add(".." + qf)
 		if rule.kind() == Rule1808 {
-			// RFC 1808 parses the base path without its params (2.4.5),
-			// and tests the reference's params and query for being
+			// RFC 1808 tests the reference's params and query for being
 			// non-empty (step 5): ";" and "?" inherit the base's.
-			bp := parse1808(base.String())
 			if merges {
-				dir := slashPath(bp.slash, bp.path[:strings.LastIndexByte(bp.path, '/')+1])
-				c = appendRelativePaths(c, dir, target.Path, qf, limit)
+				c = appendRelativePaths(c, slashPath(bp.slash, mergeDir), target.Path, qf, limit)
 			}
 			add("?" + f)
 			add(";" + f)
@@ -243,18 +248,20 @@ func appendRelativePaths(c []relativeCandidate, dir, tpath, suffix string, limit
 
 // mergeCanGive tells whether path can be the path of a resolution's
 // result under rule when the reference has a relative path, which is
-// merged with the base's directory. The candidates are resolved anyway;
-// this spares Relative the relative paths from a base deep in
+// merged with the base's directory dir. The candidates are resolved
+// anyway; this spares Relative the relative paths from a base deep in
 // directories, a candidate per level, each resolved in time proportional
 // to the base, when none of them can give path.
 //
 // RFC 3986 removes the dot segments of every path it resolves (5.2.4).
 // RFC 2396 and 1808 process a merged path (dotSteps): no "." segment is
-// left, and a ".." only at the start or after "..". RFC 1808 does so
-// before the params, which start at the path's first ";" (2.4.5), and
-// without the "/" before the path. All three may then write "/." before
-// a path starting with "//" (RFC 3986 3.3). RFC 1630 is not ruled on.
-func mergeCanGive(path string, rule Rule) bool {
+// left, and a ".." only at the start or after "..", and those that start
+// dir's own result stay: the path starts with at least as many. RFC 1808
+// does so before the params, which start at the path's first ";"
+// (2.4.5), and without the "/" before the path. All three may then write
+// "/." before a path starting with "//" (RFC 3986 3.3). RFC 1630 is not
+// ruled on.
+func mergeCanGive(path, dir string, rule Rule) bool {
 	if rule.kind() == Rule1630 {
 		return true
 	}
@@ -270,8 +277,9 @@ func mergeCanGive(path string, rule Rule) bool {
 	case Rule1808:
 		path = strings.TrimPrefix(path, "/")
 	}
+	path = strings.TrimPrefix(path, "/")
 	prev := ".." // a ".." may start the path
-	for rest, more := strings.TrimPrefix(path, "/"), true; more; {
+	for rest, more := path, true; more; {
 		var seg string
 		seg, rest, more = strings.Cut(rest, "/")
 		if seg == "." || seg == ".." && prev != ".." {
@@ -279,5 +287,16 @@ func mergeCanGive(path string, rule Rule) bool {
 		}
 		prev = seg
 	}
-	return true
+	stays := strings.TrimPrefix(dotSteps(dir, nil, "", [4]string{}), "/")
+	return leadingDotDots(path) >= leadingDotDots(stays)
+}
+
+// leadingDotDots counts the ".." segments that start path.
+func leadingDotDots(path string) int {
+	n := 0
+	for path == ".." || strings.HasPrefix(path, "../") {
+		n++
+		path = path[min(3, len(path)):]
+	}
+	return n
 }

@@ -136,6 +136,8 @@ func TestRelativeDeepBase(t *testing.T) {
 	const n = 20000
 	slashes := "http:" + strings.Repeat("/", n)
 	as := "http://h" + strings.Repeat("/a", n)
+	dots := "http://h" + strings.Repeat("/..", n)
+	fewerDots := strings.Repeat("/..", n/2) + "/c"
 	cases := []struct {
 		rule         urlkit.Rule
 		base, target string
@@ -150,6 +152,9 @@ func TestRelativeDeepBase(t *testing.T) {
 		{urlkit.Rule3986, as + "/./", as + "/../c", ""},
 		{urlkit.Rule2396 | urlkit.Compat, as + "/./", as + "/../c", as[len("http://h"):] + "/../c"},
 		{urlkit.Rule3986, as + "/x", as[:len(as)-n*4/5] + "/c", strings.Repeat("../", n*2/5) + "c"},
+		// RFC 2396 and 1808 keep the ".." that start a merged path.
+		{urlkit.Rule2396, dots + "/x", "http://h" + fewerDots, fewerDots},
+		{urlkit.Rule1808, dots + "/x", "http://h" + fewerDots, fewerDots},
 	}
 	for _, tc := range cases {
 		base, _, err := urlkit.ParseMode(tc.base, urlkit.RFC3986)
