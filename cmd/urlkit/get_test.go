@@ -38,6 +38,17 @@ func TestNetScripts(t *testing.T) {
 // against inetutils telnetd, in.rlogind and Hercules.
 func TestSessionScripts(t *testing.T) {
 	wt.ServerEnv(t, "TELNET_PORT", "TELNET_USER", "TELNET_PASS", "RLOGIN_PORT", "RLOGIN_USER", "RLOGIN_PASS", "TN3270_PORT")
+	// A session that ends early (the server closed after a prompt, once in
+	// a clean-clone run) shows in the fake login's log: the lines its
+	// shell read ("cmd LINE"), or their absence.
+	t.Cleanup(func() {
+		if log := os.Getenv("TELNET_LOG"); log != "" && t.Failed() {
+			b, _ := os.ReadFile(log)
+			for _, line := range strings.Split(string(b), "\n") {
+				t.Logf("telnet server log: %q", line)
+			}
+		}
+	})
 	runServerScripts(t, "testdata/sessionscript", "TELNET_", "RLOGIN_", "TN3270_")
 }
 
