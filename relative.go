@@ -139,8 +139,9 @@ func relativeCandidates(c []relativeCandidate, base, target *URL, want string, r
 	ta, _ := target.Authority()
 	ba, _ := base.Authority()
 	if sameScheme && target.HasAuthority == base.HasAuthority && ta == ba {
-		// The directory the rule merges a relative path with.
-		mergeDir := mergeBase(base)
+		// mergeDir is the directory the rule merges a relative path with.
+		dir := mergeBase(base)
+		mergeDir := dir
 		var bp parts1808
 		if rule.kind() == Rule1808 {
 			// RFC 1808 parses the base path without its params (2.4.5).
@@ -148,7 +149,7 @@ func relativeCandidates(c []relativeCandidate, base, target *URL, want string, r
 			mergeDir = bp.path[:strings.LastIndexByte(bp.path, '/')+1]
 		}
 		merges := mergeCanGive(target.Path, mergeDir, rule)
-		if dir := mergeBase(base); merges {
+		if merges {
 			c = appendRelativePaths(c, dir, target.Path, qf, limit)
 			if hasDotSegment(dir) {
 				// The merge removes the base's own dot segments too.
@@ -254,13 +255,12 @@ func appendRelativePaths(c []relativeCandidate, dir, tpath, suffix string, limit
 // to the base, when none of them can give path.
 //
 // RFC 3986 removes the dot segments of every path it resolves (5.2.4).
-// RFC 2396 and 1808 process a merged path (dotSteps): no "." segment is
-// left, and a ".." only at the start or after "..", and those that start
-// dir's own result stay: the path starts with at least as many. RFC 1808
-// does so before the params, which start at the path's first ";"
-// (2.4.5), and without the "/" before the path. All three may then write
-// "/." before a path starting with "//" (RFC 3986 3.3). RFC 1630 is not
-// ruled on.
+// RFC 2396 and 1808 process a merged path with dotSteps, whose results
+// are the paths it leaves as they are; the ".." that start dir's own
+// result stay, so the path starts with at least as many. RFC 1808 does so
+// before the params, which start at the path's first ";" (2.4.5), and
+// without the "/" before the path. All three may then write "/." before a
+// path starting with "//" (RFC 3986 3.3). RFC 1630 is not ruled on.
 func mergeCanGive(path, dir string, rule Rule) bool {
 	if rule.kind() == Rule1630 {
 		return true
@@ -277,18 +277,11 @@ func mergeCanGive(path, dir string, rule Rule) bool {
 	case Rule1808:
 		path = strings.TrimPrefix(path, "/")
 	}
-	path = strings.TrimPrefix(path, "/")
-	prev := ".." // a ".." may start the path
-	for rest, more := path, true; more; {
-		var seg string
-		seg, rest, more = strings.Cut(rest, "/")
-		if seg == "." || seg == ".." && prev != ".." {
-			return false
-		}
-		prev = seg
+	if dotSteps(path, nil, "", [4]string{}) != path {
+		return false
 	}
-	stays := strings.TrimPrefix(dotSteps(dir, nil, "", [4]string{}), "/")
-	return leadingDotDots(path) >= leadingDotDots(stays)
+	stays := dotSteps(dir, nil, "", [4]string{})
+	return leadingDotDots(strings.TrimPrefix(path, "/")) >= leadingDotDots(strings.TrimPrefix(stays, "/"))
 }
 
 // leadingDotDots counts the ".." segments that start path.
