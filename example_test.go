@@ -3,6 +3,7 @@ package urlkit_test
 import (
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"github.com/urlkit/urlkit"
 )
@@ -110,6 +111,21 @@ func ExampleURL_Redacted() {
 	u, _ := urlkit.Parse("ftp://anonymous:guest@ftp.example.com/pub/")
 	fmt.Println(u.Redacted())
 	// Output: ftp://anonymous:xxxxx@ftp.example.com/pub/
+}
+
+// Parsing a URL from a buffer that is read into again, without a copy:
+// the components are substrings of the text given to Parse, so the URL
+// is cloned before it is kept.
+func ExampleURL_Clone() {
+	buf := []byte("gopher://gopher.example.org:70/0/notes.txt")
+	u, _ := urlkit.Parse(unsafe.String(&buf[0], len(buf)))
+	kept := u.Clone()
+	copy(buf, "ftp://host.example/xxxxxxxxxxxxxxxxxxxxxxx") // the next read
+	fmt.Println(kept.Host, kept.Port, kept.Path)
+	fmt.Println(kept.String())
+	// Output:
+	// gopher.example.org 70 /0/notes.txt
+	// gopher://gopher.example.org:70/0/notes.txt
 }
 
 func ExampleURL_NetURL() {

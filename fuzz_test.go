@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/urlkit/urlkit/internal/safetext"
 )
@@ -109,8 +110,12 @@ func writtenFormSound(t *testing.T, u *URL) {
 		if got, want := v.String(), v.text(false); got != want {
 			t.Fatalf("%s of %q: String %q, built %q", how, u.written, got, want)
 		}
+		cloneSound(t, v, how)
 	}
 	check(u, "the URL parsed")
+	if c := u.Clone(); u.written != "" && !c.writtenForm() {
+		t.Fatalf("the clone of %q is not in its written form: its String would allocate", u.written)
+	}
 	writtenPartsAgree(t, u)
 	fields := func(v *URL) []*string {
 		return []*string{&v.Scheme, &v.User, &v.Password, &v.Host, &v.Port, &v.Path, &v.Query, &v.Fragment}
@@ -132,7 +137,40 @@ func writtenFormSound(t *testing.T, u *URL) {
 		v := *u
 		*flags(&v)[i] = !*flags(u)[i]
 		check(&v, "a flag turned over")
+		for _, f := range fields(&v) {
+			*f = strings.Clone(*f)
+		}
+		check(&v, "a flag turned over, every component copied")
 	}
+}
+
+// cloneSound checks that v.Clone has v's components, flags and String
+// form, and shares no memory with v: none of its strings lies in v's
+// text or in a component of v.
+func cloneSound(t *testing.T, v *URL, how string) {
+	t.Helper()
+	c := v.Clone()
+	if !c.SameComponents(v) || c.String() != v.String() {
+		t.Fatalf("%s of %q: clone %+v (%q), want %+v (%q)", how, v.written, c, c.String(), *v, v.String())
+	}
+	own := []string{v.written, v.Scheme, v.User, v.Password, v.Host, v.Port, v.Path, v.Query, v.Fragment}
+	for _, x := range []string{c.written, c.Scheme, c.User, c.Password, c.Host, c.Port, c.Path, c.Query, c.Fragment} {
+		for _, y := range own {
+			if overlap(x, y) {
+				t.Fatalf("%s of %q: the clone's %q shares memory with %q", how, v.written, x, y)
+			}
+		}
+	}
+}
+
+// overlap reports whether the non-empty strings a and b share a byte of
+// memory.
+func overlap(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	pa, pb := uintptr(unsafe.Pointer(unsafe.StringData(a))), uintptr(unsafe.Pointer(unsafe.StringData(b)))
+	return pa < pb+uintptr(len(b)) && pb < pa+uintptr(len(a))
 }
 
 // writtenPartsAgree checks the composite parts (authority, userinfo,

@@ -65,6 +65,83 @@ func (u *URL) Redacted() string {
 	return u.text(true)
 }
 
+// Clone returns a copy of u that shares no memory with the text it was
+// parsed from: String's result is copied into one new string, which the
+// components then slice, as they slice the text Parse was given. Parsing
+// costs no allocation because the components are substrings of the
+// input; a URL parsed from a buffer that will be written again (an
+// unsafe.String over a read buffer) is cloned before it is kept.
+func (u *URL) Clone() URL {
+	c := *u
+	if w := u.written; w != "" && within(u.Scheme, w) && within(u.User, w) && within(u.Password, w) &&
+		within(u.Host, w) && within(u.Port, w) && within(u.Path, w) && within(u.Query, w) && within(u.Fragment, w) {
+		// As parsed: every component lies in u.written, and moves to
+		// the copy at the same offset.
+		c.written = strings.Clone(w)
+		from, to := uintptr(unsafe.Pointer(unsafe.StringData(w))), unsafe.Pointer(unsafe.StringData(c.written))
+		moved := func(v string) string {
+			if v == "" {
+				return "" // not even an empty slice of the old text
+			}
+			return unsafe.String((*byte)(unsafe.Add(to, uintptr(unsafe.Pointer(unsafe.StringData(v)))-from)), len(v))
+		}
+		c.Scheme, c.User, c.Password, c.Host = moved(u.Scheme), moved(u.User), moved(u.Password), moved(u.Host)
+		c.Port, c.Path, c.Query, c.Fragment = moved(u.Port), moved(u.Path), moved(u.Query), moved(u.Fragment)
+		return c
+	}
+	// Each component String writes is taken from the new text where
+	// appendText puts it; a component it leaves out is copied alone.
+	c.written = u.text(false)
+	text, at := c.written, 0
+	take := func(v *string, written bool) {
+		if !written {
+			*v = strings.Clone(*v)
+			return
+		}
+		*v = text[at : at+len(*v)]
+		at += len(*v)
+	}
+	take(&c.Scheme, true)
+	if c.Scheme != "" {
+		at++ // ':'
+	}
+	auth := c.HasAuthority
+	user := auth && c.HasUser
+	if auth {
+		at += 2 // "//"
+	}
+	take(&c.User, user)
+	if user && c.HasPassword {
+		at++ // ':'
+	}
+	take(&c.Password, user && c.HasPassword)
+	if user {
+		at++ // '@'
+	}
+	take(&c.Host, auth)
+	if auth && c.HasPort {
+		at++ // ':'
+	}
+	take(&c.Port, auth && c.HasPort)
+	take(&c.Path, true)
+	if c.HasQuery {
+		at++ // '?'
+	}
+	take(&c.Query, c.HasQuery)
+	if c.HasFragment {
+		at++ // '#'
+	}
+	take(&c.Fragment, c.HasFragment)
+	return c
+}
+
+// within reports whether v is empty or lies within text.
+func within(v, text string) bool {
+	// An address below text's wraps around to a large offset.
+	off := uintptr(unsafe.Pointer(unsafe.StringData(v))) - uintptr(unsafe.Pointer(unsafe.StringData(text)))
+	return v == "" || off <= uintptr(len(text)) && uintptr(len(v)) <= uintptr(len(text))-off
+}
+
 // SameComponents reports whether u and v have the same components and
 // flags, byte for byte (Equal compares them once normalized), whatever
 // text each was parsed from.

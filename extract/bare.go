@@ -3,8 +3,10 @@ package extract
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/urlkit/urlkit/internal/registry"
 )
@@ -48,15 +50,26 @@ func (s *Scanner) bare(t int) bool {
 		s.skip = true
 		return false
 	}
-	// One string for the URL: the sentence punctuation trimmed off its
-	// end stays unused behind it.
-	text := string(buf[urlAt:e])
+	// An unrepaired URL (most) is its own canonical form. Until Item is
+	// called (copies), it is parsed where it lies in the buffer and lent
+	// (Scanner.lent): a caller that only writes URLs out (AppendURL)
+	// then costs no string. A repaired or rejected one is parsed again
+	// from a copy, so that what outlives the buffer (the repaired URL,
+	// the error) holds none of it. With copies, one string: the sentence
+	// punctuation trimmed off its end stays unused behind it.
+	text := unsafe.String(&buf[urlAt], e-urlAt)
+	if s.copies {
+		text = string(buf[urlAt:e])
+	}
 	n := keep(text, buf[urlAt:e], colon-urlAt)
 	if n == 0 {
 		return false // "http://", "mailto:..."
 	}
 	text, e = text[:n], urlAt+n
 	u, ws, err := confirm(text, 0)
+	if (err != nil || len(ws) > 0) && !s.copies {
+		u, ws, err = confirm(strings.Clone(text), 0)
+	}
 	if err != nil {
 		s.parseFailed(urlAt, e, false, err)
 		s.consume(e)
@@ -65,6 +78,9 @@ func (s *Scanner) bare(t int) bool {
 	if len(ws) == 0 {
 		// Nothing repaired: the parser's round trip gives text back.
 		s.emitString(&u, text, matchAt, urlAt, e)
+		if !s.copies {
+			s.lent = lentURL | lentParsed
+		}
 	} else {
 		s.emit(&u, matchAt, urlAt, e)
 	}

@@ -1,6 +1,7 @@
 package extract_test
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"strings"
@@ -40,6 +41,21 @@ news:comp.infosystems.www (or mailto:timbl@info.cern.ch), the page
 	// mailto:timbl@info.cern.ch
 	// http://en.wikipedia.org/wiki/URL_(disambiguation)
 	// ftp://info.cern.ch/pub
+}
+
+// Writing the URLs out as they are found: AppendURL copies each into the
+// writer's buffer, where URL would make a string of it.
+func ExampleScanner_AppendURL() {
+	s := extract.NewScanner(strings.NewReader("Get <URL:ftp://ftp.example.org/pub/> or http://www.example.org/."))
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	for s.Next() {
+		out.Write(s.AppendURL(out.AvailableBuffer()))
+		out.WriteByte('\n')
+	}
+	// Output:
+	// ftp://ftp.example.org/pub/
+	// http://www.example.org/
 }
 
 // A line break right after a hyphen inside a wrapper: the hyphen is kept,

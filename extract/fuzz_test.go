@@ -75,6 +75,24 @@ func FuzzFindAll(f *testing.F) {
 			t.Fatalf("one byte at a time:\n%+v\n%+v\nwant\n%+v\n%+v", got, slow, items, problems)
 		}
 
+		// One byte at a time, the URLs only appended (lent from the
+		// buffer, never copied out) and checked after the scan: the same
+		// URLs and problems.
+		var lentProblems []Problem
+		c3 := &Config{MaxLength: max, Problem: func(p Problem) { lentProblems = append(lentProblems, p) }}
+		s = c3.NewScanner(iotest.OneByteReader(strings.NewReader(data)))
+		var urls []byte
+		for s.Next() {
+			urls = append(s.AppendURL(urls), '\n')
+		}
+		var want []byte
+		for _, it := range items {
+			want = append(append(want, it.URL...), '\n')
+		}
+		if s.Err() != nil || !bytes.Equal(urls, want) || !reflect.DeepEqual(lentProblems, problems) {
+			t.Fatalf("appended one byte at a time:\n%q\n%+v\nwant\n%q\n%+v", urls, lentProblems, want, problems)
+		}
+
 		// The reference path, every ':' and '<' a trigger, read whole and
 		// one byte at a time: the same items and problems.
 		for _, r := range []io.Reader{strings.NewReader(data), iotest.OneByteReader(strings.NewReader(data))} {

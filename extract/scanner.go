@@ -112,7 +112,20 @@ type Scanner struct {
 	lineAt    int64 // offset where line starts
 	counted   int64 // newlines are counted up to here
 	item      Item
+	// lent tells which of item.URL and item.Parsed's components are
+	// still the candidate's bytes in buf, valid until the next read: URL
+	// and Item copy them out, AppendURL reads them in place.
+	lent uint8
+	// copies: Item has been called, so each URL is copied out of the
+	// buffer as it is found (cloning a lent one costs more).
+	copies bool
 }
+
+// The bits of Scanner.lent.
+const (
+	lentURL uint8 = 1 << iota
+	lentParsed
+)
 
 // NewScanner returns a Scanner reading r with the zero Config.
 func NewScanner(r io.Reader) *Scanner { return (*Config)(nil).NewScanner(r) }
@@ -144,16 +157,38 @@ func (c *Config) FindAll(text string) []Item {
 	sc := c.NewScanner(strings.NewReader(text))
 	var items []Item
 	for sc.Next() {
-		items = append(items, sc.item)
+		items = append(items, sc.Item())
 	}
 	return items
 }
 
 // Item returns the URL found by the last call to Next.
-func (s *Scanner) Item() Item { return s.item }
+func (s *Scanner) Item() Item {
+	s.copies = true
+	if s.lent&lentParsed != 0 {
+		s.item.Parsed = s.item.Parsed.Clone()
+		if s.lent&lentURL != 0 {
+			s.item.URL = s.item.Parsed.String() // the clone's text, unrepaired
+		}
+		s.lent = 0
+	}
+	return s.item
+}
 
 // URL returns the canonical URL found by the last call to Next.
-func (s *Scanner) URL() string { return s.item.URL }
+func (s *Scanner) URL() string {
+	if s.lent&lentURL != 0 {
+		s.item.URL = strings.Clone(s.item.URL)
+		s.lent &^= lentURL
+	}
+	return s.item.URL
+}
+
+// AppendURL appends the canonical URL found by the last call to Next to
+// b and returns the extended buffer. Unlike URL it does not allocate:
+// most URLs are appended from the input as read, with no string made
+// for them.
+func (s *Scanner) AppendURL(b []byte) []byte { return append(b, s.item.URL...) }
 
 // Err returns the first error reading the input, other than io.EOF.
 func (s *Scanner) Err() error { return s.err }
@@ -199,7 +234,7 @@ func (s *Scanner) Next() bool {
 			return true
 		}
 	}
-	s.item = Item{}
+	s.item, s.lent = Item{}, 0
 	return false
 }
 
@@ -431,6 +466,7 @@ func (s *Scanner) emit(u *urlkit.URL, start, urlAt, end int) {
 // composite literal would be built aside and copied.
 func (s *Scanner) emitString(u *urlkit.URL, url string, start, urlAt, end int) {
 	it := &s.item
+	s.lent = 0
 	it.URL = url
 	it.Parsed = *u
 	it.Offset = s.abs(urlAt)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/urlkit/urlkit"
 )
 
 // scanAll runs a Scanner over r and returns its items and problems.
@@ -96,6 +98,79 @@ func TestChunking(t *testing.T) {
 			}
 			if !reflect.DeepEqual(problems, want) {
 				t.Fatalf("max %d, %s: problems %v, want %v", max, name, problems, want)
+			}
+		}
+	}
+}
+
+// TestLentURLs: a Scanner lends an unrepaired URL from its buffer until
+// URL or Item asks for it. Whichever of URL, Item and AppendURL a caller
+// uses, and in whatever order, what it kept is still the URL FindAll
+// gives after the buffer has been read into again, as are the problems.
+func TestLentURLs(t *testing.T) {
+	// Several times the buffer, with candidates the parser rejects: the
+	// error names the candidate.
+	text := strings.Repeat(streamText()+"see http://host:port/x or http://${req.url}/ or x-y:a/%zz\n", 12)
+	var wantProblems []Problem
+	want := (&Config{Problem: func(p Problem) { wantProblems = append(wantProblems, p) }}).FindAll(text)
+	rejected := 0
+	for _, p := range wantProblems {
+		var ue *urlkit.Error
+		if errors.As(p.Err, &ue) {
+			rejected++
+		}
+	}
+	if len(want) < 6000 || rejected < 24 {
+		t.Fatalf("only %d items, %d rejected", len(want), rejected)
+	}
+	readers := map[string]func() io.Reader{
+		"whole":      func() io.Reader { return strings.NewReader(text) },
+		"odd chunks": func() io.Reader { return &chunkReader{data: []byte(text), sizes: []int{1, 7, 3, 64, 2, 1000, 5}} },
+	}
+	for name, r := range readers {
+		// scan runs a Scanner to the end, calling use on each item.
+		scan := func(use func(i int, s *Scanner)) []Problem {
+			var problems []Problem
+			s := (&Config{Problem: func(p Problem) { problems = append(problems, p) }}).NewScanner(r())
+			i := 0
+			for s.Next() {
+				use(i, s)
+				i++
+			}
+			if err := s.Err(); err != nil || i != len(want) {
+				t.Fatalf("%s: %d items, %v", name, i, err)
+			}
+			return problems
+		}
+		urls := make([]string, len(want))
+		scan(func(i int, s *Scanner) { urls[i] = s.URL() })
+		var line []byte
+		appended := make([]string, len(want))
+		problems := scan(func(i int, s *Scanner) {
+			line = s.AppendURL(line[:0])
+			appended[i] = string(line)
+		})
+		for i := range want {
+			if urls[i] != want[i].URL || appended[i] != want[i].URL {
+				t.Fatalf("%s: item %d: URL kept %q, appended %q, want %q", name, i, urls[i], appended[i], want[i].URL)
+			}
+		}
+		if !reflect.DeepEqual(problems, wantProblems) {
+			t.Fatalf("%s: problems of a scan that only appends differ", name)
+		}
+		// An Item asked for after URLs were only appended (lent), then
+		// kept while the scan reads on.
+		for _, k := range []int{0, 1, 17, len(want) / 2, len(want) - 1} {
+			var kept Item
+			scan(func(i int, s *Scanner) {
+				if i == k {
+					kept = s.Item()
+				} else {
+					line = s.AppendURL(line[:0])
+				}
+			})
+			if !reflect.DeepEqual(kept, want[k]) || kept.Parsed.String() != want[k].URL {
+				t.Fatalf("%s: item %d kept as %+v, want %+v", name, k, kept, want[k])
 			}
 		}
 	}

@@ -139,7 +139,7 @@ func extractOne(ctx context.Context, stdin io.Reader, out *bufio.Writer, errw io
 			out.Write(itemJSON(name, s.Item()))
 			out.WriteByte('\n')
 		} else {
-			out.WriteString(s.URL())
+			out.Write(s.AppendURL(out.AvailableBuffer()))
 			out.WriteByte('\n')
 		}
 	}
