@@ -187,15 +187,70 @@ func relativeCandidates(c []relativeCandidate, base, target *URL, want string, r
 		add("//" + ta + target.Path + qf)
 	}
 	if rule.kind() == Rule1630 {
-		// Every tail that starts with a run of slashes, before the query.
-		end := len(want)
-		if i := strings.IndexAny(want, "?#"); i >= 0 {
-			end = i
+		c = appendTails1630(c, base, target, want)
+	}
+	return c
+}
+
+// appendTails1630 appends RFC 1630's candidates: the tails of the target
+// that start with a run of slashes and can give it back. The rule keeps
+// the base up to its first run of as many slashes (up to its ":" when it
+// has none), appends the tail, and cleans the path, which only removes
+// ("/." and "xxx/../"), but for the "/." it may write before a path that
+// starts with "//". So:
+//   - a tail that starts more than two bytes after what is kept gives a
+//     result shorter than the target;
+//   - when neither the kept part of the base's path nor the tail holds a
+//     ".", nothing is removed, and the tail must start where the kept part
+//     ends (or two bytes after it).
+//
+// (Each tail was resolved, in time proportional to the target: quadratic.)
+func appendTails1630(c []relativeCandidate, base, target *URL, want string) []relativeCandidate {
+	ctx := *base
+	ctx.HasFragment, ctx.Fragment = false, ""
+	hier := ctx.String()
+	if i := strings.IndexByte(hier, '?'); i >= 0 {
+		hier = hier[:i]
+	}
+	// kept[n]: the length resolve1630's firstRun keeps for a tail that
+	// starts with n slashes.
+	kept := make(map[int]int)
+	for i := len(base.Scheme) + 1; i < len(hier); {
+		n := leadingSlashes(hier[i:])
+		if n == 0 {
+			i++
+			continue
 		}
-		for i := len(target.Scheme) + 1; i < end; i++ {
-			if want[i] == '/' && want[i-1] != '/' {
-				add(want[i:])
-			}
+		if _, ok := kept[n]; !ok {
+			kept[n] = i
+		}
+		i += n
+	}
+	pathAt := len(base.Scheme) + 1
+	if a, ok := ctx.Authority(); ok {
+		pathAt += 2 + len(a)
+	}
+	pathAt = min(pathAt, len(hier))
+	baseDot := strings.IndexByte(hier[pathAt:], '.') // in the base's path, or -1
+	if baseDot >= 0 {
+		baseDot += pathAt
+	}
+	end := len(want)
+	if i := strings.IndexAny(want, "?#"); i >= 0 {
+		end = i
+	}
+	lastDot := strings.LastIndexByte(want[:end], '.')
+	for i := len(target.Scheme) + 1; i < end; i++ {
+		if want[i] != '/' || want[i-1] == '/' {
+			continue
+		}
+		k, ok := kept[leadingSlashes(want[i:end])]
+		if !ok {
+			k = len(base.Scheme) + 1
+		}
+		dots := lastDot >= i || baseDot >= 0 && baseDot < k
+		if i <= k+2 && (dots || i == k || i == k+2) {
+			c = append(c, relativeCandidate{rest: want[i:]})
 		}
 	}
 	return c

@@ -155,6 +155,10 @@ func TestRelativeDeepBase(t *testing.T) {
 		// RFC 2396 and 1808 keep the ".." that start a merged path.
 		{urlkit.Rule2396, dots + "/x", "http://h" + fewerDots, fewerDots},
 		{urlkit.Rule1808, dots + "/x", "http://h" + fewerDots, fewerDots},
+		// RFC 1630 tries the target's tails that start with a slash: only
+		// those the part of the base it keeps can reach.
+		{urlkit.Rule1630, "http://h/x", as, as[len("http://h/"):]},
+		{urlkit.Rule1630, "http://h/x", as + "/./b", as + "/./b"},
 	}
 	for _, tc := range cases {
 		base, _, err := urlkit.ParseMode(tc.base, urlkit.RFC3986)
