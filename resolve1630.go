@@ -1,6 +1,9 @@
 package urlkit
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // resolve1630 is RFC 1630's partial-form rule; see Rule1630.
 func resolve1630(out, base, ref *URL, t *trace, text bool) string {
@@ -106,8 +109,97 @@ func firstRun(s string, i, n int) int {
 }
 
 // removeDots1630 removes "/." and "xxx/../" (and a final "xxx/..")
-// repeatedly, leftmost first, from path; see Rule1630.
+// repeatedly, leftmost first, from path; see Rule1630. Explained, it
+// goes step by step (removeDots1630Steps), as the trace shows the path
+// after each removal; otherwise in one pass (cleanDots1630), which gives
+// the same path.
 func removeDots1630(path string, t *trace) string {
+	if t == nil {
+		return cleanDots1630(path)
+	}
+	return removeDots1630Steps(path, t)
+}
+
+// cleanDots1630 is removeDots1630 in one pass over path's elements. The
+// output holds the elements passed, clear of the two patterns; a removal
+// changes only what follows the element before it, so the leftmost
+// pattern is always at the output's end, and each element is written
+// once and taken back at most once. (Scanning again from the start after
+// each removal, and copying the path, was quadratic: a 140 KB reference
+// took 1.4 s.)
+//
+// The patterns, in elements: a "." with a slash before it (a "/." is a
+// complete element whatever follows: a slash or the end); an element
+// xxx, not "..", with at most one slash before it (two or more protect
+// it), followed by exactly one slash and "..".
+func cleanDots1630(path string) string {
+	if strings.IndexByte(path, '.') < 0 {
+		return path
+	}
+	out := make([]byte, 0, len(path))
+	// After a removal, the slashes left (carry) join those before the
+	// next element, less one when "xxx/../" took the one after "..".
+	carry, less, removed := 0, 0, false
+	for i := 0; ; {
+		if !removed {
+			// Up to the slashes before the next element with a ".", the
+			// elements are written as they are.
+			d := strings.IndexByte(path[i:], '.')
+			if d < 0 {
+				return string(append(out, path[i:]...))
+			}
+			if r := i + strings.LastIndexByte(path[i:i+d], '/'); r >= i {
+				for r > i && path[r-1] == '/' {
+					r--
+				}
+				out, i = append(out, path[i:r]...), r
+			}
+		}
+		n := leadingSlashes(path[i:])
+		i += n
+		if removed {
+			n, removed = carry+max(n-less, 0), false
+		}
+		if i == len(path) {
+			return string(appendSlashes(out, n))
+		}
+		j := i + strings.IndexByte(path[i:], '/')
+		if j < i {
+			j = len(path)
+		}
+		text := path[i:j]
+		i = j
+		if text == "." && n >= 1 { // "/.": the "." and the slash before it
+			carry, less, removed = n-1, 0, true
+			continue
+		}
+		if text == ".." && n == 1 && len(out) > 0 {
+			// The last element written: out[at:], after k slashes.
+			at := bytes.LastIndexByte(out, '/') + 1
+			k := 0
+			for k < at && out[at-1-k] == '/' {
+				k++
+			}
+			if k <= 1 && string(out[at:]) != ".." { // "xxx/../"
+				carry, less, removed = k, 1, true
+				out = out[:at-k]
+				continue
+			}
+		}
+		out = append(appendSlashes(out, n), text...)
+	}
+}
+
+func appendSlashes(b []byte, n int) []byte {
+	for range n {
+		b = append(b, '/')
+	}
+	return b
+}
+
+// removeDots1630Steps is removeDots1630 one removal at a time, the
+// trace told of each.
+func removeDots1630Steps(path string, t *trace) string {
 	for {
 		at, end := -1, 0
 		xxx, final := "", false // the element removed with "/..", and whether it ends the path
