@@ -132,6 +132,10 @@ func relativeCandidates(c []relativeCandidate, base, target *URL, want string, r
 	if target.HasFragment {
 		add(f)
 	}
+	if rule.kind() == Rule1630 && !cleaned1630(target) {
+		// Only the empty reference and a fragment are not cleaned.
+		return c
+	}
 	if target.HasQuery {
 		add(qf)
 	}
@@ -300,6 +304,18 @@ func appendRelativePaths(c []relativeCandidate, dir, tpath, suffix string, limit
 		i := strings.LastIndexByte(prefix[:len(prefix)-1], '/')
 		prefix = prefix[:i+1]
 	}
+}
+
+// cleaned1630 reports whether target's path can be the result of RFC
+// 1630's cleaning, which every reference but the empty one, a fragment
+// and an absolute URL goes through: a path it leaves as it is, or "/."
+// written before one that starts with "//" when there is no authority.
+func cleaned1630(target *URL) bool {
+	p := target.Path
+	if !target.HasAuthority && strings.HasPrefix(p, "/.//") {
+		p = p[2:]
+	}
+	return cleanDots1630(p) == p
 }
 
 // mergeCanGive tells whether path can be the path of a resolution's

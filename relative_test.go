@@ -159,6 +159,8 @@ func TestRelativeDeepBase(t *testing.T) {
 		// those the part of the base it keeps can reach.
 		{urlkit.Rule1630, "http://h/x", as, as[len("http://h/"):]},
 		{urlkit.Rule1630, "http://h/x", as + "/./b", as + "/./b"},
+		// A path RFC 1630's cleaning would change: only the target itself.
+		{urlkit.Rule1630, as + "/x", as + "/b/../c", as + "/b/../c"},
 	}
 	for _, tc := range cases {
 		base, _, err := urlkit.ParseMode(tc.base, urlkit.RFC3986)
