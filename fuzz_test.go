@@ -144,6 +144,18 @@ func writtenFormSound(t *testing.T, u *URL) {
 	}
 }
 
+// TestCloneOneByte: the fuzzing engine's "0" is a one-byte string made
+// from bytes, which the runtime points into its static table, as it does
+// the clone's text: sharing that is not sharing the input's memory.
+func TestCloneOneByte(t *testing.T) {
+	in := string([]byte{'0'})
+	u, _, err := ParseReference(in, RFC3986)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writtenFormSound(t, &u)
+}
+
 // cloneSound checks that v.Clone has v's components, flags and String
 // form, and shares no memory with v: none of its strings lies in v's
 // text or in a component of v.
@@ -163,10 +175,11 @@ func cloneSound(t *testing.T, v *URL, how string) {
 	}
 }
 
-// overlap reports whether the non-empty strings a and b share a byte of
-// memory.
+// overlap reports whether the strings a and b share a byte of memory.
+// One-byte strings do not count: the runtime makes those it converts from
+// bytes point into one static table, which two clones of "0" then share.
 func overlap(a, b string) bool {
-	if a == "" || b == "" {
+	if len(a) <= 1 || len(b) <= 1 {
 		return false
 	}
 	pa, pb := uintptr(unsafe.Pointer(unsafe.StringData(a))), uintptr(unsafe.Pointer(unsafe.StringData(b)))
