@@ -153,11 +153,22 @@ func relativeCandidates(c []relativeCandidate, base, target *URL, want string, r
 			mergeDir = bp.path[:strings.LastIndexByte(bp.path, '/')+1]
 		}
 		merges := mergeCanGive(target.Path, mergeDir, rule)
+		// The merge's result is no longer than the merged paths, but for
+		// what a rule may write (RFC 1808: the "/" and a "./" guard, three
+		// bytes). Under RFC 1808 the base's params are not merged, so
+		// its directory may be shorter than dir: the paths from dir that
+		// no merge can lengthen enough are left out. (A base path of
+		// params, "/a;p/a;p/...", had a candidate per level, each
+		// resolved in time proportional to the target.)
+		least := 0
+		if rule.kind() == Rule1808 {
+			least = len(target.Path) - len(mergeDir) - 4
+		}
 		if merges {
-			c = appendRelativePaths(c, dir, target.Path, qf, limit)
+			c = appendRelativePaths(c, dir, target.Path, qf, limit, least)
 			if hasDotSegment(dir) {
 				// The merge removes the base's own dot segments too.
-				c = appendRelativePaths(c, string(removeDotSegments([]byte(dir), nil, "")), target.Path, qf, limit)
+				c = appendRelativePaths(c, string(removeDotSegments([]byte(dir), nil, "")), target.Path, qf, limit, least)
 			}
 		}
 		// RFC 1808's ";params" alone: the base path up to its params.
@@ -175,7 +186,7 @@ func relativeCandidates(c []relativeCandidate, base, target *URL, want string, r
 			// RFC 1808 tests the reference's params and query for being
 			// non-empty (step 5): ";" and "?" inherit the base's.
 			if merges {
-				c = appendRelativePaths(c, slashPath(bp.slash, mergeDir), target.Path, qf, limit)
+				c = appendRelativePaths(c, slashPath(bp.slash, mergeDir), target.Path, qf, limit, least)
 			}
 			add("?" + f)
 			add(";" + f)
@@ -265,7 +276,10 @@ func appendTails1630(c []relativeCandidate, base, target *URL, want string) []re
 // one of dir's ancestors with as many "../" as levels climbed. Each level
 // makes the references longer; with a limit of 0 or more, the climb ends
 // where they would be longer than limit.
-func appendRelativePaths(c []relativeCandidate, dir, tpath, suffix string, limit int) []relativeCandidate {
+//
+// A reference whose path is shorter than least is left out: one the
+// merge cannot lengthen enough to give tpath.
+func appendRelativePaths(c []relativeCandidate, dir, tpath, suffix string, limit, least int) []relativeCandidate {
 	// Each level's prefix is a prefix of the last one's: it is one of
 	// tpath's when it is no longer than what dir and tpath share.
 	common := 0
@@ -279,7 +293,8 @@ func appendRelativePaths(c []relativeCandidate, dir, tpath, suffix string, limit
 		if limit >= 0 && 3*ups-1+max(len(tpath)-len(prefix), 0)+len(suffix) > limit {
 			return c
 		}
-		if len(prefix) <= common {
+		// The longest path this level gives: "./" and the rest.
+		if len(prefix) <= common && 3*ups+len(tpath)-len(prefix)+2 >= least {
 			rest := tpath[len(prefix):]
 			switch {
 			case rest == "" && ups == 0:

@@ -138,6 +138,7 @@ func TestRelativeDeepBase(t *testing.T) {
 	as := "http://h" + strings.Repeat("/a", n)
 	dots := "http://h" + strings.Repeat("/..", n)
 	fewerDots := strings.Repeat("/..", n/2) + "/c"
+	params := "http://h" + strings.Repeat("/a;p", n)
 	cases := []struct {
 		rule         urlkit.Rule
 		base, target string
@@ -161,6 +162,8 @@ func TestRelativeDeepBase(t *testing.T) {
 		{urlkit.Rule1630, "http://h/x", as + "/./b", as + "/./b"},
 		// A path RFC 1630's cleaning would change: only the target itself.
 		{urlkit.Rule1630, as + "/x", as + "/b/../c", as + "/b/../c"},
+		// RFC 1808 merges the base's path without its params, here "/a".
+		{urlkit.Rule1808, "http://h" + strings.Repeat("/a;p", n/4), params, params[len("http://h/"):]},
 	}
 	for _, tc := range cases {
 		base, _, err := urlkit.ParseMode(tc.base, urlkit.RFC3986)
