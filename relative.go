@@ -215,9 +215,9 @@ func relativeCandidates(c []relativeCandidate, base, target *URL, want string, r
 // starts with "//". So:
 //   - a tail that starts more than two bytes after what is kept gives a
 //     result shorter than the target;
-//   - when neither the kept part of the base's path nor the tail holds a
-//     ".", nothing is removed, and the tail must start where the kept part
-//     ends (or two bytes after it).
+//   - when the tail holds no ".", the cleaning takes only from the kept
+//     part's path (with the tail's first slash at most), and the tail
+//     must start where the cleaned kept part ends (or two bytes after).
 //
 // (Each tail was resolved, in time proportional to the target: quadratic.)
 func appendTails1630(c []relativeCandidate, base, target *URL, want string) []relativeCandidate {
@@ -255,6 +255,24 @@ func appendTails1630(c []relativeCandidate, base, target *URL, want string) []re
 		end = i
 	}
 	lastDot := strings.LastIndexByte(want[:end], '.')
+	// shrink[k]: how much the cleaning takes from the kept part's path
+	// when a tail without a "." follows. Such a tail's bytes, but its
+	// first slash, take no part in a removal (each needs a "." in an
+	// element), so the cleaning gives clean(kept path + "/") and the
+	// tail after its first slash.
+	shrink := make(map[int]int)
+	shrinkOf := func(k int) int {
+		if baseDot < 0 || baseDot >= k {
+			return 0 // no "." in the kept part: nothing to remove
+		}
+		d, ok := shrink[k]
+		if !ok {
+			x := hier[pathAt:k] + "/"
+			d = len(x) - len(cleanDots1630(x))
+			shrink[k] = d
+		}
+		return d
+	}
 	for i := len(target.Scheme) + 1; i < end; i++ {
 		if want[i] != '/' || want[i-1] == '/' {
 			continue
@@ -263,10 +281,18 @@ func appendTails1630(c []relativeCandidate, base, target *URL, want string) []re
 		if !ok {
 			k = len(base.Scheme) + 1
 		}
-		dots := lastDot >= i || baseDot >= 0 && baseDot < k
-		if i <= k+2 && (dots || i == k || i == k+2) {
-			c = append(c, relativeCandidate{rest: want[i:]})
+		if i > k+2 {
+			continue
 		}
+		if lastDot < i {
+			// The result is as long as the target only when the tail
+			// starts where the cleaned kept part ends (or two bytes
+			// after: the "/." before "//").
+			if at := k - shrinkOf(k); i != at && i != at+2 {
+				continue
+			}
+		}
+		c = append(c, relativeCandidate{rest: want[i:]})
 	}
 	return c
 }
