@@ -215,9 +215,10 @@ func relativeCandidates(c []relativeCandidate, base, target *URL, want string, r
 // starts with "//". So:
 //   - a tail that starts more than two bytes after what is kept gives a
 //     result shorter than the target;
-//   - when the tail holds no ".", the cleaning takes only from the kept
-//     part's path (with the tail's first slash at most), and the tail
-//     must start where the cleaned kept part ends (or two bytes after).
+//   - when the tail's first element is not "." or "..", the cleaning
+//     takes only from the kept part's path (with the tail's first slash
+//     at most), and the tail must start where the cleaned kept part ends
+//     (or two bytes after).
 //
 // (Each tail was resolved, in time proportional to the target: quadratic.)
 func appendTails1630(c []relativeCandidate, base, target *URL, want string) []relativeCandidate {
@@ -254,12 +255,14 @@ func appendTails1630(c []relativeCandidate, base, target *URL, want string) []re
 	if i := strings.IndexAny(want, "?#"); i >= 0 {
 		end = i
 	}
-	lastDot := strings.LastIndexByte(want[:end], '.')
 	// shrink[k]: how much the cleaning takes from the kept part's path
-	// when a tail without a "." follows. Such a tail's bytes, but its
-	// first slash, take no part in a removal (each needs a "." in an
-	// element), so the cleaning gives clean(kept path + "/") and the
-	// tail after its first slash.
+	// when a tail follows whose first element is not "." or "..". Such
+	// a tail's bytes, but its first slash, take no part in a removal:
+	// each needs a "." or ".." element, and those of the tail are where
+	// they are in the target, whose path the cleaning leaves as it is
+	// (cleaned1630; "/." before "//" starts a tail whose first element
+	// is "."). So the cleaning gives clean(kept path + "/") and the tail
+	// after its first slash.
 	shrink := make(map[int]int)
 	shrinkOf := func(k int) int {
 		if baseDot < 0 || baseDot >= k {
@@ -277,14 +280,19 @@ func appendTails1630(c []relativeCandidate, base, target *URL, want string) []re
 		if want[i] != '/' || want[i-1] == '/' {
 			continue
 		}
-		k, ok := kept[leadingSlashes(want[i:end])]
+		n := leadingSlashes(want[i:end])
+		k, ok := kept[n]
 		if !ok {
 			k = len(base.Scheme) + 1
 		}
 		if i > k+2 {
 			continue
 		}
-		if lastDot < i {
+		first := want[i+n : end]
+		if j := strings.IndexByte(first, '/'); j >= 0 {
+			first = first[:j]
+		}
+		if first != "." && first != ".." {
 			// The result is as long as the target only when the tail
 			// starts where the cleaned kept part ends (or two bytes
 			// after: the "/." before "//").

@@ -165,6 +165,7 @@ func TestRelativeDeepBase(t *testing.T) {
 		// The part of the base RFC 1630 keeps for a single slash is long,
 		// with a "." to clean: only one tail can start where it ends.
 		{urlkit.Rule1630, "http://h//." + strings.Repeat("//a", n/2) + "/x", as, as[len("http:"):]},
+		{urlkit.Rule1630, "http://h//." + strings.Repeat("//a", n/2) + "/x", as + "/b.c", as[len("http:"):] + "/b.c"},
 		// RFC 1808 merges the base's path without its params, here "/a".
 		{urlkit.Rule1808, "http://h" + strings.Repeat("/a;p", n/4), params, params[len("http://h/"):]},
 	}
