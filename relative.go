@@ -276,6 +276,43 @@ func appendTails1630(c []relativeCandidate, base, target *URL, want string) []re
 		}
 		return d
 	}
+	// dotDotsCanGive: whether a tail at i that starts a run of "/.."
+	// (single slashes) gives a path as long as the target's (or two bytes
+	// longer, for the "/." before "//"), with the kept part k. The climb
+	// through clean(kept path + "/") is computed once per k (popLengths),
+	// and the length of each run from its end.
+	climbs := make(map[int][]int)
+	var runs []int // runs[i]: the "/.." elements in a row from i
+	dotDotsCanGive := func(i, k int) bool {
+		ps := min(pathAt, k) // where the result's path starts
+		lens, ok := climbs[k]
+		if !ok {
+			lens = popLengths(cleanDots1630(hier[ps:k] + "/"))
+			climbs[k] = lens
+		}
+		if runs == nil {
+			runs = make([]int, end+1)
+			for j := end - 3; j >= 0; j-- {
+				if want[j] == '/' && want[j+1] == '.' && want[j+2] == '.' && (j+3 == end || want[j+3] == '/') && (j == 0 || want[j-1] != '/') {
+					runs[j] = 1 + runs[j+3]
+				}
+			}
+		}
+		m := runs[i]
+		length, pushed := 0, m >= len(lens)
+		if pushed {
+			length = lens[len(lens)-1] + 3*(m-len(lens)+1)
+		} else {
+			length = lens[m]
+		}
+		if rest := end - (i + 3*m); rest > 0 {
+			length += rest - 1
+		} else if pushed {
+			length-- // a final ".." that stays has no "/" after it
+		}
+		need := end - ps
+		return length == need || length+2 == need
+	}
 	for i := len(target.Scheme) + 1; i < end; i++ {
 		if want[i] != '/' || want[i-1] == '/' {
 			continue
@@ -292,17 +329,55 @@ func appendTails1630(c []relativeCandidate, base, target *URL, want string) []re
 		if j := strings.IndexByte(first, '/'); j >= 0 {
 			first = first[:j]
 		}
-		if first != "." && first != ".." {
-			// The result is as long as the target only when the tail
-			// starts where the cleaned kept part ends (or two bytes
-			// after: the "/." before "//").
+		switch {
+		case first != "." && (first != ".." || n > 1):
+			// (A ".." after two slashes or more is neither the ".." nor
+			// the xxx of a removal.) The result is as long as the target
+			// only when the tail starts where the cleaned kept part ends,
+			// or two bytes after: the "/." before "//".
 			if at := k - shrinkOf(k); i != at && i != at+2 {
+				continue
+			}
+		case first == "..":
+			// A run of "/.." climbs into the kept part, and what follows
+			// the run takes no part: the result's path is clean(kept path
+			// + "/" + "../" for each) and the rest of the tail after its
+			// first slash.
+			if !dotDotsCanGive(i, k) {
 				continue
 			}
 		}
 		c = append(c, relativeCandidate{rest: want[i:]})
 	}
 	return c
+}
+
+// popLengths returns the lengths of y, a cleaned path that ends in a
+// slash, after each "../" appended to it takes its last element away
+// (RFC 1630: "xxx/../", xxx not ".." and after one slash at most), as
+// many as can: lens[j] after j of them. A "../" beyond those stays,
+// three bytes longer each.
+func popLengths(y string) []int {
+	lens := []int{len(y)}
+	pos := len(y)
+	for pos > 0 && y[pos-1] == '/' {
+		pos--
+	}
+	slashes := len(y) - pos // before the next ".."
+	for slashes == 1 && pos > 0 {
+		start := strings.LastIndexByte(y[:pos], '/') + 1
+		before := 0
+		for before < start && y[start-1-before] == '/' {
+			before++
+		}
+		if before > 1 || y[start:pos] == ".." {
+			break
+		}
+		// y[:start-before] and the slashes before the element stay.
+		lens = append(lens, start)
+		slashes, pos = before, start-before
+	}
+	return lens
 }
 
 // appendRelativePaths appends the relative-path references from the base

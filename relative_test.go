@@ -166,6 +166,8 @@ func TestRelativeDeepBase(t *testing.T) {
 		// with a "." to clean: only one tail can start where it ends.
 		{urlkit.Rule1630, "http://h//." + strings.Repeat("//a", n/2) + "/x", as, as[len("http:"):]},
 		{urlkit.Rule1630, "http://h//." + strings.Repeat("//a", n/2) + "/x", as + "/b.c", as[len("http:"):] + "/b.c"},
+		// A run of "/.." climbs into that part: its length is counted.
+		{urlkit.Rule1630, "http://h//." + strings.Repeat("//a", n/2) + "/x", "http://h" + strings.Repeat("/..", n), "//h" + strings.Repeat("/..", n)},
 		// RFC 1808 merges the base's path without its params, here "/a".
 		{urlkit.Rule1808, "http://h" + strings.Repeat("/a;p", n/4), params, params[len("http://h/"):]},
 	}
