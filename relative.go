@@ -247,49 +247,37 @@ func appendTails1630(c []relativeCandidate, base, target *URL, want string) []re
 		pathAt += 2 + len(a)
 	}
 	pathAt = min(pathAt, len(hier))
-	baseDot := strings.IndexByte(hier[pathAt:], '.') // in the base's path, or -1
-	if baseDot >= 0 {
-		baseDot += pathAt
-	}
 	end := len(want)
 	if i := strings.IndexAny(want, "?#"); i >= 0 {
 		end = i
-	}
-	// shrink[k]: how much the cleaning takes from the kept part's path
-	// when a tail follows whose first element is not "." or "..". Such
-	// a tail's bytes, but its first slash, take no part in a removal:
-	// each needs a "." or ".." element, and those of the tail are where
-	// they are in the target, whose path the cleaning leaves as it is
-	// (cleaned1630; "/." before "//" starts a tail whose first element
-	// is "."). So the cleaning gives clean(kept path + "/") and the tail
-	// after its first slash.
-	shrink := make(map[int]int)
-	shrinkOf := func(k int) int {
-		if baseDot < 0 || baseDot >= k {
-			return 0 // no "." in the kept part: nothing to remove
-		}
-		d, ok := shrink[k]
-		if !ok {
-			x := hier[pathAt:k] + "/"
-			d = len(x) - len(cleanDots1630(x))
-			shrink[k] = d
-		}
-		return d
 	}
 	// dotDotsCanGive: whether a tail at i that starts a run of "/.."
 	// (single slashes) gives a path as long as the target's (or two bytes
 	// longer, for the "/." before "//"), with the kept part k. The climb
 	// through clean(kept path + "/") is computed once per k (popLengths),
 	// and the length of each run from its end.
+	//
+	// climb(k)[0] is also the length of clean(kept path + "/") when a
+	// tail follows whose first element is not "." or "..". Such a tail's
+	// bytes, but its first slash, take no part in a removal: each needs a
+	// "." or ".." element, and those of the tail are where they are in
+	// the target, whose path the cleaning leaves as it is (cleaned1630;
+	// "/." before "//" starts a tail whose first element is "."). So the
+	// cleaning gives clean(kept path + "/") and the tail after its first
+	// slash.
 	climbs := make(map[int][]int)
-	var runs []int // runs[i]: the "/.." elements in a row from i
-	dotDotsCanGive := func(i, k int) bool {
-		ps := min(pathAt, k) // where the result's path starts
+	climb := func(k int) (ps int, lens []int) {
+		ps = min(pathAt, k) // where the result's path starts
 		lens, ok := climbs[k]
 		if !ok {
 			lens = popLengths(cleanDots1630(hier[ps:k] + "/"))
 			climbs[k] = lens
 		}
+		return ps, lens
+	}
+	var runs []int // runs[i]: the "/.." elements in a row from i
+	dotDotsCanGive := func(i, k int) bool {
+		ps, lens := climb(k)
 		if runs == nil {
 			runs = make([]int, end+1)
 			for j := end - 3; j >= 0; j-- {
@@ -335,7 +323,8 @@ func appendTails1630(c []relativeCandidate, base, target *URL, want string) []re
 			// the xxx of a removal.) The result is as long as the target
 			// only when the tail starts where the cleaned kept part ends,
 			// or two bytes after: the "/." before "//".
-			if at := k - shrinkOf(k); i != at && i != at+2 {
+			ps, lens := climb(k)
+			if at := ps + lens[0] - 1; i != at && i != at+2 {
 				continue
 			}
 		case first == "..":
