@@ -345,3 +345,35 @@ func FuzzGopherPlus(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAddrSpec: the allocation-free path of checkAddrSpec accepts an
+// address only when the general one accepts it as written, and takes
+// every address the general one accepts that needs no decoding or
+// encoding and is all of the URL after its scheme.
+func FuzzAddrSpec(f *testing.F) {
+	for _, s := range []string{"joe@example.com", "joe.bloggs@example.com", `"a b"@x`, `%22a%20b%22@x`, "a%40b@c",
+		"j@[1.2.3.4]", "j@%5B1.2.3.4%5D", "a@b#frag", "a@b?subject=hi", "a@b,c@d", "@b", "a@", "a..b@c", "a@b.",
+		"~user@h", "a b@c", "a@b%", explainGoldenSeeds[len(explainGoldenSeeds)-1][len("mailto:"):]} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		for _, name := range []string{"mailto", "MailTo", "mid", "cid"} {
+			for _, m := range allModes {
+				u, _, err := urlkit.ParseMode(name+":"+raw, m)
+				if err != nil {
+					continue
+				}
+				ssp := u.SchemeSpecificPart()
+				addr, err := checkEncodedAddrSpec(&u, ssp, layoutOf(&u).ssp)
+				plain := plainAddrSpec(&u, ssp)
+				if plain && (err != nil || addr != ssp) {
+					t.Fatalf("%s (%s): the plain path accepts %q; the general one gives %q, %v", u.String(), m, ssp, addr, err)
+				}
+				if !plain && err == nil && addr == ssp && !strings.Contains(ssp, "%") && keepXchar.Escape(ssp) == ssp &&
+					u.String() == u.Scheme+":"+ssp {
+					t.Fatalf("%s (%s): the general path accepts %q as written; the plain one does not", u.String(), m, ssp)
+				}
+			}
+		}
+	})
+}

@@ -70,7 +70,7 @@ var partsCases = []struct {
 	{"ftp://h/", urlkit.RFC1738, `cwd:[],name:"",type:null,user:null,password:null`, false, false},
 	{"file:///etc/motd", urlkit.RFC1738, `host:"",path:"/etc/motd",local_path:"/etc/motd"`, false, false},
 	{"file://elsewhere/etc/motd", urlkit.RFC1738, `host:"elsewhere",path:"/etc/motd",local_path:null`, false, false},
-	{"mailto:joe@example.com", urlkit.RFC1738, `address:"joe@example.com",local_part:"joe",domain:"example.com"`, false, true},
+	{"mailto:joe@example.com", urlkit.RFC1738, `address:"joe@example.com",local_part:"joe",domain:"example.com"`, false, false},
 	{"mailto:joe@example.com?subject=hi", urlkit.RFC3986, `address:"joe@example.com",local_part:"joe",domain:"example.com"`, false, true},
 	{"gopher://h/1sel%09find", urlkit.RFC1738, `type:"1",selector:"sel",search:"find",plus:null,plus_request:null`, false, false},
 	{"gopher://h/0sel%09%09!+ABSTRACT", urlkit.RFC1738,
