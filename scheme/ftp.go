@@ -114,6 +114,9 @@ func (f *FTP) read(u *urlkit.URL, drafts bool) error {
 		f.Type = code
 		f.At.Type = Span{off + sp.TypeAt + 6, off + len(p)}
 	}
+	if n := strings.Count(p[:sp.End], "/"); n > 0 { // the CWD segments, each ended by a "/"
+		f.CWD, f.At.CWD = make([]string, 0, n), make([]Span, 0, n)
+	}
 	for at := 0; ; {
 		start, end, next, last := sp.NextSegment(p, at)
 		seg := unescape(p[start:end])

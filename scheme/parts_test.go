@@ -123,3 +123,19 @@ func TestAppendParts(t *testing.T) {
 		}
 	}
 }
+
+// TestFTPPartsAllocs: the directories of an FTP URL cost two allocations
+// (the CWD list and its spans, each made at its size), however many
+// there are.
+func TestFTPPartsAllocs(t *testing.T) {
+	for _, s := range []string{"ftp://h/pub/f", "ftp://h/pub/a/b/c/d/e/f;type=i"} {
+		u, _, err := urlkit.ParseMode(s, urlkit.RFC1738)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parts []Part
+		if n := testing.AllocsPerRun(100, func() { parts, _, _ = AppendParts(parts[:0], &u, urlkit.RFC1738) }); n > 2 {
+			t.Errorf("%s: AppendParts allocates %v times", s, n)
+		}
+	}
+}
