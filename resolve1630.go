@@ -133,8 +133,8 @@ func removeDots1630(path string, t *trace) string {
 // xxx, not "..", with at most one slash before it (two or more protect
 // it), followed by exactly one slash and "..".
 func cleanDots1630(path string) string {
-	if strings.IndexByte(path, '.') < 0 {
-		return path
+	if firstDotSegment(path) < 0 {
+		return path // no "." or ".." element: nothing to remove, nothing to copy
 	}
 	out := make([]byte, 0, len(path))
 	// After a removal, the slashes left (carry) join those before the

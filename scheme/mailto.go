@@ -247,7 +247,7 @@ func plainAddrSpec(u *urlkit.URL, raw string) bool {
 		return false
 	}
 	for i := 0; i < len(raw); i++ {
-		if c := raw[i]; c == '%' || !keepXchar[c] {
+		if !keepXchar[raw[i]] { // xchar has no "%": an escape is not plain
 			return false
 		}
 	}
