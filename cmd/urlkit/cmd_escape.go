@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -12,7 +13,7 @@ import (
 
 var escapeCmd = &command{
 	name:    "escape",
-	args:    "[--set NAME] [--plus] [STRING...]",
+	args:    "[--set NAME] [--plus] [-j N] [STRING...]",
 	summary: "percent-encode strings for a URL component",
 	detail: `Escape percent-encodes each STRING (or each line of standard input) for the
 component named by --set, with upper-case hex digits, and prints it.
@@ -33,6 +34,7 @@ Examples:
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		setName := fs.String("set", "path", "the character set: `NAME` is one of "+strings.Join(urlkit.SetNames(), ", "))
 		plus := fs.Bool("plus", false, "write spaces as + (RFC 1630 query strings); a real + becomes %2B")
+		jobs := jobsFlag(fs, linesJobsUsage)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			set, err := urlkit.SetByName(*setName)
 			if err != nil {
@@ -45,10 +47,12 @@ Examples:
 			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInput(ctx, st, out, args, func(s string) int {
-				out.WriteString(urlkit.Escape(s, set, flags))
-				out.WriteByte('\n')
-				return exitOK
+			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
+				return func(_ int, s string, out *bufio.Writer, _ io.Writer) int {
+					out.WriteString(urlkit.Escape(s, set, flags))
+					out.WriteByte('\n')
+					return exitOK
+				}
 			})
 		}
 	},
@@ -56,7 +60,7 @@ Examples:
 
 var unescapeCmd = &command{
 	name:    "unescape",
-	args:    "[--lenient] [--plus] [STRING...]",
+	args:    "[--lenient] [--plus] [-j N] [STRING...]",
 	summary: "decode percent-escapes",
 	detail: `Unescape decodes every %XX escape of each STRING (or each line of standard
 input) and prints the result. A "%" not followed by two hex digits is an
@@ -71,6 +75,7 @@ Examples:
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		lenient := fs.Bool("lenient", false, "keep a % that is not followed by two hex digits instead of failing")
 		plus := fs.Bool("plus", false, "decode + as a space (RFC 1630 query strings)")
+		jobs := jobsFlag(fs, linesJobsUsage)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			var flags urlkit.EscapeFlags
 			if *lenient {
@@ -81,16 +86,18 @@ Examples:
 			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInput(ctx, st, out, args, func(s string) int {
-				v, err := urlkit.Unescape(s, flags)
-				if err != nil {
-					out.Flush()
-					printErr(st.Err, err)
-					return exitFail
+			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
+				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
+					v, err := urlkit.Unescape(s, flags)
+					if err != nil {
+						out.Flush()
+						printErr(errw, err)
+						return exitFail
+					}
+					out.WriteString(v)
+					out.WriteByte('\n')
+					return exitOK
 				}
-				out.WriteString(v)
-				out.WriteByte('\n')
-				return exitOK
 			})
 		}
 	},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"strings"
@@ -17,7 +18,7 @@ import (
 
 var explainCmd = &command{
 	name:    "explain",
-	args:    "[--mode M] [--proxy HOST:PORT] [--email ADDR] [--news-server HOST] [--send] [--smtp HOST:PORT] [--show-password] [--compressed] [--login] [URL...]",
+	args:    "[--mode M] [--proxy HOST:PORT] [--email ADDR] [--news-server HOST] [--send] [--smtp HOST:PORT] [--show-password] [--compressed] [--login] [-j N] [URL...]",
 	summary: "print the access algorithm a URL stands for, without network access",
 	detail: `Explain prints, without any network access, what a client does to access
 each URL: first "connect HOST:PORT" (or "open PATH" for a local file), then
@@ -66,6 +67,7 @@ Examples:
 		fs.BoolVar(&opts.Compressed, "compressed", false, "explain the HTTP request of get --compressed (it asks for a gzip body)")
 		fs.BoolVar(&showPassword, "show-password", false, "show a password of the URL instead of xxxxx")
 		fs.BoolVar(&opts.Login, "login", false, "explain the session of get --login (the login and password prompts answered)")
+		jobs := jobsFlag(fs, linesJobsUsage)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			opts.Mode = *mode
 			opts.LocalUser = localUser() // rlogin's handshake names the account running urlkit
@@ -88,30 +90,31 @@ Examples:
 			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			first := true
-			return eachInput(ctx, st, out, args, func(s string) int {
-				if !first {
-					out.WriteByte('\n')
+			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
+				return func(n int, s string, out *bufio.Writer, errw io.Writer) int {
+					if n > 0 {
+						out.WriteByte('\n')
+					}
+					return explainOne(st, out, errw, s, opts, showPassword)
 				}
-				first = false
-				return explainOne(st, out, s, opts, showPassword)
 			})
 		}
 	},
 }
 
-func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.PlanOptions, showPassword bool) int {
+// explainOne writes the plan of s to out, its warnings and errors to errw.
+func explainOne(st *Streams, out *bufio.Writer, errw io.Writer, s string, opts scheme.PlanOptions, showPassword bool) int {
 	u, warns, err := parseAbs(s, opts.Mode)
 	if err != nil {
 		out.Flush()
-		printErr(st.Err, err)
+		printErr(errw, err)
 		return exitFail
 	}
-	printWarnings(st, out, st.Err, s, warns)
+	printWarnings(st, out, errw, s, warns)
 	plan, err := scheme.PlanURL(&u, opts)
 	if err != nil {
 		out.Flush()
-		printErr(st.Err, err)
+		printErr(errw, err)
 		return exitFail
 	}
 	for _, line := range plan.Lines(showPassword) {
@@ -121,7 +124,7 @@ func explainOne(st *Streams, out *bufio.Writer, s string, opts scheme.PlanOption
 	}
 	if err := plan.Err(&u); err != nil {
 		out.Flush()
-		printErr(st.Err, err)
+		printErr(errw, err)
 		return exitFail
 	}
 	return exitOK

@@ -2,66 +2,12 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"errors"
-	"fmt"
-	"io"
 )
 
 // maxLine bounds one line of standard input, so that a stream of any
 // length is processed in bounded memory.
 const maxLine = 1 << 20
-
-// eachInput calls fn for every argument, or, when there are none, for every
-// non-empty line of standard input (a trailing "\r" removed), streaming.
-// Before each read that would block, out is flushed, so that a pipeline
-// sees results as they come. A line longer than maxLine is reported and
-// skipped, and makes the result exitFail.
-func eachInput(ctx context.Context, st *Streams, out *bufio.Writer, args []string, fn func(s string) int) int {
-	status := exitOK
-	note := func(code int) {
-		if code > status {
-			status = code
-		}
-	}
-	if len(args) > 0 {
-		for _, a := range args {
-			if ctx.Err() != nil {
-				return exitInterrupted
-			}
-			note(fn(a))
-		}
-		return status
-	}
-	r := bufio.NewReaderSize(st.In, 64<<10)
-	for lineNo := 1; ; lineNo++ {
-		if ctx.Err() != nil {
-			return exitInterrupted
-		}
-		if r.Buffered() == 0 {
-			out.Flush()
-		}
-		line, err := readLine(r)
-		if errors.Is(err, errLineTooLong) {
-			out.Flush() // the message goes after the lines before
-			fmt.Fprintf(st.Err, "urlkit: standard input line %d: longer than %d bytes; skipped\n", lineNo, maxLine)
-			note(exitFail)
-			continue
-		}
-		if line != "" {
-			st.addSecrets(line)
-			note(fn(line))
-		}
-		if err == io.EOF {
-			return status
-		}
-		if err != nil {
-			fmt.Fprintf(st.Err, "urlkit: reading standard input: %v\n", err)
-			note(exitFail)
-			return status
-		}
-	}
-}
 
 var errLineTooLong = errors.New("line too long")
 

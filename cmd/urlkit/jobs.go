@@ -121,21 +121,26 @@ func (w batchErr) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// eachInputJobs is eachInput for commands whose lines are independent:
-// standard input is cut into batches handled by up to jobs workers, and
-// the results are written in input order. A small input (one batch) is
-// handled on the calling goroutine, as is a list of arguments. With
+// eachInputJobs runs a job on each of args or, when there are none, on
+// each line of standard input (without its "\n" or "\r\n"), for the
+// commands whose lines are independent: standard input is cut into
+// batches handled by up to jobs workers, and the results are written in
+// input order. A small input (one batch) is handled on the calling
+// goroutine, as is a list of arguments. A line longer than maxLine is
+// reported and skipped, and makes the status exitFail. With
 // blankIsInput a blank line is an input (resolve's empty reference,
 // RFC 3986 5.4.1's ""), so that each line has its line of output;
 // otherwise blank lines are skipped.
 func eachInputJobs(ctx context.Context, st *Streams, out *bufio.Writer, args []string, jobs int, blankIsInput bool, newJob func() lineJob, overLong ...overLongRecord) int {
 	if len(args) > 0 {
-		job, n := newJob(), 0
-		return eachInput(ctx, st, out, args, func(s string) int {
-			code := job(n, s, out, st.Err)
-			n++
-			return code
-		})
+		job, status := newJob(), exitOK
+		for n, s := range args {
+			if ctx.Err() != nil {
+				return exitInterrupted
+			}
+			status = max(status, job(n, s, out, st.Err))
+		}
+		return status
 	}
 	out.Flush()
 	r := &lineJobs{
@@ -219,7 +224,13 @@ func batchText(raw []byte) string { return unsafe.String(unsafe.SliceData(raw), 
 // yields its place and sends the place after it on end. ok is false
 // when the input has ended or the run is cancelled.
 func (r *lineJobs) next() (b *inputBatch, n int, start, end chan inputPlace, ok bool) {
-	r.inMu.Lock()
+	for i := 0; !r.inMu.TryLock(); i++ {
+		if i == 2000 {
+			r.inMu.Lock()
+			break
+		}
+		runtime.Gosched()
+	}
 	defer r.inMu.Unlock()
 	if r.readErr != nil || r.ctx.Err() != nil {
 		return nil, 0, nil, nil, false

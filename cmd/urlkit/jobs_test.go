@@ -70,6 +70,8 @@ func TestJobsSameOutput(t *testing.T) {
 		{"resolve", "http://a/b/c/d;p?q"}, {"resolve", "--rule", "all", "--explain", "http://a/b/c/d;p?q"},
 		{"relative", "http://host0.example/a/"},
 		{"equal"}, {"equal", "--explain"}, {"equal", "--mode", "rfc3986", "--flags", "sort-query"},
+		{"escape"}, {"escape", "--set", "all", "--plus"}, {"unescape"}, {"unescape", "--lenient"},
+		{"explain"}, {"explain", "--proxy", "proxy.example:3128"},
 	} {
 		in := in
 		if cmd[0] == "equal" {
