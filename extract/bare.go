@@ -42,7 +42,7 @@ func (s *Scanner) bare(t int) bool {
 	if inner > 0 { // "URL:scheme:...": the URL starts after the prefix
 		urlAt, colon = t+1, t+1+inner
 	}
-	quoted := s.abs(matchAt) > 0 && buf[matchAt-1] == '\''
+	quoted := s.abs(matchAt) > s.cfg.Offset && buf[matchAt-1] == '\''
 	e, long := s.scanBare(urlAt, quoted)
 	if long {
 		s.problem(urlAt, matchAt, min(e, len(buf)), false, fmt.Errorf("%w: no delimiter within %d bytes", ErrTooLong, s.max))

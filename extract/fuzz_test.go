@@ -244,3 +244,48 @@ func FuzzKeep(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCut checks that scanning a text cut where Cut says, each part by
+// a Scanner of its own placed with Offset and Line, finds exactly the
+// items and problems of one Scanner over the whole text, and that every
+// cut ends a line. The parts are at most size bytes long where Cut finds
+// a line to end them, as extract -j cuts a big file.
+func FuzzCut(f *testing.F) {
+	for _, tc := range urlCases {
+		f.Add("See "+tc.in+", or ("+tc.in+").\r\n<URL:http://a.example/\n b>\n", 7)
+	}
+	for _, s := range []string{
+		"a\n<URL:http://a/\nb>\nhttp://c/\n", "<\n\n\nhttp://a/ <b\n\nc:d\n>\n", "x <URL:ftp://a/b-\r\n c>\nhttp://d/\n",
+		"URL:\nhttp://a/\n:http://b/\n", "<ftp:\n //h/p>\n\nhttp://x/ <http://y/\n", "mailto:a@b\nnews:c\n<d:e\nf>\n",
+	} {
+		f.Add(strings.Repeat(s, 5), 3)
+	}
+	f.Fuzz(func(t *testing.T, data string, size int) {
+		max := []int{0, 16, 40, 1, 5, 70}[len(data)%6]
+		size = 1 + size&0xff
+		var wantProblems, gotProblems []Problem
+		whole := &Config{MaxLength: max, Problem: func(p Problem) { wantProblems = append(wantProblems, p) }}
+		want := whole.FindAll(data)
+		var got []Item
+		at, line := 0, 1
+		for at < len(data) {
+			part := data[at:]
+			limit := &Config{MaxLength: max}
+			if n := limit.Cut([]byte(part[:min(len(part), size)])); n > 0 {
+				part = part[:n]
+			} else if n := limit.Cut([]byte(part)); n > 0 && n < len(part) {
+				part = part[:n] // the first line to end one, further on
+			}
+			if at > 0 && data[at-1] != '\n' {
+				t.Fatalf("a cut at %d does not end a line", at)
+			}
+			c := &Config{MaxLength: max, Offset: int64(at), Line: line, Problem: func(p Problem) { gotProblems = append(gotProblems, p) }}
+			got = append(got, c.FindAll(part)...)
+			at += len(part)
+			line += strings.Count(part, "\n")
+		}
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotProblems, wantProblems) {
+			t.Fatalf("cut into parts:\n%+v\n%+v\nwant\n%+v\n%+v", got, gotProblems, want, wantProblems)
+		}
+	})
+}

@@ -44,6 +44,12 @@ type Config struct {
 	// Problem, if not nil, is called with every Problem found, in the
 	// order of the input, from within Next.
 	Problem func(Problem)
+	// Offset and Line place the text read in a larger one, for scanning
+	// a part of it (a part after a Cut, on another core): the offsets and
+	// lines of Items and Problems count from there. The text read must
+	// start a line, as columns count from its start. Line 0 means 1.
+	Offset int64
+	Line   int
 }
 
 // An Item is one URL found in the text.
@@ -136,15 +142,51 @@ func (c *Config) NewScanner(r io.Reader) *Scanner {
 	s := &Scanner{r: r, line: 1}
 	if c != nil {
 		s.cfg = *c
+		s.base, s.counted, s.lineAt, s.mark = c.Offset, c.Offset, c.Offset, c.Offset
+		s.line = max(c.Line, 1)
 	}
-	s.max = s.cfg.MaxLength
-	if s.max <= 0 {
-		s.max = DefaultMaxLength
-	}
-	// A candidate ends by max bytes after its start, the scheme after a
-	// "URL:" prefix by lookback+2 bytes after the ':'.
-	s.window = max(s.max, lookback+2) + slack
+	s.max = s.cfg.maxLength()
+	s.window = windowFor(s.max)
 	return s
+}
+
+// maxLength is c's MaxLength, or its default.
+func (c *Config) maxLength() int {
+	if c == nil || c.MaxLength <= 0 {
+		return DefaultMaxLength
+	}
+	return c.MaxLength
+}
+
+// windowFor returns how far past a trigger a decision may look, for
+// candidates of at most maxLength bytes: a candidate ends by maxLength
+// bytes after its start, the scheme after a "URL:" prefix by lookback+2
+// bytes after the ':'.
+func windowFor(maxLength int) int { return max(maxLength, lookback+2) + slack }
+
+// Cut returns the length n of the longest start of text that ends a
+// line after which a Scanner may start afresh, or 0 when there is none:
+// scanning text[:n] and what follows apart, each part by a Scanner whose
+// Config gives the Offset and Line where the part starts, finds the
+// items and problems that one Scanner finds over the whole. That holds
+// after a line whose last bytes, as far as a wrapper reaches (MaxLength
+// and a few), hold no "<": no decision about a candidate before it looks
+// past it, and no candidate starts before it and ends after. text must
+// start where a Scanner may start: at the start of the whole, or at a
+// cut. Cut reads each byte of text at most twice.
+func (c *Config) Cut(text []byte) int {
+	reach := windowFor(c.maxLength()) + 1
+	for n := len(text); ; {
+		nl := bytes.LastIndexByte(text[:n], '\n')
+		if nl < 0 {
+			return 0
+		}
+		lt := bytes.LastIndexByte(text[:nl], '<')
+		if lt < 0 || nl+1-lt > reach {
+			return nl + 1
+		}
+		n = lt // the line must end before that "<"
+	}
 }
 
 // FindAll returns every URL in s, with the zero Config.

@@ -32,7 +32,7 @@ func (s *Scanner) wrapped(t int) bool {
 	quoted := func() int {
 		if depth < 0 {
 			lo := max(t-keepBehind, 0)
-			depth = quoteDepth(buf[lo:t], s.abs(lo) == 0)
+			depth = quoteDepth(buf[lo:t], s.abs(lo) == s.cfg.Offset)
 		}
 		return depth
 	}
