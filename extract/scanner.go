@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/bits"
 	"strings"
+	"sync"
 
 	"github.com/urlkit/urlkit"
 	cc "github.com/urlkit/urlkit/internal/charclass"
@@ -125,6 +126,7 @@ type Scanner struct {
 	// copies: Item has been called, so each URL is copied out of the
 	// buffer as it is found (cloning a lent one costs more).
 	copies bool
+	done   bool // Next returned false; buf has gone to buffers
 }
 
 // The bits of Scanner.lent.
@@ -173,7 +175,9 @@ func windowFor(maxLength int) int { return max(maxLength, lookback+2) + slack }
 // and a few), hold no "<": no decision about a candidate before it looks
 // past it, and no candidate starts before it and ends after. text must
 // start where a Scanner may start: at the start of the whole, or at a
-// cut. Cut reads each byte of text at most twice.
+// cut. Cut reads each byte of text at most twice: the search for a "<"
+// before a line's end stops at the one nearest to it, before which the
+// next line to try ends.
 func (c *Config) Cut(text []byte) int {
 	reach := windowFor(c.maxLength()) + 1
 	for n := len(text); ; {
@@ -181,11 +185,12 @@ func (c *Config) Cut(text []byte) int {
 		if nl < 0 {
 			return 0
 		}
-		lt := bytes.LastIndexByte(text[:nl], '<')
-		if lt < 0 || nl+1-lt > reach {
+		from := max(0, nl+1-reach)
+		lt := bytes.LastIndexByte(text[from:nl], '<')
+		if lt < 0 {
 			return nl + 1
 		}
-		n = lt // the line must end before that "<"
+		n = from + lt // the line must end before that "<"
 	}
 }
 
@@ -238,8 +243,11 @@ func (s *Scanner) Err() error { return s.err }
 // Next finds the next URL, which Item and URL then return. It returns
 // false at the end of the input or on a read error.
 func (s *Scanner) Next() bool {
+	if s.done {
+		return false
+	}
 	if s.buf == nil {
-		s.buf = make([]byte, keepBehind+s.window+chunk)
+		s.buf = getBuffer(keepBehind + s.window + chunk)
 	}
 	for {
 		if s.skip && !s.skipLong() {
@@ -277,7 +285,31 @@ func (s *Scanner) Next() bool {
 		}
 	}
 	s.item, s.lent = Item{}, 0
+	// Nothing found holds on to the buffer now (Item and URL copy out
+	// what they return): the next Scanner may have it.
+	putBuffer(s.buf)
+	s.buf, s.done = nil, true
 	return false
+}
+
+// buffers keeps the buffers of Scanners that reached the end, for new
+// ones: a program that scans many texts (extract -j scans a file in
+// parts of 256 KiB) would otherwise allocate and clear one each time.
+var buffers sync.Pool
+
+// getBuffer returns a buffer of n bytes, from buffers when it has one
+// of that size.
+func getBuffer(n int) []byte {
+	if b, ok := buffers.Get().(*[]byte); ok && len(*b) == n {
+		return *b
+	}
+	return make([]byte, n)
+}
+
+func putBuffer(b []byte) {
+	if b != nil {
+		buffers.Put(&b)
+	}
 }
 
 // trigger returns the position of the next byte at or after pos that may

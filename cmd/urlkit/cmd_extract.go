@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"strconv"
 
@@ -23,8 +25,9 @@ usage error; 130 interrupted.`,
 	detail: `Extract finds the URLs in plain text (mail, news, documentation) and prints
 one per line, in canonical form. It reads each FILE, or standard input when
 there is none ("-" is standard input too), streaming in bounded memory.
-Several FILEs are searched on -j cores at once, the URLs printed file by
-file in the order given.
+On -j cores, each input is cut into parts after lines that no URL or
+wrapper crosses, searched at once; the URLs are printed in input order,
+as on one core.
 
 What it finds (RFC 1738 appendix, draft-ietf-uri-url-03):
   <URL:...> and <...>  wrappers; every whitespace character inside is
@@ -73,7 +76,7 @@ Examples:
 		wrappedOnly := fs.Bool("wrapped-only", false, "find only URLs inside <URL:...> and <...> wrappers")
 		quiet := fs.Bool("q", false, "do not report unclosed wrappers and rejected URLs on standard error")
 		maxLength := fs.Int("max-length", extract.DefaultMaxLength, "the longest wrapper or URL, in `N` bytes; bounds the memory used")
-		jobs := jobsFlag(fs, "search `N` files at once (the URLs stay in file order)")
+		jobs := jobsFlag(fs, "search on `N` cores at once (the URLs stay in input order)")
 		return func(ctx context.Context, st *Streams, args []string) int {
 			if *maxLength <= 0 {
 				fmt.Fprintf(st.Err, "urlkit extract: --max-length must be positive\n")
@@ -86,15 +89,13 @@ Examples:
 			if len(args) == 0 {
 				args = []string{"-"}
 			}
-			one := func(ctx context.Context, name string, out *bufio.Writer, errw io.Writer) (int, bool) {
-				return extractOne(ctx, st.In, out, errw, name, *asJSON, *wrappedOnly, *quiet, *maxLength)
-			}
-			if *jobs > 1 && len(args) > 1 {
-				return eachFileJobs(ctx, st, out, args, *jobs, one)
+			o := &extractOptions{asJSON: *asJSON, quiet: *quiet, cfg: extract.Config{WrappedOnly: *wrappedOnly, MaxLength: *maxLength}}
+			if *jobs > 1 {
+				return eachUnitJobs(ctx, st, out, o.units(st.In, args), *jobs)
 			}
 			status := exitOK
 			for _, name := range args {
-				if code, ok := one(ctx, name, out, st.Err); !ok {
+				if code, ok := o.extractFile(ctx, st.In, out, st.Err, name); !ok {
 					return code
 				} else if code > status {
 					status = code
@@ -105,37 +106,57 @@ Examples:
 	},
 }
 
-// extractOne prints the URLs of the file name ("-": stdin) to out and
+// extractOptions is what extract does with each URL and problem found.
+type extractOptions struct {
+	asJSON, quiet bool
+	cfg           extract.Config
+}
+
+// extractFile prints the URLs of the file name ("-": stdin) to out and
 // its problems to errw, flushing out first, and closes the file before
 // returning, so that any number of files can be scanned. ok is false
 // when ctx ended it (code then is the status to exit with at once).
-func extractOne(ctx context.Context, stdin io.Reader, out *bufio.Writer, errw io.Writer, name string, asJSON, wrappedOnly, quiet bool, maxLength int) (code int, ok bool) {
-	status := exitOK
+func (o *extractOptions) extractFile(ctx context.Context, stdin io.Reader, out *bufio.Writer, errw io.Writer, name string) (code int, ok bool) {
 	r := stdin
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			out.Flush()
-			fmt.Fprintf(errw, "urlkit extract: %s\n", safetext.Visible(err.Error()))
-			return exitFail, true
+			return o.openFailed(err)(ctx, out, errw)
 		}
 		r = f
 		defer f.Close()
 	}
-	cfg := &extract.Config{WrappedOnly: wrappedOnly, MaxLength: maxLength}
-	if !quiet {
+	return o.scan(ctx, flushReader{r, out}, out, errw, name, 0, 1)
+}
+
+// openFailed is the unit of a file that cannot be opened.
+func (o *extractOptions) openFailed(err error) unitJob {
+	return func(_ context.Context, out *bufio.Writer, errw io.Writer) (int, bool) {
+		out.Flush()
+		fmt.Fprintf(errw, "urlkit extract: %s\n", safetext.Visible(err.Error()))
+		return exitFail, true
+	}
+}
+
+// scan prints the URLs of r to out and its problems to errw, flushing
+// out first: r is the input name from the offset at, the start of line
+// line, to the end or to a cut (extract.Config.Cut).
+func (o *extractOptions) scan(ctx context.Context, r io.Reader, out *bufio.Writer, errw io.Writer, name string, at int64, line int) (code int, ok bool) {
+	cfg := o.cfg
+	cfg.Offset, cfg.Line = at, line
+	if !o.quiet {
 		cfg.Problem = func(p extract.Problem) {
 			out.Flush()
 			fmt.Fprintf(errw, "urlkit: %s:%d:%d: %s: offset %d: %s\n",
 				safetext.Visible(name), p.Line, p.Column, quoteInput(p.Text, 0), p.Offset, safetext.Visible(p.Rule()))
 		}
 	}
-	s := cfg.NewScanner(flushReader{r, out})
+	s := cfg.NewScanner(r)
 	for s.Next() {
 		if ctx.Err() != nil {
 			return exitInterrupted, false
 		}
-		if asJSON {
+		if o.asJSON {
 			out.Write(itemJSON(name, s.Item()))
 			out.WriteByte('\n')
 		} else {
@@ -143,6 +164,7 @@ func extractOne(ctx context.Context, stdin io.Reader, out *bufio.Writer, errw io
 			out.WriteByte('\n')
 		}
 	}
+	status := exitOK
 	if err := s.Err(); err != nil {
 		out.Flush()
 		fmt.Fprintf(errw, "urlkit extract: reading %s: %s\n", safetext.Visible(name), safetext.Visible(err.Error()))
@@ -153,6 +175,108 @@ func extractOne(ctx context.Context, stdin io.Reader, out *bufio.Writer, errw io
 	}
 	return status, true
 }
+
+// The parts of the input that extract -j scans on the workers: a read
+// of up to extractPartBytes, cut after its last line that
+// extract.Config.Cut allows; a text with no such line in
+// extractMaxPartBytes (markup dense with "<") is scanned from there to
+// its end as one part, read as it goes. (Variables for the tests.)
+var (
+	extractPartBytes    = 256 << 10
+	extractMaxPartBytes = 4 << 20
+)
+
+// units yields the units of extract -j over names: each file, in order,
+// cut into parts that the workers scan apart, with their offsets and
+// lines in the file, so that the output is that of one scan.
+func (o *extractOptions) units(stdin io.Reader, names []string) iter.Seq[unitJob] {
+	return func(yield func(unitJob) bool) {
+		for _, name := range names {
+			if !o.fileUnits(stdin, name, yield) {
+				return
+			}
+		}
+	}
+}
+
+// fileUnits yields the units of the file name ("-": stdin), and reports
+// whether to go on.
+func (o *extractOptions) fileUnits(stdin io.Reader, name string, yield func(unitJob) bool) bool {
+	r, closeFile := stdin, func() {}
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return yield(o.openFailed(err))
+		}
+		r, closeFile = f, func() { f.Close() }
+	}
+	var at int64
+	line := 1
+	data := make([]byte, 0, extractPartBytes)
+	for empty := 0; ; {
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		switch {
+		case n > 0:
+			empty = 0
+		case err == nil:
+			if empty++; empty < 100 {
+				continue
+			}
+			err = io.ErrNoProgress // as the Scanner says
+		}
+		if err != nil {
+			// The end, or an error, which the part's scan reports.
+			closeFile()
+			return yield(o.part(name, io.MultiReader(bytes.NewReader(data), errReader{err}), at, line, nil))
+		}
+		cut := o.cfg.Cut(data)
+		switch {
+		case cut == 0 && len(data) < cap(data):
+			continue
+		case cut == 0 && cap(data) >= extractMaxPartBytes:
+			// No line to cut after: the rest as one part, which reads it
+			// and closes the file.
+			if !yield(o.part(name, io.MultiReader(bytes.NewReader(data), r), at, line, closeFile)) {
+				closeFile()
+				return false
+			}
+			return true
+		case cut == 0:
+			grown := make([]byte, len(data), 2*cap(data))
+			copy(grown, data)
+			data = grown
+			continue
+		}
+		part := data[:cut]
+		next := make([]byte, len(data)-cut, max(extractPartBytes, 2*(len(data)-cut)))
+		copy(next, data[cut:])
+		if !yield(o.part(name, bytes.NewReader(part), at, line, nil)) {
+			closeFile()
+			return false
+		}
+		at += int64(cut)
+		line += bytes.Count(part, []byte{'\n'})
+		data = next
+	}
+}
+
+// part is the unit that scans r, the input name from the offset at, the
+// start of line line, and then calls done, if not nil.
+func (o *extractOptions) part(name string, r io.Reader, at int64, line int, done func()) unitJob {
+	return func(ctx context.Context, out *bufio.Writer, errw io.Writer) (int, bool) {
+		if done != nil {
+			defer done()
+		}
+		return o.scan(ctx, r, out, errw, name, at, line)
+	}
+}
+
+// errReader returns its error at once: the end of a part that is the
+// end of its input, io.EOF or the error that ended it.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // itemJSON encodes one extracted URL: the contract's keys first (url,
 // line, column, wrapped), then urlkit's.

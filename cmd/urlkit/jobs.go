@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -358,18 +359,18 @@ func finishInput(st *Streams, status int, err error) int {
 	return status
 }
 
-// A fileJob handles the file name: its results to out, its messages to
-// errw, flushing out before it writes to errw. ok false means stop: the
-// run then exits with code.
-type fileJob func(ctx context.Context, name string, out *bufio.Writer, errw io.Writer) (code int, ok bool)
+// A unitJob is one piece of the work of an eachUnitJobs run: its
+// results to out, its messages to errw, flushing out before it writes to
+// errw. ok false means stop: the run then exits with code.
+type unitJob func(ctx context.Context, out *bufio.Writer, errw io.Writer) (code int, ok bool)
 
-// filePart is a piece of one file's results: standard output, or a
+// filePart is a piece of one unit's results: standard output, or a
 // message for standard error.
 type filePart struct{ out, msg []byte }
 
-// fileResults carries one file's results to the writer. parts is
+// fileResults carries one unit's results to the writer. parts is
 // bounded, so that a worker ahead of the writer waits instead of keeping
-// a whole file's output; code and ok are set before parts is closed.
+// a whole unit's output; code and ok are set before parts is closed.
 type fileResults struct {
 	parts chan filePart
 	code  int
@@ -385,7 +386,7 @@ type partWriter struct {
 }
 
 func (w partWriter) Write(p []byte) (int, error) {
-	part := filePart{out: append([]byte(nil), p...)}
+	part := filePart{out: append(getPartBuffer(), p...)}
 	if w.msg {
 		part.out, part.msg = nil, part.out
 	}
@@ -397,68 +398,120 @@ func (w partWriter) Write(p []byte) (int, error) {
 	}
 }
 
-// filePartsAhead bounds the parts of a file waiting to be written: with
-// 32 KiB parts, 2 MiB per worker. (A variable for the tests.)
-var filePartsAhead = 64
+// partBuffers keeps the buffers of the parts written, for the parts to
+// come: extract -j over 10 million URLs sends 500 MB through them.
+var partBuffers sync.Pool
 
-// eachFileJobs runs job for each of names on up to jobs workers, and
-// writes their results to out and st.Err file by file, in the order of
-// names, as one worker after the other would have: the combined output
-// is byte-identical to that of a loop.
-func eachFileJobs(ctx context.Context, st *Streams, out *bufio.Writer, names []string, jobs int, job fileJob) int {
+// getPartBuffer returns an empty buffer for a part.
+func getPartBuffer() []byte {
+	if b, ok := partBuffers.Get().(*[]byte); ok {
+		return (*b)[:0]
+	}
+	return make([]byte, 0, unitPartBytes)
+}
+
+// putPartBuffer keeps b, once written, for getPartBuffer.
+func putPartBuffer(b []byte) {
+	if b != nil {
+		partBuffers.Put(&b)
+	}
+}
+
+// unitPartBytes is the size of a unit's parts of output: more than the
+// 64 KiB of the writer's buffer, so that a part goes to the output with
+// no copy into it (bufio.Writer writes a longer write at once).
+const unitPartBytes = 128 << 10
+
+// filePartsAhead bounds the parts of a unit waiting to be written: 2 MiB
+// per worker. (A variable for the tests.)
+var filePartsAhead = 16
+
+// unitsAhead bounds, per worker, the units made and not yet written: the
+// maker of the units (which reads the input) waits instead of running
+// ahead.
+const unitsAhead = 1
+
+// eachUnitJobs runs the units, made one after the other by units, on up
+// to jobs workers, and writes their results to out and st.Err unit by
+// unit, in the order made, as one worker after the other would have:
+// the combined output is byte-identical to that of a loop. units runs on
+// a goroutine of its own, and stops when yield returns false.
+func eachUnitJobs(ctx context.Context, st *Streams, out *bufio.Writer, units iter.Seq[unitJob], jobs int) int {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	defer cancel() // first: the workers stop
-	results := make([]*fileResults, len(names))
-	for i := range results {
-		results[i] = &fileResults{parts: make(chan filePart, filePartsAhead)}
+	defer cancel() // first: the workers and the maker stop
+	type unit struct {
+		job unitJob
+		res *fileResults
 	}
-	next := make(chan int)
+	work := make(chan unit)
+	order := make(chan *fileResults, unitsAhead*jobs)
 	wg.Go(func() {
-		defer close(next)
-		for i := range names {
+		defer close(work)
+		defer close(order)
+		for job := range units {
+			r := &fileResults{parts: make(chan filePart, filePartsAhead)}
 			select {
-			case next <- i:
+			case order <- r:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case work <- unit{job, r}:
 			case <-ctx.Done():
 				return
 			}
 		}
 	})
-	for range min(jobs, len(names)) {
+	for range jobs {
 		wg.Go(func() {
-			for i := range next {
-				r := results[i]
-				w := bufio.NewWriterSize(partWriter{ctx, r.parts, false}, 32<<10)
-				r.code, r.ok = job(ctx, names[i], w, partWriter{ctx, r.parts, true})
+			w := bufio.NewWriterSize(nil, unitPartBytes)
+			for u := range work {
+				w.Reset(partWriter{ctx, u.res.parts, false})
+				u.res.code, u.res.ok = u.job(ctx, w, partWriter{ctx, u.res.parts, true})
 				w.Flush()
-				close(r.parts)
+				close(u.res.parts)
 			}
 		})
 	}
 	status := exitOK
-	for _, r := range results {
+	for r := range order {
 	parts:
 		for {
+			var p filePart
+			var more bool
 			select {
-			case p, more := <-r.parts:
-				if !more {
-					break parts
+			case p, more = <-r.parts:
+			default:
+				// Nothing to write yet: what is written goes out first,
+				// so that a pipeline sees it before the next part comes.
+				out.Flush()
+				select {
+				case p, more = <-r.parts:
+				case <-ctx.Done():
+					return exitInterrupted
 				}
-				if p.msg != nil {
-					out.Flush()
-					st.Err.Write(p.msg)
-				} else {
-					out.Write(p.out)
-				}
-			case <-ctx.Done():
-				return exitInterrupted
 			}
+			if !more {
+				break parts
+			}
+			if p.msg != nil {
+				out.Flush()
+				st.Err.Write(p.msg)
+			} else {
+				out.Write(p.out)
+			}
+			putPartBuffer(p.out)
+			putPartBuffer(p.msg)
 		}
 		if !r.ok {
 			return r.code
 		}
 		status = max(status, r.code)
+	}
+	if ctx.Err() != nil {
+		return exitInterrupted
 	}
 	return status
 }

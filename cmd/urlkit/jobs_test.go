@@ -156,19 +156,33 @@ func TestParseJSONRecordPerLine(t *testing.T) {
 // TestExtractFilesJobs checks that extract over many files writes with
 // -j N byte for byte what it writes with -j 1: URLs, problems (unclosed
 // wrappers, a rejected URL, a missing file) and exit status, including a
-// file whose output is more than the parts a worker may keep ahead.
+// file whose output is more than the parts a worker may keep ahead. The
+// files are cut into parts of about 2 KiB (extractPartBytes), and one of
+// them has markup too dense with "<" to be cut in 16 KiB
+// (extractMaxPartBytes): its rest is scanned as one part.
 func TestExtractFilesJobs(t *testing.T) {
-	defer func(n int) { filePartsAhead = n }(filePartsAhead)
-	filePartsAhead = 2
+	defer func(n, p, m int) { filePartsAhead, extractPartBytes, extractMaxPartBytes = n, p, m }(filePartsAhead, extractPartBytes, extractMaxPartBytes)
+	filePartsAhead, extractPartBytes, extractMaxPartBytes = 2, 2<<10, 16<<10
 	dir := t.TempDir()
 	var names []string
 	for i := range 12 {
 		var b strings.Builder
 		n := 50
-		if i == 3 {
+		switch i {
+		case 3:
 			n = 3000 // 200 KB of output, more than 2 parts: the worker waits for the writer
+		case 7, 11:
+			n = 600
 		}
 		for k := range n {
+			switch {
+			case i == 7 && k > 20:
+				fmt.Fprintf(&b, "<p>see <a href=\"http://m%d.example/\">x</a> <http://w%d.example/\n y> <b>\n", k, k)
+				continue
+			case i == 11 || k%5 != 0:
+				fmt.Fprintf(&b, "see http://host%d.example/%d/a_(b), or URL:ftp://f%d.example/x.\n", i, k, k)
+				continue
+			}
 			fmt.Fprintf(&b, "see http://host%d.example/%d/a_(b), and <URL:ftp://f%d.example/x\n  y>.\n", i, k, k)
 			if k%17 == 0 {
 				fmt.Fprintf(&b, "<URL:http://unclosed%d.example/\n\nhttp://x:PORT/ mailto:u%d@example.org\n", k, k)
@@ -183,7 +197,7 @@ func TestExtractFilesJobs(t *testing.T) {
 			names = append(names, dir+"/missing.txt", "-")
 		}
 	}
-	for _, flags := range [][]string{{"extract"}, {"extract", "--json"}, {"extract", "-q"}} {
+	for _, flags := range [][]string{{"extract"}, {"extract", "--json"}, {"extract", "-q"}, {"extract", "--json", "--max-length", "200"}} {
 		runJ := func(j string) (string, int) {
 			var both bytes.Buffer
 			st := &Streams{In: strings.NewReader("stdin: http://stdin.example/\n"), Out: &both, Err: &both}
