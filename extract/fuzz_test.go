@@ -246,9 +246,9 @@ func FuzzKeep(f *testing.F) {
 }
 
 // FuzzCut checks that scanning a text cut where Cut says, each part by
-// a Scanner of its own placed with Offset and Line, finds exactly the
-// items and problems of one Scanner over the whole text, and that every
-// cut ends a line. The parts are at most size bytes long where Cut finds
+// a Scanner of its own placed with Offset and Line and reading the part
+// in place (NewBytesScanner), finds exactly the items and problems of
+// one Scanner reading the whole text, and that every cut ends a line. The parts are at most size bytes long where Cut finds
 // a line to end them, as extract -j cuts a big file.
 func FuzzCut(f *testing.F) {
 	for _, tc := range urlCases {
@@ -271,16 +271,23 @@ func FuzzCut(f *testing.F) {
 		for at < len(data) {
 			part := data[at:]
 			limit := &Config{MaxLength: max}
-			if n := limit.Cut([]byte(part[:min(len(part), size)])); n > 0 {
+			if n := limit.Cut([]byte(part[:min(len(part), size)]), 0); n > 0 {
 				part = part[:n]
-			} else if n := limit.Cut([]byte(part)); n > 0 && n < len(part) {
-				part = part[:n] // the first line to end one, further on
+			} else if n := limit.Cut([]byte(part), min(len(part), size)); n > 0 && n < len(part) {
+				part = part[:n] // the last line to end one, further on
 			}
 			if at > 0 && data[at-1] != '\n' {
 				t.Fatalf("a cut at %d does not end a line", at)
 			}
 			c := &Config{MaxLength: max, Offset: int64(at), Line: line, Problem: func(p Problem) { gotProblems = append(gotProblems, p) }}
-			got = append(got, c.FindAll(part)...)
+			text := []byte(part)
+			s := c.NewBytesScanner(text)
+			for s.Next() {
+				got = append(got, s.Item())
+			}
+			if string(text) != part {
+				t.Fatalf("the text scanned in place changed: %q, was %q", text, part)
+			}
 			at += len(part)
 			line += strings.Count(part, "\n")
 		}

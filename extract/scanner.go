@@ -127,6 +127,9 @@ type Scanner struct {
 	// buffer as it is found (cloning a lent one costs more).
 	copies bool
 	done   bool // Next returned false; buf has gone to buffers
+	// inPlace: buf is the caller's text, whole (NewBytesScanner); the
+	// Scanner never reads, slides or keeps it.
+	inPlace bool
 }
 
 // The bits of Scanner.lent.
@@ -149,6 +152,15 @@ func (c *Config) NewScanner(r io.Reader) *Scanner {
 	}
 	s.max = s.cfg.maxLength()
 	s.window = windowFor(s.max)
+	return s
+}
+
+// NewBytesScanner returns a Scanner over text, which it reads in place,
+// without copying it into a buffer of its own: text must not change
+// while the Scanner is in use. A nil c is the zero Config.
+func (c *Config) NewBytesScanner(text []byte) *Scanner {
+	s := c.NewScanner(nil)
+	s.buf, s.end, s.eof, s.inPlace = text, len(text), true, true
 	return s
 }
 
@@ -175,22 +187,25 @@ func windowFor(maxLength int) int { return max(maxLength, lookback+2) + slack }
 // and a few), hold no "<": no decision about a candidate before it looks
 // past it, and no candidate starts before it and ends after. text must
 // start where a Scanner may start: at the start of the whole, or at a
-// cut. Cut reads each byte of text at most twice: the search for a "<"
-// before a line's end stops at the one nearest to it, before which the
-// next line to try ends.
-func (c *Config) Cut(text []byte) int {
+// cut. Lines that end before from are not considered: a reader that
+// reads on after a Cut of text[:from] returned 0 passes from, so that
+// no byte is searched twice.
+func (c *Config) Cut(text []byte, from int) int {
 	reach := windowFor(c.maxLength()) + 1
 	for n := len(text); ; {
 		nl := bytes.LastIndexByte(text[:n], '\n')
-		if nl < 0 {
+		if nl < from {
 			return 0
 		}
-		from := max(0, nl+1-reach)
-		lt := bytes.LastIndexByte(text[from:nl], '<')
+		lo := max(0, nl+1-reach)
+		// The search for a "<" stops at the one nearest to the line's
+		// end, before which the next line to try ends: no byte is read
+		// twice.
+		lt := bytes.LastIndexByte(text[lo:nl], '<')
 		if lt < 0 {
 			return nl + 1
 		}
-		n = from + lt // the line must end before that "<"
+		n = lo + lt
 	}
 }
 
@@ -287,7 +302,9 @@ func (s *Scanner) Next() bool {
 	s.item, s.lent = Item{}, 0
 	// Nothing found holds on to the buffer now (Item and URL copy out
 	// what they return): the next Scanner may have it.
-	putBuffer(s.buf)
+	if !s.inPlace {
+		putBuffer(s.buf)
+	}
 	s.buf, s.done = nil, true
 	return false
 }

@@ -19,7 +19,8 @@
 # scheme://..., the tool a user would pick): CPU seconds (user+sys, GNU time) with -j 1, so that the
 # figure is per core and does not depend on the machine's other load; and the
 # CPU of -j 2 over that of -j 1 (the parallel overhead: 1.0 is none).
-# Cores: ten million web URLs through the same three commands, wall time
+# Cores: ten million web URLs through the same three commands, and through
+# extract as 20 files, wall time
 # of -j 1 over that of -j 2 (the issue's 2-core factor), beside the same
 # for two -j 1 processes run at once on the two halves of the input: what
 # the machine gives two independent processes, the factor's ceiling here.
@@ -46,6 +47,8 @@ while [ "$(wc -l < "$TMP/1m.txt")" -lt 1000000 ]; do cat "$TMP/web.txt" >> "$TMP
 head -n 1000000 "$TMP/1m.txt" > "$TMP/urls" && mv "$TMP/urls" "$TMP/1m.txt"
 for i in 1 2 3 4 5 6 7 8 9 10; do cat "$TMP/1m.txt"; done > "$TMP/10m.txt"
 head -n 5000000 "$TMP/10m.txt" > "$TMP/10m.a"; tail -n +5000001 "$TMP/10m.txt" > "$TMP/10m.b"
+# The same as 20 files, for extract -j over files (its halves: 10 each).
+mkdir "$TMP/parts" && split -n l/20 -d "$TMP/10m.txt" "$TMP/parts/"
 sync # the files' write-back is not to run beside the timings
 find /usr/share/doc /usr/share/common-licenses -type f ! -name '*.gz' -size -2M 2>/dev/null | sort |
     xargs cat 2>/dev/null | head -c $((50 << 20)) > "$TMP/doc.once"
@@ -74,7 +77,29 @@ halves() {
     echo "$t0 $t1" | awk '{printf "%.3f\n", $2 - $1}'
 }
 
+# wallFiles CMD... : wall seconds of CMD over the 20 files.
+wallFiles() {
+    local t0 t1
+    t0=$(date +%s.%N); "$@" "$TMP"/parts/* > /dev/null 2>&1 || true; t1=$(date +%s.%N)
+    echo "$t0 $t1" | awk '{printf "%.3f\n", $2 - $1}'
+}
+# halvesFiles CMD... : wall seconds of two -j 1 runs at once, on 10 files each.
+halvesFiles() {
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$@" -j 1 "$TMP"/parts/0* > /dev/null 2>&1 &
+    "$@" -j 1 "$TMP"/parts/1* > /dev/null 2>&1 || true
+    wait; t1=$(date +%s.%N)
+    echo "$t0 $t1" | awk '{printf "%.3f\n", $2 - $1}'
+}
+
 for run in $(seq "$RUNS"); do
+    if [ $((run % 2)) = 1 ]; then
+        one=$(wallFiles "$TMP/urlkit" extract -j 1); two=$(wallFiles "$TMP/urlkit" extract -j 2); half=$(halvesFiles "$TMP/urlkit" extract)
+    else
+        half=$(halvesFiles "$TMP/urlkit" extract); two=$(wallFiles "$TMP/urlkit" extract -j 2); one=$(wallFiles "$TMP/urlkit" extract -j 1)
+    fi
+    echo "extract_(20_files) $one $two $half" >> "$TMP/cores"
     for cmd in "parse --json" "check" "normalize --mode rfc3986"; do
         name=${cmd// /_}
         # Every other run in the other order, so that a drift of the
@@ -98,7 +123,7 @@ for run in $(seq "$RUNS"); do
     echo "netjson 1 $(cpu "$TMP/netjson" < "$TMP/1m.txt")" >> "$TMP/cli"
     # Ten passes in one timing: one pass is about 0.05 s, five steps of
     # GNU time's 10 ms clock.
-    echo "extract 1 $(cpu sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do "$0" extract < "$1"; done' "$TMP/urlkit" "$TMP/doc.txt")" >> "$TMP/cli"
+    echo "extract 1 $(cpu sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do "$0" extract -j 1 < "$1"; done' "$TMP/urlkit" "$TMP/doc.txt")" >> "$TMP/cli"
     # What a user would pick instead: GNU grep for scheme://..., in the C
     # locale (its fastest), the same ten passes, -a as the documentation
     # holds a few binary bytes. Its output goes to /dev/zero, which

@@ -10,6 +10,7 @@ import (
 	"iter"
 	"os"
 	"strconv"
+	"sync"
 
 	"github.com/urlkit/urlkit/extract"
 	"github.com/urlkit/urlkit/internal/safetext"
@@ -126,7 +127,7 @@ func (o *extractOptions) extractFile(ctx context.Context, stdin io.Reader, out *
 		r = f
 		defer f.Close()
 	}
-	return o.scan(ctx, flushReader{r, out}, out, errw, name, 0, 1)
+	return o.scan(ctx, flushReader{r, out}, nil, out, errw, name, 0, 1)
 }
 
 // openFailed is the unit of a file that cannot be opened.
@@ -138,10 +139,11 @@ func (o *extractOptions) openFailed(err error) unitJob {
 	}
 }
 
-// scan prints the URLs of r to out and its problems to errw, flushing
-// out first: r is the input name from the offset at, the start of line
-// line, to the end or to a cut (extract.Config.Cut).
-func (o *extractOptions) scan(ctx context.Context, r io.Reader, out *bufio.Writer, errw io.Writer, name string, at int64, line int) (code int, ok bool) {
+// scan prints the URLs of r, or of text when r is nil, to out and its
+// problems to errw, flushing out first: it is the input name from the
+// offset at, the start of line line, to the end or to a cut
+// (extract.Config.Cut).
+func (o *extractOptions) scan(ctx context.Context, r io.Reader, text []byte, out *bufio.Writer, errw io.Writer, name string, at int64, line int) (code int, ok bool) {
 	cfg := o.cfg
 	cfg.Offset, cfg.Line = at, line
 	if !o.quiet {
@@ -151,7 +153,12 @@ func (o *extractOptions) scan(ctx context.Context, r io.Reader, out *bufio.Write
 				safetext.Visible(name), p.Line, p.Column, quoteInput(p.Text, 0), p.Offset, safetext.Visible(p.Rule()))
 		}
 	}
-	s := cfg.NewScanner(r)
+	var s *extract.Scanner
+	if r != nil {
+		s = cfg.NewScanner(r)
+	} else {
+		s = cfg.NewBytesScanner(text)
+	}
 	for s.Next() {
 		if ctx.Err() != nil {
 			return exitInterrupted, false
@@ -176,15 +183,46 @@ func (o *extractOptions) scan(ctx context.Context, r io.Reader, out *bufio.Write
 	return status, true
 }
 
-// The parts of the input that extract -j scans on the workers: a read
-// of up to extractPartBytes, cut after its last line that
-// extract.Config.Cut allows; a text with no such line in
-// extractMaxPartBytes (markup dense with "<") is scanned from there to
-// its end as one part, read as it goes. (Variables for the tests.)
+// The parts of the input that extract -j scans on the workers: up to
+// extractPartBytes read, cut after the last line that extract.Config.Cut
+// allows; a text with no such line in extractMaxPartBytes (markup dense
+// with "<") is scanned from there to its end as one part, read as it
+// goes. Documentation has such a line every 300 KiB or so: with parts of
+// 256 KiB most had to grow, and extract -j 2 took longer than -j 1 on it.
+// (Variables for the tests.)
 var (
-	extractPartBytes    = 256 << 10
-	extractMaxPartBytes = 4 << 20
+	extractPartBytes    = 2 << 20
+	extractMaxPartBytes = 8 << 20
 )
+
+// extractShortRead is a read short enough to say that the input comes
+// slowly (a pipeline, a line at a time): what has come is cut and
+// scanned at once. A longer one (a pipe's 64 KiB) is read on, up to
+// extractPartBytes, so that the parts are not small.
+const extractShortRead = 32 << 10
+
+// extractBuffers keeps the buffers of parts scanned, for the parts to
+// come: allocating and clearing one per part was a tenth of the CPU of
+// extract -j.
+var extractBuffers sync.Pool
+
+// getExtractBuffer returns an empty buffer of extractPartBytes.
+func getExtractBuffer() []byte {
+	if b, ok := extractBuffers.Get().(*[]byte); ok && cap(*b) == extractPartBytes {
+		return (*b)[:0]
+	}
+	return make([]byte, 0, extractPartBytes)
+}
+
+// putExtractBuffer gives b back to extractBuffers once its part is
+// scanned, unless it grew for a long part: a few of those kept would be
+// most of the memory.
+func putExtractBuffer(b []byte) {
+	if cap(b) == extractPartBytes {
+		b = b[:0]
+		extractBuffers.Put(&b)
+	}
+}
 
 // units yields the units of extract -j over names: each file, in order,
 // cut into parts that the workers scan apart, with their offsets and
@@ -200,7 +238,8 @@ func (o *extractOptions) units(stdin io.Reader, names []string) iter.Seq[unitJob
 }
 
 // fileUnits yields the units of the file name ("-": stdin), and reports
-// whether to go on.
+// whether to go on. Each part is scanned in place, in the buffer it was
+// read into, which the part's unit then gives back (extractBuffers).
 func (o *extractOptions) fileUnits(stdin io.Reader, name string, yield func(unitJob) bool) bool {
 	r, closeFile := stdin, func() {}
 	if name != "-" {
@@ -212,7 +251,8 @@ func (o *extractOptions) fileUnits(stdin io.Reader, name string, yield func(unit
 	}
 	var at int64
 	line := 1
-	data := make([]byte, 0, extractPartBytes)
+	data := getExtractBuffer()
+	noCut := 0 // data[:noCut] has no line to cut after
 	for empty := 0; ; {
 		n, err := r.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
@@ -225,50 +265,62 @@ func (o *extractOptions) fileUnits(stdin io.Reader, name string, yield func(unit
 			}
 			err = io.ErrNoProgress // as the Scanner says
 		}
-		if err != nil {
-			// The end, or an error, which the part's scan reports.
+		if err == io.EOF {
 			closeFile()
-			return yield(o.part(name, io.MultiReader(bytes.NewReader(data), errReader{err}), at, line, nil))
+			return yield(o.part(name, nil, data, at, line))
 		}
-		cut := o.cfg.Cut(data)
+		if err != nil {
+			// The scan reports the error after the URLs before it.
+			closeFile()
+			return yield(o.part(name, io.MultiReader(bytes.NewReader(data), errReader{err}), data, at, line))
+		}
+		if n >= extractShortRead && len(data) < cap(data) {
+			continue
+		}
+		cut := o.cfg.Cut(data, noCut)
 		switch {
 		case cut == 0 && len(data) < cap(data):
+			noCut = len(data)
 			continue
 		case cut == 0 && cap(data) >= extractMaxPartBytes:
 			// No line to cut after: the rest as one part, which reads it
 			// and closes the file.
-			if !yield(o.part(name, io.MultiReader(bytes.NewReader(data), r), at, line, closeFile)) {
+			rest := o.part(name, io.MultiReader(bytes.NewReader(data), r), data, at, line)
+			if !yield(func(ctx context.Context, out *bufio.Writer, errw io.Writer) (int, bool) {
+				defer closeFile()
+				return rest(ctx, out, errw)
+			}) {
 				closeFile()
 				return false
 			}
 			return true
 		case cut == 0:
+			noCut = len(data)
 			grown := make([]byte, len(data), 2*cap(data))
 			copy(grown, data)
+			putExtractBuffer(data)
 			data = grown
 			continue
 		}
-		part := data[:cut]
-		next := make([]byte, len(data)-cut, max(extractPartBytes, 2*(len(data)-cut)))
-		copy(next, data[cut:])
-		if !yield(o.part(name, bytes.NewReader(part), at, line, nil)) {
+		next := append(getExtractBuffer(), data[cut:]...)
+		lines := bytes.Count(data[:cut], []byte{'\n'})
+		if !yield(o.part(name, nil, data[:cut], at, line)) {
 			closeFile()
 			return false
 		}
 		at += int64(cut)
-		line += bytes.Count(part, []byte{'\n'})
-		data = next
+		line += lines
+		data, noCut = next, 0
 	}
 }
 
-// part is the unit that scans r, the input name from the offset at, the
-// start of line line, and then calls done, if not nil.
-func (o *extractOptions) part(name string, r io.Reader, at int64, line int, done func()) unitJob {
+// part is the unit that scans r, or text when r is nil, the input name
+// from the offset at, the start of line line; text's buffer then goes
+// back to extractBuffers (putExtractBuffer).
+func (o *extractOptions) part(name string, r io.Reader, text []byte, at int64, line int) unitJob {
 	return func(ctx context.Context, out *bufio.Writer, errw io.Writer) (int, bool) {
-		if done != nil {
-			defer done()
-		}
-		return o.scan(ctx, r, out, errw, name, at, line)
+		defer putExtractBuffer(text)
+		return o.scan(ctx, r, text, out, errw, name, at, line)
 	}
 }
 

@@ -426,55 +426,66 @@ const unitPartBytes = 128 << 10
 // per worker. (A variable for the tests.)
 var filePartsAhead = 16
 
-// unitsAhead bounds, per worker, the units made and not yet written: the
-// maker of the units (which reads the input) waits instead of running
-// ahead.
+// unitsAhead bounds, per worker, the units made and not yet written: a
+// worker waits instead of making more.
 const unitsAhead = 1
 
 // eachUnitJobs runs the units, made one after the other by units, on up
 // to jobs workers, and writes their results to out and st.Err unit by
 // unit, in the order made, as one worker after the other would have:
-// the combined output is byte-identical to that of a loop. units runs on
-// a goroutine of its own, and stops when yield returns false.
+// the combined output is byte-identical to that of a loop. The workers
+// take turns at making the next unit (units reads the input): a
+// goroutine that only made them got a core only when a worker waited,
+// which then waited for it.
 func eachUnitJobs(ctx context.Context, st *Streams, out *bufio.Writer, units iter.Seq[unitJob], jobs int) int {
 	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer cancel() // first: the workers and the maker stop
-	type unit struct {
-		job unitJob
-		res *fileResults
-	}
-	work := make(chan unit)
+	next, stop := iter.Pull(units)
+	var workers sync.WaitGroup
+	defer stop() // after the workers: next and stop are not to run at once
+	defer workers.Wait()
+	defer cancel() // first: the workers stop
+	var nextMu sync.Mutex
 	order := make(chan *fileResults, unitsAhead*jobs)
-	wg.Go(func() {
-		defer close(work)
-		defer close(order)
-		for job := range units {
-			r := &fileResults{parts: make(chan filePart, filePartsAhead)}
-			select {
-			case order <- r:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case work <- unit{job, r}:
-			case <-ctx.Done():
-				return
-			}
+	growMemoryLimit(jobs)
+	// take makes the next unit and queues its results for writing, in
+	// the order made.
+	take := func() (unitJob, *fileResults, bool) {
+		nextMu.Lock()
+		defer nextMu.Unlock()
+		if ctx.Err() != nil {
+			return nil, nil, false
 		}
-	})
+		job, ok := next()
+		if !ok {
+			return nil, nil, false
+		}
+		r := &fileResults{parts: make(chan filePart, filePartsAhead)}
+		select {
+		case order <- r:
+			return job, r, true
+		case <-ctx.Done():
+			return nil, nil, false
+		}
+	}
 	for range jobs {
-		wg.Go(func() {
+		workers.Go(func() {
 			w := bufio.NewWriterSize(nil, unitPartBytes)
-			for u := range work {
-				w.Reset(partWriter{ctx, u.res.parts, false})
-				u.res.code, u.res.ok = u.job(ctx, w, partWriter{ctx, u.res.parts, true})
+			for {
+				job, r, ok := take()
+				if !ok {
+					return
+				}
+				w.Reset(partWriter{ctx, r.parts, false})
+				r.code, r.ok = job(ctx, w, partWriter{ctx, r.parts, true})
 				w.Flush()
-				close(u.res.parts)
+				close(r.parts)
 			}
 		})
 	}
+	go func() {
+		workers.Wait()
+		close(order)
+	}()
 	status := exitOK
 	for r := range order {
 	parts:
