@@ -422,9 +422,9 @@ func putPartBuffer(b []byte) {
 // no copy into it (bufio.Writer writes a longer write at once).
 const unitPartBytes = 128 << 10
 
-// filePartsAhead bounds the parts of a unit waiting to be written: 2 MiB
+// filePartsAhead bounds the parts of a unit waiting to be written: 4 MiB
 // per worker. (A variable for the tests.)
-var filePartsAhead = 16
+var filePartsAhead = 32
 
 // unitsAhead bounds, per worker, the units made and not yet written: a
 // worker waits instead of making more.
