@@ -487,7 +487,19 @@ func eachUnitJobs(ctx context.Context, st *Streams, out *bufio.Writer, units ite
 		close(order)
 	}()
 	status := exitOK
-	for r := range order {
+	for {
+		var r *fileResults
+		select {
+		case r = <-order:
+		default:
+			// The next unit is not made yet (its input may be a
+			// pipeline's next line): what is written goes out first.
+			out.Flush()
+			r = <-order
+		}
+		if r == nil {
+			break
+		}
 	parts:
 		for {
 			var p filePart
