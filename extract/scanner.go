@@ -310,8 +310,8 @@ func (s *Scanner) Next() bool {
 }
 
 // buffers keeps the buffers of Scanners that reached the end, for new
-// ones: a program that scans many texts (extract -j scans a file in
-// parts of 256 KiB) would otherwise allocate and clear one each time.
+// ones: a program that scans many texts (extract -j reads a file as
+// parts) would otherwise allocate and clear one each time.
 var buffers sync.Pool
 
 // getBuffer returns a buffer of n bytes, from buffers when it has one

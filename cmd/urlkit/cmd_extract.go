@@ -10,7 +10,6 @@ import (
 	"iter"
 	"os"
 	"strconv"
-	"sync"
 
 	"github.com/urlkit/urlkit/extract"
 	"github.com/urlkit/urlkit/internal/safetext"
@@ -202,27 +201,8 @@ var (
 const extractShortRead = 32 << 10
 
 // extractBuffers keeps the buffers of parts scanned, for the parts to
-// come: allocating and clearing one per part was a tenth of the CPU of
-// extract -j.
-var extractBuffers sync.Pool
-
-// getExtractBuffer returns an empty buffer of extractPartBytes.
-func getExtractBuffer() []byte {
-	if b, ok := extractBuffers.Get().(*[]byte); ok && cap(*b) == extractPartBytes {
-		return (*b)[:0]
-	}
-	return make([]byte, 0, extractPartBytes)
-}
-
-// putExtractBuffer gives b back to extractBuffers once its part is
-// scanned, unless it grew for a long part: a few of those kept would be
-// most of the memory.
-func putExtractBuffer(b []byte) {
-	if cap(b) == extractPartBytes {
-		b = b[:0]
-		extractBuffers.Put(&b)
-	}
-}
+// come.
+var extractBuffers bufferPool
 
 // units yields the units of extract -j over names: each file, in order,
 // cut into parts that the workers scan apart, with their offsets and
@@ -251,7 +231,7 @@ func (o *extractOptions) fileUnits(stdin io.Reader, name string, yield func(unit
 	}
 	var at int64
 	line := 1
-	data := getExtractBuffer()
+	data := extractBuffers.get(extractPartBytes)
 	noCut := 0 // data[:noCut] has no line to cut after
 	for empty := 0; ; {
 		n, err := r.Read(data[len(data):cap(data)])
@@ -298,11 +278,11 @@ func (o *extractOptions) fileUnits(stdin io.Reader, name string, yield func(unit
 			noCut = len(data)
 			grown := make([]byte, len(data), 2*cap(data))
 			copy(grown, data)
-			putExtractBuffer(data)
+			extractBuffers.put(data, extractPartBytes)
 			data = grown
 			continue
 		}
-		next := append(getExtractBuffer(), data[cut:]...)
+		next := append(extractBuffers.get(extractPartBytes), data[cut:]...)
 		lines := bytes.Count(data[:cut], []byte{'\n'})
 		if !yield(o.part(name, nil, data[:cut], at, line)) {
 			closeFile()
@@ -316,10 +296,10 @@ func (o *extractOptions) fileUnits(stdin io.Reader, name string, yield func(unit
 
 // part is the unit that scans r, or text when r is nil, the input name
 // from the offset at, the start of line line; text's buffer then goes
-// back to extractBuffers (putExtractBuffer).
+// back to extractBuffers.
 func (o *extractOptions) part(name string, r io.Reader, text []byte, at int64, line int) unitJob {
 	return func(ctx context.Context, out *bufio.Writer, errw io.Writer) (int, bool) {
-		defer putExtractBuffer(text)
+		defer extractBuffers.put(text, extractPartBytes)
 		return o.scan(ctx, r, text, out, errw, name, at, line)
 	}
 }
