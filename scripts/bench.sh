@@ -19,11 +19,14 @@
 # scheme://..., the tool a user would pick): CPU seconds (user+sys, GNU time) with -j 1, so that the
 # figure is per core and does not depend on the machine's other load; and the
 # CPU of -j 2 over that of -j 1 (the parallel overhead: 1.0 is none).
-# Cores: ten million web URLs through the same three commands, and through
-# extract as 20 files, wall time
-# of -j 1 over that of -j 2 (the issue's 2-core factor), beside the same
-# for two -j 1 processes run at once on the two halves of the input: what
-# the machine gives two independent processes, the factor's ceiling here.
+# Cores: every streaming command on ten million lines, wall time of -j 1
+# over that of -j 2 (the issue's 2-core factor), beside the same for two
+# -j 1 processes run at once on the two halves of the input: what the
+# machine gives two independent processes, the factor's ceiling here. The
+# lines: the web URLs for parse --json, check, normalize and relative (to
+# one base); the references of resolve_pairs.tsv, repeated, for resolve
+# (against RFC 3986's example base); each web URL paired with itself for
+# equal; and the web URLs as 20 files for extract.
 # `urlkit get` against curl is scripts/bench-get.sh (it needs the servers).
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -47,6 +50,15 @@ while [ "$(wc -l < "$TMP/1m.txt")" -lt 1000000 ]; do cat "$TMP/web.txt" >> "$TMP
 head -n 1000000 "$TMP/1m.txt" > "$TMP/urls" && mv "$TMP/urls" "$TMP/1m.txt"
 for i in 1 2 3 4 5 6 7 8 9 10; do cat "$TMP/1m.txt"; done > "$TMP/10m.txt"
 head -n 5000000 "$TMP/10m.txt" > "$TMP/10m.a"; tail -n +5000001 "$TMP/10m.txt" > "$TMP/10m.b"
+# resolve's references and equal's pairs, ten million lines each.
+cut -f2 "$DATA/resolve_pairs.tsv" | sed 's/\r$//' > "$TMP/refs.once"
+: > "$TMP/refs10m.txt"
+while [ "$(wc -l < "$TMP/refs10m.txt")" -lt 10000000 ]; do cat "$TMP/refs.once" "$TMP/refs.once" "$TMP/refs.once" "$TMP/refs.once" >> "$TMP/refs10m.txt"; done
+head -n 10000000 "$TMP/refs10m.txt" > "$TMP/refs" && mv "$TMP/refs" "$TMP/refs10m.txt"
+paste "$TMP/10m.txt" "$TMP/10m.txt" > "$TMP/pairs10m.txt"
+for f in refs10m pairs10m; do
+    head -n 5000000 "$TMP/$f.txt" > "$TMP/$f.a"; tail -n +5000001 "$TMP/$f.txt" > "$TMP/$f.b"
+done
 # The same as 20 files, for extract -j over files (its halves: 10 each).
 mkdir "$TMP/parts" && split -n l/20 -d "$TMP/10m.txt" "$TMP/parts/"
 sync # the files' write-back is not to run beside the timings
@@ -61,18 +73,19 @@ cpu() {
     tail -n 1 "$TMP/t" | awk '{printf "%.3f\n", $1 + $2}'
 }
 
-# wall CMD... : wall seconds of one run on the 10M URLs, output discarded.
+# wall IN CMD... : wall seconds of one run on $TMP/IN.txt, output discarded.
 wall() {
-    local t0 t1
-    t0=$(date +%s.%N); "$@" < "$TMP/10m.txt" > /dev/null 2>&1 || true; t1=$(date +%s.%N)
+    local in=$1 t0 t1; shift
+    t0=$(date +%s.%N); "$@" < "$TMP/$in.txt" > /dev/null 2>&1 || true; t1=$(date +%s.%N)
     echo "$t0 $t1" | awk '{printf "%.3f\n", $2 - $1}'
 }
-# halves CMD... : wall seconds of two -j 1 runs at once, one per half.
+# halves IN CMD... : wall seconds of two -j 1 runs at once, one per half
+# of $TMP/IN.txt.
 halves() {
-    local t0 t1
+    local in=$1 t0 t1; shift
     t0=$(date +%s.%N)
-    "$@" -j 1 < "$TMP/10m.a" > /dev/null 2>&1 &
-    "$@" -j 1 < "$TMP/10m.b" > /dev/null 2>&1 || true
+    "$@" -j 1 < "$TMP/$in.a" > /dev/null 2>&1 &
+    "$@" -j 1 < "$TMP/$in.b" > /dev/null 2>&1 || true
     wait; t1=$(date +%s.%N)
     echo "$t0 $t1" | awk '{printf "%.3f\n", $2 - $1}'
 }
@@ -100,18 +113,24 @@ for run in $(seq "$RUNS"); do
         half=$(halvesFiles "$TMP/urlkit" extract); two=$(wallFiles "$TMP/urlkit" extract -j 2); one=$(wallFiles "$TMP/urlkit" extract -j 1)
     fi
     echo "extract_(20_files) $one $two $half" >> "$TMP/cores"
-    for cmd in "parse --json" "check" "normalize --mode rfc3986"; do
-        name=${cmd// /_}
+    # input|command: the name in the table is the command without a
+    # base URL. (set -f: the "?" of a base is not a pattern.)
+    set -f
+    for spec in "10m|parse --json" "10m|check" "10m|normalize --mode rfc3986" "refs10m|resolve http://a/b/c/d;p?q" \
+        "10m|relative https://www.example.com/docs/guide/index.html" "pairs10m|equal"; do
+        in=${spec%%|*} cmd=${spec#*|}
+        name=${cmd%% http*}; name=${name// /_}
         # Every other run in the other order, so that a drift of the
         # machine's speed during a run favours neither.
         # shellcheck disable=SC2086 # cmd is words
         if [ $((run % 2)) = 1 ]; then
-            one=$(wall "$TMP/urlkit" $cmd -j 1); two=$(wall "$TMP/urlkit" $cmd -j 2); half=$(halves "$TMP/urlkit" $cmd)
+            one=$(wall "$in" "$TMP/urlkit" $cmd -j 1); two=$(wall "$in" "$TMP/urlkit" $cmd -j 2); half=$(halves "$in" "$TMP/urlkit" $cmd)
         else
-            half=$(halves "$TMP/urlkit" $cmd); two=$(wall "$TMP/urlkit" $cmd -j 2); one=$(wall "$TMP/urlkit" $cmd -j 1)
+            half=$(halves "$in" "$TMP/urlkit" $cmd); two=$(wall "$in" "$TMP/urlkit" $cmd -j 2); one=$(wall "$in" "$TMP/urlkit" $cmd -j 1)
         fi
         echo "$name $one $two $half" >> "$TMP/cores"
     done
+    set +f
     go test -run '^$' -bench 'BenchmarkParse$|BenchmarkParseString$|BenchmarkResolve$' -benchtime 1s -count 1 . >> "$TMP/gobench" 2>&1
     for j in 1 2; do
         echo "parse_json $j $(cpu "$TMP/urlkit" parse --json -j $j < "$TMP/1m.txt")" >> "$TMP/cli"
@@ -192,10 +211,13 @@ w = {}
 for line in open(cores):
     name, one, two, halves = line.split()
     w.setdefault(name, []).append((float(one), float(two), float(halves)))
+data = {'extract_(20_files)': '10M web URLs in 20 files', 'resolve': '10M references (resolve_pairs.tsv)',
+        'relative': '10M web URLs, one base', 'equal': '10M pairs (web URL, itself)'}
 for name, runs in w.items():
     cmd = name.replace('_', ' ')
+    d = data.get(name, '10M web URLs')
     r = [one / two for one, two, _ in runs]
     h = [one / halves for one, _, halves in runs]
-    print(f"| urlkit {cmd}, -j 2 over -j 1 (2-core factor) | wall time of -j 1 | 10M web URLs | {len(r)} | {med(r):.2f} |")
-    print(f"| two urlkit {cmd} -j 1 at once, on the two halves | wall time of -j 1 on the whole (the machine's factor) | 10M web URLs | {len(h)} | {med(h):.2f} |")
+    print(f"| urlkit {cmd}, -j 2 over -j 1 (2-core factor) | wall time of -j 1 | {d} | {len(r)} | {med(r):.2f} |")
+    print(f"| two urlkit {cmd} -j 1 at once, on the two halves | wall time of -j 1 on the whole (the machine's factor) | {d} | {len(h)} | {med(h):.2f} |")
 EOF
