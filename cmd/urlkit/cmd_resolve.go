@@ -270,7 +270,8 @@ Examples:
 						printWarnings(st, out, errw, s, warns)
 						var ref urlkit.URL
 						if ref, err = urlkit.Relative(&base, &target, rules[0]); err == nil {
-							fmt.Fprintf(out, "%s\n", ref.String())
+							out.WriteString(ref.String())
+							out.WriteByte('\n')
 							return exitOK
 						}
 					}
