@@ -1,9 +1,9 @@
 package urlkit
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -57,13 +57,23 @@ func Relative(base, target *URL, rule Rule) (URL, error) {
 		c = append(c, relativeCandidate{rest: want, isTarget: true})
 	}
 	// The first that resolves to the target in the order of length, then
-	// of the list, is the shortest and, among those, the earliest.
-	slices.SortStableFunc(c, func(a, b relativeCandidate) int { return cmp.Compare(a.len(), b.len()) })
+	// of the list, is the shortest and, among those, the earliest. The
+	// order is that of keys, each a candidate's length above its index
+	// (lengths from 4 GiB up tie, and go in list order): sorting the
+	// candidates themselves, 72 bytes each, took a fifth of the time of
+	// relative over URLs of the base's own site.
+	var keyRoom [len(room)]uint64
+	keys := keyRoom[:0]
 	for i := range c {
-		if c[i].isTarget {
+		keys = append(keys, uint64(min(c[i].len(), math.MaxUint32))<<32|uint64(i))
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		cand := &c[uint32(k)]
+		if cand.isTarget {
 			return *target, nil
 		}
-		ref := split(c[i].String())
+		ref := split(cand.String())
 		if s, _ := resolve(nil, base, &ref, rule, nil, true); s == want {
 			return ref, nil
 		}
