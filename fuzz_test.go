@@ -34,8 +34,9 @@ func fuzzSeeds(f *testing.F) {
 }
 
 // fastAgrees checks parseFast against the parser: when the one pass
-// accepts s, parseFull accepts it too, with the same URL and no warning.
-// It reports whether the one pass accepted s.
+// accepts s, parseFull accepts it too, with the same URL and no warning,
+// and for an RFC 3986 reference the parser's split (split's fallback)
+// gives that URL too. It reports whether the one pass accepted s.
 func fastAgrees(t *testing.T, s string, m Mode, ref bool) bool {
 	t.Helper()
 	var fast URL
@@ -45,6 +46,17 @@ func fastAgrees(t *testing.T, s string, m Mode, ref bool) bool {
 	full, warns, err := parseFull(s, m, ref)
 	if err != nil || len(warns) != 0 || !full.SameComponents(&fast) {
 		t.Fatalf("parseFast(%q, %v, reference %v) = %+v; the parser: %+v, %v, %v", s, m, ref, fast, full, warns, err)
+	}
+	if m == RFC3986 && ref {
+		// split takes the one pass where it succeeds: the parser's
+		// split must agree.
+		var p parser
+		p.s, p.mode, p.ref, p.op, p.collect, p.splitOnly = s, RFC3986, true, "split", true, true
+		var whole URL
+		p.parse(&whole)
+		if !whole.SameComponents(&fast) {
+			t.Fatalf("split(%q): the parser: %+v; the one pass: %+v", s, whole, fast)
+		}
 	}
 	return true
 }
