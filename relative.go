@@ -129,16 +129,24 @@ func (c *relativeCandidate) String() string {
 // to the caller. With a limit of 0 or more, the relative paths longer than
 // limit are left out.
 func relativeCandidates(c []relativeCandidate, base, target *URL, want string, rule Rule, limit int) []relativeCandidate {
-	var qf, f string
-	if target.HasQuery {
-		qf = "?" + target.Query
-	}
+	// want, the target's text, is its components and their delimiters
+	// one after another: the parts of the candidates that come from the
+	// target are slices of it, and the rest is joined only when tried.
+	var f string // "#fragment" or ""
 	if target.HasFragment {
-		f = "#" + target.Fragment
-		qf += f
+		f = want[len(want)-1-len(target.Fragment):]
 	}
+	pathEnd := len(want) - len(f)
+	if target.HasQuery {
+		pathEnd -= 1 + len(target.Query)
+	}
+	qf := want[pathEnd:]                 // "?query#fragment", "?query", "#fragment" or ""
+	pathAt := pathEnd - len(target.Path) // target.Path is want[pathAt:pathEnd]
 	c = append(c, relativeCandidate{})
 	add := func(s string) { c = append(c, relativeCandidate{rest: s}) }
+	addJoined := func(lead, rest, suffix string) {
+		c = append(c, relativeCandidate{lead: lead, rest: rest, suffix: suffix})
+	}
 	if target.HasFragment {
 		add(f)
 	}
@@ -150,7 +158,10 @@ func relativeCandidates(c []relativeCandidate, base, target *URL, want string, r
 		add(qf)
 	}
 	sameScheme := target.Scheme == base.Scheme
-	ta, _ := target.Authority()
+	var ta string
+	if target.HasAuthority {
+		ta = want[len(target.Scheme)+len("://") : pathAt]
+	}
 	ba, _ := base.Authority()
 	if sameScheme && target.HasAuthority == base.HasAuthority && ta == ba {
 		// mergeDir is the directory the rule merges a relative path with.
@@ -185,31 +196,31 @@ func relativeCandidates(c []relativeCandidate, base, target *URL, want string, r
 		if i := strings.LastIndexByte(target.Path, '/') + 1; strings.IndexByte(target.Path[i:], ';') >= 0 {
 			p := target.Path[:i+strings.IndexByte(target.Path[i:], ';')]
 			if strings.HasPrefix(base.Path, p) {
-				add(target.Path[len(p):] + qf)
+				add(want[pathAt+len(p):])
 			}
 		}
 		// Dot segments alone: RFC 1630's "/." removal makes "." the
 		// directory without its trailing slash.
-		add("." + qf)
-		add(".." + qf)
+		addJoined("", ".", qf)
+		addJoined("", "..", qf)
 		if rule.kind() == Rule1808 {
 			// RFC 1808 tests the reference's params and query for being
 			// non-empty (step 5): ";" and "?" inherit the base's.
 			if merges {
 				c = appendRelativePaths(c, slashPath(bp.slash, mergeDir), target.Path, qf, limit, least)
 			}
-			add("?" + f)
-			add(";" + f)
+			addJoined("", "?", f)
+			addJoined("", ";", f)
 		}
 		switch {
 		case strings.HasPrefix(target.Path, "//"):
-			add("/." + target.Path + qf)
+			addJoined("/.", want[pathAt:], "")
 		case strings.HasPrefix(target.Path, "/"):
-			add(target.Path + qf)
+			add(want[pathAt:])
 		}
 	}
 	if sameScheme && target.HasAuthority {
-		add("//" + ta + target.Path + qf)
+		add(want[len(target.Scheme)+1:]) // "//" authority path query fragment
 	}
 	if rule.kind() == Rule1630 {
 		c = appendTails1630(c, base, target, want)
