@@ -137,9 +137,14 @@ func split(s string) URL {
 		u.written = s
 		return u
 	}
-	u = URL{}
+	return splitByParser(s)
+}
+
+// splitByParser is split by the parser alone.
+func splitByParser(s string) URL {
 	var p parser
 	p.s, p.mode, p.ref, p.op, p.collect, p.splitOnly = s, RFC3986, true, "split", true, true
+	var u URL
 	p.parse(&u)
 	return u
 }
