@@ -22,8 +22,9 @@ var allowedImports = map[string][]string{
 	"internal/wire":       {},
 	"internal/safetext":   {},
 	"internal/wiretest":   {},
+	"internal/bufpool":    {},
 	"scheme":              {"", "internal/charclass", "internal/registry", "internal/gophertype", "client/wais", "client/prospero"},
-	"extract":             {"", "scheme", "internal/charclass", "internal/registry"},
+	"extract":             {"", "scheme", "internal/charclass", "internal/registry", "internal/bufpool"},
 	"fetch":               {"", "scheme", "internal/wire", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
 	"client/ftp":          {"internal/wire"},
 	"client/gopher":       {"internal/wire", "internal/gophertype"},
@@ -41,7 +42,7 @@ var allowedImports = map[string][]string{
 
 // networkFree lists packages that must not reach network code, even
 // indirectly: the URL packages are pure functions of their input.
-var networkFree = []string{"", "internal/charclass", "internal/registry", "internal/gophertype", "internal/safetext", "scheme", "extract"}
+var networkFree = []string{"", "internal/charclass", "internal/registry", "internal/gophertype", "internal/safetext", "internal/bufpool", "scheme", "extract"}
 
 // networkPackages are the standard packages that open connections.
 var networkPackages = []string{"net", "net/http", "crypto/tls", "net/smtp", "net/textproto", "os/exec"}

@@ -6,9 +6,9 @@ import (
 	"io"
 	"math/bits"
 	"strings"
-	"sync"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/bufpool"
 	cc "github.com/urlkit/urlkit/internal/charclass"
 )
 
@@ -262,7 +262,7 @@ func (s *Scanner) Next() bool {
 		return false
 	}
 	if s.buf == nil {
-		s.buf = getBuffer(keepBehind + s.window + chunk)
+		s.buf = buffers.Get(s.bufSize())[:s.bufSize()]
 	}
 	for {
 		if s.skip && !s.skipLong() {
@@ -303,7 +303,7 @@ func (s *Scanner) Next() bool {
 	// Nothing found holds on to the buffer now (Item and URL copy out
 	// what they return): the next Scanner may have it.
 	if !s.inPlace {
-		putBuffer(s.buf)
+		buffers.Put(s.buf, s.bufSize())
 	}
 	s.buf, s.done = nil, true
 	return false
@@ -312,22 +312,10 @@ func (s *Scanner) Next() bool {
 // buffers keeps the buffers of Scanners that reached the end, for new
 // ones: a program that scans many texts (extract -j reads a file as
 // parts) would otherwise allocate and clear one each time.
-var buffers sync.Pool
+var buffers bufpool.Pool
 
-// getBuffer returns a buffer of n bytes, from buffers when it has one
-// of that size.
-func getBuffer(n int) []byte {
-	if b, ok := buffers.Get().(*[]byte); ok && len(*b) == n {
-		return *b
-	}
-	return make([]byte, n)
-}
-
-func putBuffer(b []byte) {
-	if b != nil {
-		buffers.Put(&b)
-	}
-}
+// bufSize is the size of the Scanner's buffer.
+func (s *Scanner) bufSize() int { return keepBehind + s.window + chunk }
 
 // trigger returns the position of the next byte at or after pos that may
 // start a candidate, ':' or '<', or -1 with pos at the end of the buffer.

@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/urlkit/urlkit/extract"
+	"github.com/urlkit/urlkit/internal/bufpool"
 	"github.com/urlkit/urlkit/internal/safetext"
 )
 
@@ -202,7 +203,7 @@ const extractShortRead = 32 << 10
 
 // extractBuffers keeps the buffers of parts scanned, for the parts to
 // come.
-var extractBuffers bufferPool
+var extractBuffers bufpool.Pool
 
 // units yields the units of extract -j over names: each file, in order,
 // cut into parts that the workers scan apart, with their offsets and
@@ -231,7 +232,7 @@ func (o *extractOptions) fileUnits(stdin io.Reader, name string, yield func(unit
 	}
 	var at int64
 	line := 1
-	data := extractBuffers.get(extractPartBytes)
+	data := extractBuffers.Get(extractPartBytes)
 	noCut := 0 // data[:noCut] has no line to cut after
 	for empty := 0; ; {
 		n, err := r.Read(data[len(data):cap(data)])
@@ -278,11 +279,11 @@ func (o *extractOptions) fileUnits(stdin io.Reader, name string, yield func(unit
 			noCut = len(data)
 			grown := make([]byte, len(data), 2*cap(data))
 			copy(grown, data)
-			extractBuffers.put(data, extractPartBytes)
+			extractBuffers.Put(data, extractPartBytes)
 			data = grown
 			continue
 		}
-		next := append(extractBuffers.get(extractPartBytes), data[cut:]...)
+		next := append(extractBuffers.Get(extractPartBytes), data[cut:]...)
 		lines := bytes.Count(data[:cut], []byte{'\n'})
 		if !yield(o.part(name, nil, data[:cut], at, line)) {
 			closeFile()
@@ -299,7 +300,7 @@ func (o *extractOptions) fileUnits(stdin io.Reader, name string, yield func(unit
 // back to extractBuffers.
 func (o *extractOptions) part(name string, r io.Reader, text []byte, at int64, line int) unitJob {
 	return func(ctx context.Context, out *bufio.Writer, errw io.Writer) (int, bool) {
-		defer extractBuffers.put(text, extractPartBytes)
+		defer extractBuffers.Put(text, extractPartBytes)
 		return o.scan(ctx, r, text, out, errw, name, at, line)
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/urlkit/urlkit/internal/bufpool"
 )
 
 // A lineJob handles the n-th input (0-based) s: it writes its results to
@@ -397,7 +399,7 @@ type partWriter struct {
 }
 
 func (w partWriter) Write(p []byte) (int, error) {
-	part := filePart{out: append(partBuffers.get(unitPartBytes), p...)}
+	part := filePart{out: append(partBuffers.Get(unitPartBytes), p...)}
 	if w.msg {
 		part.out, part.msg = nil, part.out
 	}
@@ -409,31 +411,8 @@ func (w partWriter) Write(p []byte) (int, error) {
 	}
 }
 
-// bufferPool keeps byte buffers of one size, once used, for reuse: the
-// output parts of eachUnitJobs and extract's parts of input, hundreds
-// of MB through each, which allocating and clearing anew was a tenth of
-// the CPU of extract -j.
-type bufferPool struct{ pool sync.Pool }
-
-// get returns an empty buffer of capacity size.
-func (p *bufferPool) get(size int) []byte {
-	if b, ok := p.pool.Get().(*[]byte); ok && cap(*b) == size {
-		return (*b)[:0]
-	}
-	return make([]byte, 0, size)
-}
-
-// put keeps b for get, unless it grew past size: a few such kept would
-// be most of the memory.
-func (p *bufferPool) put(b []byte, size int) {
-	if cap(b) == size {
-		b = b[:0]
-		p.pool.Put(&b)
-	}
-}
-
 // partBuffers keeps the buffers of the output parts written.
-var partBuffers bufferPool
+var partBuffers bufpool.Pool
 
 // unitPartBytes is the size of a unit's parts of output: more than the
 // 64 KiB of the writer's buffer, so that a part goes to the output with
@@ -546,8 +525,8 @@ func eachUnitJobs(ctx context.Context, st *Streams, out *bufio.Writer, units ite
 			} else {
 				out.Write(p.out)
 			}
-			partBuffers.put(p.out, unitPartBytes)
-			partBuffers.put(p.msg, unitPartBytes)
+			partBuffers.Put(p.out, unitPartBytes)
+			partBuffers.Put(p.msg, unitPartBytes)
 		}
 		if !r.ok {
 			return r.code
