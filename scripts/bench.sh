@@ -73,64 +73,53 @@ cpu() {
     tail -n 1 "$TMP/t" | awk '{printf "%.3f\n", $1 + $2}'
 }
 
-# wall IN CMD... : wall seconds of one run on $TMP/IN.txt, output discarded.
+# on IN PART CMD... : CMD on the input IN, output discarded: $TMP/IN.txt
+# as standard input (PART whole) or one of its halves $TMP/IN.a and .b
+# (PART a, b); IN files is the 20 files as arguments (halves: 10 each).
+on() {
+    local in=$1 part=$2; shift 2
+    case $in:$part in
+    files:whole) "$@" "$TMP"/parts/* ;;
+    files:a) "$@" "$TMP"/parts/0* ;;
+    files:b) "$@" "$TMP"/parts/1* ;;
+    *:whole) "$@" < "$TMP/$in.txt" ;;
+    *) "$@" < "$TMP/$in.$part" ;;
+    esac > /dev/null 2>&1 || true
+}
+# wall IN CMD... : wall seconds of one run of CMD on IN.
 wall() {
     local in=$1 t0 t1; shift
-    t0=$(date +%s.%N); "$@" < "$TMP/$in.txt" > /dev/null 2>&1 || true; t1=$(date +%s.%N)
+    t0=$(date +%s.%N); on "$in" whole "$@"; t1=$(date +%s.%N)
     echo "$t0 $t1" | awk '{printf "%.3f\n", $2 - $1}'
 }
-# halves IN CMD... : wall seconds of two -j 1 runs at once, one per half
-# of $TMP/IN.txt.
+# halves IN CMD... : wall seconds of two -j 1 runs of CMD at once, one
+# per half of IN.
 halves() {
     local in=$1 t0 t1; shift
     t0=$(date +%s.%N)
-    "$@" -j 1 < "$TMP/$in.a" > /dev/null 2>&1 &
-    "$@" -j 1 < "$TMP/$in.b" > /dev/null 2>&1 || true
-    wait; t1=$(date +%s.%N)
-    echo "$t0 $t1" | awk '{printf "%.3f\n", $2 - $1}'
-}
-
-# wallFiles CMD... : wall seconds of CMD over the 20 files.
-wallFiles() {
-    local t0 t1
-    t0=$(date +%s.%N); "$@" "$TMP"/parts/* > /dev/null 2>&1 || true; t1=$(date +%s.%N)
-    echo "$t0 $t1" | awk '{printf "%.3f\n", $2 - $1}'
-}
-# halvesFiles CMD... : wall seconds of two -j 1 runs at once, on 10 files each.
-halvesFiles() {
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$@" -j 1 "$TMP"/parts/0* > /dev/null 2>&1 &
-    "$@" -j 1 "$TMP"/parts/1* > /dev/null 2>&1 || true
+    on "$in" a "$@" -j 1 &
+    on "$in" b "$@" -j 1
     wait; t1=$(date +%s.%N)
     echo "$t0 $t1" | awk '{printf "%.3f\n", $2 - $1}'
 }
 
 for run in $(seq "$RUNS"); do
-    if [ $((run % 2)) = 1 ]; then
-        one=$(wallFiles "$TMP/urlkit" extract -j 1); two=$(wallFiles "$TMP/urlkit" extract -j 2); half=$(halvesFiles "$TMP/urlkit" extract)
-    else
-        half=$(halvesFiles "$TMP/urlkit" extract); two=$(wallFiles "$TMP/urlkit" extract -j 2); one=$(wallFiles "$TMP/urlkit" extract -j 1)
-    fi
-    echo "extract_(20_files) $one $two $half" >> "$TMP/cores"
-    # input|command: the name in the table is the command without a
-    # base URL. (set -f: the "?" of a base is not a pattern.)
-    set -f
-    for spec in "10m|parse --json" "10m|check" "10m|normalize --mode rfc3986" "refs10m|resolve http://a/b/c/d;p?q" \
-        "10m|relative https://www.example.com/docs/guide/index.html" "pairs10m|equal"; do
-        in=${spec%%|*} cmd=${spec#*|}
-        name=${cmd%% http*}; name=${name// /_}
+    # input|command; the table names a command without its base URL.
+    for spec in "files|extract" "10m|parse --json" "10m|check" "10m|normalize --mode rfc3986" \
+        "refs10m|resolve http://a/b/c/d;p?q" "10m|relative https://www.example.com/docs/guide/index.html" "pairs10m|equal"; do
+        in=${spec%%|*}
+        read -ra cmd <<< "${spec#*|}" # words, with no pattern expanded (the "?" of a base)
+        name=${spec#*|}; name=${name%% http*}; name=${name// /_}
+        if [ "$in" = files ]; then name="${name}_(20_files)"; fi
         # Every other run in the other order, so that a drift of the
         # machine's speed during a run favours neither.
-        # shellcheck disable=SC2086 # cmd is words
         if [ $((run % 2)) = 1 ]; then
-            one=$(wall "$in" "$TMP/urlkit" $cmd -j 1); two=$(wall "$in" "$TMP/urlkit" $cmd -j 2); half=$(halves "$in" "$TMP/urlkit" $cmd)
+            one=$(wall "$in" "$TMP/urlkit" "${cmd[@]}" -j 1); two=$(wall "$in" "$TMP/urlkit" "${cmd[@]}" -j 2); half=$(halves "$in" "$TMP/urlkit" "${cmd[@]}")
         else
-            half=$(halves "$in" "$TMP/urlkit" $cmd); two=$(wall "$in" "$TMP/urlkit" $cmd -j 2); one=$(wall "$in" "$TMP/urlkit" $cmd -j 1)
+            half=$(halves "$in" "$TMP/urlkit" "${cmd[@]}"); two=$(wall "$in" "$TMP/urlkit" "${cmd[@]}" -j 2); one=$(wall "$in" "$TMP/urlkit" "${cmd[@]}" -j 1)
         fi
         echo "$name $one $two $half" >> "$TMP/cores"
     done
-    set +f
     go test -run '^$' -bench 'BenchmarkParse$|BenchmarkParseString$|BenchmarkResolve$' -benchtime 1s -count 1 . >> "$TMP/gobench" 2>&1
     for j in 1 2; do
         echo "parse_json $j $(cpu "$TMP/urlkit" parse --json -j $j < "$TMP/1m.txt")" >> "$TMP/cli"
