@@ -377,15 +377,15 @@ func finishInput(st *Streams, status int, err error) int {
 // errw. ok false means stop: the run then exits with code.
 type unitJob func(ctx context.Context, out *bufio.Writer, errw io.Writer) (code int, ok bool)
 
-// filePart is a piece of one unit's results: standard output, or a
+// unitPart is a piece of one unit's results: standard output, or a
 // message for standard error.
-type filePart struct{ out, msg []byte }
+type unitPart struct{ out, msg []byte }
 
-// fileResults carries one unit's results to the writer. parts is
+// unitResults carries one unit's results to the writer. parts is
 // bounded, so that a worker ahead of the writer waits instead of keeping
 // a whole unit's output; code and ok are set before parts is closed.
-type fileResults struct {
-	parts chan filePart
+type unitResults struct {
+	parts chan unitPart
 	code  int
 	ok    bool
 }
@@ -394,12 +394,12 @@ type fileResults struct {
 // or, with msg, of standard error.
 type partWriter struct {
 	ctx   context.Context
-	parts chan<- filePart
+	parts chan<- unitPart
 	msg   bool
 }
 
 func (w partWriter) Write(p []byte) (int, error) {
-	part := filePart{out: append(partBuffers.Get(unitPartBytes), p...)}
+	part := unitPart{out: append(partBuffers.Get(unitPartBytes), p...)}
 	if w.msg {
 		part.out, part.msg = nil, part.out
 	}
@@ -419,9 +419,9 @@ var partBuffers bufpool.Pool
 // no copy into it (bufio.Writer writes a longer write at once).
 const unitPartBytes = 128 << 10
 
-// filePartsAhead bounds the parts of a unit waiting to be written: 4 MiB
+// unitPartsAhead bounds the parts of a unit waiting to be written: 4 MiB
 // per worker. (A variable for the tests.)
-var filePartsAhead = 32
+var unitPartsAhead = 32
 
 // unitsAhead bounds, per worker, the units made and not yet written: a
 // worker waits instead of making more.
@@ -461,11 +461,11 @@ func eachUnitJobs(ctx context.Context, st *Streams, out *bufio.Writer, units ite
 	defer workers.Wait()
 	defer cancel() // first: the workers stop
 	var nextMu sync.Mutex
-	order := make(chan *fileResults, unitsAhead*jobs)
+	order := make(chan *unitResults, unitsAhead*jobs)
 	growMemoryLimit(jobs)
 	// take makes the next unit and queues its results for writing, in
 	// the order made.
-	take := func() (unitJob, *fileResults, bool) {
+	take := func() (unitJob, *unitResults, bool) {
 		nextMu.Lock()
 		defer nextMu.Unlock()
 		if ctx.Err() != nil {
@@ -475,7 +475,7 @@ func eachUnitJobs(ctx context.Context, st *Streams, out *bufio.Writer, units ite
 		if !ok {
 			return nil, nil, false
 		}
-		r := &fileResults{parts: make(chan filePart, filePartsAhead)}
+		r := &unitResults{parts: make(chan unitPart, unitPartsAhead)}
 		select {
 		case order <- r:
 			return job, r, true

@@ -161,8 +161,8 @@ func TestParseJSONRecordPerLine(t *testing.T) {
 // them has markup too dense with "<" to be cut in 16 KiB
 // (extractMaxPartBytes): its rest is scanned as one part.
 func TestExtractFilesJobs(t *testing.T) {
-	defer func(n, p, m int) { filePartsAhead, extractPartBytes, extractMaxPartBytes = n, p, m }(filePartsAhead, extractPartBytes, extractMaxPartBytes)
-	filePartsAhead, extractPartBytes, extractMaxPartBytes = 2, 2<<10, 16<<10
+	defer func(n, p, m int) { unitPartsAhead, extractPartBytes, extractMaxPartBytes = n, p, m }(unitPartsAhead, extractPartBytes, extractMaxPartBytes)
+	unitPartsAhead, extractPartBytes, extractMaxPartBytes = 2, 2<<10, 16<<10
 	dir := t.TempDir()
 	var names []string
 	for i := range 12 {
