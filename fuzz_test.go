@@ -36,11 +36,22 @@ func fuzzSeeds(f *testing.F) {
 // fastAgrees checks parseFast against the parser: when the one pass
 // accepts s, parseFull accepts it too, with the same URL and no warning,
 // and for an RFC 3986 reference splitByParser (split's fallback) gives
-// that URL too. It reports whether the one pass accepted s.
+// that URL too; when it stops on an error stoppedError knows, parseFull
+// returns that error. It reports whether the one pass accepted s.
 func fastAgrees(t *testing.T, s string, m Mode, ref bool) bool {
 	t.Helper()
 	var fast URL
-	if hasPrefixFold(s, "URL:") || !parseFast(&fast, s, m, ref) {
+	if hasPrefixFold(s, "URL:") {
+		return false
+	}
+	end := parseFast(&fast, s, m, ref)
+	if end != len(s) {
+		if fastErr := stoppedError(&fast, s, m, ref, end); fastErr != nil {
+			// The error the one pass knew must be the parser's, field by field.
+			if _, _, err := parseFull(s, m, ref); err == nil || *err.(*Error) != *fastErr {
+				t.Fatalf("stoppedError(%q, %v, reference %v) = %#v; the parser: %#v", s, m, ref, fastErr, err)
+			}
+		}
 		return false
 	}
 	full, warns, err := parseFull(s, m, ref)

@@ -34,14 +34,56 @@ func ParseMode(s string, m Mode) (URL, []Warning, error) { return parse(s, m, m 
 func ParseReference(s string, m Mode) (URL, []Warning, error) { return parse(s, m, true) }
 
 // parse tries parseFast, the one pass for the commonest valid URLs, and
-// else parseFull.
+// else parseFull, unless the pass stopped on an error it knows
+// (stoppedError).
 func parse(s string, m Mode, ref bool) (u URL, warnings []Warning, err error) {
-	if (len(s) < 4 || s[0]|0x20 != 'u' || !hasPrefixFold(s, "URL:")) && parseFast(&u, s, m, ref) {
-		u.written = s
-		return u, nil, nil
+	if len(s) < 4 || s[0]|0x20 != 'u' || !hasPrefixFold(s, "URL:") {
+		end := parseFast(&u, s, m, ref)
+		if end == len(s) {
+			u.written = s
+			return u, nil, nil
+		}
+		if e := stoppedError(&u, s, m, ref, end); e != nil {
+			return URL{}, nil, e
+		}
 	}
 	u = URL{}
 	return parseFull(s, m, ref)
+}
+
+// stoppedError returns the parser's error for s in the strict mode m
+// when parseFast stopped at offset end inside the path, the query or the
+// fragment (u as it left it), or nil when the parser (or, in the Lenient
+// mode, the repairs) must decide. The pass has read every byte before
+// end as the parser reads it, and checked the scheme, the authority and
+// a file URL's "/" before; so when the byte at end is outside the mode's
+// class for its component, the parser's first error is the one its
+// component check reports there (fastAgrees checks that). A byte inside
+// the class, which only a scheme's grammar refuses (HTTP's search,
+// file's fpath), is left to the parser.
+func stoppedError(u *URL, s string, m Mode, ref bool, end int) *Error {
+	if end < 0 || m == Lenient {
+		return nil
+	}
+	i := 0 // the component: 0 path, 1 query, 2 fragment
+	if u.HasFragment {
+		i = 2
+	} else if u.HasQuery {
+		i = 1
+	}
+	c := s[end]
+	if compTable[c]&(compPath<<i<<(3*m)) != 0 {
+		return nil
+	}
+	what := [3]string{"path", queryNames[m], "fragment"}[i]
+	var p parser
+	p.s, p.mode, p.ref, p.op = s, m, ref, "parse"
+	if c == '%' {
+		p.fail(end, ErrBadEscape, badEscapeRule)
+	} else {
+		p.fail(end, ErrInvalidChar, p.charRule(c, what))
+	}
+	return p.first
 }
 
 // parseFull runs the pass before the parser (prepare) when the input may
@@ -133,7 +175,7 @@ func checkLimit(s string, m Mode, ref bool, limit int) (ErrorList, int) {
 // then hands s back without building it.
 func split(s string) URL {
 	var u URL
-	if !hasPrefixFold(s, "URL:") && parseFast(&u, s, RFC3986, true) {
+	if !hasPrefixFold(s, "URL:") && parseFast(&u, s, RFC3986, true) == len(s) {
 		u.written = s
 		return u
 	}

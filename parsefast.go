@@ -12,26 +12,29 @@ import (
 // URLs have: a scheme (none for a reference), an optional authority that
 // is a host and a port, then the path, the query and the fragment, every
 // byte one its component allows or part of a valid %XX escape. It fills u
-// and returns true only when the parser would accept s in mode m with
+// and returns len(s) only when the parser would accept s in mode m with
 // exactly this result and no warning. For anything else (an error, a
 // userinfo, an IP literal, an RFC 1738 scheme production other than
-// HTTP's and file's, the RFC1630 mode) it returns false, leaving u
-// partly set, and the caller runs the parser, which alone explains
-// errors. fuzzMode checks that the two agree on every input.
+// HTTP's and file's, the RFC1630 mode) it leaves u partly set and
+// returns where it stopped: the offset of the byte that ended the path,
+// the query or the fragment (u tells which), or -1 when it stopped
+// before them. The caller then runs the parser, which alone explains
+// errors, or takes the one error stoppedError knows. fuzzMode checks that
+// the two agree on every input.
 //
 // The Lenient mode is the RFC3986 grammar here: an input the strict
 // grammar accepts holds nothing the repairs change (no space, control,
 // non-ASCII, unsafe character, stray "%", second "#" or "@" in the
 // userinfo), and the caller sends an input starting with "URL:" to the
 // repairs.
-func parseFast(u *URL, s string, m Mode, ref bool) bool {
+func parseFast(u *URL, s string, m Mode, ref bool) int {
 	var shift uint // 3*mode: where the mode's component bits are
 	switch m {
 	case RFC1738:
 	case RFC3986, Lenient:
 		shift = 3 * uint(RFC3986)
 	default:
-		return false
+		return -1
 	}
 	i := 0
 	if len(s) >= 8 {
@@ -54,20 +57,20 @@ func parseFast(u *URL, s string, m Mode, ref bool) bool {
 	var sch *registry.Scheme
 	if i == len(s) || s[i] != ':' {
 		if !ref {
-			return false // no scheme: an error
+			return -1 // no scheme: an error
 		}
 		// No scheme: the parser reads a ":" before the first "/", "?"
 		// or "#" as the end of a scheme with bad characters, or, in
 		// the RFC3986 mode, as breaking RFC 3986 4.2.
 		for j := i; j < len(s) && s[j] != '/' && s[j] != '?' && s[j] != '#'; j++ {
 			if s[j] == ':' {
-				return false
+				return -1
 			}
 		}
 		i = 0
 	} else {
 		if i == 0 || !cc.Is(s[0], cc.Alpha) {
-			return false
+			return -1
 		}
 		u.Scheme = s[:i]
 		i++
@@ -76,7 +79,7 @@ func parseFast(u *URL, s string, m Mode, ref bool) bool {
 				switch sch.Production {
 				case registry.Generic, registry.HTTP, registry.File:
 				default:
-					return false
+					return -1
 				}
 			}
 		}
@@ -85,7 +88,7 @@ func parseFast(u *URL, s string, m Mode, ref bool) bool {
 	hasAuthority := len(s)-i >= 2 && s[i] == '/' && s[i+1] == '/'
 	if sch != nil {
 		if sch.IP && !hasAuthority {
-			return false
+			return -1
 		}
 		switch sch.Production {
 		case registry.HTTP:
@@ -116,14 +119,14 @@ func parseFast(u *URL, s string, m Mode, ref bool) bool {
 			u.HasPort, u.Port = true, s[p:i]
 			if n := i - p; n > 0 {
 				if n > 5 {
-					return false
+					return -1
 				}
 				port = 0
 				for k := p; k < i; k++ {
 					port = port*10 + int(s[k]-'0')
 				}
 				if port > 65535 {
-					return false
+					return -1
 				}
 			}
 		}
@@ -132,18 +135,18 @@ func parseFast(u *URL, s string, m Mode, ref bool) bool {
 			case '/', '#':
 			case '?':
 				if m == RFC1738 {
-					return false
+					return -1
 				}
 			default:
-				return false
+				return -1
 			}
 		}
 		if bit == hostname1738 {
 			if !shaped && !hostnameShape1738(u.Host, 0) && !(u.Host == "" && sch.EmptyHost) {
-				return false
+				return -1
 			}
 			if u.HasPort && (port < 0 || sch.HostOnly) {
-				return false // RFC 1738 port = digits; a file URL takes none
+				return -1 // RFC 1738 port = digits; a file URL takes none
 			}
 		}
 	}
@@ -151,7 +154,7 @@ func parseFast(u *URL, s string, m Mode, ref bool) bool {
 	i = spanEscaped(s, i, pathBit)
 	u.Path = s[start:i]
 	if sch != nil && sch.Production == registry.File && (u.Path == "" || u.Path[0] != '/') {
-		return false // fileurl: "/" fpath is required
+		return -1 // fileurl: "/" fpath is required
 	}
 	if i < len(s) && s[i] == '?' {
 		start = i + 1
@@ -163,7 +166,7 @@ func parseFast(u *URL, s string, m Mode, ref bool) bool {
 		i = spanEscaped(s, start, fragBit)
 		u.HasFragment, u.Fragment = true, s[start:i]
 	}
-	return i == len(s)
+	return i
 }
 
 // hostEnd is span(s, h, bit) for an authority, which most often runs
