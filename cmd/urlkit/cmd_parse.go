@@ -61,7 +61,7 @@ Examples:
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
 			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
-				var buf []byte          // reused: one record's JSON
+				var buf []byte          // reused: one record's JSON or text
 				var parts []scheme.Part // reused: its scheme_data's parts
 				var r parsed            // reused: a fresh one per line would be a heap object each
 				return func(n int, s string, out *bufio.Writer, errw io.Writer) int {
@@ -74,7 +74,8 @@ Examples:
 						if n > 0 {
 							out.WriteByte('\n')
 						}
-						r.human(out)
+						buf = r.appendText(buf[:0], &parts)
+						out.Write(buf)
 					}
 					if r.err != nil {
 						out.Flush()
@@ -301,77 +302,122 @@ func (r *parsed) appendJSON(b []byte, parts *[]scheme.Part) []byte {
 	return o.b
 }
 
-// human prints the result as aligned "key value" lines.
-func (r *parsed) human(w *bufio.Writer) {
-	line := func(k, v string) {
-		field := k
-		switch k {
-		case "error":
-			field = "errors"
-		case "repaired", "warning":
-			field = "warnings"
-		}
-		if r.only.has(field) {
-			// "%-21s %s\n" without fmt: the keys are ASCII.
-			const spaces = "                      "
-			w.WriteString(k)
-			w.WriteString(spaces[:max(22-len(k), 1)])
-			w.WriteString(v)
-			w.WriteByte('\n')
-		}
-	}
-	show := func(v string, ok bool) string {
-		switch {
-		case !ok:
-			return "(none)"
-		case v == "":
-			return `""`
-		}
-		return v
-	}
-	line("input", printable(r.input))
+// appendText appends the result as aligned "key value" lines. The
+// scheme view's parts are listed into *parts, which the caller keeps for
+// the next URL.
+func (r *parsed) appendText(b []byte, parts *[]scheme.Part) []byte {
+	t := textRecord{b: b, only: r.only}
+	t.line("input", printable(r.input))
 	if r.err != nil {
-		line("valid", "no")
+		t.line("valid", "no")
 		for i, e := range r.errs {
 			if i == maxErrorsShown {
-				line("error", fmt.Sprintf("and %d more", r.errTotal-i))
+				t.line("error", fmt.Sprintf("and %d more", r.errTotal-i))
 				break
 			}
-			line("error", "offset "+strconv.Itoa(e.Offset)+": "+e.Rule)
+			if t.key("error") {
+				t.b = append(t.b, "offset "...)
+				t.b = strconv.AppendInt(t.b, int64(e.Offset), 10)
+				t.b = append(append(append(t.b, ": "...), e.Rule...), '\n')
+			}
 		}
 		if r.validIn != "" {
-			line("valid_in", r.validIn)
+			t.line("valid_in", r.validIn)
 		}
-		return
+		return t.b
 	}
 	u := &r.u
-	line("valid", "yes")
+	t.line("valid", "yes")
 	if r.mode == urlkit.Lenient || len(r.warnings) > 0 {
-		line("url", u.String())
+		t.line("url", u.String())
 	}
 	for _, w := range r.warnings {
-		line(warningLabel(r.mode), w.String())
+		t.line(warningLabel(r.mode), w.String())
 	}
-	line("scheme", show(u.SchemeName(), u.Scheme != ""))
-	line("user", show(u.User, u.HasUser))
-	line("password", show(u.Password, u.HasPassword))
-	line("host", show(u.Host, u.HasAuthority))
-	line("port", show(u.Port, u.HasPort))
-	p, ok := u.EffectivePort()
-	line("effective_port", show(strconv.Itoa(p), ok))
+	t.opt("scheme", u.SchemeName(), u.Scheme != "")
+	t.opt("user", u.User, u.HasUser)
+	t.opt("password", u.Password, u.HasPassword)
+	t.opt("host", u.Host, u.HasAuthority)
+	t.opt("port", u.Port, u.HasPort)
+	if p, ok := u.EffectivePort(); !ok {
+		t.line("effective_port", none)
+	} else if t.key("effective_port") {
+		t.b = append(strconv.AppendInt(t.b, int64(p), 10), '\n')
+	}
 	up, ok := u.URLPath()
-	line("url_path", show(up, ok))
-	line("scheme_specific_part", show(u.SchemeSpecificPart(), true))
+	t.opt("url_path", up, ok)
+	t.opt("scheme_specific_part", u.SchemeSpecificPart(), true)
 	a, ok := u.Authority()
-	line("authority", show(a, ok))
+	t.opt("authority", a, ok)
 	ui, ok := u.Userinfo()
-	line("userinfo", show(ui, ok))
-	line("path", show(u.Path, true))
-	line("query", show(u.Query, u.HasQuery))
-	line("fragment", show(u.Fragment, u.HasFragment))
-	if d := schemeData(u, r.mode); string(d) != "null" {
-		line("scheme_data", strings.TrimSpace(string(d)))
+	t.opt("userinfo", ui, ok)
+	t.opt("path", u.Path, true)
+	t.opt("query", u.Query, u.HasQuery)
+	t.opt("fragment", u.Fragment, u.HasFragment)
+	if mark := len(t.b); t.key("scheme_data") {
+		at := len(t.b)
+		if t.b = appendSchemeData(t.b, parts, u, r.mode); string(t.b[at:]) == "null" {
+			t.b = t.b[:mark] // no view: no line
+		} else {
+			t.b = append(t.b, '\n')
+		}
 	}
+	return t.b
+}
+
+// textRecord builds parse's text output for one URL: a "key value" line
+// per component, the values aligned, appended to b.
+type textRecord struct {
+	b    []byte
+	only fieldSet // the fields to print (a line's field: fieldOfLine)
+}
+
+// none is the value of an absent component in the text output.
+const none = "(none)"
+
+// key appends k and the spaces that align the value, and reports whether
+// the line is to be printed (--fields); the caller then appends the
+// value and the newline.
+func (t *textRecord) key(k string) bool {
+	if !t.only.has(fieldOfLine(k)) {
+		return false
+	}
+	// "%-21s " without fmt: the keys are ASCII.
+	const spaces = "                      "
+	t.b = append(t.b, k...)
+	t.b = append(t.b, spaces[:max(22-len(k), 1)]...)
+	return true
+}
+
+// line appends the line "k v".
+func (t *textRecord) line(k, v string) {
+	if t.key(k) {
+		t.b = append(append(t.b, v...), '\n')
+	}
+}
+
+// opt appends the line of a component: v, (none) when it is absent, ""
+// when it is empty.
+func (t *textRecord) opt(k, v string, present bool) {
+	switch {
+	case !present:
+		v = none
+	case v == "":
+		v = `""`
+	}
+	t.line(k, v)
+}
+
+// fieldOfLine is the field (a JSON key) that --fields names a text line
+// by: a line of each error, repair or warning by its list.
+func fieldOfLine(k string) string {
+	switch k {
+	case "error":
+		return "errors"
+	case "repaired", "warning":
+		return "warnings"
+	}
+	return k
 }
 
 // printable returns s, or s Go-quoted when it holds control characters

@@ -7,20 +7,14 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// schemeData returns the JSON of the URL's typed scheme view for parse
-// --json's scheme_data (CLI.md): the view's parts (scheme.AppendParts),
+// appendSchemeData appends the JSON of the URL's typed scheme view for
+// parse's scheme_data (CLI.md): the view's parts (scheme.AppendParts),
 // values decoded and absent parts null, or null when urlkit has no view
 // for its scheme or the URL is not a valid view of it. The mode is the
 // one the URL was parsed in: the lenient mode also reads the drafts' afs
 // scheme and FTP type codes. Nothing here knows a scheme: a scheme's
-// file in package scheme lists its parts.
-func schemeData(u *urlkit.URL, m urlkit.Mode) []byte {
-	var parts []scheme.Part
-	return appendSchemeData(nil, &parts, u, m)
-}
-
-// appendSchemeData appends schemeData(u, m) to b. The view's parts are
-// listed into *parts, a slice the caller keeps for the next URL.
+// file in package scheme lists its parts. The parts are listed into
+// *parts, a slice the caller keeps for the next URL.
 func appendSchemeData(b []byte, parts *[]scheme.Part, u *urlkit.URL, m urlkit.Mode) []byte {
 	list, ok, _ := scheme.AppendParts((*parts)[:0], u, m)
 	*parts = list
