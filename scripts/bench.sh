@@ -13,7 +13,8 @@
 # CLI: a million web URLs (kasztp.txt and userbait.txt of ../shared/bench/urls,
 # repeated) through `urlkit parse --json` (beside it net/url.Parse +
 # encoding/json, scripts/netjson.go, what a Go programmer would write
-# instead; trurl, the other, is not in Debian 12), `check`, `normalize --mode rfc3986`,
+# instead; trurl, the other, is not in Debian 12), `parse` (its text
+# output, for people), `check`, `normalize --mode rfc3986`,
 # and `urlkit extract` over 50 MB of the machine's documentation
 # (/usr/share/doc, ten passes timed as one; beside it GNU grep -oE for
 # scheme://..., the tool a user would pick): CPU seconds (user+sys, GNU time) with -j 1, so that the
@@ -123,6 +124,7 @@ for run in $(seq "$RUNS"); do
     go test -run '^$' -bench 'BenchmarkParse$|BenchmarkParseString$|BenchmarkResolve$' -benchtime 1s -count 1 . >> "$TMP/gobench" 2>&1
     for j in 1 2; do
         echo "parse_json $j $(cpu "$TMP/urlkit" parse --json -j $j < "$TMP/1m.txt")" >> "$TMP/cli"
+        echo "parse_text $j $(cpu "$TMP/urlkit" parse -j $j < "$TMP/1m.txt")" >> "$TMP/cli"
         echo "check $j $(cpu "$TMP/urlkit" check -j $j < "$TMP/1m.txt")" >> "$TMP/cli"
         echo "normalize_rfc3986 $j $(cpu "$TMP/urlkit" normalize --mode rfc3986 -j $j < "$TMP/1m.txt")" >> "$TMP/cli"
     done
@@ -173,11 +175,11 @@ c = {}
 for line in open(cli):
     name, j, s = line.split()
     c.setdefault((name, j), []).append(float(s))
-for name, unit, n in (('parse_json', 'URLs/s', 1e6), ('check', 'URLs/s', 1e6), ('normalize_rfc3986', 'URLs/s', 1e6), ('extract', 'MB/s', 10 * 50 * 2**20 / 1e6)):
+for name, unit, n in (('parse_json', 'URLs/s', 1e6), ('parse_text', 'URLs/s', 1e6), ('check', 'URLs/s', 1e6), ('normalize_rfc3986', 'URLs/s', 1e6), ('extract', 'MB/s', 10 * 50 * 2**20 / 1e6)):
     one = c.get((name, '1'))
     if not one:
         continue
-    cmd = name.replace('_json', ' --json').replace('_rfc3986', ' --mode rfc3986')
+    cmd = name.replace('_json', ' --json').replace('_text', ' (text output)').replace('_rfc3986', ' --mode rfc3986')
     data = '50 MB of /usr/share/doc' if name == 'extract' else '1M web URLs'
     label = cmd if name == 'extract' else cmd + ', -j 1'
     print(f"| urlkit {label} | per CPU second (user+sys) | {data} | {len(one)} | {n / med(one):,.0f} {unit} |")
