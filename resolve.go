@@ -54,6 +54,7 @@ func parseInto(u *URL, s string, ref bool) error {
 			return nil
 		}
 		if e := stoppedError(u, s, RFC3986, ref, end); e != nil {
+			*u = URL{} // as parseFull leaves it on an error
 			return e
 		}
 	}
