@@ -41,9 +41,6 @@ func fuzzSeeds(f *testing.F) {
 func fastAgrees(t *testing.T, s string, m Mode, ref bool) bool {
 	t.Helper()
 	var fast URL
-	if hasPrefixFold(s, "URL:") {
-		return false
-	}
 	end := parseFast(&fast, s, m, ref)
 	if end != len(s) {
 		if fastErr := stoppedError(&fast, s, m, ref, end); fastErr != nil {

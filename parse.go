@@ -37,15 +37,12 @@ func ParseReference(s string, m Mode) (URL, []Warning, error) { return parse(s, 
 // else parseFull, unless the pass stopped on an error it knows
 // (stoppedError).
 func parse(s string, m Mode, ref bool) (u URL, warnings []Warning, err error) {
-	if len(s) < 4 || s[0]|0x20 != 'u' || !hasPrefixFold(s, "URL:") {
-		end := parseFast(&u, s, m, ref)
-		if end == len(s) {
-			u.written = s
-			return u, nil, nil
-		}
-		if e := stoppedError(&u, s, m, ref, end); e != nil {
-			return URL{}, nil, e
-		}
+	end := parseFast(&u, s, m, ref)
+	if end == len(s) {
+		return u, nil, nil
+	}
+	if e := stoppedError(&u, s, m, ref, end); e != nil {
+		return URL{}, nil, e
 	}
 	u = URL{}
 	return parseFull(s, m, ref)
@@ -175,8 +172,7 @@ func checkLimit(s string, m Mode, ref bool, limit int) (ErrorList, int) {
 // then hands s back without building it.
 func split(s string) URL {
 	var u URL
-	if !hasPrefixFold(s, "URL:") && parseFast(&u, s, RFC3986, true) == len(s) {
-		u.written = s
+	if parseFast(&u, s, RFC3986, true) == len(s) {
 		return u
 	}
 	return splitByParser(s)

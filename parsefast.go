@@ -12,8 +12,9 @@ import (
 // URLs have: a scheme (none for a reference), an optional authority that
 // is a host and a port, then the path, the query and the fragment, every
 // byte one its component allows or part of a valid %XX escape. It fills u
-// and returns len(s) only when the parser would accept s in mode m with
-// exactly this result and no warning. For anything else (an error, a
+// (its written form s) and returns len(s) only when the parser would
+// accept s in mode m with exactly this result and no warning. For
+// anything else (an error, a
 // userinfo, an IP literal, an RFC 1738 scheme production other than
 // HTTP's and file's, the RFC1630 mode) it leaves u partly set and
 // returns where it stopped: the offset of the byte that ended the path,
@@ -25,8 +26,8 @@ import (
 // The Lenient mode is the RFC3986 grammar here: an input the strict
 // grammar accepts holds nothing the repairs change (no space, control,
 // non-ASCII, unsafe character, stray "%", second "#" or "@" in the
-// userinfo), and the caller sends an input starting with "URL:" to the
-// repairs.
+// userinfo). An input starting with "URL:" goes to prepare, which
+// removes that prefix with a warning, in every mode.
 func parseFast(u *URL, s string, m Mode, ref bool) int {
 	var shift uint // 3*mode: where the mode's component bits are
 	switch m {
@@ -69,7 +70,7 @@ func parseFast(u *URL, s string, m Mode, ref bool) int {
 		}
 		i = 0
 	} else {
-		if i == 0 || !cc.Is(s[0], cc.Alpha) {
+		if i == 0 || !cc.Is(s[0], cc.Alpha) || i == 3 && hasPrefixFold(s, "url") {
 			return -1
 		}
 		u.Scheme = s[:i]
@@ -165,6 +166,9 @@ func parseFast(u *URL, s string, m Mode, ref bool) int {
 		start = i + 1
 		i = spanEscaped(s, start, fragBit)
 		u.HasFragment, u.Fragment = true, s[start:i]
+	}
+	if i == len(s) {
+		u.written = s
 	}
 	return i
 }

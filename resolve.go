@@ -47,16 +47,13 @@ func ResolveString(base, ref string, rule Rule) (string, error) {
 // into u: the one pass writes the URL where it is needed, not into a
 // result to be copied.
 func parseInto(u *URL, s string, ref bool) error {
-	if len(s) < 4 || s[0]|0x20 != 'u' || !hasPrefixFold(s, "URL:") {
-		end := parseFast(u, s, RFC3986, ref)
-		if end == len(s) {
-			u.written = s
-			return nil
-		}
-		if e := stoppedError(u, s, RFC3986, ref, end); e != nil {
-			*u = URL{} // as parseFull leaves it on an error
-			return e
-		}
+	end := parseFast(u, s, RFC3986, ref)
+	if end == len(s) {
+		return nil
+	}
+	if e := stoppedError(u, s, RFC3986, ref, end); e != nil {
+		*u = URL{} // as parseFull leaves it on an error
+		return e
 	}
 	v, _, err := parseFull(s, RFC3986, ref)
 	*u = v
