@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlkit/urlkit/internal/safetext"
 	wt "github.com/urlkit/urlkit/internal/wiretest"
 )
 
@@ -70,7 +71,8 @@ func TestSecretsMatrix(t *testing.T) {
 		stdin     string
 		tty       bool
 		args      []string
-		urlOutput bool // standard output is the URL (or its parts) by contract
+		urlOutput bool   // standard output is the URL (or its parts) by contract
+		pw        string // the password to look for, when not secret
 	}
 	rows := []row{
 		{name: "parse", args: []string{"parse", good}, urlOutput: true},
@@ -113,6 +115,14 @@ func TestSecretsMatrix(t *testing.T) {
 		{name: "check scheme:\\", args: []string{"check", `ftp:\\u:` + secret + `@h\x`}},
 		{name: "check lenient ///", args: []string{"check", "--mode", "lenient", "http:///u:" + secret + "@h/ x"}},
 		{name: "explain lenient news://", args: []string{"explain", "--mode", "lenient", "news://u:" + secret + "@h/g"}},
+		// A password written with a raw space or tab: invalid, so quoted
+		// in the error, whole.
+		{name: "check space", args: []string{"check", "ftp://user:S3cr 3tPW@h/"}, pw: "S3cr 3tPW"},
+		{name: "check tab stdin", stdin: "ftp://user:S3cr\t3tPW@h/\n", args: []string{"check", "-v"}, pw: "S3cr\t3tPW"},
+		{name: "get space", args: []string{"get", "ftp://user:S3cr 3tPW@" + refused + "/f"}, pw: "S3cr 3tPW"},
+		{name: "explain space", args: []string{"explain", "http://user:S3cr 3tPW@h/"}, pw: "S3cr 3tPW"},
+		{name: "resolve space", args: []string{"resolve", "ftp://user:S3cr 3tPW@h/", "x"}, pw: "S3cr 3tPW"},
+		{name: "edit space", args: []string{"edit", "--url", "ftp://user:S3cr 3tPW@h/", "--set", "port=1"}, pw: "S3cr 3tPW"},
 		{name: "unknown command", args: []string{"gett", good}},
 		{name: "bad flag", args: []string{"get", "--nope", good}},
 	}
@@ -130,6 +140,9 @@ func TestSecretsMatrix(t *testing.T) {
 		t.Run(r.name, func(t *testing.T) {
 			_, stdout, stderr := runCLI(t, r.stdin, r.tty, r.args...)
 			pw := secret
+			if r.pw != "" {
+				pw = r.pw
+			}
 			for _, a := range r.args {
 				if strings.Contains(a, "@127.0.0.1:") && !strings.Contains(a, secret) && strings.HasPrefix(a, "ftp://") {
 					// the real server's own password
@@ -138,10 +151,11 @@ func TestSecretsMatrix(t *testing.T) {
 				}
 			}
 			t.Logf("stdout %q\nstderr %q", clip(stdout), clip(stderr))
-			if strings.Contains(stderr, pw) {
+			shown := safetext.Visible(pw) // as a message shows it: a tab as \t
+			if strings.Contains(stderr, pw) || strings.Contains(stderr, shown) {
 				t.Errorf("standard error shows the password:\n%s", stderr)
 			}
-			if !r.urlOutput && strings.Contains(stdout, pw) {
+			if !r.urlOutput && (strings.Contains(stdout, pw) || strings.Contains(stdout, shown)) {
 				t.Errorf("standard output shows the password:\n%s", stdout)
 			}
 			if strings.Contains(stderr, "\x1b") && !r.tty {

@@ -235,7 +235,8 @@ func (rw *redactWriter) Write(p []byte) (int, error) {
 // as written and percent-decoded (and, for one with a raw "/", "?" or
 // "#", its part before that), found as PasswordSpan finds them, so that
 // an invalid URL is covered too: after each "://" of each word of s (a
-// word may be KEY=URL), or in a word without one, at its start.
+// word may be KEY=URL), or in a word without one, at its start; and in
+// all of s read as one URL, when it has white space.
 func URLPasswords(s string) []string {
 	var out []string
 	var w string // the word being read
@@ -253,6 +254,12 @@ func URLPasswords(s string) []string {
 		if k := strings.IndexAny(pass, "/?#"); k > 0 {
 			out = append(out, pass[:k])
 		}
+	}
+	if strings.ContainsAny(s, " \t\r\n") {
+		// s may be one URL with a raw space in its password, which the
+		// words below would cut in two: PasswordSpan reads it whole.
+		w = s
+		add(PasswordSpan(s))
 	}
 	for len(s) > 0 {
 		n := strings.IndexAny(s, " \t\r\n")
@@ -297,8 +304,9 @@ func RedactURL(s string) string {
 // password from the userinfo's first ":" (a password may hold a raw
 // "@"). Where the authority, cut at "/", "\\", "?" or "#", has no "@", a
 // password written with a raw "/", "?" or "#" (invalid, so it is in an
-// error message) is still found, up to the last "@" before white space,
-// unless the ":" is in a path or starts a port ("h:8080/a@b").
+// error message) is still found, up to the last "@" of s, white space
+// included (a password written with a raw space is invalid too), unless
+// the ":" is in a path or starts a port ("h:8080/a@b").
 func PasswordSpan(s string) (lo, hi int) {
 	if strings.IndexByte(s, '@') < 0 {
 		return -1, -1 // no userinfo anywhere (the common case of an error): one search
@@ -344,11 +352,9 @@ func passwordAfter(s string, start int) (lo, hi int) {
 	if lo, hi := userinfoPassword(s, start, end); lo >= 0 {
 		return lo, hi
 	}
-	end = len(s)
-	if j := strings.IndexAny(s[start:], " \t\r\n"); j >= 0 {
-		end = start + j
-	}
-	lo, hi = userinfoPassword(s, start, end)
+	// White space too is part of the attempt: "ftp://u:my pass@h/" is one
+	// URL, quoted whole in its error message.
+	lo, hi = userinfoPassword(s, start, len(s))
 	if lo < 0 || strings.ContainsAny(s[start:lo], "/\\?#") {
 		return -1, -1 // the ":" is in a path
 	}
