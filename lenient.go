@@ -196,10 +196,30 @@ type repairer struct {
 	out      []byte
 	from     []int // from[j] is the offset in in of out[j]
 	warnings []Warning
+	// pwAt:pwEnd is the password's span in in, found on the first message
+	pwAt, pwEnd int
+	pwSet       bool
 }
 
 func (r *repairer) warn(off int, format string, args ...any) {
-	r.warnings = append(r.warnings, Warning{Offset: off, Message: fmt.Sprintf(format, args...)})
+	msg := passwordRepaired
+	if !r.inPassword(off) {
+		msg = fmt.Sprintf(format, args...)
+	}
+	r.warnings = append(r.warnings, Warning{Offset: off, Message: msg})
+}
+
+// passwordRepaired is the warning of a repair in the password, which
+// names no byte of it: the input shown with it hides the password.
+const passwordRepaired = "the password repaired: a character in it encoded or removed"
+
+// inPassword reports whether off is in the input's password.
+func (r *repairer) inPassword(off int) bool {
+	if !r.pwSet {
+		r.pwAt, r.pwEnd = safetext.PasswordSpan(r.in)
+		r.pwSet = true
+	}
+	return off >= r.pwAt && off < r.pwEnd
 }
 
 func (r *repairer) emit(off int, c byte) {
@@ -359,6 +379,9 @@ func (r *repairer) hostWhitespace(i, hi int, wrapped bool) int {
 
 // hostError is the error for a host the repairs cannot make valid.
 func (r *repairer) hostError(off int, what string) error {
+	if r.inPassword(off) {
+		what = "a character" // of a password read as the host: not named
+	}
 	return &Error{Op: "parse", Input: safetext.RedactURL(r.in), Offset: off, Err: ErrBadHost,
 		Rule: what + ": a host is a name, an address or an internationalized (IDNA) name, and encoding it would make none of these (RFC 1738 3.1, RFC 3986 3.2.2)"}
 }

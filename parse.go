@@ -218,9 +218,11 @@ type parser struct {
 	// lowest offsets (0: no bound); dropped counts the others
 	limit, dropped int
 	highest        int // index in errs of the next to drop, or -1
-	// redacted is s with its password hidden, computed on the first error
+	// redacted is s with its password hidden, computed on the first
+	// error, and pwAt:pwEnd the password's span in s (-1, -1: none)
 	redacted    string
 	redactedSet bool
+	pwAt, pwEnd int
 	first       *Error // the first error found
 	// offsets of the components in s, valid when the component is present
 	userAt, passAt, hostAt, portAt, pathAt, queryAt, fragAt int
@@ -265,8 +267,15 @@ func (p *parser) fail(off int, cause error, rule string) {
 		}
 		p.highest = -1 // found again at the next error past the limit
 	}
-	if !p.redactedSet {
-		p.redacted, p.redactedSet = safetext.RedactURL(p.s), true // once, however many errors
+	if !p.redactedSet { // once, however many errors
+		p.redacted, p.redactedSet = safetext.RedactURL(p.s), true
+		p.pwAt, p.pwEnd = safetext.PasswordSpan(p.s)
+	}
+	if off >= p.pwAt && off < p.pwEnd {
+		// A byte of the hidden password, read as another component: a
+		// raw "/", "?" or "#" in the password ended the authority
+		// early. The message names no byte of it.
+		rule = passwordCharRule
 	}
 	e := &Error{Op: p.op, Input: p.redacted, Offset: off, Err: cause, Rule: rule}
 	if p.first == nil || p.lowestOnly {
@@ -754,10 +763,14 @@ func (p *parser) scan(off int, v string, mask cc.Class, what string) {
 	}
 }
 
+// passwordCharRule is the message of an error in a password, which names
+// no byte of it: the input shown with the error hides the password.
+const passwordCharRule = "the password contains a character that must be encoded"
+
 // charRule explains why c may not appear unencoded in the component what.
 func (p *parser) charRule(c byte, what string) string {
 	if what == "password" {
-		return "the password contains a character that must be encoded"
+		return passwordCharRule
 	}
 	cls := cc.Of(c)
 	switch {
@@ -933,7 +946,7 @@ func (p *parser) loginDelimiters(u *URL) {
 	}
 	for i := 0; i < len(u.Password); i++ {
 		if c := u.Password[i]; c == ':' || c == '@' {
-			p.fail(p.passAt+i, ErrInvalidChar, describe(c)+" must be encoded as "+encoded(c)+" in a password (RFC 1738 3.1)")
+			p.fail(p.passAt+i, ErrInvalidChar, passwordCharRule) // RFC 1738 3.1; the byte is not named
 			if p.stop() {
 				return
 			}

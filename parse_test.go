@@ -187,7 +187,7 @@ var invalidCases = []struct {
 	// RFC 1630's own search example holds "%%3D", which its rule makes illegal.
 	{"RFC 1630 HTTP examples", "http://info.cern.ch/RDB/EMP?*%20where%20name%%3Ddobbins", RFC1738, 44, ErrBadEscape, "two hex digits"},
 	{"RFC 1738 3.1", "ftp://us@er@host/", RFC1738, 8, ErrInvalidChar, "'@' is reserved and must be encoded as %40 in the user name"},
-	{"RFC 1738 3.1", "ftp://user:pa/ss@host/", RFC1738, 11, ErrBadPort, "'p' in the port"},
+	{"RFC 1738 3.1", "ftp://user:pa/ss@host/", RFC1738, 11, ErrBadPort, "the password contains a character that must be encoded"}, // "/" cut it short; no byte of it named
 	{"RFC 1738 3.3", "http://user:pass@host/", RFC1738, 7, ErrSchemeSyntax, "not allowed in http URLs"},
 	{"RFC 1738 3.1", "http:host/path", RFC1738, 5, ErrSchemeSyntax, "\"//\" must follow \"http:\""},
 	{"RFC 1738 3.1", "http://host?q", RFC1738, 11, ErrSchemeSyntax, "'/' must separate the host"},
@@ -295,6 +295,49 @@ func TestPasswordRedacted(t *testing.T) {
 			for _, e := range Check(in, m) {
 				if strings.Contains(e.Error(), "s3cr3t") || strings.Contains(e.Error(), "3cr") {
 					t.Errorf("%v: password in %q", m, e.Error())
+				}
+			}
+		}
+	}
+	// Nor a byte of one: the message beside the hidden password does
+	// not name what the parser stopped at in it, nor a repair's warning
+	// (a raw "/", "?" or "#" ends the authority, and the rest of the
+	// password is read as a port or a path).
+	for _, in := range []string{
+		"ftp://user:Q{é Z@host/x",
+		"ftp://user:Q/Z{@host/x",
+		"ftp://user:Q#Z{@host/x",
+		"ftp://user:Q?Z{é@host/x",
+		"ftp://us:Q:Z@host/x",
+		"ftp://user:Q@Z@host/x",
+		"ftp://user:Q%zZ@host/x",
+		"http://user:Q\tZ@host/x",
+	} {
+		lo, hi := safetext.PasswordSpan(in)
+		if lo < 0 {
+			t.Fatalf("no password in %q", in)
+		}
+		var named []string // what a message names a byte by
+		for i := lo; i < hi; i++ {
+			if c := in[i]; strings.IndexByte(in[:lo], c) < 0 && strings.IndexByte(in[hi:], c) < 0 {
+				named = append(named, describe(c), encoded(c))
+			}
+		}
+		named = append(named, "é")
+		for _, m := range all {
+			var msgs []string
+			for _, e := range Check(in, m) {
+				msgs = append(msgs, e.Error())
+			}
+			_, warnings, _ := ParseMode(in, m)
+			for _, w := range warnings {
+				msgs = append(msgs, w.Message)
+			}
+			for _, msg := range msgs {
+				for _, n := range named {
+					if strings.Contains(msg, n) {
+						t.Errorf("%v: %q: a byte of the password (%s) in %q", m, in, n, msg)
+					}
 				}
 			}
 		}
