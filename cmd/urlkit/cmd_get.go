@@ -54,9 +54,10 @@ Each URL is carried out as its specification says:
   file:    a local file or directory listing (host "", localhost or this
            machine; with --file-ftp another host is tried over FTP)
   http(s): net/http; redirects only to http/https; the fragment never sent
-  ftp:     RFC 1738 3.2: USER/PASS (anonymous with --email, $EMAIL or
-           user@host when the URL has no user; a password the URL lacks is
-           asked on a terminal), one CWD per path segment (an empty one is a
+  ftp:     RFC 1738 3.2: USER/PASS (the URL's user, else --user's, else
+           the netrc's; else anonymous with --email, $EMAIL or user@host; a
+           password none gives is asked on a terminal), one CWD per path
+           segment (an empty one is a
            CWD with no argument: --null-cwd says what to do when refused),
            ;type=d or a trailing / lists names with NLST, else TYPE A/I
            (given or guessed from the name) and RETR; passive mode unless
@@ -195,7 +196,7 @@ Examples:
 		fs.BoolVar(&o.login, "login", false, "telnet, rlogin: answer the login and password prompts once with the URL's user and password")
 		fs.BoolVar(&o.raw, "raw", false, "telnet, rlogin, tn3270 over pipes: write the session's output unchanged (control bytes not escaped)")
 		fs.StringVar(&o.keys, "keys", "", "tn3270: the key `SCRIPT` to play after the first screen (text, <enter>, <pf3>, <tab>...), printing each screen")
-		newsFlags(fs, &o.news)
+		newsFlags(fs, &o.news, "log in as `USER[:PASSWORD]`: to ftp and http(s) servers for URLs without a user (before --netrc), and to the news server (AUTHINFO)")
 		fs.BoolVar(&o.news.json, "json", false, "JSON objects, one per line: news articles and groups, WAIS hits, Prospero links, -I's answers, --list's entries")
 		fs.Func("mailbox", "look for mid: messages in the Maildir or mbox `PATH` (repeatable; default $MAIL)", func(s string) error {
 			o.mailboxes = append(o.mailboxes, s)
@@ -360,6 +361,10 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	}
 	if isSession(&u) {
 		return attempt{code: exitUsage, msg: "urlkit get: " + u.SchemeName() + " URLs are sessions: give the URL as an argument, alone (standard input is the session's input)"}
+	}
+	user, pass, _ := strings.Cut(o.news.user, ":")
+	if err := applyLogin(st, user, pass, &u); err != nil {
+		return attempt{code: exitURLRefused, msg: "urlkit: --user: " + safetext.Visible(err.Error())}
 	}
 	if err := applyNetrc(st, o.logins, &u); err != nil {
 		return attempt{code: exitURLRefused, msg: "urlkit: --netrc: " + safetext.Visible(err.Error())}

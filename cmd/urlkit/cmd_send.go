@@ -46,7 +46,7 @@ Examples:
   urlkit send --nntp news.example.org news:local.test < article.txt`,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		var news newsOptions
-		newsFlags(fs, &news)
+		newsFlags(fs, &news, "log in to the news server as `USER[:PASSWORD]` (AUTHINFO)")
 		smtpServer := fs.String("smtp", "", "submit mail to `HOST[:PORT]` (default $SMTPSERVER)")
 		smtpTLS := fs.Bool("smtp-tls", false, "use STARTTLS with the SMTP server (fail if it is not offered)")
 		from := fs.String("from", "", "the sender `ADDRESS` (default $EMAIL)")
@@ -96,9 +96,10 @@ type newsOptions struct {
 	json   bool
 }
 
-func newsFlags(fs *flag.FlagSet, o *newsOptions) {
+// newsFlags defines --nntp, and --user with the usage text userUsage.
+func newsFlags(fs *flag.FlagSet, o *newsOptions, userUsage string) {
 	fs.StringVar(&o.server, "nntp", "", "the news server `HOST[:PORT]` of news: URLs (default $NNTPSERVER)")
-	fs.StringVar(&o.user, "user", "", "log in to the news server as `USER[:PASSWORD]` (AUTHINFO)")
+	fs.StringVar(&o.user, "user", "", userUsage)
 }
 
 // apply sets the Fetcher's news settings; the password joins the

@@ -31,8 +31,9 @@ func (n *netrcOptions) flags(fs *flag.FlagSet) {
 const netrcHelp = `Credentials: --netrc reads ~/.netrc (or $NETRC), --netrc-file FILE reads
 FILE, in ftp(1)'s format: "machine HOST login USER password PASS" entries
 and a "default" entry for every other host. They are used for ftp, http
-and https URLs that name no user. As ftp(1) does, a netrc file that holds
-a password and that the group or others may read is refused.`
+and https URLs that name no user, unless --user gives one (as in curl).
+As ftp(1) does, a netrc file that holds a password and that the group or
+others may read is refused.`
 
 // netrcEntry is one machine (or the default) of a netrc file.
 type netrcEntry struct {
@@ -192,31 +193,44 @@ func netrcLogin(entries []netrcEntry, host string) (netrcEntry, bool) {
 	return netrcEntry{}, false
 }
 
-// applyNetrc gives u the netrc login of its host when it is an ftp or
-// http(s) URL without a user; the password joins the secrets no message
-// shows.
+// applyNetrc gives u the netrc login of its host (see applyLogin).
 func applyNetrc(st *Streams, entries []netrcEntry, u *urlkit.URL) error {
-	if len(entries) == 0 || u.HasUser {
-		return nil
-	}
-	switch u.SchemeName() {
-	case "ftp", "http", "https":
-	default:
+	if len(entries) == 0 || u.HasUser || !takesLogin(u) {
 		return nil
 	}
 	e, ok := netrcLogin(entries, u.Hostname())
-	if !ok || e.login == "" {
+	if !ok {
+		return nil
+	}
+	return applyLogin(st, e.login, e.password, u)
+}
+
+// takesLogin reports whether u is a URL that --user and the netrc file
+// give a login: ftp and http(s).
+func takesLogin(u *urlkit.URL) bool {
+	switch u.SchemeName() {
+	case "ftp", "http", "https":
+		return true
+	}
+	return false
+}
+
+// applyLogin gives u the login user[:password] when it is an ftp or
+// http(s) URL without a user; the password joins the secrets no message
+// shows.
+func applyLogin(st *Streams, user, password string, u *urlkit.URL) error {
+	if user == "" || u.HasUser || !takesLogin(u) {
 		return nil
 	}
 	v := *u
-	if err := v.SetUser(e.login); err != nil {
+	if err := v.SetUser(user); err != nil {
 		return err
 	}
-	if e.password != "" {
+	if password != "" {
 		if st.secrets != nil {
-			st.secrets.Add(e.password, v.Password)
+			st.secrets.Add(password)
 		}
-		if err := v.SetPassword(e.password); err != nil {
+		if err := v.SetPassword(password); err != nil {
 			return err
 		}
 		if st.secrets != nil {

@@ -94,6 +94,39 @@ func TestGetNetrcProFTPD(t *testing.T) {
 	}
 }
 
+// --user logs in to ProFTPD for a URL without a user, the password never
+// shown; it goes before the netrc file (curl's rule), and the URL's own
+// user goes before both.
+func TestGetUserProFTPD(t *testing.T) {
+	e := wt.ServerEnv(t, "FTP_PORT", "FTP_USER", "FTP_PASS")
+	login := e["FTP_USER"] + ":" + e["FTP_PASS"]
+	url := "ftp://127.0.0.1:" + e["FTP_PORT"] + "/home.txt"
+	code, out, stderr := runCLI(t, "", false, "get", "--trace", "--user", login, url)
+	if code != exitOK || out != "in the login directory of "+e["FTP_USER"]+"\n" || !strings.Contains(stderr, "> USER "+e["FTP_USER"]+"\n") {
+		t.Fatalf("exit %d, %q: %s", code, out, stderr)
+	}
+	if strings.Contains(stderr, e["FTP_PASS"]) {
+		t.Errorf("the password shows: %s", stderr)
+	}
+	// A wrong password: refused as a login (67), and not shown.
+	code, _, stderr = runCLI(t, "", false, "get", "--user", e["FTP_USER"]+":Wr0ngS3cret", url)
+	if code != exitLogin || strings.Contains(stderr, "Wr0ngS3cret") {
+		t.Errorf("wrong password: exit %d: %s", code, stderr)
+	}
+	// Before the netrc file: the netrc's login would be anonymous's.
+	netrc := filepath.Join(t.TempDir(), "netrc")
+	if err := os.WriteFile(netrc, []byte("default login anonymous password a@b\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, stderr := runCLI(t, "", false, "get", "--netrc-file", netrc, "--user", login, url); code != exitOK || !strings.Contains(out, "login directory") {
+		t.Errorf("--user and --netrc-file: exit %d %q: %s", code, out, stderr)
+	}
+	// The URL's user goes before --user: anonymous has no home.txt.
+	if code, _, _ := runCLI(t, "", false, "get", "--user", login, "ftp://anonymous@127.0.0.1:"+e["FTP_PORT"]+"/home.txt"); code == exitOK {
+		t.Errorf("the URL's user did not win")
+	}
+}
+
 // The netrc login goes to an http server as Basic authorization.
 func TestGetNetrcNginx(t *testing.T) {
 	port := wt.ServerEnv(t, "HTTP_PORT")["HTTP_PORT"]
@@ -107,5 +140,9 @@ func TestGetNetrcNginx(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "", false, "get", "--netrc-file", netrc, url); code != exitOK {
 		t.Errorf("with netrc: exit %d: %s", code, stderr)
+	}
+	// And --user's.
+	if code, _, stderr := runCLI(t, "", false, "get", "--user", "tester:secret", url); code != exitOK {
+		t.Errorf("with --user: exit %d: %s", code, stderr)
 	}
 }
