@@ -401,21 +401,27 @@ func (o *HTTPOpener) client(req *Request) *http.Client {
 	}
 	allow := req.AllowPorts
 	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {
-		target := r.URL.Redacted()
+		// The error names the URL asked for, and the target in its rule.
+		refuse := func(why string, err error) error {
+			return &Error{Op: "open", URL: via[0].URL.Redacted(), Offset: -1, Kind: ErrRedirect,
+				Rule: "to " + strconv.Quote(r.URL.Redacted()) + ": " + why, Err: err}
+		}
 		if len(via) > max || max < 0 {
-			return &Error{Op: "open", URL: target, Offset: -1, Kind: ErrRedirect,
-				Rule: fmt.Sprintf("redirect refused: more than %d redirects", max)}
+			return refuse(fmt.Sprintf("more than %d redirects", max), nil)
 		}
 		if r.URL.Scheme != "http" && r.URL.Scheme != "https" {
-			return &Error{Op: "open", URL: target, Offset: -1, Kind: ErrRedirect,
-				Rule: fmt.Sprintf("redirect refused: %s: is not http or https", r.URL.Scheme)}
+			return refuse(r.URL.Scheme+" is not http or https", nil)
 		}
 		v, err := urlkit.FromNetURL(r.URL)
 		if err != nil {
-			return &Error{Op: "open", URL: target, Offset: -1, Kind: ErrRedirect, Err: err}
+			return refuse(err.Error(), err)
 		}
 		if err := CheckURL(&v, allow); err != nil {
-			return &Error{Op: "open", URL: target, Offset: -1, Kind: ErrRedirect, Err: err}
+			why := err.Error()
+			if fe, ok := err.(*Error); ok {
+				why = fe.Rule
+			}
+			return refuse(why, err)
 		}
 		return nil
 	}
