@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"time"
-	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/rlogin"
@@ -143,7 +142,7 @@ func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error
 		out = io.Discard
 	}
 	if !t.Interactive && !t.Raw {
-		out = &visibleWriter{w: out}
+		out = safetext.NewVisibleWriter(out)
 	}
 	// MaxTime ends a session: a designed end, not a failure.
 	maxCtx := ctx
@@ -161,8 +160,8 @@ func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error
 	default:
 		err = f.lineSession(maxCtx, req, plan, addr, v, t, out, notes, connectTimeout)
 	}
-	if v, ok := out.(*visibleWriter); ok {
-		v.flush()
+	if v, ok := out.(*safetext.VisibleWriter); ok {
+		v.Flush()
 	}
 	// MaxTime passed (the conn's deadline may fire a moment before the
 	// context's timer): a designed end.
@@ -448,52 +447,6 @@ func (l *lineReader) next() (string, error) {
 type eofReader struct{}
 
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
-
-// visibleWriter shows a session's output with its control bytes escaped
-// (safetext.VisibleText: LF and TAB kept, CR LF shown as LF), holding
-// back an incomplete UTF-8 sequence or a CR until the next write shows
-// what it is.
-type visibleWriter struct {
-	w    io.Writer
-	hold []byte
-}
-
-func (v *visibleWriter) Write(p []byte) (int, error) {
-	b := append(v.hold, p...)
-	keep := 0
-	if n := len(b); n > 0 && b[n-1] == '\r' {
-		keep = 1
-	} else {
-		// an incomplete UTF-8 sequence at the end (at most 3 bytes)
-		for i := 1; i <= 3 && i <= n; i++ {
-			c := b[n-i]
-			if c < 0x80 {
-				break
-			}
-			if utf8.RuneStart(c) {
-				if !utf8.FullRune(b[n-i:]) {
-					keep = i
-				}
-				break
-			}
-		}
-	}
-	v.hold = append([]byte(nil), b[len(b)-keep:]...)
-	if s := b[:len(b)-keep]; len(s) > 0 {
-		if _, err := io.WriteString(v.w, safetext.VisibleText(string(s))); err != nil {
-			return 0, err
-		}
-	}
-	return len(p), nil
-}
-
-// flush writes what was held back.
-func (v *visibleWriter) flush() {
-	if len(v.hold) > 0 {
-		io.WriteString(v.w, safetext.Visible(string(v.hold)))
-		v.hold = nil
-	}
-}
 
 // sessionClassifier names the kinds of the session clients' errors.
 type sessionClassifier struct{}
