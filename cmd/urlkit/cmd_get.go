@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -45,10 +46,13 @@ with an optional k, M or G suffix, powers of 1024):
                        stopped when the data passes N; no file is kept
 Data is saved as the server sent it: an HTTP body that the server
 compressed stays compressed unless --compressed asks for gzip and
-decompresses it (as curl does). A file: URL naming a FIFO, device or
-socket is refused (it could block for ever or never end) unless
---allow-special-files is given. SIGINT, SIGTERM and SIGHUP stop urlkit
-within a second, whatever it is waiting for, and remove the temporary file.
+decompresses it (as curl does). On a terminal (no -o), the bytes are shown
+with their control bytes escaped, so that none acts on the terminal, and
+binary data is refused, as curl refuses it (--raw writes them unchanged).
+A file: URL naming a FIFO, device or socket is refused (it could block for
+ever or never end) unless --allow-special-files is given. SIGINT, SIGTERM
+and SIGHUP stop urlkit within a second, whatever it is waiting for, and
+remove the temporary file.
 
 Each URL is carried out as its specification says:
   file:    a local file or directory listing (host "", localhost or this
@@ -194,7 +198,7 @@ Examples:
 		fs.BoolVar(&o.trace, "trace", false, "print the protocol exchange on standard error (passwords masked)")
 		fs.BoolVar(&o.quiet, "q", false, "no progress bar")
 		fs.BoolVar(&o.login, "login", false, "telnet, rlogin: answer the login and password prompts once with the URL's user and password")
-		fs.BoolVar(&o.raw, "raw", false, "telnet, rlogin, tn3270 over pipes: write the session's output unchanged (control bytes not escaped)")
+		fs.BoolVar(&o.raw, "raw", false, "write bytes from the network unchanged (control bytes not escaped): a body to a terminal, and a telnet, rlogin or tn3270 session's output over pipes")
 		fs.StringVar(&o.keys, "keys", "", "tn3270: the key `SCRIPT` to play after the first screen (text, <enter>, <pf3>, <tab>...), printing each screen")
 		newsFlags(fs, &o.news, "log in as `USER[:PASSWORD]`: to ftp and http(s) servers for URLs without a user (before --netrc), and to the news server (AUTHINFO)")
 		fs.BoolVar(&o.news.json, "json", false, "JSON objects, one per line: news articles and groups, WAIS hits, Prospero links, -I's answers, --list's entries")
@@ -435,6 +439,11 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 		src = bar.reader(src)
 	}
 	var werr error // a write error, as opposed to a transfer error
+	var screen *terminalBody
+	if file == nil && st.OutTTY && !o.raw && !o.list && !(o.headOnly && !raw) && !o.render {
+		screen = &terminalBody{safetext.NewVisibleWriter(dst)}
+		dst = screen
+	}
 	cw := &byteCounter{w: dst, err: &werr}
 	if o.list {
 		err = writeList(cw, resp, o.news.json, func(w string) { resp.Warnings = append(resp.Warnings, w) })
@@ -449,6 +458,11 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	} else {
 		// The buffer is used as given: hide the destination's ReadFrom.
 		_, err = io.CopyBuffer(cw, src, make([]byte, 256<<10))
+	}
+	if screen != nil {
+		if ferr := screen.Flush(); ferr != nil && werr == nil {
+			werr = ferr
+		}
 	}
 	if cerr := resp.Body.Close(); err == nil {
 		err = cerr
@@ -473,6 +487,21 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 
 // byteCounter counts the bytes written and remembers a write error, to
 // tell it from a read error.
+// terminalBody is a body on its way to a terminal: bytes from the
+// network shown with their control bytes escaped, so that none acts on
+// the terminal, and binary data (a NUL byte) refused, as curl refuses
+// it, rather than shown as a screenful of escapes.
+type terminalBody struct{ *safetext.VisibleWriter }
+
+var errBinaryTerminal = errors.New("binary data not shown on the terminal: use -o FILE, or --raw to write the bytes unchanged")
+
+func (t *terminalBody) Write(p []byte) (int, error) {
+	if bytes.IndexByte(p, 0) >= 0 {
+		return 0, errBinaryTerminal
+	}
+	return t.VisibleWriter.Write(p)
+}
+
 type byteCounter struct {
 	w   io.Writer
 	err *error

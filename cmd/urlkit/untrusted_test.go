@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -71,5 +74,60 @@ func TestUntrustedInput(t *testing.T) {
 	for _, args := range [][]string{{"check"}, {"parse"}, {"get"}, {"explain"}, {"normalize"}} {
 		_, _, stderr := runCLI(t, "http://h/a\x1b]0;x\x07b\rurlkit: \"ftp://fake\": ok\n", false, args...)
 		checkSafe(t, strings.Join(args, " ")+" standard error", stderr)
+	}
+}
+
+// TestUntrustedBodyOnTerminal: a body written to a terminal has its
+// control bytes escaped, binary data is refused (curl's rule: exit 23),
+// and --raw, a pipe or -o FILE get the bytes unchanged.
+func TestUntrustedBodyOnTerminal(t *testing.T) {
+	dir := t.TempDir()
+	text := "line one\r\n" + forged + "\n"
+	binary := "GIF89a\x00\x01\x1b[2J"
+	for name, body := range map[string]string{"text": text, "binary": binary} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	get := func(tty bool, args ...string) (int, string, string) {
+		t.Helper()
+		st, out, errOut := TestStreams("")
+		st.OutTTY = tty
+		code := run(context.Background(), append([]string{"get", "-q"}, args...), st)
+		return code, out.String(), errOut.String()
+	}
+	code, stdout, stderr := get(true, "file://"+dir+"/text")
+	if code != exitOK || !strings.HasPrefix(stdout, "line one\r\n\\x1b]8;;http://evil/\\x07click") {
+		t.Errorf("text: exit %d, %q: %s", code, stdout, stderr)
+	}
+	// Data may hold any line; no control byte but a CR before LF.
+	if strings.ContainsAny(strings.ReplaceAll(stdout, "\r\n", "\n"), "\x1b\x07\r\u009b") {
+		t.Errorf("text on a terminal holds control bytes: %q", stdout)
+	}
+	code, stdout, stderr = get(true, "file://"+dir+"/binary")
+	if code != exitWrite || stdout != "" || !strings.Contains(stderr, "binary data not shown on the terminal: use -o FILE, or --raw") {
+		t.Errorf("binary: exit %d, %q: %s", code, stdout, stderr)
+	}
+	for _, c := range []struct {
+		name string
+		tty  bool
+		args []string
+	}{
+		{"--raw", true, []string{"--raw"}},
+		{"a pipe", false, nil},
+	} {
+		for name, body := range map[string]string{"text": text, "binary": binary} {
+			code, stdout, stderr := get(c.tty, append(c.args, "file://"+dir+"/"+name)...)
+			if code != exitOK || stdout != body {
+				t.Errorf("%s, %s: exit %d, %q: %s", c.name, name, code, stdout, stderr)
+			}
+		}
+	}
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := get(true, "-o", out, "file://"+dir+"/binary"); code != exitOK {
+		t.Errorf("-o: exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(out); string(b) != binary {
+		t.Errorf("-o: %q", b)
 	}
 }
