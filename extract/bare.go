@@ -282,7 +282,7 @@ func (s *Scanner) skipLong() bool {
 }
 
 // trimEnd returns the length of u without the sentence punctuation that
-// follows a URL in prose: ". , : ; ! ? ' *", and ")", "]" or "}" when it
+// follows a URL in prose: ". , : ; ! ? ' * \\", and ")", "]" or "}" when it
 // closes nothing opened inside the URL ("(see http://h/a_(b))" keeps one
 // ")").
 func trimEnd(u []byte) int {
@@ -335,9 +335,11 @@ func trimEnd(u []byte) int {
 }
 
 // isSentencePunct reports whether c is punctuation that ends a sentence
-// or clause rather than a URL: ". , : ; ! ? ' *".
+// or clause rather than a URL: ". , : ; ! ? ' *", and a backslash, which
+// escapes the quote that ends a string in JSON or C (an href in
+// JSON-encoded HTML: "<a href=\"http://h/a\">").
 func isSentencePunct(c byte) bool {
-	return c == '.' || c == ',' || c == ':' || c == ';' || c == '!' || c == '?' || c == '\'' || c == '*'
+	return c == '.' || c == ',' || c == ':' || c == ';' || c == '!' || c == '?' || c == '\'' || c == '*' || c == '\\'
 }
 
 // hasBody reports whether a scheme-specific part holds a letter, a digit

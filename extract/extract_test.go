@@ -109,6 +109,7 @@ var contexts = []struct{ name, before, after string }{
 	{"brackets", "[", "]"},
 	{"braces", "{", "}"},
 	{"double quotes", `"`, `"`},
+	{"escaped quotes (JSON, C)", `"<a href=\"`, `\">x</a>"`},
 	{"single quotes", "'", "'"},
 	{"TeX quotes", "``", "''"},
 	{"curly quotes", "“", "”"},
