@@ -49,8 +49,10 @@ type URL struct {
 
 // String reassembles the URL from its components as written. For a URL
 // as Parse returned it, that is the text parsed, returned without
-// allocating.
-func (u *URL) String() string {
+// allocating. Its receiver is a value, as MarshalText's, so that fmt and
+// encoding/json show a URL value (what Parse returns) as its text, not as
+// a struct of its fields.
+func (u URL) String() string {
 	if u.writtenForm() {
 		return u.written
 	}
@@ -438,8 +440,9 @@ func (u *URL) DecodedFragment() (string, bool) {
 	return unescapeLoose(u.Fragment, false), u.HasFragment
 }
 
-// MarshalText returns String's bytes.
-func (u *URL) MarshalText() ([]byte, error) { return []byte(u.String()), nil }
+// MarshalText returns String's bytes, for a URL value too (a struct field
+// of type URL is written as a string, as UnmarshalText reads it).
+func (u URL) MarshalText() ([]byte, error) { return []byte(u.String()), nil }
 
 // UnmarshalText parses text as a URL valid in the RFC 1738 mode or, failing
 // that, the RFC 3986 mode (so that modern URLs such as IPv6 literals load

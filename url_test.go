@@ -2,6 +2,7 @@ package urlkit
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -37,6 +38,23 @@ func TestTextMarshaling(t *testing.T) {
 	out, _ := json.Marshal(d)
 	if string(out) != `{"Link":"gopher://h/0sel"}` {
 		t.Errorf("json.Marshal = %s", out)
+	}
+	// A field of type URL, what Parse returns, written by value: a string
+	// too, which reads back (it was an object of the fields, which
+	// UnmarshalText then refused).
+	type config struct{ Server URL }
+	c := config{Server: *d.Link}
+	out, err := json.Marshal(c)
+	if string(out) != `{"Server":"gopher://h/0sel"}` || err != nil {
+		t.Errorf("json.Marshal(value) = %s, %v", out, err)
+	}
+	var back config
+	if err := json.Unmarshal(out, &back); err != nil || back.Server.String() != "gopher://h/0sel" {
+		t.Errorf("round trip: %v %v", err, back.Server)
+	}
+	// fmt shows a URL value as its text.
+	if got := fmt.Sprint(c.Server, " ", &c.Server); got != "gopher://h/0sel gopher://h/0sel" {
+		t.Errorf("fmt.Sprint = %q", got)
 	}
 	var m Mode
 	if err := m.UnmarshalText([]byte("rfc3986")); err != nil || m != RFC3986 {
