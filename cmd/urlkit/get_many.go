@@ -125,9 +125,9 @@ func remoteName(u *urlkit.URL) (string, error) {
 	case name == "." || name == "..":
 		why = fmt.Sprintf("the name %q would leave the current directory; give -o FILE", name)
 	case strings.ContainsAny(name, "/\\"):
-		why = fmt.Sprintf("the name %q (decoded) holds a slash and would leave the current directory; give -o FILE", safetext.Visible(name))
+		why = fmt.Sprintf(`the name "%s" (decoded) holds a slash and would leave the current directory; give -o FILE`, safetext.Visible(name))
 	case strings.IndexFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0:
-		why = fmt.Sprintf("the name %q (decoded) holds a control character; give -o FILE", safetext.Visible(name))
+		why = fmt.Sprintf(`the name "%s" (decoded) holds a control character; give -o FILE`, safetext.Visible(name)) // Visible's escapes, not escaped again
 	}
 	if why != "" {
 		return "", fmt.Errorf("%w: %q: %s", errRemoteName, safetext.Visible(u.Redacted()), why)
