@@ -332,7 +332,7 @@ func (o *ProsperoOpener) listing(addr, hsoname string, links []prospero.Link) (*
 		resp = bodyOf("application/json", jsonLines(entries))
 	} else {
 		var b bytes.Buffer
-		fmt.Fprintf(&b, "Prospero directory %q on %s: %s\n", safetext.Visible(hsoname), addr, plural(len(entries), "link"))
+		fmt.Fprintf(&b, `Prospero directory "%s" on %s: %s`+"\n", safetext.Visible(hsoname), addr, plural(len(entries), "link"))
 		for _, e := range entries {
 			fmt.Fprintf(&b, "%-9s %-20s %12s  %-20s  %s %s\n", e.Target, e.Name, e.Size, e.Modified, e.Host, e.Hsoname)
 			if e.URL != "" {

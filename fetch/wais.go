@@ -137,7 +137,7 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		return r, nil
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "WAIS search of %q on %s for %q: %s\n", safetext.Visible(sr.Database), addr, safetext.Visible(sr.SeedWords), plural(len(hits), "hit"))
+	fmt.Fprintf(&b, `WAIS search of "%s" on %s for "%s": %s`+"\n", safetext.Visible(sr.Database), addr, safetext.Visible(sr.SeedWords), plural(len(hits), "hit"))
 	for i, h := range hits {
 		fmt.Fprintf(&b, "%3d. %s\n     score %d, %d lines, %d bytes, %s\n     %s\n", i+1, h.Headline, h.Score, h.Lines, h.Length, strings.Join(h.Types, " "), h.URL)
 	}
