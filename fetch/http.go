@@ -3,6 +3,7 @@ package fetch
 import (
 	"compress/gzip"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -211,10 +212,34 @@ func (o *HTTPOpener) openVia(ctx context.Context, req *Request, gw Gateway) (*Re
 	return resp, nil
 }
 
-func basicAuth(user, pass string) string {
-	r, _ := http.NewRequest(http.MethodGet, "http://x/", nil)
-	r.SetBasicAuth(user, pass)
-	return r.Header.Get("Authorization")
+func basicAuth(user, pass string) string { return "Basic " + basicToken(user, pass) }
+
+// basicToken is the credentials of Basic authorization (RFC 7617): the
+// user and the password in base64.
+func basicToken(user, pass string) string {
+	return base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))
+}
+
+// addBasicSecrets adds to red the base64 of every password hreq sends in
+// Basic authorization, to the server or to a proxy: it is the password
+// too, and a server may echo the header back in its reply.
+func addBasicSecrets(red *safetext.Redactor, hreq *http.Request, proxy func(*url.URL) (*url.URL, error)) {
+	add := func(u *url.Userinfo) {
+		if p, ok := u.Password(); ok {
+			red.Add(basicToken(u.Username(), p))
+		}
+	}
+	if hreq.URL.User != nil {
+		add(hreq.URL.User)
+	}
+	if gu, _ := proxy(hreq.URL); gu != nil && gu.User != nil {
+		add(gu.User)
+	}
+	for _, h := range [...]string{"Authorization", "Proxy-Authorization"} {
+		if v, ok := strings.CutPrefix(hreq.Header.Get(h), "Basic "); ok {
+			red.Add(v)
+		}
+	}
 }
 
 // do sends hreq and turns the answer into a Response.
@@ -231,6 +256,7 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 	if req.ConnectTimeout > 0 {
 		hreq = hreq.WithContext(context.WithValue(hreq.Context(), connectTimeoutKey{}, req.ConnectTimeout))
 	}
+	addBasicSecrets(req.secrets(), hreq, proxy)
 	client := o.client(req)
 	hresp, err := client.Do(hreq)
 	if err != nil {
@@ -292,13 +318,25 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		}
 	}
 	switch {
-	case resume && hresp.StatusCode == http.StatusPartialContent:
-		start, ok := contentRangeStart(hresp.Header.Get("Content-Range"))
-		if !ok || start != req.Resume.Offset {
-			hresp.Body.Close()
-			return nil, req.errorf("open", ErrProtocol, fmt.Errorf("HTTP 206 with Content-Range %q, not the range asked for (bytes=%d-)", hresp.Header.Get("Content-Range"), req.Resume.Offset))
+	case hresp.StatusCode == http.StatusPartialContent:
+		// Only the rest asked for, to the resource's end, completes the
+		// copy: another range saved would leave a file that looks whole.
+		cr := hresp.Header.Get("Content-Range")
+		first, last, length, ok := contentRange(cr)
+		var why string
+		switch {
+		case !resume:
+			why = "a part (HTTP 206, Content-Range " + strconv.Quote(cr) + ") to a request for the whole resource"
+		case !ok || first != req.Resume.Offset:
+			why = fmt.Sprintf("HTTP 206 with Content-Range %q, not the range asked for (bytes=%d-)", cr, req.Resume.Offset)
+		case length >= 0 && last+1 != length:
+			why = fmt.Sprintf("HTTP 206 with Content-Range %q: the part ends before the resource does", cr)
 		}
-		resp.Offset = start
+		if why != "" {
+			hresp.Body.Close()
+			return nil, req.errorf("open", ErrProtocol, errors.New(why))
+		}
+		resp.Offset = first
 	case resume:
 		resp.restartNoted = true
 		resp.Warnings = append(resp.Warnings, fmt.Sprintf("the server sent the whole resource (%s), not the rest from byte %d: it ignores ranges or the resource changed (If-Range); fetched again from the start", hresp.Status, req.Resume.Offset))
@@ -327,15 +365,24 @@ func validator(h http.Header) string {
 	return h.Get("Last-Modified")
 }
 
-// contentRangeStart returns the first byte of "bytes FIRST-LAST/LENGTH".
-func contentRangeStart(v string) (int64, bool) {
+// contentRange reads "bytes FIRST-LAST/LENGTH" (RFC 9110 14.4); length
+// is -1 for an unknown one ("*").
+func contentRange(v string) (first, last, length int64, ok bool) {
 	rest, ok := strings.CutPrefix(v, "bytes ")
 	if !ok {
-		return 0, false
+		return 0, 0, 0, false
 	}
-	first, _, ok := strings.Cut(rest, "-")
-	n, err := strconv.ParseInt(first, 10, 64)
-	return n, ok && err == nil && n >= 0
+	r, l, ok1 := strings.Cut(rest, "/")
+	f, t, ok2 := strings.Cut(r, "-")
+	first, err1 := strconv.ParseInt(f, 10, 64)
+	last, err2 := strconv.ParseInt(t, 10, 64)
+	length = -1
+	var err3 error
+	if l != "*" {
+		length, err3 = strconv.ParseInt(l, 10, 64)
+	}
+	ok = ok1 && ok2 && err1 == nil && err2 == nil && err3 == nil && 0 <= first && first <= last && (length < 0 || last < length)
+	return first, last, length, ok
 }
 
 // gzipBody decompresses a gzip body and closes the connection's body.
@@ -378,8 +425,15 @@ func (b *httpBody) Close() error { return b.rc.Close() }
 // messages.
 func httpProtocolError(err error) bool {
 	msg := err.Error()
-	return strings.Contains(msg, "malformed HTTP") || strings.Contains(msg, "malformed MIME header") ||
-		strings.Contains(msg, "server response headers exceeded")
+	for _, m := range [...]string{"malformed HTTP", "malformed MIME header", "server response headers exceeded",
+		// the framing of the body (net/http's transfer.go)
+		"multiple Content-Length headers", "bad Content-Length", "invalid empty Content-Length",
+		"unsupported transfer encoding", "too many transfer encodings", "bad trailer key"} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // client returns the http.Client for one fetch: o.Client or the shared

@@ -379,6 +379,17 @@ func httpFaults() []faultRow {
 			serve: url(wt.SendRaw("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3e8\r\n"+part+"\r\n"), wt.Close())},
 		{proto: "http", fault: "lying size (Content-Length 65536, 1000 bytes)", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "1000 of the 65536 bytes of its Content-Length",
 			serve: url(wt.SendRaw(head+part), wt.Close())},
+		// A part is not the whole: saved, it would look complete.
+		{proto: "http", fault: "206 to a request without Range", kind: fetch.ErrProtocol, exit: exitFail, stderr: `a part (HTTP 206, Content-Range "bytes 5-9/999") to a request for the whole resource`,
+			serve: url(wt.SendRaw("HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 5-9/999\r\nContent-Length: 5\r\n\r\nworld"), wt.Close())},
+		// The framing of the body is broken: a protocol error, not an
+		// HTTP status (exit 22 says the server answered 4xx or 5xx).
+		{proto: "http", fault: "two Content-Lengths", kind: fetch.ErrProtocol, exit: exitFail, stderr: "protocol error",
+			serve: url(wt.SendRaw("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 10\r\n\r\nhello"), wt.Close())},
+		{proto: "http", fault: "Content-Length not a number", kind: fetch.ErrProtocol, exit: exitFail, stderr: "protocol error",
+			serve: url(wt.SendRaw("HTTP/1.1 200 OK\r\nContent-Length: abc\r\n\r\nhello"), wt.Close())},
+		{proto: "http", fault: "unknown Transfer-Encoding", kind: fetch.ErrProtocol, exit: exitFail, stderr: "protocol error",
+			serve: url(wt.SendRaw("HTTP/1.1 200 OK\r\nTransfer-Encoding: bogus\r\n\r\nhello"), wt.Close())},
 	}
 }
 

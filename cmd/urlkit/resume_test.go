@@ -87,6 +87,44 @@ func TestGetResumeHTTP(t *testing.T) {
 	}
 }
 
+// A resumed HTTP transfer answered with a part that stops short of the
+// resource's end (Content-Range "bytes CUT-LAST/LENGTH", LAST+1 <
+// LENGTH) is refused: saved, the file would look whole.
+func TestGetResumeHTTPShortRange(t *testing.T) {
+	body := randomBytes(t, 1<<16)
+	cut := len(body) / 2
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", `"v1"`)
+		if n.Add(1) == 1 {
+			w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+			w.Write(body[:cut])
+			rc := http.NewResponseController(w)
+			rc.Flush()
+			if c, _, err := rc.Hijack(); err == nil {
+				c.Close()
+			}
+			return
+		}
+		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", cut, cut+9, len(body)))
+		w.Header().Set("Content-Length", "10")
+		w.WriteHeader(http.StatusPartialContent)
+		w.Write(body[cut : cut+10])
+	}))
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "f.bin")
+	if code, _, stderr := runCLI(t, "", false, "get", "-q", "-C", "-", "-o", out, srv.URL+"/f.bin"); code != exitShort {
+		t.Fatalf("cut: exit %d: %s", code, stderr)
+	}
+	code, _, stderr := runCLI(t, "", false, "get", "-q", "-C", "-", "-o", out, srv.URL+"/f.bin")
+	if code != exitFail || !strings.Contains(stderr, "the part ends before the resource does") {
+		t.Errorf("short range: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("the short range left the file")
+	}
+}
+
 // An FTP transfer cut at 60% (a fault server resets the data connection)
 // is continued against the real ProFTPD with REST: the file is
 // byte-identical, and the server's log shows the REST.

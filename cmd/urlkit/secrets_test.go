@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"net"
 	"os"
 	"path/filepath"
@@ -54,6 +55,24 @@ func TestSecretsMatrix(t *testing.T) {
 	echo := func() string {
 		return "ftp://user:" + secret + "@" + wt.Start(t, wt.Send("220 fake"), wt.Expect("USER user"), wt.Send("331 pw"),
 			wt.Expect("PASS "+secret), wt.Send("530 wrong password "+secret), wt.Expect("QUIT"), wt.Send("221 bye")).Addr() + "/f"
+	}
+	// An HTTP server that echoes the Authorization header back, in its
+	// status line and a header: the base64 there is the password too.
+	basicEcho := func() string {
+		return "http://user:" + secret + "@" + wt.Start(t, wt.Func(func(s *wt.Session) error {
+			auth := ""
+			for {
+				l, err := s.ReadLine()
+				if err != nil || l == "" {
+					break
+				}
+				if v, ok := strings.CutPrefix(l, "Authorization: "); ok {
+					auth = v
+				}
+			}
+			_, err := s.Conn.Write([]byte("HTTP/1.1 401 Unauthorized for " + auth + "\r\nX-Echo: " + auth + "\r\nContent-Length: 0\r\n\r\n"))
+			return err
+		}), wt.Close()).Addr() + "/f"
 	}
 	progressive := func() string {
 		body := strings.Repeat("p", 4096)
@@ -123,6 +142,7 @@ func TestSecretsMatrix(t *testing.T) {
 		{name: "explain space", args: []string{"explain", "http://user:S3cr 3tPW@h/"}, pw: "S3cr 3tPW"},
 		{name: "resolve space", args: []string{"resolve", "ftp://user:S3cr 3tPW@h/", "x"}, pw: "S3cr 3tPW"},
 		{name: "edit space", args: []string{"edit", "--url", "ftp://user:S3cr 3tPW@h/", "--set", "port=1"}, pw: "S3cr 3tPW"},
+		{name: "get Basic authorization echoed", args: []string{"get", "--trace", basicEcho()}, pw: base64.StdEncoding.EncodeToString([]byte("user:" + secret))},
 		{name: "unknown command", args: []string{"gett", good}},
 		{name: "bad flag", args: []string{"get", "--nope", good}},
 	}
