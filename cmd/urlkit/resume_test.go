@@ -23,6 +23,18 @@ func randomBytes(t *testing.T, n int) []byte {
 	return b
 }
 
+// sendCut answers with body's Content-Length and its first cut bytes,
+// then closes the connection.
+func sendCut(w http.ResponseWriter, body []byte, cut int) {
+	w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+	w.Write(body[:cut])
+	rc := http.NewResponseController(w)
+	rc.Flush()
+	if c, _, err := rc.Hijack(); err == nil {
+		c.Close()
+	}
+}
+
 // An HTTP transfer cut at 60% leaves no file but a partial copy; get -C -
 // continues it with Range and If-Range and the file is byte-identical.
 // When the resource changed meanwhile (another ETag) the server sends it
@@ -37,13 +49,7 @@ func TestGetResumeHTTP(t *testing.T) {
 		ranges = append(ranges, r.Header.Get("Range")+" "+r.Header.Get("If-Range"))
 		w.Header().Set("ETag", etag)
 		if n.Add(1) == 1 {
-			w.Header().Set("Content-Length", fmt.Sprint(len(body)))
-			w.Write(body[:cut])
-			rc := http.NewResponseController(w)
-			rc.Flush()
-			if c, _, err := rc.Hijack(); err == nil {
-				c.Close()
-			}
+			sendCut(w, body, cut)
 			return
 		}
 		http.ServeContent(w, r, "f.bin", time.Time{}, bytes.NewReader(body))
@@ -97,13 +103,7 @@ func TestGetResumeHTTPShortRange(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("ETag", `"v1"`)
 		if n.Add(1) == 1 {
-			w.Header().Set("Content-Length", fmt.Sprint(len(body)))
-			w.Write(body[:cut])
-			rc := http.NewResponseController(w)
-			rc.Flush()
-			if c, _, err := rc.Hijack(); err == nil {
-				c.Close()
-			}
+			sendCut(w, body, cut)
 			return
 		}
 		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", cut, cut+9, len(body)))
