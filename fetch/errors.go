@@ -84,6 +84,11 @@ var (
 	// ErrShortTransfer: the data ended early or broke off (connection
 	// reset, fewer bytes than announced, a missing completion reply).
 	ErrShortTransfer = errors.New("short transfer")
+	// ErrLongTransfer: the data went on past the size the server had
+	// announced (FTP SIZE): the resource changed during the transfer, or
+	// the server ignored the restart offset. What arrived is not the
+	// resource, and a partial copy made of it cannot be continued.
+	ErrLongTransfer = errors.New("more data than announced")
 	// ErrProtocol: the server sent something its protocol does not allow
 	// (a garbage or over-long reply line, a malformed header).
 	ErrProtocol = errors.New("protocol error")
@@ -229,6 +234,8 @@ func classify(ctx context.Context, err error, body bool, c Classifier) error {
 		return ErrTimeout
 	case errors.Is(err, ErrUnsafe), errors.Is(err, wire.ErrUnsafeArg):
 		return ErrUnsafe
+	case errors.Is(err, ErrLongTransfer):
+		return ErrLongTransfer
 	}
 	if c != nil {
 		if k := c.Classify(err); k != nil {

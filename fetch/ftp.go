@@ -555,6 +555,12 @@ func (o *FTPOpener) keeper(key string, c *ftp.Conn, home string) func() {
 func (b *ftpBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	b.n += int64(n)
+	if b.want >= 0 && b.n > b.want {
+		// Past SIZE: not read on, and the bytes past it not passed on.
+		n -= int(b.n - b.want)
+		b.n = b.want
+		return n, fmt.Errorf("%w: the data went on past the %d bytes that SIZE announced (the file changed, or the server ignored REST)", ErrLongTransfer, b.want)
+	}
 	if err == io.EOF {
 		b.eof = true
 		if b.want >= 0 && b.n != b.want {

@@ -475,6 +475,13 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	switch {
 	case err != nil && werr != nil:
 		a.code, a.msg = exitWrite, fmt.Sprintf("urlkit: writing %s: %s", safetext.Visible(outName(job.out)), safetext.Visible(unwrapPath(werr).Error()))
+	case err != nil && file != nil && errors.Is(err, fetch.ErrLongTransfer):
+		partial := file.partial
+		file.discard()
+		a.code, a.msg, a.cause = exitOf(err), describe(err), err
+		if partial {
+			a.msg += "; the partial copy is removed: it cannot be continued"
+		}
 	case err != nil:
 		a.code, a.msg, a.cause = exitOf(err), describe(err)+partialNote(file), err
 	case file != nil:

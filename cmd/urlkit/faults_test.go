@@ -281,6 +281,14 @@ func ftpFaults() []faultRow {
 					wt.OnData(&d, wt.SendRaw(part), wt.Close()),
 					wt.Send("226 Transfer complete"), wt.Expect("QUIT"), wt.Send("221 bye"))
 			})},
+		// More than SIZE is not "short", and not the file either.
+		{proto: "ftp", fault: "more than SIZE (65536, then 66536 bytes)", kind: fetch.ErrLongTransfer, exit: exitFail, stderr: "the data went on past the 65536 bytes that SIZE announced",
+			serve: url("/f.bin", func() []wt.Step {
+				var d wt.Data
+				return ftpRetr(&d, "I", "f.bin", "150 Opening BINARY mode data connection",
+					wt.OnData(&d, wt.SendRaw(strings.Repeat("x", 66536)), wt.Close()),
+					wt.Send("226 Transfer complete"), wt.Expect("QUIT"), wt.Send("221 bye"))
+			})},
 		{proto: "ftp", fault: "no completion reply", kind: fetch.ErrShortTransfer, exit: exitShort, stderr: "control connection closed by server",
 			serve: url("/f.txt", func() []wt.Step {
 				var d wt.Data

@@ -194,6 +194,17 @@ func (f *outputFile) commit() error {
 	return nil
 }
 
+// discard is abort for data that is not the resource (fetch's
+// ErrLongTransfer): a partial copy for -C - is removed too, since it
+// cannot be continued.
+func (f *outputFile) discard() {
+	if f.partial && !f.done {
+		f.partial = false
+		os.Remove(f.Name() + ".validator")
+	}
+	f.abort()
+}
+
 // abort removes the temporary file (a special file is just closed); it
 // does nothing after commit.
 func (f *outputFile) abort() {

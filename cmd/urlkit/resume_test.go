@@ -125,6 +125,33 @@ func TestGetResumeHTTPShortRange(t *testing.T) {
 	}
 }
 
+// A server that answers REST with 350 and then sends the whole file
+// anyway: the data goes on past SIZE, so the partial copy it would extend
+// is not the file's start plus its rest; it is removed, not offered for
+// another -C -.
+func TestGetResumeFTPRestIgnored(t *testing.T) {
+	var d wt.Data
+	srv := wt.Start(t, wt.Send("220 fake server"),
+		wt.Expect("USER anonymous"), wt.Send("331 pw"), wt.Expect("PASS "+faultEmail), wt.Send("230 ok"),
+		wt.Expect("TYPE I"), wt.Send("200 ok"), wt.Expect("SIZE f.bin"), wt.Send("213 1000"),
+		wt.Expect("EPSV"), wt.EPSV(&d), wt.Expect("REST 4"), wt.Send("350 restarting at 4"),
+		wt.Expect("RETR f.bin"), wt.Send("150 Opening BINARY mode data connection"),
+		wt.OnData(&d, wt.SendRaw(strings.Repeat("y", 1000)), wt.Close()),
+		wt.Send("226 Transfer complete"), wt.Expect("QUIT"), wt.Send("221 bye"))
+	dir := t.TempDir()
+	out := filepath.Join(dir, "f.bin")
+	if err := os.WriteFile(partName(out), []byte("xxxx"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "", false, "get", "-q", "--email", faultEmail, "-C", "-", "-o", out, "ftp://"+srv.Addr()+"/f.bin")
+	if code != exitFail || !strings.Contains(stderr, "past the 996 bytes that SIZE announced") || !strings.Contains(stderr, "the partial copy is removed") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left in the directory: %v", entries)
+	}
+}
+
 // An FTP transfer cut at 60% (a fault server resets the data connection)
 // is continued against the real ProFTPD with REST: the file is
 // byte-identical, and the server's log shows the REST.
