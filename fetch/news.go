@@ -377,6 +377,10 @@ func (o *NNTPOpener) Classify(err error) error {
 		return ErrUnsafe
 	case errors.Is(err, nntp.ErrBadArticle):
 		return ErrInvalidURL
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		// A data block the server broke off before its ".": cut short,
+		// as a reset there is (the dot reader wraps ErrMalformedReply too).
+		return ErrShortTransfer
 	case errors.Is(err, nntp.ErrMalformedReply), errors.Is(err, nntp.ErrLineTooLong):
 		return ErrProtocol
 	case errors.As(err, &re):

@@ -45,6 +45,7 @@ func TestFaultNNTP(t *testing.T) {
 		{name: "OVER 503", script: nntpFaultScript(append(group, wt.Send("403 overview broken"))...), kind: ErrStatus, inBody: true},
 		{name: "OVER stalls mid-listing", script: nntpFaultScript(append(group, wt.SendRaw(over), wt.Stall())...), kind: ErrTimeout, inBody: true},
 		{name: "OVER reset mid-listing", script: nntpFaultScript(append(group, wt.SendRaw(over), wt.Pause(20*time.Millisecond), wt.Reset())...), kind: ErrShortTransfer, inBody: true},
+		{name: "OVER closed before its dot", script: nntpFaultScript(append(group, wt.SendRaw(over), wt.Close())...), kind: ErrShortTransfer, inBody: true},
 		{name: "OVER garbage line", script: nntpFaultScript(append(group, wt.SendRaw("224 overview\r\nnot a number\tx\r\n.\r\n"))...), kind: ErrProtocol, inBody: true},
 		{name: "OVER endless line", script: nntpFaultScript(append(group, wt.SendRaw("224 overview\r\n1\t"), endless(100<<20))...), kind: ErrProtocol, inBody: true},
 	} {

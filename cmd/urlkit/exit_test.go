@@ -59,6 +59,10 @@ func TestGetExitCodes(t *testing.T) {
 			e := wt.ServerEnv(t, "FTP_PORT", "FTP_USER")
 			return "ftp://" + e["FTP_USER"] + "@127.0.0.1:" + e["FTP_PORT"] + "/home.txt"
 		}, nil, exitLogin, "password required"},
+		{"INN: wrong password", func(t *testing.T) string {
+			e := wt.ServerEnv(t, "NNTP_PORT", "NNTP_USER")
+			return "nntp://" + e["NNTP_USER"] + ":wrong-pw@127.0.0.1:" + e["NNTP_PORT"] + "/local.test"
+		}, nil, exitLogin, "481"},
 		{"nginx: missing file", func(t *testing.T) string {
 			return "http://127.0.0.1:" + wt.ServerEnv(t, "HTTP_PORT")["HTTP_PORT"] + "/no-such-file"
 		}, nil, exitHTTPStatus, "404"},
