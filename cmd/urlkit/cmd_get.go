@@ -321,6 +321,12 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 		fmt.Fprintln(st.Err, "urlkit get: -C - continues a file: give -o FILE or -O")
 		return exitUsage
 	}
+	if o.resume && o.compressed {
+		// The copy would hold decompressed bytes, and a range counts the
+		// compressed ones: no offset into it is one the server knows.
+		fmt.Fprintln(st.Err, "urlkit get: -C - cannot continue a --compressed transfer (the copy holds decompressed bytes, a range counts compressed ones): drop one of them")
+		return exitUsage
+	}
 	if o.logins, err = o.netrc.load(os.Getenv); err != nil {
 		fmt.Fprintf(st.Err, "urlkit get: %s\n", safetext.Visible(err.Error()))
 		return exitUsage

@@ -41,6 +41,7 @@ func TestGetExitCodes(t *testing.T) {
 		say   string
 	}{
 		{"usage", func(*testing.T) string { return "file:///x" }, []string{"--parallel-max", "0"}, exitUsage, "--parallel-max 0"},
+		{"usage: -C - with --compressed", func(*testing.T) string { return "http://127.0.0.1:1/x" }, []string{"-C", "-", "-o", "x", "--compressed"}, exitUsage, "-C - cannot continue a --compressed transfer"},
 		{"unparsable URL", func(*testing.T) string { return "ftp://a b/" }, nil, exitURLRefused, "offset 7"},
 		{"unsafe URL", func(*testing.T) string { return "ftp://127.0.0.1/a%0D%0ADELE%20b" }, nil, exitURLRefused, "%0D decodes to CR"},
 		{"blocked port", func(*testing.T) string { return "gopher://127.0.0.1:25/" }, nil, exitURLRefused, "--allow-port 25"},

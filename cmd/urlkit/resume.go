@@ -42,7 +42,9 @@ named a validator (a strong ETag or Last-Modified), If-Range, so that a
 changed resource comes whole; a server that sends all of it (200) is
 followed cleanly from the start. Gopher has no way to start at a byte: a
 gopher URL is fetched again from the start, and get says so. The file
-appears only once complete, as without -C -.`
+appears only once complete, as without -C -. A copy that data past the
+announced size has spoiled (FTP SIZE) is removed, and -C - does not go
+with --compressed (the copy would hold decompressed bytes).`
 
 // maxValidator bounds the validator file.
 const maxValidator = 1 << 10
