@@ -5,6 +5,8 @@ package main
 
 import (
 	"context"
+	"io"
+	"log"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -38,6 +40,12 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
+	// net/http logs some of a server's faults with the standard logger
+	// (bytes after a complete response: "Unsolicited response received
+	// on idle HTTP channel"), a line urlkit's messages would not have,
+	// passed by no redaction. The response it follows was whole; like
+	// curl without -v, urlkit says nothing of the excess.
+	log.SetOutput(io.Discard)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	os.Exit(runUntilSignal(ctx, stop, func(ctx context.Context) int {
 		return run(ctx, os.Args[1:], SystemStreams())

@@ -131,3 +131,24 @@ func TestUntrustedBodyOnTerminal(t *testing.T) {
 		t.Errorf("-o: %q", b)
 	}
 }
+
+// TestUntrustedExcessAfterResponse: bytes a server sends after a whole
+// HTTP response made net/http log a line of its own on standard error
+// ("Unsolicited response received on idle HTTP channel ..."), unredacted
+// and not urlkit's; the process (main and all) now prints nothing.
+func TestUntrustedExcessAfterResponse(t *testing.T) {
+	srv := wt.Start(t, httpHead(), wt.SendRaw("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello\x1b]0;pwn\x07 EXTRA"), wt.Stall())
+	out := filepath.Join(t.TempDir(), "out")
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	cmd, stderr := urlkitProcess(t, null, "get", "-o", out, "http://"+srv.Addr()+"/f")
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v: %s", err, stderr)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "hello" || stderr.Len() != 0 {
+		t.Errorf("file %q, stderr %q", b, stderr)
+	}
+}
