@@ -342,12 +342,14 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		resp.Warnings = append(resp.Warnings, fmt.Sprintf("the server sent the whole resource (%s), not the rest from byte %d: it ignores ranges or the resource changed (If-Range); fetched again from the start", hresp.Status, req.Resume.Offset))
 	}
 	if o.Compressed && strings.EqualFold(hresp.Header.Get("Content-Encoding"), "gzip") {
-		zr, err := gzip.NewReader(hresp.Body)
+		// Over httpBody, so that a body cut short says how short.
+		raw := resp.Body
+		zr, err := gzip.NewReader(raw)
 		if err != nil {
-			hresp.Body.Close()
+			raw.Close()
 			return nil, req.errorf("open", ErrProtocol, fmt.Errorf("gzip body: %w", err))
 		}
-		resp.Body = &gzipBody{zr: zr, c: hresp.Body}
+		resp.Body = &gzipBody{zr: zr, c: raw}
 		resp.Size = -1
 	}
 	if t, err := http.ParseTime(hresp.Header.Get("Last-Modified")); err == nil {
