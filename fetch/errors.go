@@ -202,16 +202,6 @@ func invalid(err error) error {
 	return &Error{Op: "check", Offset: -1, Kind: ErrInvalidURL, Err: err}
 }
 
-// hostPort returns the address to dial: the host (without the brackets
-// of an IP literal) and the written port, or def.
-func hostPort(u *urlkit.URL, def string) string {
-	port := def
-	if u.HasPort && u.Port != "" {
-		port = u.Port
-	}
-	return net.JoinHostPort(u.Hostname(), port)
-}
-
 // classify chooses the Kind of a failure from the error of a client or
 // the operating system: first as the opener's Classifier says (c, may be
 // nil), then by the rules every protocol shares. body tells whether the

@@ -413,14 +413,15 @@ func hasStep(steps []scheme.Step, op, arg string) bool {
 // concerns of RFC 1738 section 6, ErrUnsupportedScheme for what the
 // clients cannot do.
 func refused(plan *scheme.Plan) error {
-	for _, c := range plan.Refused {
-		kind := ErrUnsafe
-		if c.Unsupported {
-			kind = ErrUnsupportedScheme
-		}
-		return &Error{Op: "check", Offset: c.Offset, Kind: kind, Rule: c.Message}
+	if len(plan.Refused) == 0 {
+		return nil
 	}
-	return nil
+	c := plan.Refused[0] // the first, as explain prints it
+	kind := ErrUnsafe
+	if c.Unsupported {
+		kind = ErrUnsupportedScheme
+	}
+	return &Error{Op: "check", Offset: c.Offset, Kind: kind, Rule: c.Message}
 }
 
 // cwd runs a CWD step, with the NullCWD policy for a refused null one.

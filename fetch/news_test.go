@@ -207,6 +207,9 @@ func TestRealPostReadBack(t *testing.T) {
 		if err == nil {
 			got, err = io.ReadAll(resp.Body)
 			resp.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
 			break
 		}
 		if !errors.Is(err, ErrNotFound) {

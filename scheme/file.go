@@ -47,7 +47,7 @@ func (f *File) read(u *urlkit.URL) error {
 	p, off := "", layoutOf(u).path
 	if u.HasAuthority {
 		var ok bool
-		switch p, off, ok = urlPath(u); {
+		switch _, off, ok = urlPath(u); {
 		case ok: // "/" and the url-path, the query rejoined
 			p, off = u.Path, off-1
 			if u.HasQuery {

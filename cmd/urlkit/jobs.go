@@ -115,7 +115,7 @@ type batchErr struct{ b *inputBatch }
 // reused from batch to batch.
 func (w batchErr) AvailableBuffer() []byte {
 	t := w.b.errText
-	return t[len(t):len(t)]
+	return t[len(t):]
 }
 
 func (w batchErr) Write(p []byte) (int, error) {

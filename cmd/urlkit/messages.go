@@ -64,12 +64,6 @@ func printWarnings(st *Streams, out *bufio.Writer, errw io.Writer, s string, war
 	}
 }
 
-// printErrors prints the first maxErrorsShown of errs, then how many of
-// total were left out.
-func printErrors(w io.Writer, errs urlkit.ErrorList, total int) {
-	printErrorsHint(w, errs, total, "")
-}
-
 // printErrorsHint is printErrors with hint (modeHint) after the first
 // error.
 func printErrorsHint(w io.Writer, errs urlkit.ErrorList, total int, hint string) {

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -14,9 +13,6 @@ import (
 	"github.com/urlkit/urlkit/fetch"
 	"github.com/urlkit/urlkit/internal/safetext"
 )
-
-// errNoTerminal is why a question cannot be asked.
-var errNoTerminal = errors.New("standard input is not a terminal")
 
 // terminalPrompter returns the function fetch uses to ask the user (an
 // FTP password, a Gopher+ form), or nil when standard input is not a
