@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, vet, every test with the race detector,
+# The whole test suite: formatting, vet, staticcheck, every test with the race detector,
 # and a short run of every fuzz target. It installs what the tests need.
 #
 #   ./test.sh                 everything
@@ -34,6 +34,11 @@ go vet ./...
 for goos in freebsd darwin windows; do
     GOOS=$goos go vet ./... || { echo "go vet fails for GOOS=$goos"; exit 1; }
 done
+
+# staticcheck, pinned (from the Go module proxy; go.mod is not touched):
+# the dead code and the dropped results that go vet does not look for.
+step "staticcheck"
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
 # need PKG...: Debian packages the tests need, when root can install
 # them; a fresh machine may have no package lists yet, so a failed install

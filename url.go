@@ -192,6 +192,7 @@ func (u *URL) writtenForm() bool {
 		return false
 	}
 	if u.HasAuthority {
+		//lint:ignore SA4000 two calls: each moves past one "/"
 		if !delim('/') || !delim('/') {
 			return false
 		}

@@ -218,6 +218,7 @@ func (f *Fetcher) Send(ctx context.Context, u *urlkit.URL, msg io.Reader) (*Sent
 		req.opener = &f.NNTP
 		err = f.NNTP.post(ctx, req, data, &sent)
 	default:
+		//lint:ignore ST1005 the colon is the scheme's ("not http:")
 		return nil, req.errorf("check", ErrUnsupportedScheme, fmt.Errorf("send takes mailto:, news: and nntp: URLs, not %s:", u.SchemeName()))
 	}
 	if err != nil {
