@@ -201,6 +201,7 @@ Examples:
 		fs.BoolVar(&o.raw, "raw", false, "write bytes from the network unchanged (control bytes not escaped): a body to a terminal, and a telnet, rlogin or tn3270 session's output over pipes")
 		fs.StringVar(&o.keys, "keys", "", "tn3270: the key `SCRIPT` to play after the first screen (text, <enter>, <pf3>, <tab>...), printing each screen")
 		newsFlags(fs, &o.news, "log in as `USER[:PASSWORD]`: to ftp and http(s) servers for URLs without a user (before --netrc), and to the news server (AUTHINFO)")
+		fs.StringVar(&o.news.user, "u", "", "`USER[:PASSWORD]`: the same as --user (curl's short form)")
 		fs.BoolVar(&o.news.json, "json", false, "JSON objects, one per line: news articles and groups, WAIS hits, Prospero links, -I's answers, --list's entries")
 		fs.Func("mailbox", "look for mid: messages in the Maildir or mbox `PATH` (repeatable; default $MAIL)", func(s string) error {
 			o.mailboxes = append(o.mailboxes, s)

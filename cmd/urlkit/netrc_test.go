@@ -108,8 +108,9 @@ func TestGetUserProFTPD(t *testing.T) {
 	if strings.Contains(stderr, e["FTP_PASS"]) {
 		t.Errorf("the password shows: %s", stderr)
 	}
-	// A wrong password: refused as a login (67), and not shown.
-	code, _, stderr = runCLI(t, "", false, "get", "--user", e["FTP_USER"]+":Wr0ngS3cret", url)
+	// A wrong password, with curl's -u: refused as a login (67), and not
+	// shown.
+	code, _, stderr = runCLI(t, "", false, "get", "-u", e["FTP_USER"]+":Wr0ngS3cret", url)
 	if code != exitLogin || strings.Contains(stderr, "Wr0ngS3cret") {
 		t.Errorf("wrong password: exit %d: %s", code, stderr)
 	}
