@@ -141,8 +141,21 @@ func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error
 	if out == nil {
 		out = io.Discard
 	}
+	var visible *safetext.VisibleWriter
 	if !t.Interactive && !t.Raw {
-		out = safetext.NewVisibleWriter(out)
+		visible = safetext.NewVisibleWriter(out)
+		out = visible
+	}
+	// A server may echo the password that --login typed: hidden like
+	// every secret of the fetch, in pieces as they arrive. On a terminal
+	// nothing is held back (a prompt must show at once), so there each
+	// read is redacted on its own.
+	var redacted *safetext.RedactStream
+	if t.Interactive {
+		out = red.Writer(out)
+	} else {
+		redacted = red.StreamWriter(out)
+		out = redacted
 	}
 	// MaxTime ends a session: a designed end, not a failure.
 	maxCtx := ctx
@@ -160,8 +173,11 @@ func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error
 	default:
 		err = f.lineSession(maxCtx, req, plan, addr, v, t, out, notes, connectTimeout)
 	}
-	if v, ok := out.(*safetext.VisibleWriter); ok {
-		v.Flush()
+	if redacted != nil {
+		redacted.Flush()
+	}
+	if visible != nil {
+		visible.Flush()
 	}
 	// MaxTime passed (the conn's deadline may fire a moment before the
 	// context's timer): a designed end.

@@ -127,6 +127,22 @@ func TestSessionEscapesControlBytes(t *testing.T) {
 	}
 }
 
+// A server that echoes the password (typed by Login), even in two
+// pieces: the session's output shows it masked, escaped or raw.
+func TestSessionHidesEchoedPassword(t *testing.T) {
+	for _, raw := range []bool{false, true} {
+		srv := wt.Start(t, wt.SendRaw("Password: S3cr"), wt.Pause(50*time.Millisecond), wt.SendRaw("3tPW\r\nok\r\n"), wt.Close())
+		var out bytes.Buffer
+		err := new(Fetcher).Session(testCtx(t), sessionURL(t, "telnet://u:S3cr3tPW@"+srv.Addr()+"/"), &Terminal{Out: &out, In: blockingReader{}, Raw: raw})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != "Password: xxxxx\r\nok\r\n" {
+			t.Errorf("raw %v: out %q", raw, out.String())
+		}
+	}
+}
+
 // The checks come before the connection: an unsafe user name, a blocked
 // port, a scheme that is no session.
 func TestSessionRefusedBeforeConnecting(t *testing.T) {

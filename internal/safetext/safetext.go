@@ -218,6 +218,60 @@ func (r *Redactor) Writer(w io.Writer) io.Writer {
 	return &redactWriter{w: w, r: r}
 }
 
+// StreamWriter returns a writer that redacts text arriving in pieces (a
+// session's output, read as the network delivers it): the end of each
+// write that could begin a secret is held back until the next write
+// shows whether it does, or until Flush.
+func (r *Redactor) StreamWriter(w io.Writer) *RedactStream {
+	return &RedactStream{w: w, r: r}
+}
+
+// RedactStream is the writer StreamWriter returns.
+type RedactStream struct {
+	w    io.Writer
+	r    *Redactor
+	hold string
+}
+
+// Write writes p with the secrets replaced, except for the bytes it
+// holds back.
+func (s *RedactStream) Write(p []byte) (int, error) {
+	text := s.r.Redact(s.hold + string(p))
+	keep := s.r.pendingPrefix(text)
+	s.hold = text[len(text)-keep:]
+	if _, err := io.WriteString(s.w, text[:len(text)-keep]); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes what was held back: the stream ended there.
+func (s *RedactStream) Flush() error {
+	if s.hold == "" {
+		return nil
+	}
+	_, err := io.WriteString(s.w, s.hold)
+	s.hold = ""
+	return err
+}
+
+// pendingPrefix returns the length of the longest end of text that is
+// the start of a secret, not the whole of it.
+func (r *Redactor) pendingPrefix(text string) int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	longest := 0
+	for _, sec := range r.secrets {
+		for k := min(len(sec)-1, len(text)); k > longest; k-- {
+			if strings.HasSuffix(text, sec[:k]) {
+				longest = k
+				break
+			}
+		}
+	}
+	return longest
+}
+
 type redactWriter struct {
 	w io.Writer
 	r *Redactor

@@ -41,3 +41,27 @@ func FuzzVisibleWriter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRedactStream: a RedactStream's output does not depend on how the
+// text is cut into writes: it is Redact of the whole.
+func FuzzRedactStream(f *testing.F) {
+	for _, s := range []string{"", "pw S3cr3tPW end", "S3cr3tPWS3cr3tPW", "S3cr", "hunter22 S3cr3tP"} {
+		f.Add(s, 4)
+	}
+	var r Redactor
+	r.Add("S3cr3tPW", "hunter22", "S3cr%33tPW")
+	f.Fuzz(func(t *testing.T, s string, cut int) {
+		if cut < 0 {
+			cut = -cut
+		}
+		cut %= len(s) + 1
+		var b bytes.Buffer
+		w := r.StreamWriter(&b)
+		w.Write([]byte(s[:cut]))
+		w.Write([]byte(s[cut:]))
+		w.Flush()
+		if want := r.Redact(s); b.String() != want {
+			t.Fatalf("%q cut at %d: %q, want %q", s, cut, b.String(), want)
+		}
+	})
+}
