@@ -106,7 +106,7 @@ func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 			resp.Size = fi.Size()
 		}
 		resp.ContentType = mime.TypeByExtension(path.Ext(name))
-		resp.Body = &ctxReader{ctx: ctx, r: f, c: f}
+		resp.Body = &ctxReader{ctx: ctx, r: &sizedFile{r: f, size: resp.Size}, c: f}
 		return resp, nil
 	}
 	defer f.Close()
@@ -117,6 +117,10 @@ func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
 		n := e.Name()
+		if strings.IndexFunc(n, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+			// One name a line: a line feed in a name would make two.
+			n = safetext.Visible(n)
+		}
 		if e.IsDir() {
 			n += "/"
 		}
@@ -133,6 +137,23 @@ func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	resp.Size = int64(b.Len())
 	resp.Body = &ctxReader{ctx: ctx, r: &b, c: io.NopCloser(nil)}
 	return resp, nil
+}
+
+// sizedFile ends a regular file's data with an error when it is shorter
+// than the size the file had when it was opened: the file shrank during
+// the transfer, and what was read is not it.
+type sizedFile struct {
+	r       io.Reader
+	size, n int64
+}
+
+func (s *sizedFile) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.n += int64(n)
+	if err == io.EOF && s.n < s.size {
+		return n, fmt.Errorf("%d of the %d bytes the file had when it was opened: it shrank during the transfer: %w", s.n, s.size, io.ErrUnexpectedEOF)
+	}
+	return n, err
 }
 
 // isLocal reports whether a file: URL's host means this machine.

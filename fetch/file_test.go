@@ -129,6 +129,43 @@ func TestFileCancelled(t *testing.T) {
 	}
 }
 
+// A file that shrinks while it is read ends in a short transfer, not in
+// a shorter file that looks whole; a directory's name holding a line feed
+// stays one line of the listing.
+func TestFileChangesUnderfoot(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	if err := os.WriteFile(p, []byte(strings.Repeat("x", 1<<20)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var f Fetcher
+	resp, err := f.Get(testCtx(t), fileURL("", p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if _, err := io.ReadFull(resp.Body, make([]byte, 1000)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, 2000); err != nil {
+		t.Fatal(err)
+	}
+	_, err = io.ReadAll(resp.Body)
+	if !errors.Is(err, ErrShortTransfer) || !strings.Contains(err.Error(), "2000 of the 1048576 bytes the file had when it was opened") {
+		t.Errorf("shrunk: %v, want a short transfer", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a\nb"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resp, err = f.Get(testCtx(t), fileURL("", dir)+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, resp); got != "a\\nb\nf\n" {
+		t.Errorf("listing %q", got)
+	}
+}
+
 // --render shows every body safe for a terminal, not only Gopher's: a
 // file (or an HTTP, FTP or news body) holding ESC, OSC, C1 and bidi
 // controls comes out with them escaped, its CR LF line ends as LF; a
