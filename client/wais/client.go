@@ -379,13 +379,20 @@ func (c *Conn) Source(ctx context.Context, database string) (*Source, error) {
 		if len(h.Types) > 0 {
 			typ = h.Types[0]
 		}
-		length := h.Length
-		if length < 0 || length > maxSource {
-			length = maxSource
+		// Never cut short: a record longer than maxSource, announced or
+		// found, is refused; one of unknown length is read to its end.
+		tooLong := func(n int64) error {
+			return fmt.Errorf("%w: the source record of %q has %d bytes or more, more than a source record holds (%d)", ErrMalformed, printable(database), n, maxSource)
 		}
-		b, err := io.ReadAll(c.Open(ctx, "INFO", h.DocID, typ, length))
+		if h.Length > maxSource {
+			return nil, tooLong(h.Length)
+		}
+		b, err := io.ReadAll(io.LimitReader(c.Open(ctx, "INFO", h.DocID, typ, h.Length), maxSource+1))
 		if err != nil {
 			return nil, err
+		}
+		if len(b) > maxSource {
+			return nil, tooLong(int64(len(b)))
 		}
 		return parseSource(string(b)), nil
 	}

@@ -152,13 +152,7 @@ func TestFaultStall(t *testing.T) {
 
 // A document whose server stops short of the length its hit gave.
 func TestFaultShortDocument(t *testing.T) {
-	text := func(s string) string {
-		group := "t\x02id" + "\x7f" + string(appendCompressed(nil, uint64(len(s)))) + s
-		user := "\x81\x19" + string(appendCompressed(nil, uint64(len(group)))) + group
-		apdu := "\x00\x0e\x17\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x1b\x01\x00" + "c" + string(appendCompressed(nil, uint64(len(user)))) + user
-		return message(len(apdu), apdu)
-	}
-	srv := wt.Start(t, expectRequest(), wt.SendRaw(text("0123456789")), expectRequest(), wt.SendRaw(text("")))
+	srv := wt.Start(t, expectRequest(), wt.SendRaw(textResponse("0123456789")), expectRequest(), wt.SendRaw(textResponse("")))
 	c, err := (&Dialer{ChunkSize: 10}).Dial(testCtx(t), srv.Addr())
 	if err != nil {
 		t.Fatal(err)
@@ -167,6 +161,45 @@ func TestFaultShortDocument(t *testing.T) {
 	got, err := io.ReadAll(c.Open(testCtx(t), "test", []byte("id"), "TEXT", 25))
 	if !errors.Is(err, ErrShortDocument) || string(got) != "0123456789" {
 		t.Errorf("%q, %v; want the 10 bytes and ErrShortDocument", got, err)
+	}
+}
+
+// textResponse is a retrieval response holding text.
+func textResponse(text string) string {
+	group := "t\x02id" + "\x7f" + string(appendCompressed(nil, uint64(len(text)))) + text
+	user := "\x81\x19" + string(appendCompressed(nil, uint64(len(group)))) + group
+	apdu := "\x00\x0e\x17\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x1b\x01\x00" + "c" + string(appendCompressed(nil, uint64(len(user)))) + user
+	return message(len(apdu), apdu)
+}
+
+// A source record is read whole or refused, never cut: its INFO hit may
+// give no length (read to its end) or one past what a source record
+// holds (refused, nothing retrieved). (freeWAIS gives a true length; a
+// fake server the others.)
+func TestFaultSourceLength(t *testing.T) {
+	record := "(:source :version 3 :description \"" + strings.Repeat("d", 300) + "\")"
+	srv := wt.Start(t, expectRequest(), wt.SendRaw(hitResponse("test.src", 8)), expectRequest(), wt.SendRaw(textResponse(record)))
+	c, err := (&Dialer{}).Dial(testCtx(t), srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	src, err := c.Source(testCtx(t), "test")
+	if err != nil || src.Text != record {
+		t.Fatalf("no length: %v, %d bytes", err, len(src.Text))
+	}
+	long := string(appendNumber(nil, tagDocumentLength, 200000))
+	group := "t\x02id" + long + "{" + string(appendCompressed(nil, 8)) + "test.src"
+	user := "\x81\x16" + string(appendCompressed(nil, uint64(len(group)))) + group
+	apdu := "\x00\x0e\x17\x01\x00\x00\x01\x00\x00\x01\x00\x00\x00\x1b\x01\x00" + "c" + string(appendCompressed(nil, uint64(len(user)))) + user
+	srv = wt.Start(t, expectRequest(), wt.SendRaw(message(len(apdu), apdu)))
+	c2, err := (&Dialer{}).Dial(testCtx(t), srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	if _, err := c2.Source(testCtx(t), "test"); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "200000 bytes") {
+		t.Errorf("200000 bytes: %v", err)
 	}
 }
 
