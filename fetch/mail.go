@@ -170,6 +170,9 @@ func (o *MailOpener) Classify(err error) error {
 type Sent struct {
 	Reply string
 	Plan  *scheme.Plan
+	// Warnings are what the user should know of the message as sent
+	// (its own To, Cc or Bcc fields, which choose no recipient).
+	Warnings []string
 }
 
 // Send carries out the posting or submission plan of u (what "urlkit
@@ -311,6 +314,19 @@ func (o *MailOpener) submit(ctx context.Context, req *Request, data []byte, sent
 			}
 		}
 		return false
+	}
+	// The URL names the recipients (RFC 6068: its addresses, to=, cc=,
+	// bcc=); the message's own fields choose none, and a reader of the
+	// message should know where it did not go.
+	var own []string
+	for _, name := range [...]string{"To", "Cc", "Bcc"} {
+		if has(name) {
+			own = append(own, name)
+		}
+	}
+	if len(own) > 0 {
+		sent.Warnings = append(sent.Warnings, fmt.Sprintf("the message's own %s field(s) choose no recipient: it goes to the URL's, %s (to=, cc= and bcc= in the URL add more)",
+			strings.Join(own, ", "), strings.Join(m.Recipients(), ", ")))
 	}
 	var add []smtp.Field
 	if !has("From") {

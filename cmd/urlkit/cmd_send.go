@@ -39,7 +39,10 @@ every address is checked as an RFC 5321 path, and a CR, LF or NUL decoded
 from an address, group or header field of the URL is refused
 (mailto:a@b?subject=x%0D%0ABcc:c cannot add a field). Passwords never
 appear in messages or traces. On success the server's acceptance is
-printed on standard error.
+printed on standard error. A whole message's own To, Cc and Bcc fields
+choose no recipient (the URL does), and send says so. The exit status is
+get's (urlkit get -h): 3 a URL refused, 7 no connection, 28 a timeout,
+67 a login refused, 1 otherwise.
 
 Examples:
   echo 'Hello.' | urlkit send --smtp mail.example.org --from me@example.org 'mailto:you@example.org?subject=hi'
@@ -66,7 +69,7 @@ Examples:
 			}
 			if err != nil {
 				printErr(st.Err, err)
-				return exitFail
+				return exitOf(err)
 			}
 			f := &fetch.Fetcher{Timeout: *timeout}
 			if *timeout == 0 {
@@ -81,7 +84,10 @@ Examples:
 			sent, err := f.Send(ctx, &u, st.In)
 			if err != nil {
 				fmt.Fprintln(st.Err, describe(err))
-				return exitFail
+				return exitOf(err) // get's numbers: 7 connect, 28 timeout, 67 login refused...
+			}
+			for _, w := range sent.Warnings {
+				fmt.Fprintf(st.Err, "urlkit: %s: warning: %s\n", quoteInput(u.Redacted(), 0), safetext.Visible(w))
 			}
 			fmt.Fprintf(st.Err, "urlkit: %s: %s\n", quoteInput(u.Redacted(), 0), safetext.Visible(sent.Reply))
 			return exitOK

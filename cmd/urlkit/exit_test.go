@@ -196,3 +196,16 @@ func source(t *testing.T, content string) string {
 	}
 	return "file://" + p
 }
+
+// send fails with get's numbers: a URL refused 3, a server that cannot
+// be reached 7 (it exited 1 for everything).
+func TestSendExitCodes(t *testing.T) {
+	code, _, stderr := runCLI(t, "body\n", false, "send", "--smtp", closedPort(t), "--from", "me@example.org", "mailto:you@example.org")
+	if code != exitConnect || !strings.Contains(stderr, "cannot connect") {
+		t.Errorf("refused: exit %d: %s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "body\n", false, "send", "mailto:you@exa mple.org")
+	if code != exitURLRefused {
+		t.Errorf("bad URL: exit %d: %s", code, stderr)
+	}
+}
