@@ -338,6 +338,12 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 	// session's (cmd_session.go).
 	if len(args) == 1 && o.many.urlFile == "" {
 		if u, err := parseGetURL(args[0], o.mode, o.modeSet); err == nil && isSession(&u) {
+			if len(o.many.outs) > 0 || o.many.remoteName || o.resume {
+				// A session is a conversation, not a resource: it is not
+				// saved, and these would be ignored without a word.
+				fmt.Fprintf(st.Err, "urlkit get: %s URLs are sessions: -o, -O and -C - do not apply (redirect the output instead)\n", u.SchemeName())
+				return exitUsage
+			}
 			o.urlsFromArgs = true
 			return o.session(ctx, st, f, &u)
 		}

@@ -51,8 +51,8 @@ the status of the last one that failed):
   23  the output could not be written (or -O found no usable name)
   28  a timeout (--timeout, --connect-timeout, --max-time, --speed-limit)
   63  the resource is larger than --max-filesize
-  67  the server refused the login (FTP 530, NNTP 480/481, a password nobody
-      can give)
+  67  the server refused the login (FTP 530, NNTP 480/481, rlogin, a
+      password nobody can give)
   78  the remote file does not exist (FTP 550, Gopher error item, ENOENT)
   130 interrupted
 With --retry, a URL that still fails after its retries exits with the
@@ -86,7 +86,7 @@ func exitOf(err error) int {
 		return exitTooLarge
 	case httpish && (errors.Is(err, fetch.ErrNotFound) || errors.Is(err, fetch.ErrAccessDenied) || errors.Is(err, fetch.ErrStatus)):
 		return exitHTTPStatus
-	case errors.Is(err, fetch.ErrAccessDenied) && (scheme == "ftp" || scheme == "news" || scheme == "nntp"), errors.Is(err, fetch.ErrNeedPassword):
+	case errors.Is(err, fetch.ErrAccessDenied) && (scheme == "ftp" || scheme == "news" || scheme == "nntp" || scheme == "rlogin"), errors.Is(err, fetch.ErrNeedPassword):
 		return exitLogin
 	case errors.Is(err, fetch.ErrNotFound):
 		return exitRemoteNoent

@@ -64,6 +64,24 @@ func TestGetExitCodes(t *testing.T) {
 			e := wt.ServerEnv(t, "NNTP_PORT", "NNTP_USER")
 			return "nntp://" + e["NNTP_USER"] + ":wrong-pw@127.0.0.1:" + e["NNTP_PORT"] + "/local.test"
 		}, nil, exitLogin, "481"},
+		{"rlogin: login refused", func(t *testing.T) string {
+			// RFC 1282: "\0" then three NUL-terminated strings; then
+			// the server's refusal, "\1" and a message.
+			return "rlogin://u@" + wt.Start(t, wt.Func(func(s *wt.Session) error {
+				b := make([]byte, 1)
+				for nuls := 0; nuls < 4; {
+					if _, err := s.Conn.Read(b); err != nil {
+						return err
+					}
+					if b[0] == 0 {
+						nuls++
+					}
+				}
+				_, err := s.Conn.Write([]byte("\x01Permission denied.\r\n"))
+				return err
+			}), wt.Close()).Addr() + "/"
+		}, nil, exitLogin, "Permission denied."},
+		{"usage: -o with a session", func(*testing.T) string { return "telnet://127.0.0.1:1/" }, []string{"-o", "x"}, exitUsage, "-o, -O and -C - do not apply"},
 		{"nginx: missing file", func(t *testing.T) string {
 			return "http://127.0.0.1:" + wt.ServerEnv(t, "HTTP_PORT")["HTTP_PORT"] + "/no-such-file"
 		}, nil, exitHTTPStatus, "404"},
