@@ -364,9 +364,9 @@ func (o *ProsperoOpener) Classify(err error) error {
 		return ErrTimeout
 	case errors.Is(err, prospero.ErrRefused):
 		return ErrConnect
-	case errors.Is(err, prospero.ErrTooLarge):
-		return ErrTooLarge
-	case errors.Is(err, prospero.ErrMalformed), errors.Is(err, prospero.ErrNameTooLong):
+	case errors.Is(err, prospero.ErrMalformed), errors.Is(err, prospero.ErrNameTooLong), errors.Is(err, prospero.ErrTooLarge):
+		// ErrTooLarge: past the client's own bounds on one reply (bytes,
+		// packets), not --max-filesize's: no option to point to.
 		return ErrProtocol
 	}
 	var pe *prospero.ProtocolError

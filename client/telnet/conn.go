@@ -246,7 +246,7 @@ func (c *Conn) ReadRecord(max int) ([]byte, error) {
 			}
 		}
 		if len(rec)+len(c.pending) > max {
-			return nil, fmt.Errorf("telnet: record longer than %d bytes", max)
+			return nil, fmt.Errorf("%w: record longer than %d bytes", ErrProtocol, max)
 		}
 		rec = append(rec, c.pending...)
 		c.pending = nil

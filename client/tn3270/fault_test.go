@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlkit/urlkit/client/telnet"
 	wt "github.com/urlkit/urlkit/internal/wiretest"
 )
 
@@ -99,7 +100,7 @@ func TestFaultNotTN3270(t *testing.T) {
 func TestFaultRecordTooLong(t *testing.T) {
 	srv := wt.Start(t, wt.SendRaw(negotiation), expectBytes([]byte(answer)), wt.SendRaw("\xf5\xc3"+strings.Repeat("\xc1", DefaultMaxRecord+10)), wt.Stall())
 	err := dial(t, srv.Addr()).ReadScreen(testCtx(t))
-	if err == nil || !strings.Contains(err.Error(), "record longer than 65536 bytes") {
+	if !errors.Is(err, telnet.ErrProtocol) || !strings.Contains(err.Error(), "record longer than 65536 bytes") {
 		t.Fatal(err)
 	}
 }

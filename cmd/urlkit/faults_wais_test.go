@@ -47,6 +47,27 @@ func waisProsperoFaults() []faultRow {
 				go io.Copy(io.Discard, packetReader{pc})
 				return "prospero://" + pc.LocalAddr().String() + "/AFTP/pub"
 			}},
+		// A reply past the client's own bounds is the server's fault, not
+		// one --max-filesize could lift: no such hint.
+		{proto: "prospero", fault: "a reply of 60000 packets", kind: fetch.ErrProtocol, exit: exitFail, stderr: "60000 packets (limit 4096)",
+			serve: func(t *testing.T) string {
+				pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { pc.Close() })
+				go func() {
+					buf := make([]byte, 2048)
+					n, from, err := pc.ReadFrom(buf)
+					if err != nil || n < 3 {
+						return
+					}
+					// ARDP: header length 7, the request's connection ID,
+					// packet 1 of 60000.
+					pc.WriteTo([]byte{7, buf[1], buf[2], 0, 1, 0xea, 0x60, 'x'}, from)
+				}()
+				return "prospero://" + pc.LocalAddr().String() + "/AFTP/pub"
+			}},
 	}
 }
 
