@@ -39,11 +39,7 @@ func waisProsperoFaults() []faultRow {
 			serve: func(t *testing.T) string { return waisBrokenDocument(t) }},
 		{proto: "prospero", fault: "a server that never answers", kind: fetch.ErrTimeout, exit: exitTimeout, stderr: "timed out",
 			serve: func(t *testing.T) string {
-				pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { pc.Close() })
+				pc := udpListen(t)
 				go io.Copy(io.Discard, packetReader{pc})
 				return "prospero://" + pc.LocalAddr().String() + "/AFTP/pub"
 			}},
@@ -51,11 +47,7 @@ func waisProsperoFaults() []faultRow {
 		// one --max-filesize could lift: no such hint.
 		{proto: "prospero", fault: "a reply of 60000 packets", kind: fetch.ErrProtocol, exit: exitFail, stderr: "60000 packets (limit 4096)",
 			serve: func(t *testing.T) string {
-				pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { pc.Close() })
+				pc := udpListen(t)
 				go func() {
 					buf := make([]byte, 2048)
 					n, from, err := pc.ReadFrom(buf)
@@ -69,6 +61,16 @@ func waisProsperoFaults() []faultRow {
 				return "prospero://" + pc.LocalAddr().String() + "/AFTP/pub"
 			}},
 	}
+}
+
+// udpListen opens a UDP socket on loopback for the test's length.
+func udpListen(t *testing.T) net.PacketConn {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pc.Close() })
+	return pc
 }
 
 type packetReader struct{ pc net.PacketConn }
