@@ -61,8 +61,8 @@ Each URL is carried out as its specification says:
   ftp:     RFC 1738 3.2: USER/PASS (the URL's user, else --user's, else
            the netrc's; else anonymous with --email, $EMAIL or user@host; a
            password none gives is asked on a terminal), one CWD per path
-           segment (an empty one is a
-           CWD with no argument: --null-cwd says what to do when refused),
+           segment (an empty one is a CWD with no argument: --null-cwd
+           says what to do when refused),
            ;type=d or a trailing / lists names with NLST, else TYPE A/I
            (given or guessed from the name) and RETR; passive mode unless
            --active
@@ -505,8 +505,6 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	return a
 }
 
-// byteCounter counts the bytes written and remembers a write error, to
-// tell it from a read error.
 // terminalBody is a body on its way to a terminal: bytes from the
 // network shown with their control bytes escaped, so that none acts on
 // the terminal, and binary data (a NUL byte) refused, as curl refuses
@@ -522,6 +520,8 @@ func (t *terminalBody) Write(p []byte) (int, error) {
 	return t.VisibleWriter.Write(p)
 }
 
+// byteCounter counts the bytes written and remembers a write error, to
+// tell it from a read error.
 type byteCounter struct {
 	w   io.Writer
 	err *error
