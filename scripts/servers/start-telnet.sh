@@ -55,7 +55,9 @@ while printf '\$ ' && IFS= read -r line; do
     line=\${line%\$'\r'}
     log "cmd \$line"
     case "\$line" in
-        exit|logout|quit) printf 'bye\n'; exit 0 ;;
+        # a moment before the exit: telnetd drops what the pty still
+        # holds when the shell is gone, typed-ahead commands' output too
+        exit|logout|quit) printf 'bye\n'; sleep 0.5; exit 0 ;;
         "echo "*) printf '%s\n' "\${line#echo }" ;;
         whoami) printf '%s\n' "\$u" ;;
         size) printf 'size %s\n' "\$(stty size 2>&1)" ;;
