@@ -234,7 +234,13 @@ func (c *Conn) Read(b []byte) (int, error) {
 // ReadRecord reads data up to the next IAC EOR (RFC 885), as TN3270 frames
 // its records, and returns it without the EOR. A record longer than max
 // bytes fails. The returned slice is the caller's.
-func (c *Conn) ReadRecord(max int) ([]byte, error) {
+func (c *Conn) ReadRecord(max int) ([]byte, error) { return c.ReadRecordUnless(max, nil) }
+
+// ReadRecordUnless is ReadRecord that also returns, with what arrived and
+// ErrNoRecord, as soon as data arrives while early reports true: data
+// that no record can be, such as a login prompt from a server that never
+// negotiated records, does not wait for an EOR that will not come.
+func (c *Conn) ReadRecordUnless(max int, early func() bool) ([]byte, error) {
 	var rec []byte
 	for {
 		for len(c.pending) == 0 && !c.eor {
@@ -254,8 +260,15 @@ func (c *Conn) ReadRecord(max int) ([]byte, error) {
 			c.eor = false
 			return rec, nil
 		}
+		if early != nil && len(rec) > 0 && early() {
+			return rec, ErrNoRecord
+		}
 	}
 }
+
+// ErrNoRecord is ReadRecordUnless's error for data that came before its
+// caller could take it as a record.
+var ErrNoRecord = errors.New("telnet: data before records were negotiated")
 
 // step parses the next piece of input, reading from the network when the
 // buffer is empty. It sets c.pending and c.eor.

@@ -97,8 +97,10 @@ func (c *Conn) ReadScreen(ctx context.Context) error {
 	release := wire.Bind(ctx, c.tc)
 	defer release()
 	for {
-		rec, err := c.tc.ReadRecord(c.max)
-		if err != nil {
+		// Data before the negotiation is a server that talks NVT: said
+		// at once, not after waiting for an EOR it will never send.
+		rec, err := c.tc.ReadRecordUnless(c.max, func() bool { return !c.negotiated() })
+		if err != nil && !errors.Is(err, telnet.ErrNoRecord) {
 			return wire.ContextError(ctx, c.readError(err))
 		}
 		if !c.negotiated() {

@@ -91,6 +91,14 @@ func TestFaultNotTN3270(t *testing.T) {
 	if !errors.Is(err, ErrNotTN3270) || !strings.Contains(err.Error(), `it sent "login: "`) {
 		t.Fatal(err)
 	}
+	// A prompt without IAC EOR, and then nothing: said at once, not
+	// after the timeout.
+	srv3 := wt.Start(t, wt.SendRaw("login: "), wt.Stall())
+	start := time.Now()
+	err = dial(t, srv3.Addr()).ReadScreen(testCtx(t))
+	if !errors.Is(err, ErrNotTN3270) || !strings.Contains(err.Error(), `it sent "login: "`) || time.Since(start) > 5*time.Second {
+		t.Fatalf("%v after %v", err, time.Since(start))
+	}
 	srv2 := wt.Start(t, wt.SendRaw("bye\r\n"), wt.Close())
 	if err := dial(t, srv2.Addr()).ReadScreen(testCtx(t)); !errors.Is(err, ErrNotTN3270) {
 		t.Fatal(err)
