@@ -47,7 +47,7 @@ Examples:
 			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
+			return eachInputJobs(ctx, st, out, args, *jobs, true, func() lineJob { // an empty line is an empty string
 				return func(_ int, s string, out *bufio.Writer, _ io.Writer) int {
 					out.WriteString(urlkit.Escape(s, set, flags))
 					out.WriteByte('\n')
@@ -86,7 +86,7 @@ Examples:
 			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
+			return eachInputJobs(ctx, st, out, args, *jobs, true, func() lineJob { // an empty line is an empty string
 				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
 					v, err := urlkit.Unescape(s, flags)
 					if err != nil {

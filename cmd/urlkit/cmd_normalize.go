@@ -121,7 +121,9 @@ var equalCmd = &command{
 not (or one is invalid), 2 for a usage error. With no arguments, each
 line of standard input holds a pair separated by a tab, and each verdict
 is printed on its own line, in input order however many cores -j lets
-compare them; the exit status is 0 when every pair is equal.
+compare them (an empty line for a line that is not two valid URLs, so
+that the verdicts stay beside their pairs); the exit status is 0 when
+every pair is equal.
 
 With --explain it also says why: for equal URLs, the canonical form and
 the rules that made them equal; for unequal ones, each component that
@@ -154,7 +156,9 @@ Examples:
 			norm := normalizer()
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
-			compare := func(s1, s2 string, out *bufio.Writer, errw io.Writer) int {
+			// compare prints the verdict on s1 and s2; judged is false when
+			// one is invalid (no verdict).
+			compare := func(s1, s2 string, out *bufio.Writer, errw io.Writer) (code int, judged bool) {
 				a, warnsA, errA := parseAbs(s1, norm.Mode)
 				b, warnsB, errB := parseAbs(s2, norm.Mode)
 				if errA != nil || errB != nil {
@@ -164,7 +168,7 @@ Examples:
 							printErr(errw, err) // each invalid URL, as check names them
 						}
 					}
-					return exitFail
+					return exitFail, false
 				}
 				printWarnings(st, out, errw, s1, warnsA)
 				printWarnings(st, out, errw, s2, warnsB)
@@ -185,24 +189,34 @@ Examples:
 					writeComparison(out, &c)
 				}
 				if c.Equal {
-					return exitOK
+					return exitOK, true
 				}
-				return exitFail
+				return exitFail, true
 			}
 			if len(args) == 2 {
-				return compare(args[0], args[1], out, st.Err)
+				code, _ := compare(args[0], args[1], out, st.Err)
+				return code
 			}
 			// Each pair on its own, so the pairs of standard input are
 			// compared on -j cores, the verdicts written in input order.
-			return eachInputJobs(ctx, st, out, nil, *jobs, false, func() lineJob {
+			return eachInputJobs(ctx, st, out, nil, *jobs, true, func() lineJob {
 				return func(_ int, line string, out *bufio.Writer, errw io.Writer) int {
+					if line == "" {
+						out.WriteByte('\n') // a blank line's place, as normalize keeps it
+						return exitOK
+					}
 					s1, s2, ok := strings.Cut(line, "\t")
 					if !ok {
 						out.Flush()
 						fmt.Fprintf(errw, "urlkit equal: %s: want two URLs separated by a tab\n", quoteInput(line, 0))
+						out.WriteByte('\n') // its verdict's place
 						return exitFail
 					}
-					return compare(s1, s2, out, errw)
+					code, judged := compare(s1, s2, out, errw)
+					if !judged {
+						out.WriteByte('\n')
+					}
+					return code
 				}
 			})
 		}

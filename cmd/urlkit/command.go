@@ -117,7 +117,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprint(w, "\nRun 'urlkit help COMMAND' or 'urlkit COMMAND -h' for a command's flags and examples.\n")
-	fmt.Fprint(w, "Commands that take URLs read them one per line from standard input when none is given\n(edit when given -f -, as trurl does).\n\n")
+	fmt.Fprint(w, "Commands that take URLs read them one per line from standard input when none is given\n(edit when given -f -, as trurl does), skipping blank lines (normalize and equal print\nan empty line in their place, resolve reads one as the empty reference, escape and\nunescape as the empty string).\n\n")
 	fmt.Fprintln(w, exitHelp)
 }
 
