@@ -38,7 +38,7 @@ Examples:
 		return func(ctx context.Context, st *Streams, args []string) int {
 			set, err := urlkit.SetByName(*setName)
 			if err != nil {
-				fmt.Fprintf(st.Err, "urlkit escape: %v\n", strings.TrimPrefix(err.Error(), "urlkit: "))
+				fmt.Fprintf(st.Err, "urlkit escape: %v\nrun 'urlkit escape -h' for help\n", strings.TrimPrefix(err.Error(), "urlkit: "))
 				return exitUsage
 			}
 			var flags urlkit.EscapeFlags

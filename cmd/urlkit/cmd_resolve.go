@@ -92,15 +92,26 @@ func ruleFlags(fs *flag.FlagSet, allowAll bool) func() ([]urlkit.Rule, error) {
 			r, err = urlkit.RuleByName(*name + "+compat")
 		}
 		if err != nil {
-			return nil, errors.New(strings.TrimPrefix(err.Error(), "urlkit: "))
+			msg := strings.TrimPrefix(err.Error(), "urlkit: ")
+			if allowAll && strings.HasPrefix(msg, "unknown resolution rule") {
+				msg = strings.Replace(msg, " or rfc1630)", ", rfc1630 or all)", 1)
+			}
+			return nil, errors.New(msg)
 		}
 		return []urlkit.Rule{r}, nil
 	}
 }
 
+// resolveArgs and relativeArgs are the commands' synopses, in -h and in
+// the usage line of an error found after the flags.
+const (
+	resolveArgs  = "[--rule R] [--compat] [--mode M] [--explain] [-j N] BASE [REF...]"
+	relativeArgs = "[--rule R] [--compat] [--mode M] [-j N] BASE [TARGET...]"
+)
+
 var resolveCmd = &command{
 	name:    "resolve",
-	args:    "[--rule R] [--compat] [--mode M] [--explain] [-j N] BASE [REF...]",
+	args:    resolveArgs,
 	summary: "resolve relative references against a base URL",
 	detail: `Resolve prints the absolute URL each REF (or each line of standard input)
 stands for in the context of BASE, one per line (a blank line is the empty
@@ -135,7 +146,7 @@ Examples:
 				err = errors.New("missing BASE")
 			}
 			if err != nil {
-				fmt.Fprintf(st.Err, "urlkit resolve: %v\nusage: urlkit resolve [--rule R] [--compat] [--mode M] [--explain] BASE [REF...]\n", err)
+				fmt.Fprintf(st.Err, "urlkit resolve: %v\nusage: urlkit resolve %s\nrun 'urlkit resolve -h' for help\n", err, resolveArgs)
 				return exitUsage
 			}
 			base, warns, err := parseAbs(args[0], *mode)
@@ -219,7 +230,7 @@ Examples:
 
 var relativeCmd = &command{
 	name:    "relative",
-	args:    "[--rule R] [--compat] [--mode M] [-j N] BASE [TARGET...]",
+	args:    relativeArgs,
 	summary: "the shortest reference from a base URL to each target",
 	detail: `Relative prints, for each absolute TARGET (or each line of standard input),
 the shortest reference that 'urlkit resolve' with the same BASE and rule
@@ -249,7 +260,7 @@ Examples:
 				err = errors.New("missing BASE")
 			}
 			if err != nil {
-				fmt.Fprintf(st.Err, "urlkit relative: %v\nusage: urlkit relative [--rule R] [--compat] [--mode M] BASE [TARGET...]\n", err)
+				fmt.Fprintf(st.Err, "urlkit relative: %v\nusage: urlkit relative %s\nrun 'urlkit relative -h' for help\n", err, relativeArgs)
 				return exitUsage
 			}
 			base, warns, err := parseAbs(args[0], *mode)
