@@ -25,8 +25,9 @@ or with --json one JSON object per URL per line. Components are shown as
 written (still encoded); an absent component is (none) here and null in
 JSON, an empty one "". scheme_data is the scheme's typed view with decoded
 values. Invalid URLs print their errors (offset and rule; past 1000, in
---json, errors_omitted counts the rest) and make the exit status 1; valid_in, present for them, names the mode that takes the URL
-("valid in --mode rfc3986"), or is null.
+--json, errors_omitted counts the rest) and make the exit status 1;
+valid_in, present for them, names the mode that takes the URL ("valid in
+--mode rfc3986"), or is null.
 
 --fields F,... prints only the components named (the JSON keys below), in
 the usual order: --fields host,port.
@@ -36,7 +37,8 @@ not UTF-8: in "input" they are written as U+FFFD, and the object then has
 "input_base64", the exact bytes in standard base64 (RFC 4648 4), so that
 no input is lost. Text output writes such an input Go-quoted ("\xff").
 
-JSON keys: ` + strings.Join(parseFields[:], ", ") + `.
+JSON keys: ` + strings.Join(parseFields[:], ", ") + ` (and errors_omitted
+right after errors when errors were left out: --fields errors shows both).
 
 ` + modesHelp + `
 
