@@ -48,7 +48,8 @@ var (
 	// failed).
 	ErrNeedPassword = errors.New("password required")
 	// ErrNeedInput: a Gopher+ ASK form needs answers and there is no way
-	// to ask the user.
+	// to ask the user, or what the URL leaves to the user (the news or
+	// mail server, the sender) was not given.
 	ErrNeedInput = errors.New("input required")
 	// ErrNullCWD: the FTP server refused the null-argument CWD that an
 	// empty path segment stands for (RFC 1738 section 3.2.2); see

@@ -288,7 +288,7 @@ func (o *MailOpener) submit(ctx context.Context, req *Request, data []byte, sent
 		server = req.Getenv("SMTPSERVER")
 	}
 	if server == "" {
-		return &Error{Op: "check", Offset: -1, Kind: ErrUnsupportedScheme,
+		return &Error{Op: "check", Offset: -1, Kind: ErrNeedInput,
 			Rule: "no mail server to submit to: give one with --smtp HOST[:PORT] or the SMTPSERVER environment variable"}
 	}
 	if !strings.Contains(server, ":") || strings.HasSuffix(server, "]") {

@@ -69,7 +69,7 @@ func (o *NNTPOpener) plan(req *Request, post, kept bool) (*scheme.Plan, error) {
 	u := req.URL
 	server := o.server(req)
 	if u.SchemeName() == "news" && !u.HasAuthority && server == "" {
-		return nil, &Error{Op: "check", Offset: -1, Kind: ErrUnsupportedScheme,
+		return nil, &Error{Op: "check", Offset: -1, Kind: ErrNeedInput,
 			Rule: "news URLs name no server (RFC 1738 3.6): give yours with --nntp HOST[:PORT] or the NNTPSERVER environment variable"}
 	}
 	opts := scheme.PlanOptions{Mode: urlkit.RFC3986, NewsServer: server, Post: post, User: o.User, Password: o.Password}
