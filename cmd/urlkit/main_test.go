@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -95,4 +97,20 @@ func TestInterrupted(t *testing.T) {
 	if code := run(ctx, []string{"check"}, st); code != exitInterrupted {
 		t.Errorf("exit %d, want %d", code, exitInterrupted)
 	}
+}
+
+// urlkitProcess starts the test binary as the urlkit command (main and
+// its signal handling included) with args, standard input from stdin.
+func urlkitProcess(t *testing.T, stdin *os.File, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "URLKIT_TEST_MAIN=1")
+	cmd.Stdin = stdin
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, &stderr
 }

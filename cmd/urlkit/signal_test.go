@@ -3,10 +3,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,22 +14,6 @@ import (
 
 	wt "github.com/urlkit/urlkit/internal/wiretest"
 )
-
-// urlkitProcess starts the test binary as the urlkit command (main and
-// its signal handling included) with args, standard input from stdin.
-func urlkitProcess(t *testing.T, stdin *os.File, args ...string) (*exec.Cmd, *bytes.Buffer) {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "URLKIT_TEST_MAIN=1")
-	cmd.Stdin = stdin
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	return cmd, &stderr
-}
 
 // TestSignals: whatever urlkit waits for (standard input that never
 // comes, a FIFO's writer, a stalled server), SIGINT, SIGTERM and SIGHUP
