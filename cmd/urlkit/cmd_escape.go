@@ -63,9 +63,10 @@ var unescapeCmd = &command{
 	args:    "[--lenient] [--plus] [-j N] [STRING...]",
 	summary: "decode percent-escapes",
 	detail: `Unescape decodes every %XX escape of each STRING (or each line of standard
-input) and prints the result. A "%" not followed by two hex digits is an
-error naming its offset (RFC 1630 reserves such sequences), unless
---lenient, which keeps it as it is.
+input) and prints the result, one line for each. A "%" not followed by
+two hex digits is an error naming its offset (RFC 1630 reserves such
+sequences; a line of standard input then has an empty line of output),
+unless --lenient, which keeps the "%" as it is.
 
 Examples:
   urlkit unescape 'marie%2Dclaude'                # marie-claude
@@ -86,12 +87,16 @@ Examples:
 			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
+			fromStdin := len(args) == 0
 			return eachInputJobs(ctx, st, out, args, *jobs, true, func() lineJob { // an empty line is an empty string
 				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
 					v, err := urlkit.Unescape(s, flags)
 					if err != nil {
 						out.Flush()
 						printErr(errw, err)
+						if fromStdin {
+							out.WriteByte('\n') // its place, so the lines stay in step
+						}
 						return exitFail
 					}
 					out.WriteString(v)
