@@ -268,8 +268,8 @@ func (p *parser) fail(off int, cause error, rule string) {
 		p.highest = -1 // found again at the next error past the limit
 	}
 	if !p.redactedSet { // once, however many errors
-		p.redacted, p.redactedSet = safetext.RedactURL(p.s), true
-		p.pwAt, p.pwEnd = safetext.PasswordSpan(p.s)
+		p.redacted, p.pwAt, p.pwEnd = safetext.RedactURLSpan(p.s)
+		p.redactedSet = true
 	}
 	if off >= p.pwAt && off < p.pwEnd {
 		// A byte of the hidden password, read as another component: a

@@ -343,11 +343,18 @@ func URLPasswords(s string) []string {
 // RedactURL returns s, the text of a URL valid or not, with its password
 // (PasswordSpan) replaced by Mask.
 func RedactURL(s string) string {
-	lo, hi := PasswordSpan(s)
+	r, _, _ := RedactURLSpan(s)
+	return r
+}
+
+// RedactURLSpan is RedactURL that also returns the span of the password
+// it hid (PasswordSpan), for a caller that must know where it was.
+func RedactURLSpan(s string) (redacted string, lo, hi int) {
+	lo, hi = PasswordSpan(s)
 	if lo < 0 {
-		return s
+		return s, lo, hi
 	}
-	return s[:lo] + Mask + s[hi:]
+	return s[:lo] + Mask + s[hi:], lo, hi
 }
 
 // PasswordSpan returns the byte range of the password in s, the text of
