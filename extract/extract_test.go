@@ -335,6 +335,15 @@ func TestProblems(t *testing.T) {
 		{"password redacted", "<URL:ftp://me:secret@host/\n\n>", 0,
 			[]string{"ftp://me:secret@host/"},
 			[]string{`extract: line 1, column 1 (offset 0): "<URL:ftp://me:xxxxx@host/": wrapper not closed: blank line before the closing '>'`}},
+		// A wrapped URL may break its line in the password (RFC 1738
+		// appendix), or the password may run past the snippet's length:
+		// either way no "@" is left after the cut to find it by.
+		{"password broken across lines", "<URL:ftp://joe:hunter2\n   x@host|/>", 0,
+			nil,
+			[]string{`extract: line 2, column 10 (offset 32): "<URL:ftp://joe:xxxxx@host|/>": '|' in the host: a host is a name, an address or an internationalized (IDNA) name, and encoding it would make none of these (RFC 1738 3.1, RFC 3986 3.2.2)`}},
+		{"password past the snippet", "<URL:ftp://user:" + strings.Repeat("S", 70) + "@h|/>", 0,
+			nil,
+			[]string{`extract: line 1, column 89 (offset 88): "<URL:ftp://user:xxxxx@h|/>": '|' in the host: a host is a name, an address or an internationalized (IDNA) name, and encoding it would make none of these (RFC 1738 3.1, RFC 3986 3.2.2)`}},
 	}
 	for _, tc := range tests {
 		var problems []string

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // Sentinel causes of a Problem that the parser does not report.
@@ -68,55 +69,21 @@ func (p *Problem) Unwrap() error { return p.Err }
 // snippetMax bounds Problem.Text.
 const snippetMax = 64
 
-// snippet returns the start of a candidate for a Problem: at most
-// snippetMax bytes, cut at a line break, the password of a
-// "scheme://user:password@" replaced by "xxxxx".
+// snippet returns the start of a candidate for a Problem: its password
+// hidden (safetext.RedactURL), then at most snippetMax bytes, cut at a
+// line break. The password is found in the whole candidate first: a
+// wrapped URL may break a line inside it (RFC 1738 appendix), or it may
+// run past snippetMax, and a cut there would leave no "@" to find it by.
 func snippet(b []byte) string {
+	s := safetext.RedactURL(string(b))
 	// Only the first snippetMax bytes are shown: a line break further on
 	// changes nothing, and a wrapper left open runs to MaxLength.
-	b = b[:min(len(b), snippetMax+1)]
-	if i := indexLineBreak(b); i >= 0 {
-		b = b[:i]
+	s = s[:min(len(s), snippetMax+1)]
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i]
 	}
-	cut := false
-	if len(b) > snippetMax {
-		b, cut = b[:snippetMax], true
-	}
-	s := redact(string(b))
-	if cut {
-		s += "..."
+	if len(s) > snippetMax {
+		s = s[:snippetMax] + "..."
 	}
 	return s
-}
-
-func indexLineBreak(b []byte) int {
-	for i, c := range b {
-		if c == '\n' || c == '\r' {
-			return i
-		}
-	}
-	return -1
-}
-
-// redact replaces the password of the first "scheme://user:password@host"
-// in s by "xxxxx".
-func redact(s string) string {
-	i := strings.Index(s, "://")
-	if i < 0 {
-		return s
-	}
-	a := i + 3
-	e := len(s)
-	if k := strings.IndexAny(s[a:], "/?#> \t"); k >= 0 {
-		e = a + k
-	}
-	at := strings.LastIndexByte(s[a:e], '@')
-	if at < 0 {
-		return s
-	}
-	colon := strings.IndexByte(s[a:a+at], ':')
-	if colon < 0 {
-		return s
-	}
-	return s[:a+colon+1] + "xxxxx" + s[a+at:]
 }

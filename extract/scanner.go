@@ -10,6 +10,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/bufpool"
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // DefaultMaxLength is the default limit on the length of one candidate:
@@ -586,7 +587,7 @@ next:
 func confirm(text string, schemeAt int) (urlkit.URL, []urlkit.Warning, error) {
 	u, ws, err := urlkit.ParseMode(text, urlkit.Lenient)
 	if err == nil && len(u.Scheme) == 3 && hasPrefixFold([]byte(u.Scheme), "URL") {
-		return urlkit.URL{}, ws, &urlkit.Error{Op: "parse", Input: redact(text), Offset: schemeAt, Err: urlkit.ErrBadScheme,
+		return urlkit.URL{}, ws, &urlkit.Error{Op: "parse", Input: safetext.RedactURL(text), Offset: schemeAt, Err: urlkit.ErrBadScheme,
 			Rule: `"URL:" is the prefix of RFC 1738's appendix, not a scheme`}
 	}
 	return u, ws, err
