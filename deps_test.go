@@ -24,7 +24,7 @@ var allowedImports = map[string][]string{
 	"internal/wiretest":   {},
 	"internal/bufpool":    {},
 	"scheme":              {"", "internal/charclass", "internal/registry", "internal/gophertype", "client/wais", "client/prospero"},
-	"extract":             {"", "scheme", "internal/charclass", "internal/registry", "internal/bufpool"},
+	"extract":             {"", "scheme", "internal/charclass", "internal/registry", "internal/bufpool", "internal/safetext"},
 	"fetch":               {"", "scheme", "internal/wire", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
 	"client/ftp":          {"internal/wire"},
 	"client/gopher":       {"internal/wire", "internal/gophertype"},

@@ -182,6 +182,28 @@ func startsWithScheme(s string) bool {
 	return i > 0 && i < len(s) && s[i] == ':' && cc.Is(s[0], cc.Alpha)
 }
 
+// readsAsPrefix reports whether the text of a URL, s, starts with "url:"
+// and then "scheme:": a URL whose scheme is url and whose path starts
+// with "scheme:" (with no authority) cannot be written as it is, for
+// "url:http://h/" reads as RFC 1738's "URL:" prefix before an http URL.
+// Parsing never gives such a URL; Normalize, which decodes "%68ttp:"
+// (RFC 3986 6.2.2.2), and the rules of resolution, which build a path,
+// could, so they write the path's first byte as its escape
+// (escapeFirst): "url:%68ttp://h/" is the same URL and reads back as it.
+func readsAsPrefix(s string) bool {
+	return len(s) > 4 && s[0]|0x20 == 'u' && hasPrefixFold(s, "URL:") && startsWithScheme(s[4:])
+}
+
+// pathReadsAsPrefix is readsAsPrefix for a URL's components.
+func pathReadsAsPrefix(u *URL) bool {
+	return len(u.Scheme) == 3 && !u.HasAuthority && hasPrefixFold(u.Scheme, "url") && startsWithScheme(u.Path)
+}
+
+// escapeFirst writes the first byte of s, a letter, as its escape.
+func escapeFirst(s string) string {
+	return "%" + string(cc.UpperHex[s[0]>>4]) + string(cc.UpperHex[s[0]&15]) + s[1:]
+}
+
 func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }

@@ -136,6 +136,10 @@ func normalize(u *URL, m Mode, t *trace) URL {
 			}
 		}
 	}
+	if pathReadsAsPrefix(&v) {
+		t.prefixEscapeWritten(v.Path)
+		v.Path = escapeFirst(v.Path)
+	}
 	return v
 }
 

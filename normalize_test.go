@@ -57,6 +57,8 @@ var normalizeCases = []normalizeCase{
 	{"RFC 3986 6.2.3 empty port", "http://h:/", "http://h/"},
 	{"no dot-segment removal", "http://h/a/./b/../c", "http://h/a/./b/../c"},
 	{"absent query and fragment kept apart", "http://h/?#", "http://h/?#"},
+	// "url:http:..." would read as the appendix's prefix and an http URL.
+	{"RFC 1738 appendix: a url URL stays one", "URL:%68ttp://evil.example/", "url:%68ttp://evil.example/"},
 }
 
 func TestNormalize(t *testing.T) {
@@ -138,29 +140,35 @@ func FuzzNormalize(f *testing.F) {
 		f.Add(tc.in)
 	}
 	f.Add("ftp://u?x@h/a")
+	f.Add("url:./http://h/")
+	f.Add("url:%41b://=")
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, m := range []urlkit.Mode{urlkit.RFC1738, urlkit.RFC1630, urlkit.RFC3986, urlkit.Lenient} {
 			u, _, err := urlkit.ParseMode(s, m)
 			if err != nil {
 				continue
 			}
-			n := urlkit.Normalize(&u, urlkit.RFC1738)
-			if again := urlkit.Normalize(&n, urlkit.RFC1738); !again.SameComponents(&n) {
-				t.Fatalf("%v: not idempotent: %q -> %q -> %q", m, s, n.String(), again.String())
-			}
-			pm := m
-			if m == urlkit.Lenient {
-				pm = urlkit.RFC3986
-			}
-			v, _, err := urlkit.ParseMode(n.String(), pm)
-			if err != nil {
-				t.Fatalf("%v: normalized %q of %q does not parse: %v", m, n.String(), s, err)
-			}
-			if !v.SameComponents(&n) {
-				t.Fatalf("%v: normalized %q of %q parses to %+v, not %+v", m, n.String(), s, v, n)
-			}
-			if !urlkit.Equal(&u, &n, urlkit.RFC1738) {
-				t.Fatalf("%v: %q is not Equal to its normal form %q", m, s, n.String())
+			// RFC 1738's canonical form, and the one of the mode the
+			// input was read in (RFC 3986's decodes more).
+			for _, nm := range []urlkit.Mode{urlkit.RFC1738, m} {
+				n := urlkit.Normalize(&u, nm)
+				if again := urlkit.Normalize(&n, nm); !again.SameComponents(&n) {
+					t.Fatalf("%v/%v: not idempotent: %q -> %q -> %q", m, nm, s, n.String(), again.String())
+				}
+				pm := m
+				if m == urlkit.Lenient {
+					pm = urlkit.RFC3986
+				}
+				v, _, err := urlkit.ParseMode(n.String(), pm)
+				if err != nil {
+					t.Fatalf("%v/%v: normalized %q of %q does not parse: %v", m, nm, n.String(), s, err)
+				}
+				if !v.SameComponents(&n) {
+					t.Fatalf("%v/%v: normalized %q of %q parses to %+v, not %+v", m, nm, n.String(), s, v, n)
+				}
+				if !urlkit.Equal(&u, &n, nm) {
+					t.Fatalf("%v/%v: %q is not Equal to its normal form %q", m, nm, s, n.String())
+				}
 			}
 		}
 	})

@@ -119,7 +119,9 @@ func TestRelativeRFCExamples(t *testing.T) {
 			if back.String() != tc.want {
 				t.Errorf("%s %v: %q -> %q -> %q", tc.section, set.rule, tc.want, ref.String(), back.String())
 			}
-			if len(ref.String()) > len(tc.ref) {
+			// The guard of a url URL writes an escape the RFC's reference
+			// did not have, which Relative's reference has too.
+			if len(ref.String()) > len(tc.ref) && !strings.HasPrefix(tc.section, "RFC 1738 appendix (guard)") {
 				t.Errorf("%s %v: Relative gives %q for %q, longer than the RFC's %q", tc.section, set.rule, ref.String(), tc.want, tc.ref)
 			}
 		}

@@ -38,7 +38,11 @@ func ResolveString(base, ref string, rule Rule) (string, error) {
 		return "", err
 	}
 	if rule == Rule3986 || rule == Rule3986|Compat {
-		return text3986(&b, &r, rule.compat()), nil // b and r are in their written form
+		s := text3986(&b, &r, rule.compat()) // b and r are in their written form
+		if readsAsPrefix(s) {
+			s = s[:4] + escapeFirst(s[4:])
+		}
+		return s, nil
 	}
 	return resolve(nil, &b, &r, rule, nil, true)
 }
@@ -88,20 +92,36 @@ func resolve(out, base, ref *URL, rule Rule, t *trace, text bool) (string, error
 			Rule: "the base URL must be absolute: it has no scheme (RFC 3986 5.1)"}
 	}
 	t.ruleChosen(rule)
+	var s string
+	var spare URL // RFC 1808's and 1630's rules split their text into a URL
 	switch rule.kind() {
 	case Rule3986:
-		return resolve3986(out, base, ref, rule.compat(), t, text), nil
+		s = resolve3986(out, base, ref, rule.compat(), t, text)
 	case Rule2396:
-		return resolve2396(out, base, ref, rule.compat(), t, text), nil
+		s = resolve2396(out, base, ref, rule.compat(), t, text)
+	case Rule1808:
+		if out == nil {
+			out = &spare
+		}
+		s = resolve1808(out, base, ref, t, text)
+	default:
+		if out == nil {
+			out = &spare
+		}
+		s = resolve1630(out, base, ref, t, text)
 	}
-	var spare URL // RFC 1808's and 1630's rules split their text into a URL
-	if out == nil {
-		out = &spare
+	switch {
+	case text && readsAsPrefix(s):
+		t.prefixEscapeWritten(s[4:])
+		s = s[:4] + escapeFirst(s[4:])
+		if out != nil {
+			*out = split(s)
+		}
+	case !text && pathReadsAsPrefix(out):
+		t.prefixEscapeWritten(out.Path)
+		out.Path = escapeFirst(out.Path)
 	}
-	if rule.kind() == Rule1808 {
-		return resolve1808(out, base, ref, t, text), nil
-	}
-	return resolve1630(out, base, ref, t, text), nil
+	return s, nil
 }
 
 // copyOf sets out to u and returns its text when text is set: the result

@@ -313,6 +313,12 @@ func (t *trace) slashDotWritten() {
 	}
 }
 
+func (t *trace) prefixEscapeWritten(path string) {
+	if t != nil {
+		t.add("RFC 1738 appendix", "the path %q of a url URL starts with \"scheme:\", so \"url:\" would read as the appendix's \"URL:\" prefix: its first byte written as its escape (RFC 3986 2.3)", path)
+	}
+}
+
 //go:noinline
 func (t *trace) noDotSegmentsNote(sec, pathA, pathB string) {
 	t.add(sec, "remove_dot_segments: %q has no \".\" or \"..\" segment", pathA+pathB)

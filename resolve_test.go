@@ -82,6 +82,10 @@ var rfc3986Cases = []resolveCase{
 	{"RFC 3986 3.3 (guard)", "a:/b", "..//c", "a:/.//c"},
 	{"RFC 3986 3.3 (guard)", base3986, "foo:x/..//y", "foo:/.//y"},
 	{"RFC 3986 3.3 (guard)", base3986, "//h", "http://h"},
+	// urlkit's guard: a url URL whose path starts with "scheme:" would
+	// read as the RFC 1738 appendix's "URL:" prefix.
+	{"RFC 1738 appendix (guard)", "url:x", "./http://evil/", "url:%68ttp://evil/"},
+	{"RFC 1738 appendix (guard)", base3986, "URL:./http:x", "URL:%68ttp:x"},
 }
 
 // rfc3986Compat is RFC 3986 5.4.2's last example, read by a non-strict
@@ -143,6 +147,7 @@ var rfc2396Cases = []resolveCase{
 	{"RFC 2396 5.2 step 4", base3986, "//g/./x", "http://g/./x"},
 	{"RFC 2396 5.2 step 6 (urlkit: '/' after the authority)", "http://a", "g", "http://a/g"},
 	{"RFC 2396 5.2 step 6e", base3986, "g//../h", "http://a/b/c/g/h"},
+	{"RFC 1738 appendix (guard)", "url:x", "./http://evil/", "url:%68ttp://evil/"},
 }
 
 var rfc2396Compat = []resolveCase{
@@ -202,6 +207,7 @@ var rfc1808Cases = []resolveCase{
 	{"RFC 1808 step 5a", base1808, ";", "http://a/b/c/d;p?q"},
 	{"RFC 1808 step 3", base1808, "//", "http://a/b/c/d;p?q"},
 	{"RFC 1808 step 6 (urlkit: '/' after the net_loc)", "http://a", "g", "http://a/g"},
+	{"RFC 1738 appendix (guard)", "url:x", "./http://evil/", "url:%68ttp://evil/"},
 }
 
 // rfc1630Cases are RFC 1630's examples ("Partial (relative) form"), in
