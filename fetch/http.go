@@ -479,9 +479,33 @@ func (o *HTTPOpener) client(req *Request) *http.Client {
 			}
 			return refuse(why, err)
 		}
+		// A login set as a header (a path gateway's) goes to the origin
+		// it was given for alone: net/http keeps it for any port and
+		// scheme of the same host name, and for its subdomains. No
+		// Referer either: the URL asked for is not the next server's
+		// business (curl sends none unless asked).
+		if !sameOrigin(r.URL, via[0].URL) {
+			r.Header.Del("Authorization")
+		}
+		r.Header.Del("Referer")
 		return nil
 	}
 	return &c
+}
+
+// sameOrigin reports whether a and b have the same scheme, host and port
+// (RFC 6454), a port left out being the scheme's default.
+func sameOrigin(a, b *url.URL) bool {
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		if strings.EqualFold(u.Scheme, "https") {
+			return "443"
+		}
+		return "80"
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
 }
 
 // traceTransport writes each request and response head to w, with

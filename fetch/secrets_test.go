@@ -149,3 +149,30 @@ func fetchAll(t *testing.T, f *Fetcher, url string) ([]byte, error) {
 	}
 	return b, err
 }
+
+// TestRedirectDropsGatewayLogin: a path gateway's login, which goes in an
+// Authorization header, is not sent on to a redirect's target on another
+// port of the same host (net/http keeps such a header for any port of the
+// host name); it is sent again to the gateway's own origin. No redirect
+// carries a Referer.
+func TestRedirectDropsGatewayLogin(t *testing.T) {
+	ok := wt.SendRaw("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+	other := wt.Start(t, httpRequest(), ok, wt.Close())
+	gw := wt.Start(t,
+		httpRequest(), wt.SendRaw("HTTP/1.1 302 Found\r\nLocation: /same-origin\r\nContent-Length: 0\r\n\r\n"),
+		httpRequest(), wt.SendRaw("HTTP/1.1 302 Found\r\nLocation: http://"+other.Addr()+"/stolen\r\nContent-Length: 0\r\n\r\n"),
+		wt.Close())
+	f := &Fetcher{Getenv: env(map[string]string{"WWW_gopher_GATEWAY": "http://gwuser:gwsecret@" + gw.Addr()})}
+	body, err := fetchAll(t, f, "gopher://example.org/0foo")
+	if err != nil || string(body) != "ok" {
+		t.Fatalf("%q, %v", body, err)
+	}
+	auth := "Authorization: Basic " + basicToken("gwuser", "gwsecret")
+	sent, sentOn := strings.Join(gw.Received(), "\n"), strings.Join(other.Received(), "\n")
+	if strings.Count(sent, auth) != 2 {
+		t.Errorf("the gateway did not get its login twice:\n%s", sent)
+	}
+	if strings.Contains(sentOn, "Authorization") || strings.Contains(sent+sentOn, "Referer") {
+		t.Errorf("sent to the gateway:\n%s\nsent to the redirect's target:\n%s", sent, sentOn)
+	}
+}
