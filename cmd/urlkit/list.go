@@ -25,12 +25,24 @@ the server did not say), or with --json an object {"name", "type", "size",
 "time"}. Without --list a URL ending in / lists names with NLST, as RFC
 1738 says.`
 
+// maxListWarnings bounds the lines of a listing that writeList names one
+// by one: a server may send any number, each up to the scanner's limit.
+const maxListWarnings = 10
+
 // writeList parses the listing in resp.Body and writes its entries. A
-// LIST line no parser reads is reported on warn and skipped.
+// LIST line no parser reads is skipped, and reported on warn, clipped,
+// for the first maxListWarnings of them; one more warning counts the
+// rest.
 func writeList(w io.Writer, resp *fetch.Response, asJSON bool, warn func(string)) error {
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	now := time.Now().UTC()
+	notRead := 0
+	defer func() {
+		if n := notRead - maxListWarnings; n > 0 {
+			warn(fmt.Sprintf("%d more %s lines not read", n, resp.ListFormat))
+		}
+	}()
 	for sc.Scan() {
 		line := sc.Text()
 		var e ftp.Entry
@@ -45,7 +57,10 @@ func writeList(w io.Writer, resp *fetch.Response, asJSON bool, warn func(string)
 		}
 		if err != nil {
 			if line != "" && !(len(line) > 5 && line[:6] == "total ") {
-				warn(fmt.Sprintf("%s line not read: %s", resp.ListFormat, line))
+				if notRead < maxListWarnings {
+					warn(fmt.Sprintf("%s line not read: %s", resp.ListFormat, clip(line)))
+				}
+				notRead++
 			}
 			continue
 		}

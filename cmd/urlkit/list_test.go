@@ -68,3 +68,21 @@ func TestGetListFallbacks(t *testing.T) {
 	}
 	_ = d2
 }
+
+// A listing of lines no parser reads is named line by line for the first
+// ten, each clipped, and the rest counted: a hostile server's endless
+// listing must not be kept in memory to be warned about.
+func TestGetListWarningsBounded(t *testing.T) {
+	var d wt.Data
+	long := "?" + strings.Repeat("x", 3000)
+	listing := strings.Repeat(long+"\r\n", 25)
+	srv := wt.Start(t, wt.Send("220 fake"), wt.Expect("USER anonymous"), wt.Send("331 pw"), wt.Expect("PASS list@example.org"), wt.Send("230 ok"),
+		wt.Expect("CWD d"), wt.Send("250 ok"), wt.Expect("FEAT"), wt.Send("211-Features:"), wt.Send(" SIZE"), wt.Send("211 End"),
+		wt.Expect("EPSV"), wt.EPSV(&d), wt.Expect("LIST"), wt.Send("150 here"),
+		wt.OnData(&d, wt.SendRaw(listing), wt.Close()), wt.Send("226 done"), wt.Expect("QUIT"), wt.Send("221 bye"))
+	code, out, stderr := runCLI(t, "", false, "get", "--email", "list@example.org", "--list", "ftp://"+srv.Addr()+"/d/")
+	if code != exitOK || out != "" || strings.Count(stderr, "LIST line not read: ?xxx") != 10 ||
+		!strings.Contains(stderr, "15 more LIST lines not read") || len(stderr) > 10<<10 {
+		t.Errorf("exit %d %q, %d bytes of messages:\n%.2000s", code, out, len(stderr), stderr)
+	}
+}
