@@ -19,7 +19,7 @@ var allowedImports = map[string][]string{
 	// The Gopher item types are protocol facts, shared by the client
 	// and package scheme's gopher view without either knowing the other.
 	"internal/gophertype": {},
-	"internal/wire":       {},
+	"internal/wire":       {"internal/safetext"},
 	"internal/safetext":   {},
 	"internal/wiretest":   {},
 	"internal/bufpool":    {},

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -174,5 +175,24 @@ func TestRedirectDropsGatewayLogin(t *testing.T) {
 	}
 	if strings.Contains(sentOn, "Authorization") || strings.Contains(sent+sentOn, "Referer") {
 		t.Errorf("sent to the gateway:\n%s\nsent to the redirect's target:\n%s", sent, sentOn)
+	}
+}
+
+// TestTraceHidesEscapedPassword: a password with a TAB or a non-ASCII
+// byte, echoed in a server's reply, is hidden in the trace, which shows
+// those bytes escaped (\t, \xc3\xa4), and in the error.
+func TestTraceHidesEscapedPassword(t *testing.T) {
+	const pass = "p\u00e4ss\tw\"0rd"
+	srv := wt.Start(t, wt.Send("220 fake"), wt.Expect("USER u"), wt.Send("331 pw"),
+		wt.Expect("PASS "+pass), wt.Send("530 wrong password "+pass), wt.Expect("QUIT"), wt.Send("221 bye"))
+	var trace strings.Builder
+	f := &Fetcher{Getenv: noEnv(), Trace: &trace}
+	_, err := f.Get(testCtx(t), "ftp://u:"+url.PathEscape(pass)+"@"+srv.Addr()+"/f.bin")
+	if !errors.Is(err, ErrAccessDenied) {
+		t.Fatalf("err = %v", err)
+	}
+	out := trace.String() + "\n" + err.Error()
+	if strings.Contains(out, "ss\\tw") || strings.Contains(out, "\\xc3\\xa4") || strings.Contains(out, "w\\\"0") || !strings.Contains(out, "< 530 wrong password xxxxx") {
+		t.Errorf("trace and error:\n%s", out)
 	}
 }

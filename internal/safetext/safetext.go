@@ -84,6 +84,31 @@ func unsafe(s string, i int, r rune, n int, multiline bool) bool {
 	return false
 }
 
+// EscapeBytes returns s with every byte outside printable ASCII
+// Go-escaped, byte by byte (\xNN, never \uNNNN for a UTF-8 sequence), and
+// "\\" and "\"" escaped, as strconv.Quote escapes ASCII: the form of a
+// protocol trace's line (internal/wire), which shows every byte of a
+// binary protocol as it was sent.
+func EscapeBytes(s string) string {
+	const hex = "0123456789abcdef"
+	b := make([]byte, 0, len(s)+16)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' || c == '"':
+			b = append(b, '\\', c)
+		case c >= 0x20 && c < 0x7f:
+			b = append(b, c)
+		default:
+			if j := strings.IndexByte("\a\b\f\n\r\t\v", c); j >= 0 {
+				b = append(b, '\\', "abfnrtv"[j])
+			} else {
+				b = append(b, '\\', 'x', hex[c>>4], hex[c&15])
+			}
+		}
+	}
+	return string(b)
+}
+
 func writeEscape(b *strings.Builder, s string, i int, r rune, n int) {
 	const hex = "0123456789abcdef"
 	switch {
@@ -129,19 +154,22 @@ type Redactor struct {
 func (r *Redactor) Add(secrets ...string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-outer:
-	for _, s := range secrets {
-		if s == "" || s == Mask {
-			continue
-		}
-		for _, have := range r.secrets {
-			if have == s {
-				continue outer
-			}
+	add := func(s string) {
+		if s == "" || s == Mask || slices.Contains(r.secrets, s) {
+			return
 		}
 		// A copy: s may be part of a buffer its caller reuses (the
 		// batches of the streaming commands).
 		r.secrets = append(r.secrets, strings.Clone(s))
+	}
+	for _, s := range secrets {
+		add(s)
+		// The text to redact may have been escaped first, as a trace's
+		// line or a server's reply in a message is: a secret with a
+		// control, a non-ASCII or a quoting byte is hidden in those
+		// forms too.
+		add(Visible(s))
+		add(EscapeBytes(s))
 	}
 	// Longest first, so that a secret containing another is hidden whole.
 	for i := 1; i < len(r.secrets); i++ {

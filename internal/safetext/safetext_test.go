@@ -179,3 +179,19 @@ func FuzzPasswordSpan(f *testing.F) {
 		}
 	})
 }
+
+// TestRedactEscapedForms: a secret is hidden in the forms urlkit's
+// escapers give it, for text that was escaped before it was redacted.
+func TestRedactEscapedForms(t *testing.T) {
+	var r Redactor
+	r.Add("p\u00e4ss\t\"1\u009b")
+	for _, text := range []string{
+		"reply: p\u00e4ss\t\"1\u009b.",
+		"reply: " + Visible("p\u00e4ss\t\"1\u009b") + ".",
+		"reply: " + EscapeBytes("p\u00e4ss\t\"1\u009b") + ".",
+	} {
+		if got := r.Redact(text); got != "reply: "+Mask+"." {
+			t.Errorf("Redact(%q) = %q", text, got)
+		}
+	}
+}

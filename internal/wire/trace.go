@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strings"
 	"sync"
+
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // Tracer copies the traffic of connections to W as a readable transcript:
@@ -167,28 +168,8 @@ func (t *Tracer) write(s string) {
 func printable(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f {
-			return escapeBytes(s)
+			return safetext.EscapeBytes(s)
 		}
 	}
 	return s
-}
-
-func escapeBytes(s string) string {
-	const hex = "0123456789abcdef"
-	b := make([]byte, 0, len(s)+16)
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\\' || c == '"':
-			b = append(b, '\\', c)
-		case c >= 0x20 && c < 0x7f:
-			b = append(b, c)
-		default:
-			if j := strings.IndexByte("\a\b\f\n\r\t\v", c); j >= 0 {
-				b = append(b, '\\', "abfnrtv"[j])
-			} else {
-				b = append(b, '\\', 'x', hex[c>>4], hex[c&15])
-			}
-		}
-	}
-	return string(b)
 }

@@ -11,8 +11,9 @@ import (
 // layer owns. Values: the module packages and the approved x/ packages
 // each may import besides the standard library.
 var clientLayerDeps = map[string][]string{
-	// x/sys/unix: poll, recv(MSG_OOB), SIOCATMARK for TCP urgent data.
-	"internal/wire":     {"golang.org/x/sys/unix"},
+	// x/sys/unix: poll, recv(MSG_OOB), SIOCATMARK for TCP urgent data;
+	// safetext: the trace escapes bytes as the redactor expects them.
+	"internal/wire":     {"golang.org/x/sys/unix", "internal/safetext"},
 	"internal/wiretest": {},
 	"client/ftp":        {"internal/wire"},
 	"client/gopher":     {"internal/wire", "internal/gophertype"},
