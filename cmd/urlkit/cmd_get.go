@@ -453,7 +453,9 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	}
 	var werr error // a write error, as opposed to a transfer error
 	var screen *terminalBody
-	if file == nil && st.OutTTY && !o.raw && !o.list && !(o.headOnly && !raw) && !o.render {
+	// A terminal named with -o (/dev/tty, /dev/stdout) is one too.
+	toTerminal := file == nil && st.OutTTY || file != nil && !file.atomic && isTerminal(file.File)
+	if toTerminal && !o.raw && !o.list && !(o.headOnly && !raw) && !o.render {
 		screen = &terminalBody{safetext.NewVisibleWriter(dst)}
 		dst = screen
 	}
