@@ -22,7 +22,7 @@ var extractCmd = &command{
 	summary: "find URLs in plain text",
 	exit: `Exit status: 0 when every FILE was read, whether URLs were found or not
 (a rejected candidate does not count); 1 when a FILE cannot be read; 2
-usage error; 130 interrupted.`,
+usage error; 23 writing the output failed; 130 interrupted.`,
 	detail: `Extract finds the URLs in plain text (mail, news, documentation) and prints
 one per line, in canonical form. It reads each FILE, or standard input when
 there is none ("-" is standard input too), streaming in bounded memory.

@@ -20,6 +20,7 @@ import (
 )
 
 var getCmd = &command{
+	ownOutput:    true,
 	name:         "get",
 	args:         "[URL...]",
 	flagSynopsis: true,

@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/urlkit/urlkit/internal/safetext"
 )
@@ -31,6 +32,10 @@ type command struct {
 	// rewriteArgs, if set, rewrites the arguments before the flags are
 	// parsed (edit splits trurl's attached "-sVALUE" forms).
 	rewriteArgs func(args []string) []string
+	// ownOutput: the command reports its own errors writing standard
+	// output (get: per URL, and standard output's *os.File is a
+	// session's terminal); run does it for the others.
+	ownOutput bool
 }
 
 // commands is the table of every command, filled by the cmd_*.go files'
@@ -47,13 +52,62 @@ func init() {
 	register(commandList()...)
 }
 
-// run executes one command line and returns the exit status.
+// run executes one command line and returns the exit status. An error
+// writing standard output (a full disk, /dev/full) ends the command, is
+// reported once, and makes the status exitWrite, as for get.
 func run(ctx context.Context, args []string, st *Streams) int {
 	if len(args) == 0 {
 		usage(st.Err)
 		return exitUsage
 	}
 	st = st.guarded(args)
+	if c, ok := commands[args[0]]; ok && c.ownOutput {
+		return runCommand(ctx, args, st)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := &outWriter{w: st.Out, stop: cancel}
+	st.Out = out
+	code := runCommand(ctx, args, st)
+	if err := out.failed(); err != nil {
+		fmt.Fprintf(st.Err, "urlkit: writing standard output: %s\n", safetext.Visible(unwrapPath(err).Error()))
+		return exitWrite
+	}
+	return code
+}
+
+// outWriter is standard output for run: it keeps the first write error,
+// fails every later write with it, and then cancels the command's
+// context, so that a streaming command stops reading its input.
+type outWriter struct {
+	w    io.Writer
+	stop context.CancelFunc
+	mu   sync.Mutex
+	err  error
+}
+
+func (o *outWriter) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err != nil {
+		return 0, o.err
+	}
+	n, err := o.w.Write(p)
+	if err != nil {
+		o.err = err
+		o.stop()
+	}
+	return n, err
+}
+
+func (o *outWriter) failed() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
+}
+
+// runCommand is run after the streams are set up.
+func runCommand(ctx context.Context, args []string, st *Streams) int {
 	name, rest := args[0], args[1:]
 	switch name {
 	case "help", "-h", "-help", "--help":

@@ -11,7 +11,8 @@ import (
 
 // Exit statuses, the same for every command (CLI.md): 0 success (valid,
 // equal, fetched), 1 the input is invalid, not equal, or the access
-// failed, 2 usage error, 130 interrupted.
+// failed, 2 usage error, 23 writing standard output failed (as get's
+// status for it), 130 interrupted.
 const (
 	exitOK          = 0
 	exitFail        = 1
@@ -20,7 +21,8 @@ const (
 )
 
 const exitHelp = `Exit status: 0 success (valid, equal, fetched); 1 an input is invalid,
-not equal, or the access failed; 2 usage error; 130 interrupted.`
+not equal, or the access failed; 2 usage error; 23 writing the output failed;
+130 interrupted.`
 
 // The exit statuses of get that name the failure, curl's numbers where
 // curl has one (curl(1) EXIT CODES). Stable once published: scripts test

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	wt "github.com/urlkit/urlkit/internal/wiretest"
@@ -151,4 +153,56 @@ func TestUntrustedExcessAfterResponse(t *testing.T) {
 	if b, _ := os.ReadFile(out); string(b) != "hello" || stderr.Len() != 0 {
 		t.Errorf("file %q, stderr %q", b, stderr)
 	}
+}
+
+// fullWriter fails every write, as /dev/full does.
+type fullWriter struct{ writes int }
+
+func (w *fullWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return 0, syscall.ENOSPC
+}
+
+// TestWriteErrorStops: a command whose standard output fails (a full
+// disk) says so once, exits with get's status for it (23), and stops
+// reading its input instead of running on to its end.
+func TestWriteErrorStops(t *testing.T) {
+	lines := strings.Repeat("http://a.example/x\n", 200000)
+	for _, args := range [][]string{
+		{"normalize"}, {"normalize", "-j", "2"}, {"parse"}, {"parse", "--json"}, {"check", "-v"},
+		{"resolve", "http://a/"}, {"relative", "http://a/"}, {"equal"}, {"escape"}, {"unescape"},
+		{"extract"}, {"edit", "-f", "-"}, {"explain", "http://a/"}, {"--version"}, {"help"}, {"normalize", "-h"},
+	} {
+		in := lines
+		switch args[0] {
+		case "equal":
+			in = strings.ReplaceAll(lines, "\n", "\thttp://a.example/x\n")
+		case "extract":
+			in = strings.Repeat(lines, 8) // beyond the parts read ahead
+		}
+		st, _, errOut := TestStreams(in)
+		full := &fullWriter{}
+		st.Out = full
+		reader := &countingReader{r: st.In}
+		st.In = reader
+		code := run(context.Background(), args, st)
+		if code != exitWrite || errOut.String() != "urlkit: writing standard output: no space left on device\n" {
+			t.Errorf("%v: exit %d: %q", args, code, errOut.String())
+		}
+		if reader.n > len(in)/2 {
+			t.Errorf("%v: read %d of %d bytes after the first write failed (%d writes)", args, reader.n, len(in), full.writes)
+		}
+	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
 }
