@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -100,6 +101,12 @@ var (
 	// another kind (HTTP 5xx, an FTP reply the access algorithm cannot go
 	// on after).
 	ErrStatus = errors.New("error status")
+	// ErrTLS: the TLS handshake of an https URL failed (the server does
+	// not speak TLS there, or refused the connection's terms).
+	ErrTLS = errors.New("TLS handshake failed")
+	// ErrCertificate: the server's certificate is not trusted (unknown
+	// authority, expired, for another name). It matches ErrTLS too.
+	ErrCertificate = fmt.Errorf("%w: the server's certificate is not trusted", ErrTLS)
 	// ErrGateway: a gateway is misconfigured (not an http or https URL) or
 	// answered with an error.
 	ErrGateway = errors.New("gateway error")
@@ -233,6 +240,15 @@ func classify(ctx context.Context, err error, body bool, c Classifier) error {
 			return k
 		}
 	}
+	var cve *tls.CertificateVerificationError
+	var rhe tls.RecordHeaderError
+	var ae tls.AlertError
+	switch {
+	case errors.As(err, &cve):
+		return ErrCertificate
+	case errors.As(err, &rhe), errors.As(err, &ae), strings.HasPrefix(unwrapOp(err).Error(), "tls: "):
+		return ErrTLS
+	}
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return ErrShortTransfer
@@ -257,6 +273,16 @@ func classify(ctx context.Context, err error, body bool, c Classifier) error {
 		return ErrShortTransfer
 	}
 	return ErrStatus
+}
+
+// unwrapOp returns the cause of a *net.OpError (crypto/tls's handshake
+// errors come as "remote error: tls: ..." in one), or err.
+func unwrapOp(err error) error {
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Err != nil {
+		return oe.Err
+	}
+	return err
 }
 
 // dialTimeout reports a connection attempt that a dialer's Timeout (see

@@ -271,7 +271,12 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 			err = ue.Err
 		}
 		kind := classify(ctx, err, false, nil)
-		if httpProtocolError(err) {
+		switch {
+		case strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+			kind = ErrTLS // net/http's own reading of the handshake's first record
+		case httpProtocolError(err) || kind == ErrStatus:
+			// No answer came, so no error status: what is left is
+			// net/http's own verdict on what came.
 			kind = ErrProtocol
 		}
 		return nil, req.errorf("open", kind, err)

@@ -217,13 +217,18 @@ func quoteScheme(s string) string {
 	return s
 }
 
-// needAuthority checks that u uses the common Internet scheme syntax.
+// needAuthority checks that u uses the common Internet scheme syntax,
+// with a host: the RFC3986 mode reads "http:///x" with an empty one,
+// which a client would take for this machine (Go dials ":80" there).
 func needAuthority(u *urlkit.URL) error {
-	if u.HasAuthority {
-		return nil
+	if !u.HasAuthority {
+		off := len(u.Scheme) + 1
+		return syntaxError(u, off, u.SchemeName()+" URLs use the common Internet scheme syntax: \"//\" and a host must follow \""+u.SchemeName()+":\" (RFC 1738 3.1)")
 	}
-	off := len(u.Scheme) + 1
-	return syntaxError(u, off, u.SchemeName()+" URLs use the common Internet scheme syntax: \"//\" and a host must follow \""+u.SchemeName()+":\" (RFC 1738 3.1)")
+	if u.Host == "" {
+		return syntaxError(u, layoutOf(u).host, "empty host (RFC 1738 3.1: a host name or number is required)")
+	}
+	return nil
 }
 
 // layout holds the offsets of a URL's components in its String form.

@@ -34,6 +34,8 @@ const (
 	exitHTTPStatus  = 22 // the HTTP server answered with an error status (curl -f)
 	exitWrite       = 23 // writing the output failed
 	exitTimeout     = 28 // a timeout or limit on time passed
+	exitTLS         = 35 // the TLS handshake failed (curl: SSL connect error)
+	exitCertificate = 60 // the server's certificate is not trusted (curl: peer failed verification)
 	exitTooLarge    = 63 // larger than --max-filesize
 	exitLogin       = 67 // the server refused the login
 	exitRemoteNoent = 78 // the remote file does not exist
@@ -52,6 +54,8 @@ the status of the last one that failed):
   22  the HTTP server answered with an error status (4xx, 5xx)
   23  the output could not be written (or -O found no usable name)
   28  a timeout (--timeout, --connect-timeout, --max-time, --speed-limit)
+  35  the TLS handshake failed (the server does not speak TLS there)
+  60  the server's certificate is not trusted
   63  the resource is larger than --max-filesize
   67  the server refused the login (FTP 530, NNTP 480/481, rlogin, a
       password nobody can give)
@@ -86,6 +90,10 @@ func exitOf(err error) int {
 		return exitShort
 	case errors.Is(err, fetch.ErrTooLarge):
 		return exitTooLarge
+	case errors.Is(err, fetch.ErrCertificate):
+		return exitCertificate
+	case errors.Is(err, fetch.ErrTLS):
+		return exitTLS
 	case httpish && (errors.Is(err, fetch.ErrNotFound) || errors.Is(err, fetch.ErrAccessDenied) || errors.Is(err, fetch.ErrStatus)):
 		return exitHTTPStatus
 	case errors.Is(err, fetch.ErrAccessDenied) && (scheme == "ftp" || scheme == "news" || scheme == "nntp" || scheme == "rlogin"), errors.Is(err, fetch.ErrNeedPassword):

@@ -44,6 +44,16 @@ func TestGetExitCodes(t *testing.T) {
 		{"usage: -C - with --compressed", func(*testing.T) string { return "http://127.0.0.1:1/x" }, []string{"-C", "-", "-o", "x", "--compressed"}, exitUsage, "-C - cannot continue a --compressed transfer"},
 		{"unparsable URL", func(*testing.T) string { return "ftp://a b/" }, nil, exitURLRefused, "offset 7"},
 		{"unsafe URL", func(*testing.T) string { return "ftp://127.0.0.1/a%0D%0ADELE%20b" }, nil, exitURLRefused, "%0D decodes to CR"},
+		// An empty host would be this machine (Go dials ":80").
+		{"empty host", func(*testing.T) string { return "https:///x" }, nil, exitURLRefused, "offset 8: empty host"},
+		{"TLS to a plain HTTP server", func(t *testing.T) string {
+			return "https://" + wt.Start(t, wt.SendRaw("HTTP/1.1 400 Bad Request\r\n\r\n"), wt.Close()).Addr() + "/"
+		}, nil, exitTLS, "TLS handshake failed"},
+		{"self-signed certificate", func(t *testing.T) string {
+			srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+			t.Cleanup(srv.Close)
+			return srv.URL + "/"
+		}, nil, exitCertificate, "certificate is not trusted"},
 		{"blocked port", func(*testing.T) string { return "gopher://127.0.0.1:25/" }, nil, exitURLRefused, "--allow-port 25"},
 		{"connection refused", func(t *testing.T) string { return "http://" + closedPort(t) + "/" }, nil, exitConnect, "cannot connect"},
 		{"timeout", stall, []string{"--timeout", "300ms"}, exitTimeout, "timed out"},
