@@ -48,3 +48,13 @@ func TestGetHead(t *testing.T) {
 		t.Errorf("missing: exit %d: %s", code, stderr)
 	}
 }
+
+// -I with --compressed: a HEAD response whose Content-Encoding is gzip has
+// no body to decompress, and its header is shown (curl -sI --compressed).
+func TestHeadCompressed(t *testing.T) {
+	srv := wt.Start(t, httpHead(), wt.SendRaw("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 20\r\n\r\n"), wt.Close())
+	code, out, stderr := runCLI(t, "", false, "get", "-I", "--compressed", "http://"+srv.Addr()+"/f")
+	if code != exitOK || !strings.Contains(out, "Content-Encoding: gzip") {
+		t.Errorf("exit %d %q: %s", code, out, stderr)
+	}
+}
