@@ -77,7 +77,7 @@ Examples:
 		wrappedOnly := fs.Bool("wrapped-only", false, "find only URLs inside <URL:...> and <...> wrappers")
 		quiet := fs.Bool("q", false, "do not report unclosed wrappers and rejected URLs on standard error")
 		maxLength := fs.Int("max-length", extract.DefaultMaxLength, "the longest wrapper or URL, in `N` bytes; bounds the memory used")
-		jobs := jobsFlag(fs, "search on `N` cores at once (the URLs stay in input order)")
+		jobs := jobsFlag(fs, "search on `N` cores at once (the URLs stay in input order; at most 4 per core)")
 		return func(ctx context.Context, st *Streams, args []string) int {
 			if *maxLength <= 0 {
 				fmt.Fprintf(st.Err, "urlkit extract: --max-length must be positive\n")

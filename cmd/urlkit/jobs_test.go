@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -329,5 +332,26 @@ func TestJobsPasswordOutlivesBatch(t *testing.T) {
 		if msg := errOut.String(); strings.Contains(msg, "early-secret") || !strings.Contains(msg, "xxxxx") {
 			t.Errorf("-j %s: the password is not hidden: %q", j, msg)
 		}
+	}
+}
+
+// TestJobsBounded: -j is held to 1 to 4 workers per core: a huge value
+// cost gigabytes (a worker's batches and goroutine each) for nothing.
+func TestJobsBounded(t *testing.T) {
+	most := maxJobsPerCore * runtime.GOMAXPROCS(0)
+	for in, want := range map[string]int{"1000000": most, "0": 1, "-3": 1, "1": 1, strconv.Itoa(most): most} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		n := jobsFlag(fs, "")
+		if err := fs.Parse([]string{"-j", in}); err != nil || *n != want {
+			t.Errorf("-j %s: %d, %v; want %d", in, *n, err, want)
+		}
+	}
+	var big bytes.Buffer
+	for range 50000 {
+		big.WriteString("http://a.example/x\n")
+	}
+	code, out, stderr := runCLI(t, big.String(), false, "normalize", "-j", "1000000")
+	if code != exitOK || out != big.String() {
+		t.Errorf("exit %d, %d bytes: %s", code, len(out), stderr)
 	}
 }
