@@ -35,8 +35,9 @@ points to is replaced, the link stays. A device, FIFO or socket FILE
 ETA) appears on a terminal for transfers longer than half a second, never
 in a pipe.
 
-Limits (curl's spelling; D is a duration such as 30s or 2m, N a byte count
-with an optional k, M or G suffix, powers of 1024):
+Limits (curl's spelling; D is a duration such as 30s or 2m, or seconds as
+curl writes them, 5 or 0.5; N a byte count with an optional k, M or G
+suffix, powers of 1024):
   --timeout D          nothing arrives for D (each step, and the data)
   --connect-timeout D  a connection is not established within D
   --max-time D         the whole transfer takes longer than D
@@ -175,15 +176,15 @@ Examples:
 			}
 			return nil
 		})
-		fs.DurationVar(&o.timeout, "timeout", fetch.DefaultTimeout, "give up when nothing arrives for `D` (0: never)")
-		fs.DurationVar(&o.connectTimeout, "connect-timeout", 0, "give up when a connection is not established within `D`")
-		fs.DurationVar(&o.maxTime, "max-time", 0, "give up when the whole transfer takes longer than `D`")
+		durationVar(fs, &o.timeout, "timeout", fetch.DefaultTimeout, "give up when nothing arrives for `D` (0: never)")
+		durationVar(fs, &o.connectTimeout, "connect-timeout", 0, "give up when a connection is not established within `D`")
+		durationVar(fs, &o.maxTime, "max-time", 0, "give up when the whole transfer takes longer than `D`")
 		fs.Func("speed-limit", "give up when fewer than `N` bytes per second arrive for the --speed-time", func(v string) error {
 			n, err := parseBytes(v)
 			o.speedLimit = n
 			return err
 		})
-		fs.DurationVar(&o.speedTime, "speed-time", 0, "the time `D` the transfer may stay below --speed-limit (default 30s)")
+		durationVar(fs, &o.speedTime, "speed-time", 0, "the time `D` the transfer may stay below --speed-limit (default 30s)")
 		fs.Func("max-filesize", "refuse a resource larger than `N` bytes (suffix k, M, G)", func(v string) error {
 			n, err := parseBytes(v)
 			o.maxSize = n

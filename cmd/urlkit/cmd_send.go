@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/fetch"
@@ -54,7 +55,8 @@ Examples:
 		smtpTLS := fs.Bool("smtp-tls", false, "use STARTTLS with the SMTP server (fail if it is not offered)")
 		from := fs.String("from", "", "the sender `ADDRESS` (default $EMAIL)")
 		trace := fs.Bool("trace", false, "print the protocol exchange on standard error (passwords masked)")
-		timeout := fs.Duration("timeout", fetch.DefaultTimeout, "give up when nothing arrives for `D` (0: never)")
+		timeout := new(time.Duration)
+		durationVar(fs, timeout, "timeout", fetch.DefaultTimeout, "give up when nothing arrives for `D` (0: never)")
 		mode := modeFlag(fs)
 		return func(ctx context.Context, st *Streams, args []string) int {
 			if len(args) != 1 {

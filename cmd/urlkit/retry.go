@@ -32,8 +32,8 @@ const (
 
 func (r *retryOptions) flags(fs *flag.FlagSet) {
 	fs.IntVar(&r.count, "retry", 0, "try a URL that fails for a transient reason up to `N` more times")
-	fs.DurationVar(&r.delay, "retry-delay", 0, "wait `D` between retries (default: 1s, doubling, with jitter)")
-	fs.DurationVar(&r.maxTime, "retry-max-time", 0, "start no retry once `D` has passed since the first try (0: no limit)")
+	durationVar(fs, &r.delay, "retry-delay", 0, "wait `D` between retries (default: 1s, doubling, with jitter)")
+	durationVar(fs, &r.maxTime, "retry-max-time", 0, "start no retry once `D` has passed since the first try (0: no limit)")
 }
 
 // wait returns the delay before retry number n (from 1): the server's
