@@ -53,7 +53,7 @@ Examples:
 					out.WriteByte('\n')
 					return exitOK
 				}
-			})
+			}, blankRecord) // an over-long line keeps its line of output too
 		}
 	},
 }
@@ -103,7 +103,7 @@ Examples:
 					out.WriteByte('\n')
 					return exitOK
 				}
-			})
+			}, blankRecord) // an over-long line keeps its line of output too
 		}
 	},
 }

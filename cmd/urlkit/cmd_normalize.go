@@ -218,7 +218,7 @@ Examples:
 					}
 					return code
 				}
-			})
+			}, blankRecord) // an over-long line has its empty verdict too
 		}
 	},
 }

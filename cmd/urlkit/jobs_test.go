@@ -355,3 +355,29 @@ func TestJobsBounded(t *testing.T) {
 		t.Errorf("exit %d, %d bytes: %s", code, len(out), stderr)
 	}
 }
+
+// TestOverLongLineKeepsItsPlace: the commands that give a line of output
+// per line of input (normalize, resolve, equal, escape, unescape) give one
+// for a line over maxLine too, an empty one, so that what follows stays
+// beside its input.
+func TestOverLongLineKeepsItsPlace(t *testing.T) {
+	long := strings.Repeat("a", maxLine+10)
+	for _, tc := range []struct {
+		args      []string
+		in, after string
+	}{
+		{[]string{"normalize"}, "HTTP://A/", "http://a/"},
+		{[]string{"resolve", "http://a/b"}, "c", "http://a/c"},
+		{[]string{"equal"}, "http://a/\thttp://A/", "equal"},
+		{[]string{"escape"}, "a b", "a%20b"},
+		{[]string{"unescape"}, "a%20b", "a b"},
+	} {
+		for _, j := range []string{"1", "2"} {
+			st, out, _ := TestStreams(tc.in + "\n" + long + "\n" + tc.in + "\n")
+			run(context.Background(), append(tc.args, "-j", j), st)
+			if want := tc.after + "\n\n" + tc.after + "\n"; out.String() != want {
+				t.Errorf("%v -j %s: %q, want %q", tc.args, j, out.String(), want)
+			}
+		}
+	}
+}
