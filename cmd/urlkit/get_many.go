@@ -178,28 +178,31 @@ func (m *manyOptions) eachURL(ctx context.Context, st *Streams, args []string, f
 		return exitOK
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
+	status := exitOK
 	for lineNo := 1; ctx.Err() == nil; lineNo++ {
 		line, err := readLine(br)
 		if errors.Is(err, errLineTooLong) {
+			// readLine has read past it: the next line is the next URL.
 			fmt.Fprintf(st.Err, "urlkit: %s line %d: longer than %d bytes; skipped\n", safetext.Visible(name), lineNo, maxLine)
-			return exitFail
+			status = exitFail
+			continue
 		}
 		line = strings.TrimSpace(line)
 		if line != "" && !(comments && strings.HasPrefix(line, "#")) {
 			st.addSecrets(line)
 			if !fn(line) {
-				return exitOK
+				return status
 			}
 		}
 		if err == io.EOF {
-			return exitOK
+			return status
 		}
 		if err != nil {
 			fmt.Fprintf(st.Err, "urlkit: reading %s: %s\n", safetext.Visible(name), safetext.Visible(err.Error()))
 			return exitFail
 		}
 	}
-	return exitOK
+	return status
 }
 
 // runMany fetches every URL, one at a time or, with -Z, up to

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -321,5 +322,21 @@ func TestClipNameUTF8(t *testing.T) {
 	}
 	if got := clipName("é", 3); got != "é  " {
 		t.Errorf("pad: %q", got)
+	}
+}
+
+// TestGetListOverLongLine: a line of a URL list over the 1 MiB limit is
+// skipped, as the message says, and the URLs after it are fetched.
+func TestGetListOverLongLine(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"a", "b"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(n+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := "file://" + dir + "/a\n" + strings.Repeat("x", maxLine+10) + "\nfile://" + dir + "/b\n"
+	code, out, stderr := runCLI(t, in, false, "get", "-q")
+	if code != exitFail || out != "a\nb\n" || !strings.Contains(stderr, "standard input line 2: longer than 1048576 bytes; skipped") {
+		t.Errorf("exit %d %q: %s", code, out, stderr)
 	}
 }
