@@ -51,6 +51,10 @@ func prepare(s string, m Mode) (text string, pre *prepared, err error) {
 		n := len(s) + 16
 		r := repairer{in: s, out: make([]byte, 0, n), from: make([]int, 0, n)}
 		text, err := r.run()
+		if r.unlisted > 0 {
+			r.warnings = append(r.warnings, Warning{Offset: r.unlistedAt,
+				Message: fmt.Sprintf("and %d more repairs, not listed (the first %d are)", r.unlisted, maxRepairWarnings)})
+		}
 		if len(r.from) == 0 {
 			r.from = nil // nothing left: locate reads offsets as they are
 		}
@@ -218,12 +222,26 @@ type repairer struct {
 	out      []byte
 	from     []int // from[j] is the offset in in of out[j]
 	warnings []Warning
+	// unlisted repairs past maxRepairWarnings, the first at unlistedAt
+	unlisted, unlistedAt int
 	// pwAt:pwEnd is the password's span in in, found on the first message
 	pwAt, pwEnd int
 	pwSet       bool
 }
 
+// maxRepairWarnings bounds the warnings of one lenient parse: a line of a
+// megabyte of spaces has a repair per space, and its warnings took 80 MB
+// and more time than the repairs. One more warning counts the rest.
+const maxRepairWarnings = 1000
+
 func (r *repairer) warn(off int, format string, args ...any) {
+	if len(r.warnings) >= maxRepairWarnings {
+		if r.unlisted == 0 {
+			r.unlistedAt = off
+		}
+		r.unlisted++
+		return
+	}
 	msg := passwordRepaired
 	if !r.inPassword(off) {
 		msg = fmt.Sprintf(format, args...)

@@ -200,3 +200,19 @@ func TestLenientHostRepairs(t *testing.T) {
 		}
 	}
 }
+
+// TestLenientWarningsBounded: a repair per byte of a long line gives the
+// first 1,000 warnings and one that counts the rest, not a warning each.
+func TestLenientWarningsBounded(t *testing.T) {
+	in := "http://a/" + strings.Repeat("a b", 5000)
+	u, ws, err := ParseMode(in, Lenient)
+	if err != nil || u.Path != "/"+strings.Repeat("a%20b", 5000) {
+		t.Fatalf("%v, path %.40q", err, u.Path)
+	}
+	if len(ws) != maxRepairWarnings+1 || ws[len(ws)-1].Message != "and 4000 more repairs, not listed (the first 1000 are)" {
+		t.Fatalf("%d warnings, the last %+v", len(ws), ws[len(ws)-1])
+	}
+	if last := ws[len(ws)-1]; last.Offset != 9+3*1000+1 || in[last.Offset] != ' ' {
+		t.Errorf("the count is at offset %d", last.Offset)
+	}
+}

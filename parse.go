@@ -24,7 +24,8 @@ func Parse(s string) (URL, error) {
 // ParseMode parses s as an absolute URL in the given mode (in the RFC3986
 // mode, as a URI-reference: relative references are accepted too), the
 // one way to parse with a mode. It returns the first error found (Check
-// returns them all) and the warnings: in the Lenient mode each repair, the
+// returns them all) and the warnings: in the Lenient mode each repair (the
+// first 1,000 of them, and then one warning that counts the rest), the
 // result being the repaired, canonical URL; in every mode a "URL:" prefix
 // removed. Valid input without warnings costs no allocation.
 func ParseMode(s string, m Mode) (URL, []Warning, error) { return parse(s, m, m == RFC3986) }
