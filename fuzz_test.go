@@ -81,10 +81,16 @@ func fuzzMode(t *testing.T, s string, m Mode) {
 		if err.Error() != list[0].Error() {
 			t.Fatalf("Parse error %v is not Check's first %v", err, list[0])
 		}
+		seen := map[string]bool{}
 		for _, e := range list {
 			if e.Offset < 0 || e.Offset > len(s) {
 				t.Fatalf("offset %d outside %q", e.Offset, s)
 			}
+			// Two rules may be broken at one offset, but not one twice.
+			if k := e.Error(); seen[k] {
+				t.Fatalf("%q: %v listed twice", s, e)
+			}
+			seen[e.Error()] = true
 		}
 		if lo, hi := safetext.PasswordSpan(s); lo >= 0 && hi-lo >= 4 {
 			pass := s[lo:hi]
@@ -232,6 +238,7 @@ func writtenPartsAgree(t *testing.T, u *URL) {
 
 func FuzzParseRFC1738(f *testing.F) {
 	fuzzSeeds(f)
+	f.Add("news:<a@b>")
 	f.Fuzz(func(t *testing.T, s string) { fuzzMode(t, s, RFC1738) })
 }
 
@@ -282,7 +289,7 @@ func FuzzHostname1738(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, h string) {
 		p := parser{s: h, collect: true}
-		p.hostname1738Detailed(h, 0, false)
+		p.hostname1738Detailed(h, 0, false, false)
 		if fast := validHostname1738(h); fast != (len(p.errs) == 0) {
 			t.Fatalf("validHostname1738(%q) = %v, detailed errors %v", h, fast, p.errs)
 		}

@@ -236,7 +236,7 @@ func (p *parser) newsURL(u *URL) {
 	}
 	// The unique part is xchar without "@", which the generic rules
 	// checked; what follows the "@" is a host.
-	p.hostname1738(s[at+1:end], at+1, false)
+	p.hostname1738(s[at+1:end], at+1, false, true)
 }
 
 // group checks group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]

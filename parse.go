@@ -224,7 +224,8 @@ type parser struct {
 	redacted    string
 	redactedSet bool
 	pwAt, pwEnd int
-	first       *Error // the first error found
+	pwReported  map[int]bool // offsets in the password with an error listed
+	first       *Error       // the first error found
 	// offsets of the components in s, valid when the component is present
 	userAt, passAt, hostAt, portAt, pathAt, queryAt, fragAt int
 	schemeEnd                                               int              // offset of the ':' after the scheme, or -1
@@ -250,6 +251,24 @@ func (p *parser) fail(off int, cause error, rule string) {
 	if !p.wants(off) {
 		return
 	}
+	if !p.redactedSet { // once, however many errors
+		p.redacted, p.pwAt, p.pwEnd = safetext.RedactURLSpan(p.s)
+		p.redactedSet = true
+	}
+	if off >= p.pwAt && off < p.pwEnd {
+		// A byte of the hidden password, read as another component: a
+		// raw "/", "?" or "#" in the password ended the authority
+		// early. The message names no byte of it, so two rules broken
+		// there read the same: it is listed once.
+		if p.pwReported[off] {
+			return
+		}
+		if p.pwReported == nil {
+			p.pwReported = map[int]bool{}
+		}
+		p.pwReported[off] = true
+		rule = passwordCharRule
+	}
 	drop := -1 // the index in errs of the error e replaces
 	if p.collect && p.limit > 0 && len(p.errs) >= p.limit {
 		p.dropped++
@@ -267,16 +286,6 @@ func (p *parser) fail(off int, cause error, rule string) {
 			return
 		}
 		p.highest = -1 // found again at the next error past the limit
-	}
-	if !p.redactedSet { // once, however many errors
-		p.redacted, p.pwAt, p.pwEnd = safetext.RedactURLSpan(p.s)
-		p.redactedSet = true
-	}
-	if off >= p.pwAt && off < p.pwEnd {
-		// A byte of the hidden password, read as another component: a
-		// raw "/", "?" or "#" in the password ended the authority
-		// early. The message names no byte of it.
-		rule = passwordCharRule
 	}
 	e := &Error{Op: p.op, Input: p.redacted, Offset: off, Err: cause, Rule: rule}
 	if p.first == nil || p.lowestOnly {
@@ -920,7 +929,7 @@ func (p *parser) authority1738(u *URL, bad bool) {
 			return
 		}
 	}
-	p.hostname1738(u.Host, p.hostAt, sch.EmptyHost)
+	p.hostname1738(u.Host, p.hostAt, sch.EmptyHost, false)
 	if p.stop() {
 		return
 	}
@@ -961,15 +970,16 @@ func (p *parser) loginDelimiters(u *URL) {
 //	domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
 //	toplabel   = alpha | alpha *[ alphadigit | "-" ] alphadigit
 //	hostnumber = digits "." digits "." digits "." digits
-func (p *parser) hostname1738(h string, off int, emptyOK bool) {
+func (p *parser) hostname1738(h string, off int, emptyOK, inPath bool) {
 	if !validHostname1738(h) {
-		p.hostname1738Detailed(h, off, emptyOK)
+		p.hostname1738Detailed(h, off, emptyOK, inPath)
 	}
 }
 
 // hostname1738Detailed reports every way h breaks the hostname and
-// hostnumber productions.
-func (p *parser) hostname1738Detailed(h string, off int, emptyOK bool) {
+// hostnumber productions. inPath: h lies in the path, whose unsafe and
+// control bytes the generic rules have reported already.
+func (p *parser) hostname1738Detailed(h string, off int, emptyOK, inPath bool) {
 	if h == "" {
 		if !emptyOK {
 			p.fail(off, ErrBadHost, "empty host (RFC 1738 3.1: a host name or number is required)")
@@ -1013,7 +1023,9 @@ func (p *parser) hostname1738Detailed(h string, off int, emptyOK bool) {
 		if c == '%' {
 			p.fail(off+i, ErrBadHost, "escapes are not allowed in a hostname (RFC 1738 hostname)")
 		} else if cc.Is(c, cc.Unsafe|cc.Control) {
-			p.fail(off+i, ErrInvalidChar, p.charRule(c, "host"))
+			if !inPath {
+				p.fail(off+i, ErrInvalidChar, p.charRule(c, "host"))
+			}
 		} else {
 			p.fail(off+i, ErrBadHost, describe(c)+" is not allowed in a hostname (letters, digits and '-'; RFC 1738 hostname)")
 		}
