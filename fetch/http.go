@@ -526,7 +526,12 @@ type traceTransport struct {
 
 func (t *traceTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	var b strings.Builder
-	target := r.URL.Redacted()
+	// The request line as net/http writes it: the path and query to the
+	// server (curl -v's form), the whole URL to an http proxy.
+	target := r.URL.RequestURI()
+	if proxy, _ := sharedTransport().Proxy(r); proxy != nil && r.URL.Scheme == "http" {
+		target = r.URL.Redacted() + " (via " + proxy.Redacted() + ")"
+	}
 	if r.URL.Opaque != "" {
 		if v, _, err := urlkit.ParseMode(r.URL.Opaque, urlkit.RFC3986); err == nil {
 			target = v.Redacted() + " (via " + r.URL.Scheme + "://" + r.URL.Host + ")"
@@ -534,7 +539,11 @@ func (t *traceTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			target = "(opaque URL) via " + r.URL.Host
 		}
 	}
-	fmt.Fprintf(&b, "> %s %s\n", r.Method, target)
+	host := r.Host
+	if host == "" {
+		host = r.URL.Host
+	}
+	fmt.Fprintf(&b, "> %s %s\n> Host: %s\n", r.Method, target, host)
 	writeHeader(&b, "> ", r.Header)
 	t.write(b.String())
 	resp, err := t.rt.RoundTrip(r)
