@@ -414,7 +414,9 @@ func (f *Fetcher) fetch(ctx context.Context, u *urlkit.URL, r Resume, head bool)
 func (f *Fetcher) do(ctx context.Context, req *Request) (*Response, error) {
 	u := req.URL
 	if !u.IsAbs() {
-		return nil, req.errorf("check", ErrUnsupportedScheme, errors.New("not an absolute URL"))
+		e := req.errorf("check", ErrInvalidURL, nil)
+		e.Offset, e.Rule = 0, "not an absolute URL: a URL to fetch starts with its scheme (RFC 1738 2.1)"
+		return nil, e
 	}
 	if err := CheckURL(u, f.AllowPorts); err != nil {
 		err.(*Error).secrets = req.secrets()

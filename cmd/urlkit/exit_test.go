@@ -44,6 +44,7 @@ func TestGetExitCodes(t *testing.T) {
 		{"usage: -C - with --compressed", func(*testing.T) string { return "http://127.0.0.1:1/x" }, []string{"-C", "-", "-o", "x", "--compressed"}, exitUsage, "-C - cannot continue a --compressed transfer"},
 		{"unparsable URL", func(*testing.T) string { return "ftp://a b/" }, nil, exitURLRefused, "offset 7"},
 		{"unsafe URL", func(*testing.T) string { return "ftp://127.0.0.1/a%0D%0ADELE%20b" }, nil, exitURLRefused, "%0D decodes to CR"},
+		{"relative reference", func(*testing.T) string { return "/etc/hostname" }, nil, exitURLRefused, "offset 0: not an absolute URL"},
 		// An empty host would be this machine (Go dials ":80").
 		{"empty host", func(*testing.T) string { return "https:///x" }, nil, exitURLRefused, "offset 8: empty host"},
 		{"TLS to a plain HTTP server", func(t *testing.T) string {
