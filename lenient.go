@@ -288,6 +288,13 @@ func (r *repairer) run() (string, error) {
 	if lo > 0 {
 		r.warn(0, "leading whitespace and control characters removed")
 	}
+	// A UTF-8 byte order mark, which editors write at the start of a
+	// file (and so of its first line), is no part of a URL.
+	if strings.HasPrefix(s[lo:hi], "\ufeff") {
+		r.warn(lo, "byte order mark (U+FEFF) removed")
+		lo += len("\ufeff")
+		trim()
+	}
 	if hi < len(s) {
 		r.warn(hi, "trailing whitespace and control characters removed")
 	}
