@@ -126,8 +126,11 @@ func remoteName(u *urlkit.URL) (string, error) {
 		why = fmt.Sprintf("the name %q would leave the current directory; give -o FILE", name)
 	case strings.ContainsAny(name, "/\\"):
 		why = fmt.Sprintf(`the name "%s" (decoded) holds a slash and would leave the current directory; give -o FILE`, safetext.Visible(name))
-	case strings.IndexFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0:
-		why = fmt.Sprintf(`the name "%s" (decoded) holds a control character; give -o FILE`, safetext.Visible(name)) // Visible's escapes, not escaped again
+	case safetext.Visible(name) != name:
+		// A control (C0 or C1), a bidirectional override that shows
+		// "x\u202etxt.exe" as "xexe.txt", or a byte that is not UTF-8:
+		// no name to create unasked.
+		why = fmt.Sprintf(`the name "%s" (decoded) holds a control character, a bidirectional control or invalid UTF-8; give -o FILE`, safetext.Visible(name)) // Visible's escapes, not escaped again
 	}
 	if why != "" {
 		return "", fmt.Errorf("%w: %q: %s", errRemoteName, safetext.Visible(u.Redacted()), why)
