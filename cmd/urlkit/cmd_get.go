@@ -29,7 +29,8 @@ var getCmd = &command{
 or to FILE with -o: written under a temporary name in the same directory and
 renamed only after a complete, checked transfer, so a failure leaves no file
 (and an existing FILE untouched; a replaced FILE keeps its permissions, and
-its owner when run as root). A symbolic link FILE is followed: the file it
+its owner when run as root; a FILE you may not write is refused, as > and
+curl -o refuse it). A symbolic link FILE is followed: the file it
 points to is replaced, the link stays. A device, FIFO or socket FILE
 (/dev/null, a named pipe) is written in place. A progress bar (size, rate,
 ETA) appears on a terminal for transfers longer than half a second, never

@@ -61,3 +61,12 @@ func keepOwner(f *os.File, old os.FileInfo) {
 	}
 	f.Chown(int(st.Uid), int(st.Gid))
 }
+
+// mayWrite reports whether this process's user may write the file at
+// path (access(2), W_OK), as an open for writing would find.
+func mayWrite(path string) error {
+	if err := syscall.Access(path, 2); err != nil { // W_OK
+		return &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return nil
+}

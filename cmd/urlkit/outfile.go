@@ -67,6 +67,13 @@ func createOutput(ctx context.Context, path string) (*outputFile, error) {
 		return &outputFile{File: f, target: path, final: final}, nil
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil, nameTarget(err, "open", path)
+	case err == nil:
+		// Renaming over a file needs only the directory's write
+		// permission: a file the user may not write (read-only, or
+		// another user's) is refused as > and curl -o refuse it.
+		if err := mayWrite(final); err != nil {
+			return nil, nameTarget(err, "open", path)
+		}
 	}
 	dir, base := filepath.Split(final)
 	if dir == "" {
