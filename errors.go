@@ -24,6 +24,9 @@ var (
 	ErrBadPort = errors.New("invalid port")
 	// ErrSchemeSyntax: the URL breaks a production of its scheme's grammar.
 	ErrSchemeSyntax = errors.New("scheme syntax violated")
+	// ErrUnknownMode: a Mode that is none of RFC1738, RFC1630, RFC3986
+	// and Lenient was given.
+	ErrUnknownMode = errors.New("unknown mode")
 )
 
 // Error is a syntax error at a byte offset of an input.

@@ -38,6 +38,9 @@ func ParseReference(s string, m Mode) (URL, []Warning, error) { return parse(s, 
 // else parseFull, unless the pass stopped on an error it knows
 // (stoppedError).
 func parse(s string, m Mode, ref bool) (u URL, warnings []Warning, err error) {
+	if m > Lenient {
+		return URL{}, nil, unknownMode("parse", s, m)
+	}
 	end := parseFast(&u, s, m, ref)
 	if end == len(s) {
 		return u, nil, nil
@@ -147,6 +150,9 @@ func check(s string, m Mode, ref bool) ErrorList {
 // checkLimit is check keeping at most limit errors, or all when limit is
 // 0, and returns the total count.
 func checkLimit(s string, m Mode, ref bool, limit int) (ErrorList, int) {
+	if m > Lenient {
+		return ErrorList{unknownMode("check", s, m)}, 1
+	}
 	text, pre, err := prepare(s, m)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
@@ -162,6 +168,12 @@ func checkLimit(s string, m Mode, ref bool, limit int) (ErrorList, int) {
 		pre.locate(s, e)
 	}
 	return p.errs, len(p.errs) + p.dropped
+}
+
+// unknownMode is the error of a Mode outside the four (a conversion from
+// an integer): the tables indexed by the mode have no row for it.
+func unknownMode(op, s string, m Mode) *Error {
+	return &Error{Op: op, Input: safetext.RedactURL(s), Offset: 0, Err: ErrUnknownMode, Rule: m.String() + " is none of the modes rfc1738, rfc1630, rfc3986 and lenient"}
 }
 
 // split reads s, a URL or reference that a resolution rule or Relative
