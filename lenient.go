@@ -112,6 +112,7 @@ func needsRepair(s string) bool {
 		return true
 	}
 	hash, at := false, false
+	closeAt := -1 // the "]" of an IP literal host
 	for i := 0; i < len(s); i++ {
 		switch repairClass[s[i]] {
 		case repairNever:
@@ -120,6 +121,16 @@ func needsRepair(s string) bool {
 			return true
 		}
 		switch s[i] {
+		case '[':
+			// The brackets of an IP literal are the host's own (RFC 3986
+			// 3.2.2); anywhere else they are encoded.
+			if closeAt = ipLiteralClose(s, i); closeAt < 0 {
+				return true
+			}
+		case ']':
+			if i != closeAt {
+				return true
+			}
 		case '@':
 			if at {
 				return true // perhaps an "@" inside a userinfo
@@ -139,11 +150,34 @@ func needsRepair(s string) bool {
 	return false
 }
 
+// ipLiteralClose returns the offset of the "]" that closes the "[" at
+// s[i] when that "[" starts the host, right after "//" (and a userinfo)
+// at the start of s or after its scheme, and the "]" ends it; else -1.
+func ipLiteralClose(s string, i int) int {
+	auth := strings.LastIndex(s[:i], "//")
+	if auth < 0 || auth > 0 && (strings.IndexByte(s, ':') != auth-1 || !startsWithScheme(s[:auth])) {
+		return -1
+	}
+	between := s[auth+2 : i]
+	if strings.ContainsAny(between, "/?#[]") || between != "" && between[len(between)-1] != '@' {
+		return -1
+	}
+	end := strings.IndexByte(s[i:], ']')
+	if end < 0 || strings.ContainsAny(s[i+1:i+end], "/?#[@%") {
+		return -1 // not in the authority, or a zone or escape for the repairs
+	}
+	end += i
+	if end+1 < len(s) && strings.IndexByte(":/?#", s[end+1]) < 0 {
+		return -1
+	}
+	return end
+}
+
 // Classes of repairClass.
 const (
 	repairNever   = iota // a byte the lenient parser never changes
 	repairAlways         // a byte it always encodes or drops
-	repairContext        // '@', '%' and '#': it depends on what follows
+	repairContext        // '@', '%', '#', '[' and ']': it depends on where they are
 )
 
 // repairClass tells needsRepair, with one load per byte, what the
@@ -151,9 +185,9 @@ const (
 var repairClass = func() (t [256]uint8) {
 	for c := 0; c < 256; c++ {
 		switch {
-		case c <= ' ' || c >= 0x7f || strings.IndexByte("\"<>\\^`{|}[]", byte(c)) >= 0:
+		case c <= ' ' || c >= 0x7f || strings.IndexByte("\"<>\\^`{|}", byte(c)) >= 0:
 			t[c] = repairAlways
-		case c == '@' || c == '%' || c == '#':
+		case c == '@' || c == '%' || c == '#' || c == '[' || c == ']':
 			t[c] = repairContext
 		}
 	}

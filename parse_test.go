@@ -463,6 +463,13 @@ func TestParseDoesNotAllocate(t *testing.T) {
 			}
 		}
 	}
+	// The Lenient mode on input it does not repair (ParseMode's doc): IP
+	// literals included, whose brackets it encodes anywhere but the host.
+	for _, s := range []string{"http://a/b?c#d", "http://[::1]/x", "http://u@[v1.x]:80/", "ftp://[2001:db8::7]/c=GB?objectClass?one"} {
+		if n := testing.AllocsPerRun(20, func() { _, _, _ = ParseMode(s, Lenient) }); n != 0 {
+			t.Errorf("ParseMode(%q, Lenient) allocates %v times", s, n)
+		}
+	}
 }
 
 // TestRedactInput: passwords are hidden even when written with characters
