@@ -319,7 +319,10 @@ func (n Normalizer) applyFlags(v *URL, t *trace) {
 	if f&FlagRemoveDotSegments != 0 && v.Scheme != "" && hasDotSegment(v.Path) {
 		setPath(FlagRemoveDotSegments, removeDots(v.Path, v.HasAuthority, nil))
 	}
-	if f&FlagRemoveDuplicateSlashes != 0 && strings.Contains(v.Path, "//") {
+	// The slash flags are for a hierarchical path: an opaque one
+	// (mailto:a@b./) has no segments to trim or add a "/" to.
+	hier := v.HasAuthority || strings.HasPrefix(v.Path, "/")
+	if f&FlagRemoveDuplicateSlashes != 0 && hier && strings.Contains(v.Path, "//") {
 		p := v.Path
 		b := make([]byte, 0, len(p))
 		for i := 0; i < len(p); i++ {
@@ -330,18 +333,18 @@ func (n Normalizer) applyFlags(v *URL, t *trace) {
 		}
 		setPath(FlagRemoveDuplicateSlashes, string(b))
 	}
-	if f&FlagRemoveDirectoryIndex != 0 {
+	if f&FlagRemoveDirectoryIndex != 0 && hier {
 		if i := strings.LastIndexByte(v.Path, '/'); i >= 0 && isDirectoryIndex(v.Path[i+1:]) {
 			setPath(FlagRemoveDirectoryIndex, v.Path[:i+1])
 		}
 	}
-	if f&FlagRemoveTrailingSlash != 0 {
+	if f&FlagRemoveTrailingSlash != 0 && hier {
 		if p := strings.TrimRight(v.Path, "/"); p != "" {
 			setPath(FlagRemoveTrailingSlash, p)
 		} else if v.Path != "" {
 			setPath(FlagRemoveTrailingSlash, "/")
 		}
-	} else if p := v.Path; f&FlagAddTrailingSlash != 0 && p != "" && !strings.HasSuffix(p, "/") && (v.HasAuthority || strings.HasPrefix(p, "/")) {
+	} else if p := v.Path; f&FlagAddTrailingSlash != 0 && hier && p != "" && !strings.HasSuffix(p, "/") {
 		setPath(FlagAddTrailingSlash, p+"/")
 	}
 	if v.HasQuery && f&FlagRemoveTracking != 0 && v.Query != "" {
@@ -455,6 +458,9 @@ func trimHostDots(h string) string {
 	}
 	parts := strings.Split(h, ".")
 	parts = slices.DeleteFunc(parts, func(s string) bool { return s == "" })
+	if len(parts) == 0 {
+		return h // "." or "..": no name to keep, and an empty host is another URL
+	}
 	return strings.Join(parts, ".")
 }
 
