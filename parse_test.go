@@ -389,6 +389,15 @@ func TestAccessors(t *testing.T) {
 	if _, ok := m.EffectivePort(); ok {
 		t.Error("mailto has a port")
 	}
+	// Built by hand: a written port that is no number names no port.
+	bad := URL{Scheme: "http", Host: "h", HasAuthority: true, Port: "99999999999999999999", HasPort: true}
+	if n, ok := bad.EffectivePort(); ok {
+		t.Errorf("a port of %q is %d", bad.Port, n)
+	}
+	empty := URL{Scheme: "http", Host: "h", HasAuthority: true, HasPort: true}
+	if n, ok := empty.EffectivePort(); n != 80 || !ok {
+		t.Errorf("an empty port (RFC 3986 6.2.3: the default) is %d, %v", n, ok)
+	}
 	if _, ok := m.URLPath(); ok {
 		t.Error("mailto has a url-path")
 	}

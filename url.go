@@ -401,10 +401,15 @@ func (u *URL) PortNumber() (int, bool) {
 
 // EffectivePort returns the port to connect to: the written port, else the
 // scheme's default port (DefaultPort). It returns false for schemes that
-// have no port, such as mailto and news.
+// have no port, such as mailto and news, and for a written port that is
+// no port number (a URL built by hand: the parser refuses one), which
+// names no port to connect to, not the default.
 func (u *URL) EffectivePort() (int, bool) {
 	if n, ok := u.PortNumber(); ok {
 		return n, true
+	}
+	if u.HasPort && u.Port != "" {
+		return 0, false
 	}
 	if p := DefaultPort(u.Scheme); p > 0 {
 		return p, true
