@@ -192,17 +192,27 @@ func relativeCandidates(c []relativeCandidate, base, target *URL, want string, r
 				c = appendRelativePaths(c, string(removeDotSegments([]byte(dir), nil, "")), target.Path, qf, limit, least)
 			}
 		}
-		// RFC 1808's ";params" alone: the base path up to its params.
+		// ";params" alone: the base path up to the params of its last
+		// segment, which a merge replaces; and under RFC 1808, whose
+		// params start at the path's first ";" (2.4.5), up to that.
 		if i := strings.LastIndexByte(target.Path, '/') + 1; strings.IndexByte(target.Path[i:], ';') >= 0 {
 			p := target.Path[:i+strings.IndexByte(target.Path[i:], ';')]
 			if strings.HasPrefix(base.Path, p) {
 				add(want[pathAt+len(p):])
 			}
 		}
+		if i := strings.IndexByte(target.Path, ';'); rule.kind() == Rule1808 && i >= 0 && i < strings.LastIndexByte(target.Path, '/') {
+			if p := target.Path[:i]; strings.HasPrefix(base.Path, p) {
+				add(want[pathAt+i:])
+			}
+		}
 		// Dot segments alone: RFC 1630's "/." removal makes "." the
-		// directory without its trailing slash.
+		// directory without its trailing slash, and "/." the empty path.
 		addJoined("", ".", qf)
 		addJoined("", "..", qf)
+		if rule.kind() == Rule1630 && target.Path == "" {
+			addJoined("", "/.", qf)
+		}
 		if rule.kind() == Rule1808 {
 			// RFC 1808 tests the reference's params and query for being
 			// non-empty (step 5): ";" and "?" inherit the base's.

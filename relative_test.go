@@ -58,6 +58,9 @@ var relativeCases = map[urlkit.Rule][]relativeCase{
 		{"http://a//", "http://a//..", ".."},
 		// "?" inherits the base's path, ".", which no merge leaves.
 		{"urn:.#", "urn:.", "?"},
+		// RFC 1808's params start at the path's first ";" (2.4.5).
+		{base1808, "http://a/b/c/d;p/", ";p/"},
+		{base1808, "http://a/b/c/d;p/x/y", ";p/x/y"},
 	},
 	urlkit.Rule1630: {
 		{magicF, "magic://a/b/c//d/e/g", "g"},
@@ -67,6 +70,8 @@ var relativeCases = map[urlkit.Rule][]relativeCase{
 		{magicF, "magic://a/b/c//d/e", "."},
 		{magicF, "magic://a/b/c//d/e/", "./"},
 		{magicF, "magic://a/b/c//d/x", "../x"},
+		// "/." is cleaned away: the empty path.
+		{"http://a/b/", "http://a?q", "/.?q"},
 	},
 }
 
@@ -170,8 +175,9 @@ func TestRelativeDeepBase(t *testing.T) {
 		{urlkit.Rule1630, "http://h//." + strings.Repeat("//a", n/2) + "/x", as + "/b.c", as[len("http:"):] + "/b.c"},
 		// A run of "/.." climbs into that part: its length is counted.
 		{urlkit.Rule1630, "http://h//." + strings.Repeat("//a", n/2) + "/x", "http://h" + strings.Repeat("/..", n), "//h" + strings.Repeat("/..", n)},
-		// RFC 1808 merges the base's path without its params, here "/a".
-		{urlkit.Rule1808, "http://h" + strings.Repeat("/a;p", n/4), params, params[len("http://h/"):]},
+		// RFC 1808 merges the base's path without its params, here "/a",
+		// and a reference of params alone keeps it whole (2.4.5).
+		{urlkit.Rule1808, "http://h" + strings.Repeat("/a;p", n/4), params, params[len("http://h/a"):]},
 	}
 	for _, tc := range cases {
 		base, _, err := urlkit.ParseMode(tc.base, urlkit.RFC3986)
