@@ -160,8 +160,12 @@ func (e *Error) Error() string {
 		b.WriteString(e.Rule)
 	case e.Kind != nil && e.Err != nil:
 		b.WriteString(e.Kind.Error())
-		b.WriteString(": ")
-		b.WriteString(e.Err.Error())
+		// A cause that only repeats the kind (the limit that cancelled
+		// the fetch) is not said twice.
+		if msg := e.Err.Error(); !strings.Contains(e.Kind.Error(), msg) {
+			b.WriteString(": ")
+			b.WriteString(msg)
+		}
 	case e.Kind != nil:
 		b.WriteString(e.Kind.Error())
 	case e.Err != nil:

@@ -91,7 +91,7 @@ func (w *watchdog) stop() {
 
 // Causes of the cancellations by limits, turned into kinds by causeKind.
 var (
-	errMaxTime = errors.New("the maximum time passed")
+	errMaxTime = errors.New("the maximum time for the whole transfer passed")
 	errTooSlow = errors.New("slower than the speed limit")
 )
 

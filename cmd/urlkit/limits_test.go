@@ -32,8 +32,8 @@ func TestGetLimitFlags(t *testing.T) {
 		hint string
 		exit int
 	}{
-		{[]string{"--max-time", "700ms"}, "--max-time sets the limit", exitTimeout},
-		{[]string{"--speed-limit", "1k", "--speed-time", "700ms"}, "--speed-limit and --speed-time set the limit", exitTimeout},
+		{[]string{"--max-time", "700ms"}, "timed out: the maximum time for the whole transfer passed; --max-time sets the limit", exitTimeout},
+		{[]string{"--speed-limit", "1k", "--speed-time", "700ms"}, "timed out: slower than the speed limit; --speed-limit and --speed-time set the limit", exitTimeout},
 		{[]string{"--max-filesize", "10"}, "--max-filesize sets the limit", exitTooLarge},
 	} {
 		start := time.Now()
