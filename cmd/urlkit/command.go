@@ -133,7 +133,7 @@ func runCommand(ctx context.Context, args []string, st *Streams) int {
 		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(st.Err, "urlkit %s: %s\nusage: urlkit %s %s\nrun 'urlkit %s -h' for help\n", c.name, safetext.Visible(clip(err.Error())), c.name, c.synopsis(), c.name)
+		fmt.Fprintf(st.Err, "urlkit %s: %s\nusage: urlkit %s %s\nrun 'urlkit %s -h' for help\n", c.name, safetext.Visible(clip(err.Error())), c.name, c.shortSynopsis(), c.name)
 		return exitUsage
 	}
 	return runner(ctx, st, pos)
@@ -224,6 +224,17 @@ func printCommandHelp(w io.Writer, c *command) {
 // synopsis returns what follows the command's name in its usage line:
 // with flagSynopsis, every flag the command declares ("[-o FILE]
 // [--render]"), in the FlagSet's order, then args.
+// shortSynopsis is the synopsis for a usage error: one line, with
+// "[FLAGS]" for a list of flags too long for one (get's has 40), which
+// the help lists.
+func (c *command) shortSynopsis() string {
+	s := c.synopsis()
+	if c.flagSynopsis && len("usage: urlkit "+c.name+" "+s) > 80 {
+		return strings.TrimSpace("[FLAGS] " + c.args)
+	}
+	return s
+}
+
 func (c *command) synopsis() string {
 	if !c.flagSynopsis {
 		return c.args
