@@ -126,6 +126,8 @@ func runCommand(ctx context.Context, args []string, st *Streams) int {
 	runner := c.setup(fs)
 	if c.rewriteArgs != nil {
 		rest = c.rewriteArgs(rest)
+	} else {
+		rest = joinedShortFlags(fs, rest)
 	}
 	pos, err := parseInterspersed(fs, rest)
 	if errors.Is(err, flag.ErrHelp) {
@@ -137,6 +139,70 @@ func runCommand(ctx context.Context, args []string, st *Streams) int {
 		return exitUsage
 	}
 	return runner(ctx, st, pos)
+}
+
+// joinedShortFlags splits the one-letter flags written together, as curl
+// and getopt take them: "-qO" is "-q -O", and "-ofile" is "-o file" when
+// -o takes a value. An argument is split only when each of its letters
+// before the last is a boolean flag of fs; anything else is left for the
+// flag package to read or refuse. Flag values and what follows "--" are
+// not touched.
+func joinedShortFlags(fs *flag.FlagSet, args []string) []string {
+	isBool := func(f *flag.Flag) bool {
+		b, ok := f.Value.(interface{ IsBoolFlag() bool })
+		return ok && b.IsBoolFlag()
+	}
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" || strings.Contains(a, "=") {
+			out = append(out, a)
+			continue
+		}
+		if strings.HasPrefix(a, "--") || len(a) == 2 || fs.Lookup(a[1:]) != nil {
+			// A flag written alone ("-json" is Go's spelling of --json,
+			// not -j son): its value, if it takes one, is the next
+			// argument, which is no flag to split.
+			if f := fs.Lookup(strings.TrimLeft(a, "-")); f != nil && !isBool(f) && i+1 < len(args) {
+				out = append(out, a, args[i+1])
+				i++
+				continue
+			}
+			out = append(out, a)
+			continue
+		}
+		var split []string
+		valueNext := false
+		for k := 1; k < len(a); k++ {
+			f := fs.Lookup(a[k : k+1])
+			if f == nil {
+				split = nil
+				break
+			}
+			split = append(split, "-"+a[k:k+1])
+			if !isBool(f) {
+				if k+1 < len(a) {
+					split = append(split, a[k+1:])
+				} else {
+					valueNext = true
+				}
+				break
+			}
+		}
+		if split == nil {
+			out = append(out, a)
+			continue
+		}
+		out = append(out, split...)
+		if valueNext && i+1 < len(args) {
+			out = append(out, args[i+1])
+			i++
+		}
+	}
+	return out
 }
 
 // parseInterspersed parses flags anywhere among the arguments (urlkit
