@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -94,9 +95,14 @@ func createOutput(ctx context.Context, path string) (*outputFile, error) {
 // levels, like the kernel) and returns the name of the file they lead
 // to, which need not exist. It follows only the links the kernel's
 // protected_symlinks would (mayFollow), whatever that setting is here:
-// following by hand must not undo that protection.
+// following by hand must not undo that protection; and it checks the
+// links of the directories on the way the same way (dirLinksAllowed),
+// which the kernel follows when the file is created there.
 func followLinks(path string) (string, error) {
 	for range 40 {
+		if err := dirLinksAllowed(filepath.Dir(path)); err != nil {
+			return "", err
+		}
 		fi, err := os.Lstat(path)
 		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 			return path, nil
@@ -114,6 +120,57 @@ func followLinks(path string) (string, error) {
 		path = link
 	}
 	return "", errors.New("too many levels of symbolic links")
+}
+
+// dirLinksAllowed walks dir component by component as the kernel's path
+// lookup does, following its symbolic links, and refuses one that
+// mayFollow refuses. A component that does not exist ends the walk: the
+// create there fails on its own.
+func dirLinksAllowed(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil
+	}
+	comps := strings.Split(abs, string(filepath.Separator))
+	cur := string(filepath.Separator)
+	if v := filepath.VolumeName(abs); v != "" {
+		cur, comps = v+string(filepath.Separator), comps[1:]
+	}
+	for hops := 0; len(comps) > 0; {
+		c := comps[0]
+		comps = comps[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, c)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return nil
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		if err := mayFollow(next, fi); err != nil {
+			return err
+		}
+		if hops++; hops > 40 {
+			return errors.New("too many levels of symbolic links")
+		}
+		link, err := os.Readlink(next)
+		if err != nil {
+			return err
+		}
+		if filepath.IsAbs(link) {
+			cur = filepath.VolumeName(link) + string(filepath.Separator)
+		}
+		comps = append(strings.Split(link, string(filepath.Separator)), comps...)
+	}
+	return nil
 }
 
 // openWriteCtx opens a special file for writing in place, giving up when

@@ -151,6 +151,19 @@ func TestOutputSymlinkOtherUser(t *testing.T) {
 	if b, _ := os.ReadFile(victim); string(b) != "root's\n" {
 		t.Errorf("the victim holds %q", b)
 	}
+	// The same link to a directory, as a component of the path: the
+	// kernel would follow it to create the file there.
+	plantedDir := filepath.Join(shared, "dir")
+	if err := os.Symlink(filepath.Dir(victim), plantedDir); err != nil || os.Lchown(plantedDir, 65534, 65534) != nil {
+		t.Fatal(err)
+	}
+	code, stderr = getTo(t, filepath.Join(plantedDir, "victim"), source(t, "attacker's\n"))
+	if code == exitOK || !strings.Contains(stderr, "not followed (as fs.protected_symlinks)") {
+		t.Errorf("through a directory link: exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "root's\n" {
+		t.Errorf("the victim holds %q", b)
+	}
 	own := filepath.Join(shared, "own")
 	if err := os.Symlink(victim, own); err != nil {
 		t.Fatal(err)
