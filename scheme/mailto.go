@@ -61,7 +61,9 @@ type HField struct {
 //
 //	mailto:[addr-spec *("," addr-spec)]["?" hfname "=" hfvalue *("&" hfname "=" hfvalue)]
 //
-// Each address must hold an "@"; a "to" hfield adds addresses, "body"
+// There must be an address (RFC 6068 allows none, for a mail program to
+// ask the user for; the view is for sending), and each must hold an "@";
+// a "to" hfield adds addresses, "body"
 // is the message body, and any other hfield is a header field. Names and
 // values are percent-decoded (RFC 6068 2); control characters in them
 // are refused later, as concerns, before anything is sent.
@@ -116,7 +118,9 @@ func ParseMailto6068(u *urlkit.URL) (*Mailto, error) {
 		}
 	}
 	if len(m.To) == 0 {
-		return nil, syntaxError(u, l.ssp, "a mailto URL needs an address, before \"?\" or in a to= hfield (RFC 6068 2)")
+		// RFC 6068's syntax allows none (a mail program then asks for
+		// one); the view is the access's, which has no one to ask.
+		return nil, syntaxError(u, l.ssp, "no address to send to: write one before \"?\" or in a to= hfield (RFC 6068 allows none, leaving it to the mail program; urlkit sends the message itself)")
 	}
 	m.Address = m.To[0]
 	return m, nil
