@@ -107,7 +107,8 @@ func (n *News) Kind() string {
 // URL builds the news URL: "news:*", the group (a group named "*" is
 // written %2A), or the message-id with the "@" before its host left
 // unencoded (and a first "/" of two written %2F: "news://" is RFC 5538's
-// server form).
+// server form). With a Host, it is RFC 5538's news://HOST/..., where the
+// message-id's "@" is written %40.
 func (n *News) URL() *urlkit.URL {
 	if n.Host != "" { // RFC 5538's form
 		u := serverURL("news", n.Host, n.Port)
