@@ -487,13 +487,17 @@ func (o *HTTPOpener) client(req *Request) *http.Client {
 			}
 			return refuse(why, err)
 		}
-		// A login set as a header (a path gateway's) goes to the origin
-		// it was given for alone: net/http keeps it for any port and
+		// A login set as a header (a gateway's) goes to the origin it
+		// was given for alone: net/http keeps it for any port and
 		// scheme of the same host name, and for its subdomains. No
 		// Referer either: the URL asked for is not the next server's
 		// business (curl sends none unless asked).
 		if !sameOrigin(r.URL, via[0].URL) {
 			r.Header.Del("Authorization")
+			// A proxy gateway's login set by hand (the other schemes'
+			// branch of openVia) is for that gateway; the transport adds
+			// its own for a proxy it goes through.
+			r.Header.Del("Proxy-Authorization")
 		}
 		r.Header.Del("Referer")
 		return nil

@@ -176,6 +176,19 @@ func TestRedirectDropsGatewayLogin(t *testing.T) {
 	if strings.Contains(sentOn, "Authorization") || strings.Contains(sent+sentOn, "Referer") {
 		t.Errorf("sent to the gateway:\n%s\nsent to the redirect's target:\n%s", sent, sentOn)
 	}
+
+	// A proxy gateway (gopher_proxy): its login goes as
+	// Proxy-Authorization, set by hand, which net/http keeps too.
+	other = wt.Start(t, httpRequest(), ok, wt.Close())
+	gw = wt.Start(t, httpRequest(), wt.SendRaw("HTTP/1.1 302 Found\r\nLocation: http://"+other.Addr()+"/stolen\r\nContent-Length: 0\r\n\r\n"), wt.Close())
+	f = &Fetcher{Getenv: env(map[string]string{"gopher_proxy": "http://gwuser:gwsecret@" + gw.Addr()})}
+	if body, err := fetchAll(t, f, "gopher://example.org/0foo"); err != nil || string(body) != "ok" {
+		t.Fatalf("proxy gateway: %q, %v", body, err)
+	}
+	sent, sentOn = strings.Join(gw.Received(), "\n"), strings.Join(other.Received(), "\n")
+	if !strings.Contains(sent, "Proxy-Authorization: Basic "+basicToken("gwuser", "gwsecret")) || strings.Contains(sentOn, "Authorization") {
+		t.Errorf("proxy gateway: sent to the gateway:\n%s\nsent to the redirect's target:\n%s", sent, sentOn)
+	}
 }
 
 // TestTraceHidesEscapedPassword: a password with a TAB or a non-ASCII
