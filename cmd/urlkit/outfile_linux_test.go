@@ -52,19 +52,21 @@ func TestGetOutputNotWritable(t *testing.T) {
 		{"root's", 0o644, 0, false},
 		{"own", 0o644, nobody, true},
 	} {
-		target := file("target", "precious\n", tc.mode, tc.uid)
-		cmd := exec.Command(bin, "get", "-q", "-o", target, "file://"+src)
-		cmd.Env = append(os.Environ(), "URLKIT_TEST_MAIN=1")
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
-		out, err := cmd.CombinedOutput()
-		got, _ := os.ReadFile(target)
-		if replaced := string(got) == "new\n"; replaced != tc.replaced || (err == nil) != tc.replaced {
-			t.Errorf("%s file: replaced %v, %v: %s", tc.name, replaced, err, out)
+		for _, resume := range [][]string{nil, {"-C", "-"}} {
+			target := file("target", "precious\n", tc.mode, tc.uid)
+			cmd := exec.Command(bin, append(append([]string{"get", "-q"}, resume...), "-o", target, "file://"+src)...)
+			cmd.Env = append(os.Environ(), "URLKIT_TEST_MAIN=1")
+			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+			out, err := cmd.CombinedOutput()
+			got, _ := os.ReadFile(target)
+			if replaced := string(got) == "new\n"; replaced != tc.replaced || (err == nil) != tc.replaced {
+				t.Errorf("%s file %v: replaced %v, %v: %s", tc.name, resume, replaced, err, out)
+			}
+			if !tc.replaced && !strings.Contains(string(out), "permission denied") {
+				t.Errorf("%s file %v: %s", tc.name, resume, out)
+			}
+			os.Remove(target)
 		}
-		if !tc.replaced && !strings.Contains(string(out), "permission denied") {
-			t.Errorf("%s file: %s", tc.name, out)
-		}
-		os.Remove(target)
 	}
 }
 

@@ -65,6 +65,12 @@ func openPart(path string) (*outputFile, fetch.Resume, error) {
 	}
 	if fi, err := os.Stat(final); err == nil && !fi.Mode().IsRegular() {
 		return nil, fetch.Resume{}, nil
+	} else if err == nil {
+		// The copy is renamed over it: as without -C -, a file the
+		// user may not write is refused.
+		if err := mayWrite(final); err != nil {
+			return nil, fetch.Resume{}, nameTarget(err, "open", path)
+		}
 	}
 	part := partName(final)
 	// The name is known in advance: whatever is found there must be the
