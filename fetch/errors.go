@@ -248,6 +248,10 @@ func classify(ctx context.Context, err error, body bool, c Classifier) error {
 	var rhe tls.RecordHeaderError
 	var ae tls.AlertError
 	switch {
+	case body:
+		// A TLS error once the data flows (a record garbled in the
+		// body) breaks the transfer off: that is a short transfer,
+		// and --retry tries again, below.
 	case errors.As(err, &cve):
 		return ErrCertificate
 	case errors.As(err, &rhe), errors.As(err, &ae), strings.HasPrefix(unwrapOp(err).Error(), "tls: "):

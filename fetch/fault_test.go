@@ -7,8 +7,10 @@ package fetch
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"io"
+	"net"
 	"runtime"
 	"strings"
 	"testing"
@@ -261,4 +263,24 @@ func (cs classifiers) Classify(err error) error {
 		}
 	}
 	return nil
+}
+
+// TestClassifyTLS: a TLS error before any answer is the handshake's
+// (curl's 35 and 60); once the body flows, it breaks the transfer off: a
+// short transfer, which --retry tries again.
+func TestClassifyTLS(t *testing.T) {
+	garbled := &net.OpError{Op: "read", Err: tls.RecordHeaderError{Msg: "tls: first record does not look like a TLS handshake"}}
+	for _, tc := range []struct {
+		err  error
+		body bool
+		want error
+	}{
+		{garbled, false, ErrTLS},
+		{garbled, true, ErrShortTransfer},
+		{&tls.CertificateVerificationError{Err: errors.New("x509: unknown authority")}, false, ErrCertificate},
+	} {
+		if got := classify(context.Background(), tc.err, tc.body, nil); got != tc.want {
+			t.Errorf("%v (body %v): %v, want %v", tc.err, tc.body, got, tc.want)
+		}
+	}
 }
