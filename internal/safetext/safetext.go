@@ -148,6 +148,7 @@ const Mask = "xxxxx"
 type Redactor struct {
 	mu      sync.RWMutex
 	secrets []string
+	have    map[string]struct{} // the secrets, to add each once
 }
 
 // Add makes r hide each non-empty secret from now on.
@@ -155,21 +156,31 @@ func (r *Redactor) Add(secrets ...string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	add := func(s string) {
-		if s == "" || s == Mask || slices.Contains(r.secrets, s) {
+		if s == "" || s == Mask {
 			return
+		}
+		if _, ok := r.have[s]; ok {
+			return
+		}
+		if r.have == nil {
+			r.have = map[string]struct{}{}
 		}
 		// A copy: s may be part of a buffer its caller reuses (the
 		// batches of the streaming commands).
-		r.secrets = append(r.secrets, strings.Clone(s))
+		s = strings.Clone(s)
+		r.have[s] = struct{}{}
+		r.secrets = append(r.secrets, s)
 	}
 	for _, s := range secrets {
 		add(s)
-		// The text to redact may have been escaped first, as a trace's
-		// line or a server's reply in a message is: a secret with a
-		// control, a non-ASCII or a quoting byte is hidden in those
-		// forms too.
-		add(Visible(s))
-		add(EscapeBytes(s))
+		if escapedDiffers(s) {
+			// The text to redact may have been escaped first, as a
+			// trace's line or a server's reply in a message is: a secret
+			// with a control, a non-ASCII or a quoting byte is hidden in
+			// those forms too.
+			add(Visible(s))
+			add(EscapeBytes(s))
+		}
 	}
 	// Longest first, so that a secret containing another is hidden whole.
 	for i := 1; i < len(r.secrets); i++ {
@@ -177,6 +188,17 @@ func (r *Redactor) Add(secrets ...string) {
 			r.secrets[j], r.secrets[j-1] = r.secrets[j-1], r.secrets[j]
 		}
 	}
+}
+
+// escapedDiffers reports whether Visible or EscapeBytes would change s:
+// whether it holds a byte outside printable ASCII, '"' or '\\'.
+func escapedDiffers(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return true
+		}
+	}
+	return false
 }
 
 // AddURLPasswords adds the passwords of the URLs written in s (see
