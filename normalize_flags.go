@@ -319,9 +319,10 @@ func (n Normalizer) applyFlags(v *URL, t *trace) {
 	if f&FlagRemoveDotSegments != 0 && v.Scheme != "" && hasDotSegment(v.Path) {
 		setPath(FlagRemoveDotSegments, removeDots(v.Path, v.HasAuthority, nil))
 	}
-	// The slash flags are for a hierarchical path: an opaque one
-	// (mailto:a@b./) has no segments to trim or add a "/" to.
-	hier := v.HasAuthority || strings.HasPrefix(v.Path, "/")
+	// The slash flags are for a hierarchical path (a relative
+	// reference's too): an opaque one (mailto:a@b./) has no segments to
+	// trim or add a "/" to.
+	hier := v.HasAuthority || strings.HasPrefix(v.Path, "/") || v.Scheme == ""
 	if f&FlagRemoveDuplicateSlashes != 0 && hier && strings.Contains(v.Path, "//") {
 		p := v.Path
 		b := make([]byte, 0, len(p))

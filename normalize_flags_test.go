@@ -22,6 +22,11 @@ var flagCases = []struct {
 	{urlkit.FlagRemoveTrailingSlash, "http://host/", "http://host/"},
 	{urlkit.FlagRemoveTrailingSlash, "http://host//", "http://host/"},
 	{urlkit.FlagRemoveTrailingSlash, "http://host/path/?q", "http://host/path?q"},
+	// A relative reference's path is hierarchical too; an opaque one has
+	// no segments to trim.
+	{urlkit.FlagRemoveTrailingSlash, "a/b/", "a/b"},
+	{urlkit.FlagRemoveTrailingSlash | urlkit.FlagRemoveDuplicateSlashes | urlkit.FlagRemoveDirectoryIndex, "a//b/index.html", "a/b"},
+	{urlkit.FlagRemoveTrailingSlash, "mailto:a@b.example/", "mailto:a@b.example/"},
 	{urlkit.FlagAddTrailingSlash, "http://host/path", "http://host/path/"},
 	{urlkit.FlagAddTrailingSlash, "http://host/path/", "http://host/path/"},
 	{urlkit.FlagAddTrailingSlash | urlkit.FlagRemoveTrailingSlash, "http://host/path/", "http://host/path"},
