@@ -390,9 +390,11 @@ func TestAccessors(t *testing.T) {
 		t.Error("mailto has a port")
 	}
 	// Built by hand: a written port that is no number names no port.
-	bad := URL{Scheme: "http", Host: "h", HasAuthority: true, Port: "99999999999999999999", HasPort: true}
-	if n, ok := bad.EffectivePort(); ok {
-		t.Errorf("a port of %q is %d", bad.Port, n)
+	for _, port := range []string{"99999999999999999999", "-1", "+80", " 80"} {
+		bad := URL{Scheme: "http", Host: "h", HasAuthority: true, Port: port, HasPort: true}
+		if n, ok := bad.EffectivePort(); ok {
+			t.Errorf("a port of %q is %d", bad.Port, n)
+		}
 	}
 	empty := URL{Scheme: "http", Host: "h", HasAuthority: true, HasPort: true}
 	if n, ok := empty.EffectivePort(); n != 80 || !ok {

@@ -392,6 +392,11 @@ func (u *URL) PortNumber() (int, bool) {
 	if !u.HasPort || u.Port == "" {
 		return 0, false
 	}
+	// Digits only (a URL built by hand may hold "-1" or "+80", which
+	// strconv reads as numbers).
+	if strings.Trim(u.Port, "0123456789") != "" {
+		return 0, false
+	}
 	n, err := strconv.Atoi(u.Port)
 	if err != nil || n > 65535 {
 		return 0, false
