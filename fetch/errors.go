@@ -193,6 +193,14 @@ func (req *Request) errorf(op string, kind, err error) *Error {
 	return &Error{Op: op, URL: req.URL.Redacted(), Offset: -1, Kind: kind, Err: err, secrets: req.secrets()}
 }
 
+// notAbsolute is the error for a URL without a scheme: a relative
+// reference names nothing to fetch (curl: URL malformed).
+func (req *Request) notAbsolute() *Error {
+	e := req.errorf("check", ErrInvalidURL, nil)
+	e.Offset, e.Rule = 0, "not an absolute URL: a URL to fetch starts with its scheme (RFC 1738 2.1)"
+	return e
+}
+
 // secrets returns the redactor of req's secrets, made on first use with
 // the URL's password as written and decoded.
 func (req *Request) secrets() *safetext.Redactor {

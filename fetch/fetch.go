@@ -248,6 +248,9 @@ var headOpeners = map[string]bool{"http": true, "https": true, "ftp": true}
 // its Body is empty (and must be closed). Other schemes fail with
 // ErrUnsupportedScheme.
 func (f *Fetcher) Head(ctx context.Context, u *urlkit.URL) (*Response, error) {
+	if !u.IsAbs() {
+		return nil, f.newRequest(u).notAbsolute()
+	}
 	if _, gw := f.gatewayFor(u); !headOpeners[u.SchemeName()] || gw && !strings.HasPrefix(u.SchemeName(), "http") {
 		req := f.newRequest(u)
 		return nil, req.errorf("check", ErrUnsupportedScheme, fmt.Errorf("-I (head) is for http, https and ftp URLs, not %s", u.SchemeName()))
@@ -260,6 +263,9 @@ func (f *Fetcher) Head(ctx context.Context, u *urlkit.URL) (*Response, error) {
 // FEAT lists MLST, else LIST, else NLST; Response.ListFormat says which.
 // Other schemes fail with ErrUnsupportedScheme.
 func (f *Fetcher) List(ctx context.Context, u *urlkit.URL) (*Response, error) {
+	if !u.IsAbs() {
+		return nil, f.newRequest(u).notAbsolute()
+	}
 	if _, gw := f.gatewayFor(u); u.SchemeName() != "ftp" || gw {
 		req := f.newRequest(u)
 		return nil, req.errorf("check", ErrUnsupportedScheme, fmt.Errorf("--list is for ftp URLs, not %s", u.SchemeName()))
@@ -414,9 +420,7 @@ func (f *Fetcher) fetch(ctx context.Context, u *urlkit.URL, r Resume, head bool)
 func (f *Fetcher) do(ctx context.Context, req *Request) (*Response, error) {
 	u := req.URL
 	if !u.IsAbs() {
-		e := req.errorf("check", ErrInvalidURL, nil)
-		e.Offset, e.Rule = 0, "not an absolute URL: a URL to fetch starts with its scheme (RFC 1738 2.1)"
-		return nil, e
+		return nil, req.notAbsolute()
 	}
 	if err := CheckURL(u, f.AllowPorts); err != nil {
 		err.(*Error).secrets = req.secrets()

@@ -198,6 +198,9 @@ func (f *Fetcher) Send(ctx context.Context, u *urlkit.URL, msg io.Reader) (*Sent
 	if f.Trace != nil {
 		req.Trace = red.Writer(f.Trace)
 	}
+	if !u.IsAbs() {
+		return nil, req.notAbsolute()
+	}
 	if err := CheckURL(u, f.AllowPorts); err != nil {
 		err.(*Error).secrets = red
 		return nil, err

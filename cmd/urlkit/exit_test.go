@@ -45,6 +45,8 @@ func TestGetExitCodes(t *testing.T) {
 		{"unparsable URL", func(*testing.T) string { return "ftp://a b/" }, nil, exitURLRefused, "offset 7"},
 		{"unsafe URL", func(*testing.T) string { return "ftp://127.0.0.1/a%0D%0ADELE%20b" }, nil, exitURLRefused, "%0D decodes to CR"},
 		{"relative reference", func(*testing.T) string { return "/etc/hostname" }, nil, exitURLRefused, "offset 0: not an absolute URL"},
+		{"relative reference, -I", func(*testing.T) string { return "notaurl" }, []string{"-I"}, exitURLRefused, "offset 0: not an absolute URL"},
+		{"relative reference, --list", func(*testing.T) string { return "notaurl" }, []string{"--list"}, exitURLRefused, "offset 0: not an absolute URL"},
 		// An empty host would be this machine (Go dials ":80").
 		{"empty host", func(*testing.T) string { return "https:///x" }, nil, exitURLRefused, "offset 8: empty host"},
 		{"TLS to a plain HTTP server", func(t *testing.T) string {
@@ -236,5 +238,9 @@ func TestSendExitCodes(t *testing.T) {
 	code, _, stderr = runCLI(t, "body\n", false, "send", "mailto:you@exa mple.org")
 	if code != exitURLRefused {
 		t.Errorf("bad URL: exit %d: %s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "body\n", false, "send", "notaurl")
+	if code != exitURLRefused || !strings.Contains(stderr, "offset 0: not an absolute URL") {
+		t.Errorf("relative reference: exit %d: %s", code, stderr)
 	}
 }
