@@ -341,6 +341,12 @@ func TestProblems(t *testing.T) {
 		{"password broken across lines", "<URL:ftp://joe:hunter2\n   x@host|/>", 0,
 			nil,
 			[]string{`extract: line 2, column 10 (offset 32): "<URL:ftp://joe:xxxxx@host|/>": '|' in the host: a host is a name, an address or an internationalized (IDNA) name, and encoding it would make none of these (RFC 1738 3.1, RFC 3986 3.2.2)`}},
+		{"the second URL's password", "<URL:ftp://a/ <URL:ftp://joe:secret@h/>", 0,
+			[]string{"ftp://a/", "ftp://joe:secret@h/"},
+			[]string{`extract: line 1, column 1 (offset 0): "<URL:ftp://a/ <URL:ftp://joe:xxxxx@h/>": wrapper not closed: '<' before the closing '>'`}},
+		{"a password past the window", "<URL:ftp://user:" + strings.Repeat("S", 2000) + "@h/", 0,
+			[]string{"ftp://user:" + strings.Repeat("S", 2000) + "@h/"}, // found bare
+			[]string{`extract: line 1, column 1 (offset 0): "<URL:ftp://user:xxxxx": wrapper not closed: no '>' before the end of the input`}},
 		{"password past the snippet", "<URL:ftp://user:" + strings.Repeat("S", 70) + "@h|/>", 0,
 			nil,
 			[]string{`extract: line 1, column 89 (offset 88): "<URL:ftp://user:xxxxx@h|/>": '|' in the host: a host is a name, an address or an internationalized (IDNA) name, and encoding it would make none of these (RFC 1738 3.1, RFC 3986 3.2.2)`}},

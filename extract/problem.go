@@ -69,13 +69,42 @@ func (p *Problem) Unwrap() error { return p.Err }
 // snippetMax bounds Problem.Text.
 const snippetMax = 64
 
-// snippet returns the start of a candidate for a Problem: its password
-// hidden (safetext.RedactURL), then at most snippetMax bytes, cut at a
-// line break. The password is found in the whole candidate first: a
-// wrapped URL may break a line inside it (RFC 1738 appendix), or it may
-// run past snippetMax, and a cut there would leave no "@" to find it by.
+// snippet returns the start of a candidate for a Problem: the passwords
+// of its URLs hidden, then at most snippetMax bytes, cut at a line break.
+// The passwords are found first, in the candidate's first redactWindow
+// bytes: a wrapped URL may break a line inside one (RFC 1738 appendix),
+// or it may run past snippetMax, and a cut there would leave no "@" to
+// find it by. A password that the window cuts off is hidden from its
+// ":" on.
 func snippet(b []byte) string {
-	s := safetext.RedactURL(string(b))
+	w := string(b[:min(len(b), redactWindow)])
+	var out strings.Builder
+	last := 0
+	for i := 0; ; {
+		j := strings.Index(w[i:], "://")
+		if j < 0 {
+			break
+		}
+		at := i + j
+		lo, hi := safetext.PasswordSpan(w[at:])
+		if lo < 0 {
+			if len(b) > len(w) {
+				lo, hi = cutPassword(w[at:])
+			}
+			if lo < 0 {
+				i = at + 3
+				continue
+			}
+		}
+		out.WriteString(w[last : at+lo])
+		out.WriteString(safetext.Mask)
+		last, i = at+hi, at+hi
+		if out.Len() > snippetMax {
+			break
+		}
+	}
+	out.WriteString(w[last:])
+	s := out.String()
 	// Only the first snippetMax bytes are shown: a line break further on
 	// changes nothing, and a wrapper left open runs to MaxLength.
 	s = s[:min(len(s), snippetMax+1)]
@@ -86,4 +115,21 @@ func snippet(b []byte) string {
 		s = s[:snippetMax] + "..."
 	}
 	return s
+}
+
+// redactWindow bounds the part of a candidate searched for passwords:
+// the problems of a text of unclosed wrappers would otherwise each read
+// up to MaxLength bytes.
+const redactWindow = 1 << 10
+
+// cutPassword returns the span from the ":" of "://user:" to the end of
+// s, a window that ends before the password's "@" could be seen; -1, -1
+// when s has no such ":" (a "/" or "@" first: no userinfo).
+func cutPassword(s string) (lo, hi int) {
+	rest := s[3:]
+	k := strings.IndexAny(rest, ":/?#@")
+	if k < 0 || rest[k] != ':' {
+		return -1, -1
+	}
+	return 3 + k + 1, len(s)
 }
