@@ -34,7 +34,8 @@ type command struct {
 	rewriteArgs func(args []string) []string
 	// ownOutput: the command reports its own errors writing standard
 	// output (get: per URL, and standard output's *os.File is a
-	// session's terminal); run does it for the others.
+	// session's terminal); run does it for the others, and for the
+	// command's help.
 	ownOutput bool
 }
 
@@ -61,9 +62,6 @@ func run(ctx context.Context, args []string, st *Streams) int {
 		return exitUsage
 	}
 	st = st.guarded(args)
-	if c, ok := commands[args[0]]; ok && c.ownOutput {
-		return runCommand(ctx, args, st)
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := &outWriter{w: st.Out, stop: cancel}
@@ -137,6 +135,13 @@ func runCommand(ctx context.Context, args []string, st *Streams) int {
 	if err != nil {
 		fmt.Fprintf(st.Err, "urlkit %s: %s\nusage: urlkit %s %s\nrun 'urlkit %s -h' for help\n", c.name, safetext.Visible(clip(err.Error())), c.name, c.shortSynopsis(), c.name)
 		return exitUsage
+	}
+	if ow, ok := st.Out.(*outWriter); ok && c.ownOutput {
+		// Its help went through run's writer; its data goes to standard
+		// output itself.
+		own := *st
+		own.Out = ow.w
+		st = &own
 	}
 	return runner(ctx, st, pos)
 }

@@ -171,7 +171,7 @@ func TestWriteErrorStops(t *testing.T) {
 	for _, args := range [][]string{
 		{"normalize"}, {"normalize", "-j", "2"}, {"parse"}, {"parse", "--json"}, {"check", "-v"},
 		{"resolve", "http://a/"}, {"relative", "http://a/"}, {"equal"}, {"escape"}, {"unescape"},
-		{"extract"}, {"edit", "-f", "-"}, {"explain", "http://a/"}, {"--version"}, {"help"}, {"normalize", "-h"},
+		{"extract"}, {"edit", "-f", "-"}, {"explain", "http://a/"}, {"--version"}, {"help"}, {"normalize", "-h"}, {"get", "-h"},
 	} {
 		in := lines
 		switch args[0] {
