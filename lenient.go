@@ -327,7 +327,11 @@ func (r *repairer) run() (string, error) {
 	if strings.HasPrefix(s[lo:hi], "\ufeff") {
 		r.warn(lo, "byte order mark (U+FEFF) removed")
 		lo += len("\ufeff")
+		at := lo
 		trim()
+		if lo > at {
+			r.warn(at, "leading whitespace and control characters removed")
+		}
 	}
 	if hi < len(s) {
 		r.warn(hi, "trailing whitespace and control characters removed")

@@ -35,6 +35,7 @@ func TestLenient(t *testing.T) {
 		{"@ in the userinfo (WHATWG: the last @ ends it)", "ftp://joe@example.com:secret@host/", "ftp://joe%40example.com:secret@host/", []string{"'@' inside the userinfo encoded as %40"}},
 		{"leading control characters (WHATWG trims C0 controls)", "\x00\x1b http://host/", "http://host/", []string{"leading whitespace and control characters"}},
 		{"a byte order mark (the first line of a file)", "\ufeffhttp://host/", "http://host/", []string{"byte order mark (U+FEFF) removed"}},
+		{"a byte order mark, then spaces", "\ufeff  http://host/", "http://host/", []string{"byte order mark (U+FEFF) removed", "leading whitespace"}},
 		{"tilde stays", "http://host/~user", "http://host/~user", nil},
 		{"nothing to repair", "https://ex_ample.com/a?b#c", "https://ex_ample.com/a?b#c", nil},
 	} {

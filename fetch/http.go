@@ -346,9 +346,9 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 		resp.restartNoted = true
 		resp.Warnings = append(resp.Warnings, fmt.Sprintf("the server sent the whole resource (%s), not the rest from byte %d: it ignores ranges or the resource changed (If-Range); fetched again from the start", hresp.Status, req.Resume.Offset))
 	}
-	// A HEAD or 204 response has no body to decompress, whatever its
-	// Content-Encoding says of the body a GET would get.
-	if o.Compressed && hreq.Method != http.MethodHead && hresp.StatusCode != http.StatusNoContent &&
+	// A HEAD or 204 response, or an empty body, has nothing to
+	// decompress, whatever its Content-Encoding says.
+	if o.Compressed && hreq.Method != http.MethodHead && hresp.StatusCode != http.StatusNoContent && hresp.ContentLength != 0 &&
 		strings.EqualFold(hresp.Header.Get("Content-Encoding"), "gzip") {
 		// Over httpBody, so that a body cut short says how short.
 		raw := resp.Body

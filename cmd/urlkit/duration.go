@@ -22,6 +22,9 @@ func (d *durationValue) String() string { return time.Duration(*d).String() }
 
 func (d *durationValue) Set(s string) error {
 	if v, err := time.ParseDuration(s); err == nil {
+		if v < 0 {
+			return errors.New("a time limit cannot be negative")
+		}
 		*d = durationValue(v)
 		return nil
 	}

@@ -21,7 +21,7 @@ func TestDurationFlags(t *testing.T) {
 			t.Errorf("--max-time %s: %v, %v; want %v", in, d, err, want)
 		}
 	}
-	for _, in := range []string{"abc", "-1", "1e300", "NaN", "5 s"} {
+	for _, in := range []string{"abc", "-1", "-1s", "1e300", "NaN", "5 s"} {
 		var d time.Duration
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
 		fs.SetOutput(new(strings.Builder))

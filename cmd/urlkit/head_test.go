@@ -58,3 +58,13 @@ func TestHeadCompressed(t *testing.T) {
 		t.Errorf("exit %d %q: %s", code, out, stderr)
 	}
 }
+
+// --compressed with an empty body labelled gzip: nothing to decompress,
+// an empty file, as curl --compressed gives.
+func TestCompressedEmptyBody(t *testing.T) {
+	srv := wt.Start(t, httpHead(), wt.SendRaw("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 0\r\n\r\n"), wt.Close())
+	code, out, stderr := runCLI(t, "", false, "get", "--compressed", "http://"+srv.Addr()+"/f")
+	if code != exitOK || out != "" {
+		t.Errorf("exit %d %q: %s", code, out, stderr)
+	}
+}
