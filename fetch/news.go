@@ -322,14 +322,18 @@ type newsBody struct {
 	keep   func() // keeps c for the next URL instead of QUIT, or nil
 	buf    []byte
 	done   bool
+	eof    bool // the response was read to its end
 }
 
 func (b *newsBody) Read(p []byte) (int, error) {
 	if b.r != nil {
-		return b.r.Read(p)
+		n, err := b.r.Read(p)
+		b.eof = b.eof || err == io.EOF
+		return n, err
 	}
 	for len(b.buf) == 0 {
 		if b.done {
+			b.eof = true
 			return 0, io.EOF
 		}
 		var more bool
@@ -346,7 +350,14 @@ func (b *newsBody) Read(p []byte) (int, error) {
 }
 
 // Close finishes the response and quits; an error of the response wins.
+// A response closed before its end (a limit passed, the output failed)
+// ends the connection instead: reading the rest to reuse it could take
+// as long as a hostile server keeps sending.
 func (b *newsBody) Close() error {
+	if !b.eof {
+		b.c.Close()
+		return nil
+	}
 	var err error
 	if b.closeR != nil {
 		err = b.closeR()

@@ -81,3 +81,25 @@ func TestParseBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestNewsLimitEndsTransfer: an article past --max-filesize, or one whose
+// output fails, ends the transfer at once: the connection is closed, not
+// read to the end of an article a hostile server never ends.
+func TestNewsLimitEndsTransfer(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		exit int
+	}{
+		{[]string{"--max-filesize", "100k"}, exitTooLarge},
+		{[]string{"-o", "/dev/full"}, exitWrite},
+	} {
+		srv := wt.Start(t, wt.Send("200 fake news server ready"),
+			wt.Expect("CAPABILITIES"), wt.SendRaw("101 Capabilities\r\nVERSION 2\r\nREADER\r\n.\r\n"),
+			wt.Expect("ARTICLE <a@b>"), wt.Send("220 0 <a@b>"), endlessLines("an endless article", 1<<40))
+		start := time.Now()
+		code, _, stderr := runCLI(t, "", false, append(append([]string{"get", "-q", "--nntp", srv.Addr()}, tc.args...), "news:a@b")...)
+		if code != tc.exit || time.Since(start) > 5*time.Second {
+			t.Errorf("%v: exit %d after %v: %s", tc.args, code, time.Since(start), stderr)
+		}
+	}
+}
