@@ -343,3 +343,45 @@ func TestFaultQuit(t *testing.T) {
 		t.Errorf("after Quit: %v", err)
 	}
 }
+
+// A GROUP reply that claims a range of 10^18 numbers, whose batches the
+// server answers at once with 423: the listing ends with an error after
+// maxEmptyBatches empty batches, not after 10^15 commands.
+func TestFaultEndlessEmptyRange(t *testing.T) {
+	overs := 0
+	srv := wt.Start(t, wt.Script(opening(), wt.Steps(
+		wt.Expect("GROUP g"), wt.Send("211 2 1 999999999999999999 g"),
+		wt.Func(func(s *wt.Session) error {
+			for {
+				line, err := s.ReadLine()
+				if err != nil {
+					return nil
+				}
+				if !strings.HasPrefix(line, "OVER ") {
+					return nil
+				}
+				overs++
+				if _, err := s.Conn.Write([]byte("423 no articles in that range\r\n")); err != nil {
+					return nil
+				}
+			}
+		}),
+	))...)
+	c := dial(t, srv.Addr(), nil)
+	g, err := c.Group(t.Context(), "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := c.Overview(t.Context(), g.Low, g.High)
+	for o.Next() {
+		t.Fatal("an article out of nowhere")
+	}
+	if err := o.Err(); !errors.Is(err, ErrMalformedReply) || !strings.Contains(err.Error(), "batches in a row without an article") {
+		t.Errorf("Err = %v", err)
+	}
+	c.Close()
+	srv.Wait(time.Second)
+	if overs != maxEmptyBatches {
+		t.Errorf("%d OVER commands", overs)
+	}
+}

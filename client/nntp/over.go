@@ -104,13 +104,25 @@ type OverviewScanner struct {
 	ctx     context.Context
 	release func()
 	cur     int64 // first number of the next batch
+	low     int64
 	high    int64
 	blk     *block  // the open OVER/XOVER response
 	nums    []int64 // LISTGROUP numbers of the batch still to HEAD
 	item    Overview
 	err     error
 	done    bool
+	// batches asked for in a row that gave no article, and whether the
+	// current one gave one
+	emptyRun int
+	asked    bool
+	gotItem  bool
 }
+
+// maxEmptyBatches bounds the batches in a row that give no article: a
+// GROUP reply may claim any range ("211 2 1 999999999999999999"), and its
+// batches, each answered at once, would go on for ever. Past it the
+// listing ends with an error, not silently.
+const maxEmptyBatches = 100
 
 // Overview starts scanning the overview data of the articles low to high
 // (inclusive) of the group selected with Group. It uses OVER when the
@@ -121,7 +133,7 @@ type OverviewScanner struct {
 // returns false; a refusal of the range (412: no group selected) is a
 // *ReplyError.
 func (c *Conn) Overview(ctx context.Context, low, high int64) *OverviewScanner {
-	s := &OverviewScanner{c: c, ctx: ctx, cur: max(low, 1), high: high}
+	s := &OverviewScanner{c: c, ctx: ctx, cur: max(low, 1), low: low, high: high}
 	release, err := c.sess.Begin(ctx)
 	if err != nil {
 		s.err, s.done = err, true
@@ -150,7 +162,7 @@ func (s *OverviewScanner) Next() bool {
 					s.finish(s.c.sess.Fail(s.ctx, s.blk.op, perr))
 					return false
 				}
-				s.item = o
+				s.item, s.gotItem = o, true
 				return true
 			}
 			s.blk.closed = true
@@ -170,13 +182,23 @@ func (s *OverviewScanner) Next() bool {
 				return false
 			}
 			if found {
-				s.item = o
+				s.item, s.gotItem = o, true
 				return true
 			}
 			continue
 		}
 		if s.cur > s.high {
 			s.finish(nil)
+			return false
+		}
+		if s.asked && !s.gotItem {
+			s.emptyRun++
+		} else {
+			s.emptyRun = 0
+		}
+		s.asked, s.gotItem = true, false
+		if s.emptyRun >= maxEmptyBatches {
+			s.finish(opErr("OVER", fmt.Errorf("%w: %d batches in a row without an article, up to %d of the range %d-%d the server gave: stopped", ErrMalformedReply, s.emptyRun, s.cur-1, s.low, s.high)))
 			return false
 		}
 		if err := s.request(); err != nil {
