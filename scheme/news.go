@@ -243,6 +243,9 @@ func newsConcerns(v View, c *concernList) {
 }
 
 func nntpConcerns(v View, c *concernList) {
+	// The login goes on AUTHINFO USER and AUTHINFO PASS lines (RFC 4643).
+	c.scan(c.u.User, c.l.user, ctlLine, "NNTP AUTHINFO USER command")
+	c.scan(c.u.Password, c.l.pass, ctlLine, "NNTP AUTHINFO PASS command")
 	if n, _ := v.(*NNTP); n != nil {
 		c.scanSpan(n.At.Group, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
 		c.scanSpan(n.At.Article, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
