@@ -245,9 +245,23 @@ func writeDotStuffed(w *bufio.Writer, r io.Reader) error {
 			if len(line) > 0 && line[0] == '.' {
 				w.WriteByte('.')
 			}
+			// A piece may end with the CR of the line's CRLF: it is
+			// held back until the next piece shows whether an LF
+			// follows, or the line would end in CR CR LF.
+			heldCR := false
 			for err == bufio.ErrBufferFull {
+				if heldCR {
+					w.WriteByte('\r')
+				}
+				heldCR = len(line) > 0 && line[len(line)-1] == '\r'
+				if heldCR {
+					line = line[:len(line)-1]
+				}
 				w.Write(line)
 				line, err = br.ReadSlice('\n')
+			}
+			if heldCR && !(len(line) > 0 && line[0] == '\n') {
+				w.WriteByte('\r') // a CR inside the line, as it came
 			}
 			body := line
 			if n := len(body); n > 0 && body[n-1] == '\n' {

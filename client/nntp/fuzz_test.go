@@ -27,6 +27,9 @@ func FuzzDotReader(f *testing.F) {
 	for _, s := range []string{
 		"line\r\n..dot\r\n.\r\n", ".\r\n", "no end\r\n", "a\nb\n.\n", "...\r\n.\r\n",
 		"x\r\r\n.\r\n", strings.Repeat("z", 300) + "\r\n.\r\n", "\r\n\r\n.\r\nafter\r\n",
+		// The writer reads 4096 bytes at a time: a CRLF split across
+		// two reads (CR last in the first) gave CR CR LF.
+		strings.Repeat("x", 4095) + "\r\nnext\r\n", strings.Repeat("y", 4095) + "\rz\r\n",
 	} {
 		f.Add(s)
 	}
