@@ -107,6 +107,10 @@ var (
 	// ErrCertificate: the server's certificate is not trusted (unknown
 	// authority, expired, for another name). It matches ErrTLS too.
 	ErrCertificate = fmt.Errorf("%w: the server's certificate is not trusted", ErrTLS)
+	// ErrBadMessage: the message given to Send breaks its format (an
+	// article's header, RFC 5536): nothing was sent, and the URL is not
+	// at fault.
+	ErrBadMessage = errors.New("message refused")
 	// ErrGateway: a gateway is misconfigured (not an http or https URL) or
 	// answered with an error.
 	ErrGateway = errors.New("gateway error")

@@ -387,7 +387,7 @@ func (o *NNTPOpener) Classify(err error) error {
 	case errors.Is(err, nntp.ErrUnsafeArg):
 		return ErrUnsafe
 	case errors.Is(err, nntp.ErrBadArticle):
-		return ErrInvalidURL
+		return ErrBadMessage
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		// A data block the server broke off before its ".": cut short,
 		// as a reset there is (the dot reader wraps ErrMalformedReply too).

@@ -146,8 +146,9 @@ func TestRefusedBeforeConnecting(t *testing.T) {
 		{"mailto:you@example.org", "To: not an address <<\n\nhi\n", ErrInvalidURL}, // the header checked
 		{"news:local.test%0D%0APOST", "From: a@b.c\nSubject: s\n\nx\n", ErrUnsafe},
 		{"nntp://" + addr + "/local.test%0AQUIT", "From: a@b.c\nSubject: s\n\nx\n", ErrUnsafe},
-		{"news:local.test", "Subject: no From\n\nx\n", ErrInvalidURL}, // RFC 5536 3.1
-		{"news:local.test", "From: a@b.c\nSubject: s\nDate: yesterday\n\nx\n", ErrInvalidURL},
+		{"news:local.test", "Subject: no From\n\nx\n", ErrBadMessage}, // RFC 5536 3.1
+		{"news:local.test", "From: a@b.c\nSubject: s\nDate: yesterday\n\nx\n", ErrBadMessage},
+		{"news:local.test", "From: a@b.c\nSubject: s\nNewsgroups: local.general\n\nx\n", ErrBadMessage}, // not the URL's group
 		{"news:first@test.invalid", "From: a@b.c\nSubject: s\n\nx\n", ErrUnsupportedScheme}, // posted to a group only
 	} {
 		f := &Fetcher{Getenv: noEnv()}

@@ -367,7 +367,7 @@ func (p *planner) nntpPost(group string, notGroup bool) {
 		p.unsupported(layoutOf(p.u).ssp, "an article is posted to a newsgroup: send takes news:GROUP or nntp://HOST/GROUP")
 		return
 	}
-	p.comment("the article read from standard input, its header checked per RFC 5536 before anything is sent: Newsgroups %q from the URL, a Message-ID and a Date added when absent", group)
+	p.comment("the article read from standard input, its header checked per RFC 5536 before anything is sent: Newsgroups %q from the URL (an article naming other groups is refused), a Message-ID and a Date added when absent", group)
 	p.line("POST\r\n").Reply = "340 (send it) or 440 (posting not allowed)"
 	p.add(Step{Kind: End, Text: "the article, dot-stuffed with CRLF line ends, then a line holding \".\"; the server answers 240 or 441", RFC: "RFC 3977 6.3.1"})
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/mail"
+	"slices"
 	"strings"
 	"time"
 )
@@ -39,7 +40,9 @@ func (e *ArticleError) Is(target error) bool { return target == ErrBadArticle }
 // ArticleOptions are what CheckArticle adds to an article.
 type ArticleOptions struct {
 	// Newsgroups is set as the Newsgroups field when the article has none
-	// (a comma-separated list of group names).
+	// (a comma-separated list of group names); an article with its own
+	// must name the same groups, or it is refused: posted, it would go
+	// where its field says, not where it was asked to.
 	Newsgroups string
 	// Now is the time used for a missing Date field (default time.Now()).
 	Now time.Time
@@ -70,7 +73,8 @@ const maxHeaderLine = 998
 //   - NUL anywhere, a CR not followed by LF, a header line over 998 octets;
 //   - a header line that is not "name: value" (field names are printable
 //     US-ASCII without ":"), or a header without its empty line;
-//   - a missing or empty From or Subject, or no Newsgroups (section 3.1);
+//   - a missing or empty From or Subject, or no Newsgroups (section 3.1),
+//     or one that names other groups than opt.Newsgroups;
 //   - a field that must appear once appearing twice;
 //   - a Newsgroups or Followup-To value that is not a list of group names
 //     (section 3.1.4: components of letters, digits, "+", "-", "_");
@@ -165,6 +169,9 @@ func CheckArticle(article []byte, opt ArticleOptions) ([]byte, error) {
 			}
 		}
 	}
+	if line, ok := seen["newsgroups"]; ok && opt.Newsgroups != "" && !sameGroups(values["newsgroups"], opt.Newsgroups) {
+		return nil, &ArticleError{Line: line, Field: "Newsgroups", Rule: fmt.Sprintf("%q is not the %q asked for; the article would go where its field says: remove the field, or ask for those groups", values["newsgroups"], opt.Newsgroups)}
+	}
 	if line, ok := seen["message-id"]; ok {
 		if err := checkMsgID(values["message-id"]); err != "" {
 			return nil, &ArticleError{Line: line, Field: "Message-ID", Rule: err}
@@ -214,6 +221,22 @@ func fieldName(lower string) string {
 		return "Followup-To"
 	}
 	return lower
+}
+
+// sameGroups reports whether two newsgroup lists name the same groups,
+// in any order, white space around the commas aside.
+func sameGroups(a, b string) bool {
+	set := func(l string) []string {
+		var gs []string
+		for g := range strings.SplitSeq(l, ",") {
+			if g = strings.TrimSpace(g); g != "" {
+				gs = append(gs, g)
+			}
+		}
+		slices.Sort(gs)
+		return slices.Compact(gs)
+	}
+	return slices.Equal(set(a), set(b))
 }
 
 // checkNewsgroups checks a newsgroup list (RFC 5536 section 3.1.4):

@@ -39,12 +39,16 @@ func TestCheckArticle(t *testing.T) {
 		{"space in field name", "From: a@example.org\nX Bad: v\n\n", 2, "field name"},
 		{"continuation first", " x\nFrom: a@example.org\n\n", 1, "continuation"},
 		{"long header line", "From: a@example.org\nSubject: " + strings.Repeat("x", 1000) + "\n\n", 2, "over 998"},
+		// An article's own Newsgroups must be the groups asked for: it
+		// goes where its field says.
+		{"Newsgroups as asked", "From: a@example.org\nSubject: s\nNewsgroups:  comp.infosystems.www \n\n", -1, "Message-ID: <"},
+		{"Newsgroups other than asked", "From: a@example.org\nSubject: s\nNewsgroups: local.test\n\n", 3, `"local.test" is not the "comp.infosystems.www" asked for`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := opt
-			if strings.Contains(tt.name, "no From") {
-				o.Newsgroups = ""
+			if strings.Contains(tt.name, "no From") || strings.Contains(tt.in, "Newsgroups:") && !strings.Contains(tt.name, "asked") {
+				o.Newsgroups = "" // the article's own field is the one checked
 			}
 			out, err := CheckArticle([]byte(tt.in), o)
 			if tt.line < 0 {

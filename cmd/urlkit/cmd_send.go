@@ -31,7 +31,8 @@ with the same options).
            the server does not offer it).
   news:GROUP, nntp://HOST[:PORT]/GROUP
            posts the article on standard input (POST): Newsgroups from the
-           URL, Message-ID and Date added when absent. news: URLs use the
+           URL (an article whose own Newsgroups names other groups is
+           refused), Message-ID and Date added when absent. news: URLs use the
            server of --nntp or $NNTPSERVER. --user USER[:PASSWORD] (or the
            nntp URL's user and password) logs in with AUTHINFO.
 

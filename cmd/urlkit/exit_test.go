@@ -239,6 +239,14 @@ func TestSendExitCodes(t *testing.T) {
 	if code != exitURLRefused {
 		t.Errorf("bad URL: exit %d: %s", code, stderr)
 	}
+	// An article whose own Newsgroups is not the URL's group: refused
+	// before connecting (the port is closed), a message at fault, not
+	// the URL.
+	article := "From: Me <me@example.org>\nNewsgroups: local.test\nSubject: s\n\nhello\n"
+	code, _, stderr = runCLI(t, article, false, "send", "--nntp", closedPort(t), "news:local.post")
+	if code != exitFail || !strings.Contains(stderr, `message refused: nntp: bad article: line 2: Newsgroups: "local.test" is not the "local.post" asked for`) {
+		t.Errorf("other newsgroups: exit %d: %s", code, stderr)
+	}
 	code, _, stderr = runCLI(t, "body\n", false, "send", "notaurl")
 	if code != exitURLRefused || !strings.Contains(stderr, "offset 0: not an absolute URL") {
 		t.Errorf("relative reference: exit %d: %s", code, stderr)
