@@ -38,6 +38,7 @@ func TestCheckURL(t *testing.T) {
 		{url: "ftp://user:p%0A@h/", kind: ErrUnsafe, offset: 12, rule: "FTP PASS command"},
 		{url: "nntp://bob%0D%0AGROUP%20x@h/g/1", kind: ErrUnsafe, offset: 10, rule: "NNTP AUTHINFO USER command"},
 		{url: "nntp://bob:pw%0D%0AQUIT@h/g/1", kind: ErrUnsafe, offset: 13, rule: "NNTP AUTHINFO PASS command"},
+		{url: "nntp://h/g/99999999999999999999999", kind: ErrUnsafe, offset: 11, rule: "an article number of 23 digits"},
 		{url: "ftp://h/file;type=a%0D"},    // not a type code: the view refuses it (TestInvalidFTPType)
 		{url: "ftp://h/a%09b/c"},           // TAB is an ordinary FTP byte
 		{url: "ftp://h/100%25.txt"},        // an escaped %

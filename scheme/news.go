@@ -246,6 +246,9 @@ func nntpConcerns(v View, c *concernList) {
 	// The login goes on AUTHINFO USER and AUTHINFO PASS lines (RFC 4643).
 	c.scan(c.u.User, c.l.user, ctlLine, "NNTP AUTHINFO USER command")
 	c.scan(c.u.Password, c.l.pass, ctlLine, "NNTP AUTHINFO PASS command")
+	if n, _ := v.(*NNTP); n != nil && len(n.Article) > maxArticleDigits {
+		c.add(n.At.Article.At, true, "an article number of "+strconv.Itoa(len(n.Article))+" digits: NNTP's are at most "+strconv.Itoa(maxArticleDigits)+" (RFC 3977 6: up to 2^63-1, written without leading zeros)")
+	}
 	if n, _ := v.(*NNTP); n != nil {
 		c.scanSpan(n.At.Group, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
 		c.scanSpan(n.At.Article, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
@@ -253,6 +256,9 @@ func nntpConcerns(v View, c *concernList) {
 		c.scan(p, off, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
 	}
 }
+
+// maxArticleDigits is the longest article number the NNTP client sends.
+const maxArticleDigits = 18
 
 func newsPlan(v View, p *planner) { p.news(v.(*News)) }
 
@@ -287,7 +293,13 @@ func (p *planner) news(n *News) {
 		st.When, st.Reply = "the server does not know LIST ACTIVE (an RFC 977 server: 500 or 501)", "215"
 	case n.MessageID != "":
 		p.comment("an article by its message-id, in the \"<\" \">\" the URL leaves out (RFC 977 ARTICLE)")
-		p.send("ARTICLE", "<"+n.MessageID+">", "ARTICLE <"+n.MessageID+">\r\n").Reply = "220 and the article"
+		// The "<" and ">" are the command's, not the URL's (RFC 5538
+		// 2.2); a URL that encodes them anyway (%3C...%3E) gets one pair.
+		id := n.MessageID
+		if len(id) > 2 && id[0] == '<' && id[len(id)-1] == '>' {
+			id = id[1 : len(id)-1]
+		}
+		p.send("ARTICLE", "<"+id+">", "ARTICLE <"+id+">\r\n").Reply = "220 and the article"
 	default:
 		p.nntpGroup(n.Group)
 	}

@@ -225,3 +225,18 @@ func TestExplainFTPLogin(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainNewsMessageID: the "<" and ">" of ARTICLE are the command's
+// (RFC 5538 2.2); a URL that encodes them gets one pair, not two.
+func TestExplainNewsMessageID(t *testing.T) {
+	for _, s := range []string{"news:first@test.invalid", "news:%3Cfirst@test.invalid%3E"} {
+		u, _, err := urlkit.ParseMode(s, urlkit.RFC3986)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := explain(t, &u, PlanOptions{NewsServer: "news.example:119"}, false)
+		if !slices.Contains(lines, `send "ARTICLE <first@test.invalid>\r\n"`) {
+			t.Errorf("%s: %q", s, lines)
+		}
+	}
+}
