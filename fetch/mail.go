@@ -254,6 +254,9 @@ func (o *NNTPOpener) post(ctx context.Context, req *Request, article []byte, sen
 	if err != nil {
 		return err
 	}
+	if err := lineLengths(checked); err != nil {
+		return req.errorf("check", ErrBadMessage, err)
+	}
 	c, err := o.dial(ctx, req, plan)
 	if err != nil {
 		return err
@@ -272,6 +275,26 @@ func (o *NNTPOpener) post(ctx context.Context, req *Request, article []byte, sen
 		return err
 	}
 	sent.Reply = "240 " + reply
+	return nil
+}
+
+// lineLengths refuses a message with a line over 998 octets (RFC 5322
+// 2.1.1, which RFC 5536 keeps for articles): a server may cut it or
+// refuse it (RFC 5321 4.5.3.1.6), and urlkit's own reader cannot read
+// such an article back. urlkit does not re-encode the body to shorten
+// its lines.
+func lineLengths(msg []byte) error {
+	for len(msg) > 0 {
+		line := msg
+		if i := bytes.IndexByte(msg, '\n'); i >= 0 {
+			line, msg = msg[:i], msg[i+1:]
+		} else {
+			msg = nil
+		}
+		if l := len(bytes.TrimSuffix(line, []byte("\r"))); l > 998 {
+			return fmt.Errorf("a line of %d octets, over the 998 of RFC 5322 section 2.1.1 (urlkit does not re-encode the message to shorten it)", l)
+		}
+	}
 	return nil
 }
 
@@ -363,6 +386,9 @@ func (o *MailOpener) submit(ctx context.Context, req *Request, data []byte, sent
 	msg, err := smtp.BuildMessage(append(add, fields...), body, opts)
 	if err != nil {
 		return err
+	}
+	if err := lineLengths(msg); err != nil {
+		return req.errorf("check", ErrBadMessage, err)
 	}
 	// Every address is checked as an RFC 5321 path before connecting.
 	if err := smtp.CheckAddress(from); err != nil {

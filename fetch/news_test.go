@@ -148,8 +148,10 @@ func TestRefusedBeforeConnecting(t *testing.T) {
 		{"nntp://" + addr + "/local.test%0AQUIT", "From: a@b.c\nSubject: s\n\nx\n", ErrUnsafe},
 		{"news:local.test", "Subject: no From\n\nx\n", ErrBadMessage}, // RFC 5536 3.1
 		{"news:local.test", "From: a@b.c\nSubject: s\nDate: yesterday\n\nx\n", ErrBadMessage},
-		{"news:local.test", "From: a@b.c\nSubject: s\nNewsgroups: local.general\n\nx\n", ErrBadMessage}, // not the URL's group
-		{"news:first@test.invalid", "From: a@b.c\nSubject: s\n\nx\n", ErrUnsupportedScheme},             // posted to a group only
+		{"news:local.test", "From: a@b.c\nSubject: s\nNewsgroups: local.general\n\nx\n", ErrBadMessage},     // not the URL's group
+		{"news:local.test", "From: a@b.c\nSubject: s\n\n" + strings.Repeat("x", 999) + "\n", ErrBadMessage}, // RFC 5322 2.1.1
+		{"mailto:you@example.org", strings.Repeat("x", 999) + "\n", ErrBadMessage},
+		{"news:first@test.invalid", "From: a@b.c\nSubject: s\n\nx\n", ErrUnsupportedScheme}, // posted to a group only
 	} {
 		f := &Fetcher{Getenv: noEnv()}
 		f.Mail.Server, f.Mail.From, f.NNTP.Server = addr, "me@example.org", addr
