@@ -44,7 +44,8 @@ appear in messages or traces. On success the server's acceptance is
 printed on standard error. A whole message's own To, Cc and Bcc fields
 choose no recipient (the URL does), and send says so. The exit status is
 get's (urlkit get -h): 3 a URL refused, 7 no connection, 28 a timeout,
-67 a login refused, 1 otherwise.
+63 a message larger than the server takes (its SIZE) or than urlkit
+sends (32 MiB), 67 a login refused, 1 otherwise.
 
 Examples:
   echo 'Hello.' | urlkit send --smtp mail.example.org --from me@example.org 'mailto:you@example.org?subject=hi'
@@ -86,7 +87,8 @@ Examples:
 			}
 			sent, err := f.Send(ctx, &u, st.In)
 			if err != nil {
-				fmt.Fprintln(st.Err, describe(err))
+				// get's hints name get's flags; send has no --max-filesize.
+				fmt.Fprintln(st.Err, strings.TrimSuffix(describe(err), "; --max-filesize sets the limit"))
 				return exitOf(err) // get's numbers: 7 connect, 28 timeout, 67 login refused...
 			}
 			for _, w := range sent.Warnings {

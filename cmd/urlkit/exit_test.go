@@ -247,6 +247,11 @@ func TestSendExitCodes(t *testing.T) {
 	if code != exitFail || !strings.Contains(stderr, `message refused: nntp: bad article: line 2: Newsgroups: "local.test" is not the "local.post" asked for`) {
 		t.Errorf("other newsgroups: exit %d: %s", code, stderr)
 	}
+	// Larger than send takes: 63, with no hint of get's --max-filesize.
+	code, _, stderr = runCLI(t, strings.Repeat(strings.Repeat("x", 99)+"\n", 34<<20/100), false, "send", "--smtp", closedPort(t), "--from", "me@example.org", "mailto:you@example.org")
+	if code != exitTooLarge || strings.Contains(stderr, "--max-filesize") {
+		t.Errorf("too large: exit %d: %s", code, stderr)
+	}
 	code, _, stderr = runCLI(t, "body\n", false, "send", "notaurl")
 	if code != exitURLRefused || !strings.Contains(stderr, "offset 0: not an absolute URL") {
 		t.Errorf("relative reference: exit %d: %s", code, stderr)
