@@ -125,6 +125,37 @@ func CheckAddress(addr string) error {
 
 // checkQuoted checks a Quoted-string local part (RFC 5321 section 4.1.2):
 // DQUOTE *(qtextSMTP / "\" %d32-126) DQUOTE.
+// Quoted returns addr, an address with its local part unquoted (as
+// net/mail gives it), as RFC 5321 writes it: a local part that is no
+// dot-string goes back in its quotes, with "\\" before each '"' and "\\".
+func Quoted(addr string) string {
+	at := strings.LastIndexByte(addr, '@')
+	if at <= 0 {
+		return addr
+	}
+	local := addr[:at]
+	dotString := true
+	for _, atom := range splitOffsets(local, '.') {
+		dotString = dotString && atom.s != ""
+		for i := 0; dotString && i < len(atom.s); i++ {
+			dotString = isAtext(atom.s[i])
+		}
+	}
+	if dotString {
+		return addr
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(local); i++ {
+		if c := local[i]; c == '"' || c == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(local[i])
+	}
+	b.WriteByte('"')
+	return b.String() + addr[at:]
+}
+
 func checkQuoted(s string) (int, string) {
 	if len(s) < 2 || s[len(s)-1] != '"' {
 		return len(s), "unterminated quoted local part"

@@ -143,3 +143,25 @@ func TestDataWriter(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotedLocalPart: an address net/mail gives unquoted goes back in
+// its quotes for the check (RFC 6068 6.2's "not@me"@example.org), and a
+// message with one is built.
+func TestQuotedLocalPart(t *testing.T) {
+	for in, want := range map[string]string{
+		"a.b@example.org":    "a.b@example.org",
+		"not@me@example.org": `"not@me"@example.org`,
+		"John Q@example.org": `"John Q"@example.org`,
+		`a"b\c@example.org`:  `"a\"b\\c"@example.org`,
+		".lead@example.org":  `".lead"@example.org`,
+		"noat":               "noat",
+	} {
+		if got := Quoted(in); got != want {
+			t.Errorf("Quoted(%q) = %q, want %q", in, got, want)
+		}
+	}
+	msg, err := BuildMessage([]Field{{"From", `"John Q"@example.org`}, {"To", `"not@me"@example.org`}}, []byte("hi\r\n"), MessageOptions{})
+	if err != nil || !strings.Contains(string(msg), `To: <"not@me"@example.org>`) {
+		t.Errorf("%q, %v", msg, err)
+	}
+}

@@ -111,7 +111,7 @@ func BuildMessage(fields []Field, body []byte, opt MessageOptions) ([]byte, erro
 			parts := make([]string, len(list))
 			for i, a := range list {
 				parts[i] = a.String()
-				if err := CheckAddress(a.Address); err != nil {
+				if err := CheckAddress(Quoted(a.Address)); err != nil {
 					return nil, &HeaderError{Field: wire.Clip(f.Name), Rule: err.Error()}
 				}
 			}
