@@ -349,14 +349,26 @@ func (b *newsBody) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// readerFunc is a function as an io.Reader.
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+// newsDrainLimit bounds what Close reads of a response closed before its
+// end, to end it and QUIT as a polite client does.
+const newsDrainLimit = 1 << 20
+
 // Close finishes the response and quits; an error of the response wins.
 // A response closed before its end (a limit passed, the output failed)
-// ends the connection instead: reading the rest to reuse it could take
-// as long as a hostile server keeps sending.
+// is read on for at most newsDrainLimit bytes; past that the connection
+// is closed instead: a hostile server may never end it.
 func (b *newsBody) Close() error {
 	if !b.eof {
-		b.c.Close()
-		return nil
+		io.Copy(io.Discard, io.LimitReader(readerFunc(b.Read), newsDrainLimit))
+		if !b.eof {
+			b.c.Close()
+			return nil
+		}
 	}
 	var err error
 	if b.closeR != nil {
