@@ -569,34 +569,44 @@ func displayName(u *urlkit.URL) string {
 	return safetext.Visible(p)
 }
 
-// describe formats a fetch error as one line in the CLI's style:
-// `urlkit: "URL": ...`, with a hint at the flag that changes the outcome.
-func describe(err error) string {
+// describe is describeFor with get's flags, which every hint names.
+func describe(err error) string { return describeFor(err, nil) }
+
+// describeFor formats a fetch error as one line in the CLI's style,
+// `urlkit: "URL": ...`, with a hint of the flag that sets what failed
+// when the command has that flag (has nil: every flag, as get has them
+// all).
+func describeFor(err error, has func(flag string) bool) string {
 	msg := safetext.Visible(clip(err.Error()))
 	msg = "urlkit: " + strings.TrimPrefix(msg, "fetch: ")
+	hint := func(flag, text string) {
+		if has == nil || has(flag) {
+			msg += "; " + text
+		}
+	}
 	var fe *fetch.Error
 	if errors.As(err, &fe) {
 		switch {
 		case errors.Is(err, fetch.ErrBlockedPort) && fe.Offset >= 0: // the URL's port (a data port's error names its own flag)
 			if u, _, perr := urlkit.ParseMode(fe.URL, urlkit.RFC3986); perr == nil {
-				msg += "; --allow-port " + u.Port + " fetches it anyway"
+				hint("allow-port", "--allow-port "+u.Port+" fetches it anyway")
 			}
 		case errors.Is(err, fetch.ErrNullCWD):
-			msg += "; --null-cwd skip goes on without it"
+			hint("null-cwd", "--null-cwd skip goes on without it")
 		case errors.Is(err, fetch.ErrRemoteFile):
-			msg += "; --file-ftp fetches it over FTP"
+			hint("file-ftp", "--file-ftp fetches it over FTP")
 		case errors.Is(err, fetch.ErrConnectTimeout):
-			msg += "; --connect-timeout sets the limit"
+			hint("connect-timeout", "--connect-timeout sets the limit")
 		case errors.Is(err, fetch.ErrMaxTime):
-			msg += "; --max-time sets the limit"
+			hint("max-time", "--max-time sets the limit")
 		case errors.Is(err, fetch.ErrTooSlow):
-			msg += "; --speed-limit and --speed-time set the limit"
+			hint("speed-limit", "--speed-limit and --speed-time set the limit")
 		case errors.Is(err, fetch.ErrTimeout):
-			msg += "; --timeout sets the limit"
+			hint("timeout", "--timeout sets the limit")
 		case errors.Is(err, fetch.ErrTooLarge):
-			msg += "; --max-filesize sets the limit"
+			hint("max-filesize", "--max-filesize sets the limit")
 		case errors.Is(err, fetch.ErrSpecialFile):
-			msg += "; --allow-special-files reads it"
+			hint("allow-special-files", "--allow-special-files reads it")
 		}
 	}
 	return msg

@@ -87,8 +87,7 @@ Examples:
 			}
 			sent, err := f.Send(ctx, &u, st.In)
 			if err != nil {
-				// get's hints name get's flags; send has no --max-filesize.
-				fmt.Fprintln(st.Err, strings.TrimSuffix(describe(err), "; --max-filesize sets the limit"))
+				fmt.Fprintln(st.Err, describeFor(err, func(flag string) bool { return fs.Lookup(flag) != nil }))
 				return exitOf(err) // get's numbers: 7 connect, 28 timeout, 67 login refused...
 			}
 			for _, w := range sent.Warnings {
