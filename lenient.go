@@ -232,6 +232,15 @@ func readsAsPrefix(s string) bool {
 	return len(s) > 4 && s[0]|0x20 == 'u' && hasPrefixFold(s, "URL:") && startsWithScheme(s[4:])
 }
 
+// escapePrefix returns s with the first byte of its path written as its
+// escape when s reads as a "URL:" prefix (readsAsPrefix), else s.
+func escapePrefix(s string) string {
+	if readsAsPrefix(s) {
+		return s[:4] + escapeFirst(s[4:])
+	}
+	return s
+}
+
 // pathReadsAsPrefix is readsAsPrefix for a URL's components.
 func pathReadsAsPrefix(u *URL) bool {
 	return len(u.Scheme) == 3 && !u.HasAuthority && hasPrefixFold(u.Scheme, "url") && startsWithScheme(u.Path)

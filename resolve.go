@@ -38,11 +38,7 @@ func ResolveString(base, ref string, rule Rule) (string, error) {
 		return "", err
 	}
 	if rule == Rule3986 || rule == Rule3986|Compat {
-		s := text3986(&b, &r, rule.compat()) // b and r are in their written form
-		if readsAsPrefix(s) {
-			s = s[:4] + escapeFirst(s[4:])
-		}
-		return s, nil
+		return escapePrefix(text3986(&b, &r, rule.compat())), nil // b and r are in their written form
 	}
 	return resolve(nil, &b, &r, rule, nil, true)
 }
@@ -113,7 +109,7 @@ func resolve(out, base, ref *URL, rule Rule, t *trace, text bool) (string, error
 	switch {
 	case text && readsAsPrefix(s):
 		t.prefixEscapeWritten(s[4:])
-		s = s[:4] + escapeFirst(s[4:])
+		s = escapePrefix(s)
 		if out != nil {
 			*out = split(s)
 		}

@@ -123,8 +123,6 @@ func CheckAddress(addr string) error {
 	return nil
 }
 
-// checkQuoted checks a Quoted-string local part (RFC 5321 section 4.1.2):
-// DQUOTE *(qtextSMTP / "\" %d32-126) DQUOTE.
 // Quoted returns addr, an address with its local part unquoted (as
 // net/mail gives it), as RFC 5321 writes it: a local part that is no
 // dot-string goes back in its quotes, with "\\" before each '"' and "\\".
@@ -156,6 +154,8 @@ func Quoted(addr string) string {
 	return b.String() + addr[at:]
 }
 
+// checkQuoted checks a Quoted-string local part (RFC 5321 section 4.1.2):
+// DQUOTE *(qtextSMTP / "\" %d32-126) DQUOTE.
 func checkQuoted(s string) (int, string) {
 	if len(s) < 2 || s[len(s)-1] != '"' {
 		return len(s), "unterminated quoted local part"

@@ -292,9 +292,6 @@ func printCommandHelp(w io.Writer, c *command) {
 	fmt.Fprintf(w, "\n%s\n", exit)
 }
 
-// synopsis returns what follows the command's name in its usage line:
-// with flagSynopsis, every flag the command declares ("[-o FILE]
-// [--render]"), in the FlagSet's order, then args.
 // shortSynopsis is the synopsis for a usage error: one line, with
 // "[FLAGS]" for a list of flags too long for one (get's has 40), which
 // the help lists.
@@ -306,6 +303,9 @@ func (c *command) shortSynopsis() string {
 	return s
 }
 
+// synopsis returns what follows the command's name in its usage line:
+// with flagSynopsis, every flag the command declares ("[-o FILE]
+// [--render]"), in the FlagSet's order, then args.
 func (c *command) synopsis() string {
 	if !c.flagSynopsis {
 		return c.args
