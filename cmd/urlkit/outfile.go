@@ -52,29 +52,18 @@ func removePendingTemps() {
 // createOutput opens the -o target path (see outputFile). The open of a
 // FIFO waits for a reader; ctx ends the wait.
 func createOutput(ctx context.Context, path string) (*outputFile, error) {
-	final, err := followLinks(path)
-	if err != nil {
-		return nil, nameTarget(err, "open", path)
-	}
-	fi, err := os.Stat(final)
+	final, fi, err := outputTarget(path)
 	switch {
-	case err == nil && fi.IsDir():
+	case err != nil:
+		return nil, err
+	case fi != nil && fi.IsDir():
 		return nil, &os.PathError{Op: "open", Path: path, Err: errors.New("is a directory")}
-	case err == nil && !fi.Mode().IsRegular():
+	case fi != nil && !fi.Mode().IsRegular():
 		f, err := openWriteCtx(ctx, final)
 		if err != nil {
 			return nil, nameTarget(err, "open", path)
 		}
 		return &outputFile{File: f, target: path, final: final}, nil
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return nil, nameTarget(err, "open", path)
-	case err == nil:
-		// Renaming over a file needs only the directory's write
-		// permission: a file the user may not write (read-only, or
-		// another user's) is refused as > and curl -o refuse it.
-		if err := mayWrite(final); err != nil {
-			return nil, nameTarget(err, "open", path)
-		}
 	}
 	dir, base := filepath.Split(final)
 	if dir == "" {
@@ -89,6 +78,28 @@ func createOutput(ctx context.Context, path string) (*outputFile, error) {
 	}
 	pendingTemps.Store(f.Name(), struct{}{})
 	return &outputFile{File: f, target: path, final: final, atomic: true}, nil
+}
+
+// outputTarget returns the file the -o target path names (followLinks)
+// and what is there, nil when nothing is. An existing regular file must
+// be one the user may write: the copy is renamed over it, which needs
+// only the directory's permission, and > and curl -o refuse such a file.
+// Errors name path.
+func outputTarget(path string) (final string, fi fs.FileInfo, err error) {
+	if final, err = followLinks(path); err != nil {
+		return "", nil, nameTarget(err, "open", path)
+	}
+	switch fi, err = os.Stat(final); {
+	case errors.Is(err, fs.ErrNotExist):
+		return final, nil, nil
+	case err != nil:
+		return "", nil, nameTarget(err, "open", path)
+	case fi.Mode().IsRegular():
+		if err := mayWrite(final); err != nil {
+			return "", nil, nameTarget(err, "open", path)
+		}
+	}
+	return final, fi, nil
 }
 
 // followLinks resolves the symbolic links of path's last element (to 40

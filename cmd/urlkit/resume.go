@@ -59,18 +59,12 @@ func partName(final string) string {
 // and returns where the fetch should continue. A target that is not a
 // regular file (a FIFO, /dev/null) is written in place, from the start.
 func openPart(path string) (*outputFile, fetch.Resume, error) {
-	final, err := followLinks(path)
+	final, fi, err := outputTarget(path)
 	if err != nil {
-		return nil, fetch.Resume{}, nameTarget(err, "open", path)
+		return nil, fetch.Resume{}, err
 	}
-	if fi, err := os.Stat(final); err == nil && !fi.Mode().IsRegular() {
+	if fi != nil && !fi.Mode().IsRegular() {
 		return nil, fetch.Resume{}, nil
-	} else if err == nil {
-		// The copy is renamed over it: as without -C -, a file the
-		// user may not write is refused.
-		if err := mayWrite(final); err != nil {
-			return nil, fetch.Resume{}, nameTarget(err, "open", path)
-		}
 	}
 	part := partName(final)
 	// The name is known in advance: whatever is found there must be the
@@ -84,7 +78,7 @@ func openPart(path string) (*outputFile, fetch.Resume, error) {
 	if err != nil {
 		return nil, fetch.Resume{}, nameTarget(err, "create", path)
 	}
-	fi, err := f.Stat()
+	fi, err = f.Stat()
 	if err != nil {
 		f.Close()
 		return nil, fetch.Resume{}, nameTarget(err, "open", path)
