@@ -349,11 +349,6 @@ func (b *newsBody) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// readerFunc is a function as an io.Reader.
-type readerFunc func([]byte) (int, error)
-
-func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
-
 // newsDrainLimit bounds what Close reads of a response closed before its
 // end, to end it and QUIT as a polite client does.
 const newsDrainLimit = 1 << 20
@@ -364,7 +359,7 @@ const newsDrainLimit = 1 << 20
 // is closed instead: a hostile server may never end it.
 func (b *newsBody) Close() error {
 	if !b.eof {
-		io.Copy(io.Discard, io.LimitReader(readerFunc(b.Read), newsDrainLimit))
+		io.Copy(io.Discard, io.LimitReader(b, newsDrainLimit))
 		if !b.eof {
 			b.c.Close()
 			return nil
