@@ -3,7 +3,6 @@
 package main
 
 import (
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,7 +32,9 @@ func TestGetOutputNotWritable(t *testing.T) {
 	}
 	// The test binary, where nobody may run it.
 	bin := filepath.Join(dir, "urlkit.test")
-	copyFile(t, os.Args[0], bin, 0o755)
+	if b, err := os.ReadFile(os.Args[0]); err != nil || os.WriteFile(bin, b, 0o755) != nil {
+		t.Fatal("copying the test binary:", err)
+	}
 	file := func(name, body string, mode os.FileMode, uid int) string {
 		p := filepath.Join(work, name)
 		if err := os.WriteFile(p, []byte(body), mode); err != nil || os.Chmod(p, mode) != nil || os.Chown(p, uid, uid) != nil {
@@ -67,24 +68,5 @@ func TestGetOutputNotWritable(t *testing.T) {
 			}
 			os.Remove(target)
 		}
-	}
-}
-
-func copyFile(t *testing.T, from, to string, mode os.FileMode) {
-	t.Helper()
-	in, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
 	}
 }
