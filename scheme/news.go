@@ -246,12 +246,12 @@ func nntpConcerns(v View, c *concernList) {
 	// The login goes on AUTHINFO USER and AUTHINFO PASS lines (RFC 4643).
 	c.scan(c.u.User, c.l.user, ctlLine, "NNTP AUTHINFO USER command")
 	c.scan(c.u.Password, c.l.pass, ctlLine, "NNTP AUTHINFO PASS command")
-	if n, _ := v.(*NNTP); n != nil && len(n.Article) > maxArticleDigits {
-		c.add(n.At.Article.At, true, "an article number of "+strconv.Itoa(len(n.Article))+" digits: NNTP's are at most "+strconv.Itoa(maxArticleDigits)+" (RFC 3977 6: up to 2^63-1, written without leading zeros)")
-	}
 	if n, _ := v.(*NNTP); n != nil {
 		c.scanSpan(n.At.Group, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
 		c.scanSpan(n.At.Article, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
+		if len(n.Article) > maxArticleDigits {
+			c.add(n.At.Article.At, true, "an article number of "+strconv.Itoa(len(n.Article))+" digits: NNTP's are at most "+strconv.Itoa(maxArticleDigits)+" (RFC 3977 6: up to 2^63-1, written without leading zeros)")
+		}
 	} else if p, off, ok := urlPath(c.u); ok {
 		c.scan(p, off, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
 	}
