@@ -252,5 +252,8 @@ func FuzzSchemeGrammar(f *testing.F) {
 	for _, tc := range schemeInvalid {
 		f.Add(tc.in)
 	}
+	// CI found this one: a password read to its last "@" across a raw
+	// space was listed twice at its first byte, and half shown.
+	f.Add("ftp://:@ 000@")
 	f.Fuzz(func(t *testing.T, s string) { fuzzMode(t, s, RFC1738) })
 }

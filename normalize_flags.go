@@ -274,7 +274,9 @@ func (n Normalizer) normalize(u *URL, t *trace) URL {
 // its segments to its end, then the query and the fragment.
 func (n Normalizer) applyFlags(v *URL, t *trace) {
 	f := n.Flags
-	if f&FlagForceHTTP != 0 && v.Scheme == "https" {
+	// Without "//" an https URL has no http form: RFC 1738 3.3 gives
+	// http the common Internet scheme syntax.
+	if f&FlagForceHTTP != 0 && v.Scheme == "https" && v.HasAuthority {
 		v.Scheme = "http"
 		t.flagApplied(FlagForceHTTP, "https", "http")
 	}

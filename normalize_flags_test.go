@@ -210,6 +210,9 @@ func FuzzNormalizeFlags(f *testing.F) {
 	// An opaque path has no slashes to trim; a host of dots stays.
 	f.Add("mailto:A@B./", "mailto:a@b.", uint32(urlkit.FlagsAll), uint8(urlkit.RFC1738))
 	f.Add("http://./", "http://x/", uint32(urlkit.FlagRemoveUnnecessaryHostDots), uint8(urlkit.RFC3986))
+	// CI found this one: "https:0" is an opaque URL, and "http:0" is no
+	// http URL in RFC 1738 (3.3).
+	f.Add("https:0", "http://x/", uint32(urlkit.FlagForceHTTP), uint8(urlkit.RFC1738))
 	f.Fuzz(func(t *testing.T, a, b string, flags uint32, mode uint8) {
 		m := urlkit.Mode(mode % 4)
 		n := urlkit.Normalizer{Mode: m, Flags: urlkit.NormalizeFlags(flags)}

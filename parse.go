@@ -270,8 +270,12 @@ func (p *parser) fail(off int, cause error, rule string) {
 	if off >= p.pwAt && off < p.pwEnd {
 		// A byte of the hidden password, read as another component: a
 		// raw "/", "?" or "#" in the password ended the authority
-		// early. The message names no byte of it, so two rules broken
-		// there read the same: it is listed once.
+		// early. The message names no byte of it.
+		rule = passwordCharRule
+	}
+	if rule == passwordCharRule {
+		// Two rules broken at one byte of a password read the same:
+		// the error is listed once.
 		if p.pwReported[off] {
 			return
 		}
@@ -279,7 +283,6 @@ func (p *parser) fail(off int, cause error, rule string) {
 			p.pwReported = map[int]bool{}
 		}
 		p.pwReported[off] = true
-		rule = passwordCharRule
 	}
 	drop := -1 // the index in errs of the error e replaces
 	if p.collect && p.limit > 0 && len(p.errs) >= p.limit {

@@ -461,6 +461,18 @@ func passwordAfter(s string, start int) (lo, hi int) {
 		end = start + j
 	}
 	if lo, hi := userinfoPassword(s, start, end); lo >= 0 {
+		// The parser reads white space in the authority as an invalid
+		// byte of it, not its end: its password runs to the last "@"
+		// before "/", "\\", "?" or "#", and so does the hidden one.
+		if k := strings.IndexAny(s[end:], "/\\?#"); k != 0 {
+			whole := len(s)
+			if k > 0 {
+				whole = end + k
+			}
+			if _, h := userinfoPassword(s, start, whole); h > hi {
+				hi = h
+			}
+		}
 		return lo, hi
 	}
 	// White space too is part of the attempt: "ftp://u:my pass@h/" is one
