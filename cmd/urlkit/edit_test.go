@@ -135,6 +135,9 @@ func FuzzEditCommand(f *testing.F) {
 	f.Add("https://u:p@ex.com:8080/a/../b?x=1&y=%20#f", "{url} {:query:x} [path] {default:port}", "path=/c d")
 	f.Add("example.com", "\\{{must:query}\\n", "query:=a=b&c")
 	f.Add("[::1]", "{puny:idn:host}", "host=[fe80::1%25eth0]")
+	// Options set on a scheme without login options were written ("u;x@"),
+	// and read back as part of the user name.
+	f.Add("http://u@h/", "{url}", "options=x")
 	f.Fuzz(func(t *testing.T, url, tmpl, set string) {
 		for i, args := range [][]string{
 			{"edit", "-g", tmpl, "-s", set, "--", url},

@@ -475,7 +475,10 @@ func (u *editURL) format(o urlOut) (string, error) {
 				b.WriteByte(':')
 				b.WriteString(u.password)
 			}
-			if u.hasOpts {
+			// Only a scheme with login options writes them, as curl
+			// does: another reads ";options" back as part of the user
+			// or password.
+			if u.hasOpts && optionSchemes[u.scheme] {
 				b.WriteByte(';')
 				b.WriteString(u.options)
 			}
