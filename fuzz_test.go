@@ -263,6 +263,8 @@ func FuzzParseLenient(f *testing.F) {
 	fuzzSeeds(f)
 	f.Add("http://u@[::1]:8/x")
 	f.Add("//[v1.x]/[a]")
+	// The "[" of a userinfo ended by an "@" after its "]" is not the host's.
+	f.Add("http://[::1]:@x/")
 	f.Fuzz(func(t *testing.T, s string) { fuzzMode(t, s, Lenient) })
 }
 

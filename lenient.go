@@ -170,6 +170,15 @@ func ipLiteralClose(s string, i int) int {
 	if end+1 < len(s) && strings.IndexByte(":/?#", s[end+1]) < 0 {
 		return -1
 	}
+	// An "@" after it in the authority ends a userinfo that the "[" is
+	// part of ("http://[::1]:@h/"): the host is after that "@".
+	rest := s[end+1:]
+	if k := strings.IndexAny(rest, "/?#"); k >= 0 {
+		rest = rest[:k]
+	}
+	if strings.IndexByte(rest, '@') >= 0 {
+		return -1
+	}
 	return end
 }
 
