@@ -52,7 +52,8 @@ const (
 	// "http://h/p". The resource is the same, the URL names a part of it.
 	FlagRemoveFragment
 	// FlagForceHTTP writes https as http. Unsafe: a different scheme,
-	// port and security.
+	// port and security. An https URL that has no http form (no "//";
+	// in the RFC1738 mode, one that http's grammar refuses) stays.
 	FlagForceHTTP
 	// FlagRemoveDuplicateSlashes writes a run of "/" in a path as one:
 	// "http://h/a//b" is "http://h/a/b". Unsafe: an empty segment is a
@@ -275,10 +276,16 @@ func (n Normalizer) normalize(u *URL, t *trace) URL {
 func (n Normalizer) applyFlags(v *URL, t *trace) {
 	f := n.Flags
 	// Without "//" an https URL has no http form: RFC 1738 3.3 gives
-	// http the common Internet scheme syntax.
+	// http the common Internet scheme syntax. In the RFC1738 mode it
+	// has none either when http's grammar refuses the rest (a user name,
+	// a "/" or "?" in the search, a host name with "_").
 	if f&FlagForceHTTP != 0 && v.Scheme == "https" && v.HasAuthority {
-		v.Scheme = "http"
-		t.flagApplied(FlagForceHTTP, "https", "http")
+		w := *v
+		w.Scheme = "http"
+		if n.keeps(&w) {
+			v.Scheme = "http"
+			t.flagApplied(FlagForceHTTP, "https", "http")
+		}
 	}
 	if v.HasAuthority {
 		host := func(flag NormalizeFlags, h string) {
@@ -375,6 +382,17 @@ func (n Normalizer) applyFlags(v *URL, t *trace) {
 		t.flagApplied(FlagRemoveFragment, "#"+v.Fragment, "")
 		v.HasFragment, v.Fragment = false, ""
 	}
+}
+
+// keeps reports whether w, what a flag makes of a URL, is a URL of n's
+// mode. Only the RFC1738 mode's scheme grammars (RFC 1738 section 5) can
+// refuse it, and then the flag leaves the URL as it is.
+func (n Normalizer) keeps(w *URL) bool {
+	if n.Mode != RFC1738 || schemeSyntax1738(w) == nil {
+		return true
+	}
+	_, _, err := parse(w.String(), RFC1738, true)
+	return err == nil
 }
 
 // decodedHost returns a reg-name host with its escapes decoded when they

@@ -213,6 +213,10 @@ func FuzzNormalizeFlags(f *testing.F) {
 	// CI found this one: "https:0" is an opaque URL, and "http:0" is no
 	// http URL in RFC 1738 (3.3).
 	f.Add("https:0", "http://x/", uint32(urlkit.FlagForceHTTP), uint8(urlkit.RFC1738))
+	// Nor are these http URLs in RFC 1738: http takes no user name, and
+	// no "/" or "?" in its search (3.3).
+	f.Add("https://u@h/", "http://u@h/", uint32(urlkit.FlagForceHTTP), uint8(urlkit.RFC1738))
+	f.Add("https://h/?a/b", "http://h/?a/b", uint32(urlkit.FlagForceHTTP), uint8(urlkit.RFC1738))
 	f.Fuzz(func(t *testing.T, a, b string, flags uint32, mode uint8) {
 		m := urlkit.Mode(mode % 4)
 		n := urlkit.Normalizer{Mode: m, Flags: urlkit.NormalizeFlags(flags)}
