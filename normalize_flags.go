@@ -19,7 +19,9 @@ import (
 // usually safe and unsafe sets. Most of them change what a URL means to
 // some server: each constant says so where it does. (Purell's safe set,
 // lower-casing, escapes and the default port, is every mode's canonical
-// form already, and needs no flag.)
+// form already, and needs no flag.) In the RFC1738 mode a flag leaves a
+// URL alone where its scheme's grammar (RFC 1738 section 5) would refuse
+// the result: "ftp://h/a;type=a" gets no trailing slash.
 type NormalizeFlags uint32
 
 const (
@@ -320,7 +322,12 @@ func (n Normalizer) applyFlags(v *URL, t *trace) {
 		}
 	}
 	setPath := func(flag NormalizeFlags, p string) {
-		if p != v.Path {
+		w := *v
+		w.Path = p
+		// A scheme's structured path (ftp's ";type=" last, gopher's
+		// search, wais, nntp) may not take the change: the flag then
+		// leaves it, unless the URL was no URL of the mode anyway.
+		if p != v.Path && (n.keeps(&w) || !n.keeps(v)) {
 			t.flagApplied(flag, v.Path, p)
 			v.Path = p
 		}

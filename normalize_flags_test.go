@@ -217,6 +217,11 @@ func FuzzNormalizeFlags(f *testing.F) {
 	// no "/" or "?" in its search (3.3).
 	f.Add("https://u@h/", "http://u@h/", uint32(urlkit.FlagForceHTTP), uint8(urlkit.RFC1738))
 	f.Add("https://h/?a/b", "http://h/?a/b", uint32(urlkit.FlagForceHTTP), uint8(urlkit.RFC1738))
+	// The path flags may not break a scheme's structured path in RFC 1738:
+	// ";type=" ends an ftp path, a wais document is /database/wtype/wpath.
+	f.Add("ftp://h/a;type=a", "ftp://h/a/;type=a", uint32(urlkit.FlagAddTrailingSlash), uint8(urlkit.RFC1738))
+	f.Add("wais://h/db/t/..", "wais://h/db/", uint32(urlkit.FlagRemoveDotSegments), uint8(urlkit.RFC1738))
+	f.Add("nntp://h/index.html", "nntp://h/", uint32(urlkit.FlagRemoveDirectoryIndex), uint8(urlkit.RFC1738))
 	f.Fuzz(func(t *testing.T, a, b string, flags uint32, mode uint8) {
 		m := urlkit.Mode(mode % 4)
 		n := urlkit.Normalizer{Mode: m, Flags: urlkit.NormalizeFlags(flags)}
