@@ -303,7 +303,7 @@ func number(val []byte, tag uint64, off int) (int64, error) {
 	for _, c := range val {
 		n = n<<8 | uint64(c)
 	}
-	if n > 1<<62 {
+	if n > math.MaxInt64 { // all an int64 holds: Marshal writes any of them
 		return 0, &DecodeError{Offset: off, Msg: fmt.Sprintf("field %d: integer out of range", tag)}
 	}
 	return int64(n), nil

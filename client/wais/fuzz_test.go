@@ -2,6 +2,7 @@ package wais
 
 import (
 	"bytes"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -41,6 +42,7 @@ func FuzzRequestRoundTrip(f *testing.F) {
 	f.Add("test", "gopher", []byte("\x01\x07vm:2210"), "TEXT", int64(0), int64(137), 40)
 	f.Add("", "", []byte{}, "", int64(5), int64(6), 1)
 	f.Add("db\x1fx", "a\x00b\nc", []byte{0x81, 0x16}, "WSRC", int64(1<<40), int64(1<<41), 0xffffff)
+	f.Add("db", "w", []byte("id"), "TEXT", int64(0), int64(math.MaxInt64), 1) // a range end above 1<<62 was written but not read back
 	f.Fuzz(func(t *testing.T, db, words string, id []byte, typ string, start, end int64, max int) {
 		sreq := &SearchRequest{Database: db, SeedWords: words, MaxDocuments: max, Documents: []DocRef{{DocID: id, Type: typ, Start: start, End: end}}}
 		if msg, err := sreq.Marshal(); err == nil {
