@@ -365,7 +365,7 @@ func (n Normalizer) applyFlags(v *URL, t *trace) {
 		setPath(FlagAddTrailingSlash, p+"/")
 	}
 	if v.HasQuery && f&FlagRemoveTracking != 0 && v.Query != "" {
-		if q := n.dropTracking(v.Query); q != v.Query {
+		if q := n.dropTracking(v.Query); q != v.Query && n.keepsQuery(v, q) {
 			t.flagApplied(FlagRemoveTracking, "?"+v.Query, "?"+q)
 			v.Query = q
 			if q == "" {
@@ -376,7 +376,7 @@ func (n Normalizer) applyFlags(v *URL, t *trace) {
 	if v.HasQuery && f&FlagSortQuery != 0 && strings.IndexByte(v.Query, '&') >= 0 {
 		pairs := strings.Split(v.Query, "&")
 		slices.SortStableFunc(pairs, comparePairs)
-		if q := strings.Join(pairs, "&"); q != v.Query {
+		if q := strings.Join(pairs, "&"); q != v.Query && n.keepsQuery(v, q) {
 			t.flagApplied(FlagSortQuery, "?"+v.Query, "?"+q)
 			v.Query = q
 		}
@@ -400,6 +400,17 @@ func (n Normalizer) keeps(w *URL) bool {
 	}
 	_, _, err := parse(w.String(), RFC1738, true)
 	return err == nil
+}
+
+// keepsQuery reports whether the query flags that drop or move pairs may
+// write v's query as q. In the RFC1738 mode the parser reads gopher's
+// search (after a "%09") and ftp's ";type=" in the path and the query
+// alike, so a pair moved or dropped can bring a "/" into the search or
+// text after the type. An empty q drops the "?" as well.
+func (n Normalizer) keepsQuery(v *URL, q string) bool {
+	w := *v
+	w.Query, w.HasQuery = q, q != ""
+	return n.keeps(&w) || !n.keeps(v)
 }
 
 // decodedHost returns a reg-name host with its escapes decoded when they

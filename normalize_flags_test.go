@@ -222,6 +222,12 @@ func FuzzNormalizeFlags(f *testing.F) {
 	f.Add("ftp://h/a;type=a", "ftp://h/a/;type=a", uint32(urlkit.FlagAddTrailingSlash), uint8(urlkit.RFC1738))
 	f.Add("wais://h/db/t/..", "wais://h/db/", uint32(urlkit.FlagRemoveDotSegments), uint8(urlkit.RFC1738))
 	f.Add("nntp://h/index.html", "nntp://h/", uint32(urlkit.FlagRemoveDirectoryIndex), uint8(urlkit.RFC1738))
+	// Nor may the query flags: the parser reads gopher's search and ftp's
+	// ";type=" across the "?", and a sorted or dropped pair moved a "/"
+	// into the search, or text after the type.
+	f.Add("gopher://h/1?z/y&a%09s", "gopher://h/1", uint32(urlkit.FlagSortQuery), uint8(urlkit.RFC1738))
+	f.Add("gopher://h/1?x%09a&utm_q%09z&/", "gopher://h/1", uint32(urlkit.FlagRemoveTracking), uint8(urlkit.RFC1738))
+	f.Add("ftp://h/a?x&b;type=a", "ftp://h/a", uint32(urlkit.FlagSortQuery), uint8(urlkit.RFC1738))
 	// A file URL's localhost is its empty host (RFC 1738 3.10), with
 	// any flag, and once the host dots are trimmed.
 	f.Add("file://localhost/x", "file:///x", uint32(urlkit.FlagRemoveFragment), uint8(urlkit.RFC1738))
