@@ -566,8 +566,11 @@ func (r *repairer) host(lo, hi int, wrapped bool) error {
 	}, s[lo:hi])
 	a, err := idna.Lookup.ToASCII(h)
 	if err != nil {
-		return &Error{Op: "parse", Input: safetext.RedactURL(s), Offset: lo, Err: ErrBadHost,
-			Rule: "internationalized host name is not valid IDNA: " + err.Error()}
+		rule := "internationalized host name is not valid IDNA"
+		if !r.inPassword(lo) { // IDNA's message quotes the label
+			rule += ": " + err.Error()
+		}
+		return &Error{Op: "parse", Input: safetext.RedactURL(s), Offset: lo, Err: ErrBadHost, Rule: rule}
 	}
 	r.warn(lo, "internationalized host name %q converted to its IDNA A-label %s", h, a)
 	r.out, r.from = r.out[:mark], r.from[:mark]

@@ -290,6 +290,9 @@ func TestPasswordRedacted(t *testing.T) {
 		"http://user:s3cr3t@host/",
 		"ftp://user:s3cr3t@host:99999/",
 		"x://user:s3cr3t@host/%zz",
+		// The password runs past a raw space to the last "@": the lenient
+		// host before the "/" is part of it, and IDNA's message quoted it.
+		"http://user:x y@\u0301s3cr3t/a@h",
 	} {
 		for _, m := range all {
 			for _, e := range Check(in, m) {
