@@ -265,6 +265,12 @@ func FuzzParseLenient(f *testing.F) {
 	f.Add("//[v1.x]/[a]")
 	// The "[" of a userinfo ended by an "@" after its "]" is not the host's.
 	f.Add("http://[::1]:@x/")
+	// "URL:" and the scheme after it are read without the whitespace the
+	// repairs drop: a line break with the spaces around it, a tab, a \v.
+	f.Add("URL:www.\n :")
+	f.Add("URL:ht\vtp://h/")
+	f.Add("UR\nL:http://h/")
+	f.Add("<U\tRL:http://h/>")
 	f.Fuzz(func(t *testing.T, s string) { fuzzMode(t, s, Lenient) })
 }
 

@@ -204,18 +204,52 @@ var repairClass = func() (t [256]uint8) {
 }()
 
 // squeeze returns the start of s (up to 64 bytes of it) without the
-// whitespace the repairs drop: all of it inside a wrapper, line breaks and
-// tabs elsewhere.
+// whitespace the repairs drop (whitespaceRun); a run they keep, whose
+// spaces they encode, is one space.
 func squeeze(s string, wrapped bool) string {
 	var b []byte
 	for i := 0; i < len(s) && len(b) < 64; i++ {
-		c := s[i]
-		if c == '\t' || c == '\n' || c == '\r' || wrapped && isSpace(c) {
+		if !isSpace(s[i]) {
+			b = append(b, s[i])
 			continue
 		}
-		b = append(b, c)
+		end, drop := whitespaceRun(s, i, len(s), wrapped)
+		if !drop {
+			b = append(b, ' ')
+		}
+		i = end - 1
 	}
 	return string(b)
+}
+
+// whitespaceRun returns where the run of whitespace at s[i] ends, and
+// whether the repairs drop all of it (whitespace): inside a wrapper, a
+// run holding a line break (the spaces around it too), a run without a
+// space.
+func whitespaceRun(s string, i, hi int, wrapped bool) (end int, drop bool) {
+	lineBreak, space := false, false
+	for i < hi && isSpace(s[i]) {
+		lineBreak = lineBreak || s[i] == '\n' || s[i] == '\r'
+		space = space || s[i] == ' '
+		i++
+	}
+	return i, wrapped || lineBreak || !space
+}
+
+// urlPrefixEnd returns the offset after the "URL:" that s[lo:hi] starts
+// with once the repairs drop their whitespace ("UR\nL:"), or -1.
+func urlPrefixEnd(s string, lo, hi int, wrapped bool) int {
+	i := lo
+	for k := 0; k < 4; k++ {
+		if end, drop := whitespaceRun(s, i, hi, wrapped); k > 0 && drop {
+			i = end
+		}
+		if i >= hi || s[i] != "URL:"[k] && s[i] != "url:"[k] {
+			return -1
+		}
+		i++
+	}
+	return i
 }
 
 // startsWithScheme reports whether s starts with "scheme:": only then is a
@@ -362,11 +396,15 @@ func (r *repairer) run() (string, error) {
 	}
 	// Every "URL:" prefix that stands before a scheme goes (the canonical
 	// form of "URL:URL:news:x" is "news:x", which reads back the same);
-	// the scheme is looked for as the repairs will leave it, without the
-	// whitespace of a line break.
-	for hasPrefixFold(s[lo:hi], "URL:") && startsWithScheme(squeeze(strings.TrimLeft(s[lo+4:hi], " \t\r\n"), wrapped)) {
+	// the prefix and the scheme are looked for as the repairs will leave
+	// them, without the whitespace they drop.
+	for {
+		end := urlPrefixEnd(s, lo, hi, wrapped)
+		if end < 0 || !startsWithScheme(squeeze(strings.TrimLeft(s[end:hi], " \t\r\n"), wrapped)) {
+			break
+		}
 		r.warn(lo, urlPrefixRemoved)
-		lo += 4
+		lo = end
 		trim()
 	}
 	userLo, hostLo, hostHi := r.hostSpan(lo, hi)
