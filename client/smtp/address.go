@@ -99,7 +99,9 @@ func CheckAddress(addr string) error {
 		}
 		lit := domain[1 : len(domain)-1]
 		if v6, ok := strings.CutPrefix(lit, "IPv6:"); ok {
-			if a, err := netip.ParseAddr(v6); err != nil || !a.Is6() {
+			// netip takes a zone ("%eth0", any bytes up to the "]"), which
+			// IPv6-address-literal has not: it could carry a space or ">".
+			if a, err := netip.ParseAddr(v6); err != nil || !a.Is6() || a.Zone() != "" {
 				return bad(off+1, "not an IPv6 address literal (RFC 5321 section 4.1.3)")
 			}
 		} else if a, err := netip.ParseAddr(lit); err != nil || !a.Is4() {
