@@ -66,21 +66,37 @@ type mboxReader struct {
 	f   *os.File
 	br  *bufio.Reader
 	bol bool // at the beginning of a line
+	gt  int  // ">"s read at the start of the line, still to give
 }
 
 func (r *mboxReader) Read(p []byte) (int, error) {
 	n := 0
 	for n < len(p) {
 		if r.bol {
-			// a quoted "From ": ">" repeated, then "From "
-			peek, _ := r.br.Peek(64)
-			i := 0
-			for i < len(peek) && peek[i] == '>' {
-				i++
+			// a quoted "From ": ">" repeated, then "From ". The ">"s are
+			// counted as they are read, not peeked: a run of them can be
+			// longer than any peek.
+			for {
+				b, err := r.br.ReadByte()
+				if err != nil {
+					break
+				}
+				if b != '>' {
+					r.br.UnreadByte()
+					break
+				}
+				r.gt++
 			}
-			if i > 0 && bytes.HasPrefix(peek[i:], []byte("From ")) {
-				r.br.ReadByte()
+			if peek, _ := r.br.Peek(5); r.gt > 0 && string(peek) == "From " {
+				r.gt--
 			}
+			r.bol = false
+		}
+		if r.gt > 0 {
+			p[n] = '>'
+			n++
+			r.gt--
+			continue
 		}
 		b, err := r.br.ReadByte()
 		if err != nil {
