@@ -278,8 +278,10 @@ func serverURL(scheme, host, port string) *urlkit.URL {
 }
 
 // setLogin stores a decoded user and password, encoded for RFC 1738's
-// user and password productions. A password implies a user (RFC 1738
-// 3.1: there is no way to give a password without a user name).
+// user and password productions, with "?" encoded too: RFC 1738 allows
+// it there, but in the other modes it ends the authority, and
+// ftp://a?b@h/ would read as host "a". A password implies a user (RFC
+// 1738 3.1: there is no way to give a password without a user name).
 func setLogin(u *urlkit.URL, user, password string, hasUser, hasPassword bool) {
 	if !hasUser && !hasPassword {
 		return
@@ -300,7 +302,7 @@ func port(u *urlkit.URL) string {
 
 // Byte sets for escape: the bytes each production lets stay unencoded.
 var (
-	keepUser    = keepOf(cc.User1738, "")           // user, password: uchar ; ? & =
+	keepUser    = keepWithout(cc.User1738, "?")     // user, password: uchar ; & = (see setLogin)
 	keepFseg    = keepOf(cc.Fsegment1738, "")       // fsegment, psegment: uchar ? : @ & =
 	keepPpath   = keepOf(cc.Fsegment1738, "/")      // an hsoname, where "/" has no meaning
 	keepSearch  = keepOf(cc.Hsegment1738, "")       // search: uchar ; : @ & =

@@ -235,7 +235,7 @@ func TestBuildEncodes(t *testing.T) {
 		{"RFC 1738 3.4: a TAB in a selector is %09", &Gopher{Host: "h", Type: '0', Selector: "a\tb"}, "gopher://h/0a%09b"},
 		{"RFC 1738 3.2.2: a / in an FTP name is %2F", &FTP{Host: "h", CWD: []string{"a/b"}, Name: "c/d;e"}, "ftp://h/a%2Fb/c%2Fd%3Be"},
 		{"RFC 1738 3.11: a ; in an hsoname is %3B", &Prospero{Host: "h", HSOName: "/a;b/c", Fields: []Field{{"n=x", "v;y/z"}}}, "prospero://h//a%3Bb/c;n%3Dx=v%3By%2Fz"},
-		{"RFC 1738 3.1: : @ / in a user or password", &FTP{Host: "h", User: "a:b@c/d?;&=", HasUser: true, Password: "p@ss:w", HasPassword: true}, "ftp://a%3Ab%40c%2Fd?;&=:p%40ss%3Aw@h/"},
+		{"RFC 1738 3.1: : @ / in a user or password, and ? (it ends the authority outside RFC 1738)", &FTP{Host: "h", User: "a:b@c/d?;&=", HasUser: true, Password: "p@ss:w", HasPassword: true}, "ftp://a%3Ab%40c%2Fd%3F;&=:p%40ss%3Aw@h/"},
 		{"RFC 1738 section 5, fsegment keeps ? : @ & =", &FTP{Host: "h", Name: "a?b:c@d&e=f g"}, "ftp://h/a?b:c@d&e=f%20g"},
 		{"RFC 1738 3.5: % in an address is %25", &Mailto{Address: "user%gw@relay.example"}, "mailto:user%25gw@relay.example"},
 		{"RFC 1738 section 5, search: / and ? encoded", &Gopher{Host: "h", Type: '7', Selector: "s/x?y", Search: "a/b?c d", HasSearch: true}, "gopher://h/7s/x?y%09a%2Fb%3Fc%20d"},
