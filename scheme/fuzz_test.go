@@ -61,6 +61,7 @@ var explainGoldenSeeds = []string{
 func FuzzParseViews(f *testing.F) {
 	seedViews(f)
 	f.Add(uint8(0), "//a%3Fb@h/x") // ftp: the user "a?b" was written back raw, and ftp://a?b@h/x reads as host "a" outside rfc1738
+	f.Add(uint8(4), "%2F%2Fx@c")   // mailto: the address "//x@c" built mailto://x@c, an authority outside rfc1738
 	f.Fuzz(func(t *testing.T, which uint8, rest string) {
 		s := fuzzSchemes[int(which)%len(fuzzSchemes)] + ":" + rest
 		for _, m := range allModes {
