@@ -293,6 +293,8 @@ func TestPasswordRedacted(t *testing.T) {
 		// The password runs past a raw space to the last "@": the lenient
 		// host before the "/" is part of it, and IDNA's message quoted it.
 		"http://user:x y@\u0301s3cr3t/a@h",
+		// Past a raw "\\" too, which the parser reads in the authority.
+		"ftp://user:x@s3cr3t\\y@host/",
 	} {
 		for _, m := range all {
 			for _, e := range Check(in, m) {

@@ -461,10 +461,10 @@ func passwordAfter(s string, start int) (lo, hi int) {
 		end = start + j
 	}
 	if lo, hi := userinfoPassword(s, start, end); lo >= 0 {
-		// The parser reads white space in the authority as an invalid
-		// byte of it, not its end: its password runs to the last "@"
-		// before "/", "\\", "?" or "#", and so does the hidden one.
-		if k := strings.IndexAny(s[end:], "/\\?#"); k != 0 {
+		// The parser reads white space and "\\" in the authority as
+		// invalid bytes of it, not its end: its password runs to the
+		// last "@" before "/", "?" or "#", and so does the hidden one.
+		if k := strings.IndexAny(s[end:], "/?#"); k != 0 {
 			whole := len(s)
 			if k > 0 {
 				whole = end + k

@@ -114,6 +114,8 @@ func TestURLPasswords(t *testing.T) {
 		// the last "@" (CI's fuzzing found "ftp://:@ 000@").
 		"ftp://u:p@ss word@h/": "p@ss word|p", // "p": the word "ftp://u:p@ss"
 		"ftp://:@ 000@":        "@ 000",
+		// And past a raw "\\", which the parser reads in the authority.
+		"ftp://u:p@ss\\word@h/": "p@ss\\word",
 	} {
 		if got := strings.Join(URLPasswords(in), "|"); got != want {
 			t.Errorf("URLPasswords(%q) = %q, want %q", in, got, want)
@@ -138,6 +140,7 @@ func TestRedactURL(t *testing.T) {
 		"ftp://u:s3cr/et@h/":      "ftp://u:xxxxx@h/",
 		"ftp://u:p w@h/":          "ftp://u:xxxxx@h/", // one URL, invalid: its error message quotes it
 		"ftp://u:p@h x@y":         "ftp://u:xxxxx@y",  // one URL to the parser, its password "p@h x"
+		"ftp://u:p@h\\x@y/":       "ftp://u:xxxxx@y/", // the parser's password is "p@h\\x"
 		"http://h/ a:b@c":         "http://h/ a:b@c",
 		"http://a:b:c@d@h/p@q":    "http://a:xxxxx@h/p@q",
 		"//u:pw@h/x":              "//u:xxxxx@h/x",
