@@ -20,8 +20,9 @@ import (
 // some server: each constant says so where it does. (Purell's safe set,
 // lower-casing, escapes and the default port, is every mode's canonical
 // form already, and needs no flag.) In the RFC1738 mode a flag leaves a
-// URL alone where its scheme's grammar (RFC 1738 section 5) would refuse
-// the result: "ftp://h/a;type=a" gets no trailing slash.
+// URL of the mode alone where its scheme's grammar (RFC 1738 section 5)
+// would refuse the result: "ftp://h/a;type=a" gets no trailing slash.
+// FlagHostToIDN is the exception: it makes an IRI.
 type NormalizeFlags uint32
 
 const (

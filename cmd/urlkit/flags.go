@@ -85,4 +85,6 @@ Sets: usually-safe is remove-empty-query, remove-trailing-slash and
 remove-dot-segments; unsafe adds remove-directory-index, remove-fragment,
 force-http, remove-duplicate-slashes, remove-www, sort-query and
 remove-tracking; all adds decode-numeric-host and
-remove-unnecessary-host-dots.`
+remove-unnecessary-host-dots. In the rfc1738 mode a flag leaves a URL as it
+is where its scheme's grammar (RFC 1738 section 5) refuses the result:
+ftp://h/a;type=a gets no trailing slash, https://u@h/ stays https.`
