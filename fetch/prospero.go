@@ -146,11 +146,11 @@ func forwarded(r *prospero.Reply) string {
 		if host == "" {
 			return ""
 		}
-		v := &scheme.Prospero{Host: host, Port: port, HSOName: f[4]}
+		v := scheme.Prospero{Host: host, Port: port, HSOName: f[4]}
 		if len(f) > 5 && f[5] != "0" && f[5] != "" {
 			v.HasVersion, v.Version = true, f[5]
 		}
-		return v.URL().String()
+		return prosperoURL(v)
 	}
 	return ""
 }
@@ -307,18 +307,24 @@ func ProsperoEntries(links []prospero.Link) []ProsperoEntry {
 }
 
 // prosperoLinkURL returns the prospero URL of a link's target, or ""
-// when no URL names it: the URL must parse and read back as the host,
-// port and hsoname the server sent. A host no URL can hold is refused,
-// and so is one that would read as another host and path ("a/" gives
-// "prospero://a//", the hsoname "/" on host "a").
+// when no URL names it (prosperoURL).
 func prosperoLinkURL(host, port, hsoname string) string {
-	s := (&scheme.Prospero{Host: host, Port: port, HSOName: hsoname}).URL().String()
+	return prosperoURL(scheme.Prospero{Host: host, Port: port, HSOName: hsoname})
+}
+
+// prosperoURL returns the URL of v, what a server sent, or "" when no URL
+// names it: the URL must parse and read back as v's host, port, hsoname
+// and version. A host no URL can hold is refused, and so is one that
+// would read as another host and path ("a/" gives "prospero://a//", the
+// hsoname "/" on host "a"; "a@evil" a user "a" on host "evil").
+func prosperoURL(v scheme.Prospero) string {
+	s := v.URL().String()
 	u, err := urlkit.Parse(s)
 	if err != nil {
 		return ""
 	}
-	v, err := scheme.ParseProspero(&u)
-	if err != nil || v.Host != host || v.Port != port || v.HSOName != hsoname || v.HasVersion {
+	w, err := scheme.ParseProspero(&u)
+	if err != nil || w.Host != v.Host || w.Port != v.Port || w.HSOName != v.HSOName || w.HasVersion != v.HasVersion || w.Version != v.Version {
 		return ""
 	}
 	return s

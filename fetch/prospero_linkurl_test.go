@@ -1,6 +1,10 @@
 package fetch
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/urlkit/urlkit/client/prospero"
+)
 
 // TestProsperoLinkURL: a link's URL reads back as the host, port and
 // hsoname the server sent, or there is none (FuzzProsperoReplyURLs found
@@ -17,6 +21,26 @@ func TestProsperoLinkURL(t *testing.T) {
 	} {
 		if got := prosperoLinkURL(tc.host, tc.port, tc.hsoname); got != tc.want {
 			t.Errorf("prosperoLinkURL(%q, %q, %q) = %q, want %q", tc.host, tc.port, tc.hsoname, got, tc.want)
+		}
+	}
+}
+
+// TestForwardedReadsBack: a FORWARDED reply names a URL only when it
+// reads back as the host, hsoname and version the server sent; the host
+// "a@evil" would read as a user "a" on "evil".
+func TestForwardedReadsBack(t *testing.T) {
+	for line, want := range map[string]string{
+		"FORWARDED INTERNET-D h(1526) ASCII '/a b' 3":    "prospero://h:1526//a%20b%003",
+		"FORWARDED INTERNET-D h ASCII 'x' 0":             "prospero://h/x",
+		"FORWARDED INTERNET-D a@evil(1525) ASCII '/x' 0": "",
+		"FORWARDED INTERNET-D a/b ASCII 'c' 0":           "",
+	} {
+		r, err := prospero.ParseReply([]byte(line + "\n"))
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if got := forwarded(r); got != want {
+			t.Errorf("forwarded(%q) = %q, want %q", line, got, want)
 		}
 	}
 }
