@@ -285,7 +285,7 @@ func (n Normalizer) applyFlags(v *URL, t *trace) {
 	if f&FlagForceHTTP != 0 && v.Scheme == "https" && v.HasAuthority {
 		w := *v
 		w.Scheme = "http"
-		if n.keeps(&w) {
+		if n.allows(v, &w) {
 			v.Scheme = "http"
 			t.flagApplied(FlagForceHTTP, "https", "http")
 		}
@@ -328,7 +328,7 @@ func (n Normalizer) applyFlags(v *URL, t *trace) {
 		// A scheme's structured path (ftp's ";type=" last, gopher's
 		// search, wais, nntp) may not take the change: the flag then
 		// leaves it, unless the URL was no URL of the mode anyway.
-		if p != v.Path && (n.keeps(&w) || !n.keeps(v)) {
+		if p != v.Path && n.allows(v, &w) {
 			t.flagApplied(flag, v.Path, p)
 			v.Path = p
 		}
@@ -392,6 +392,10 @@ func (n Normalizer) applyFlags(v *URL, t *trace) {
 	}
 }
 
+// allows reports whether a flag may make w of v: unless v was no URL of
+// n's mode anyway, w must be one (keeps).
+func (n Normalizer) allows(v, w *URL) bool { return n.keeps(w) || !n.keeps(v) }
+
 // keeps reports whether w, what a flag makes of a URL, is a URL of n's
 // mode. Only the RFC1738 mode's scheme grammars (RFC 1738 section 5) can
 // refuse it, and then the flag leaves the URL as it is.
@@ -411,7 +415,7 @@ func (n Normalizer) keeps(w *URL) bool {
 func (n Normalizer) keepsQuery(v *URL, q string) bool {
 	w := *v
 	w.Query, w.HasQuery = q, q != ""
-	return n.keeps(&w) || !n.keeps(v)
+	return n.allows(v, &w)
 }
 
 // decodedHost returns a reg-name host with its escapes decoded when they
