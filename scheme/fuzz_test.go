@@ -123,6 +123,16 @@ func checkView(t *testing.T, u *urlkit.URL, m urlkit.Mode) {
 		} else if v3, err := Parse(&u3, m); err != nil || !sameView(v, v3) {
 			t.Fatalf("%q (%v): the view builds %q, whose view is %#v, %v", s, m, u2.String(), v3, err)
 		}
+		if m == urlkit.RFC1738 {
+			s2 := u2.String()
+			u3, err := urlkit.Parse(s2)
+			if err != nil {
+				t.Fatalf("%q: the view builds %q, invalid in the rfc1738 mode: %v", s, s2, err)
+			}
+			if v3, err := Parse(&u3, m); err != nil || !sameView(v, v3) {
+				t.Fatalf("%q: the view builds %q, whose view is %#v, %v", s, s2, v3, err)
+			}
+		}
 	}
 	session := PlanOptions{Mode: m, Login: true, Term: "XTERM", Width: 80, Height: 24, LocalUser: "me"}
 	for _, opts := range []PlanOptions{{Mode: m}, {Mode: m, Proxy: "proxy:3128"}, session} {

@@ -183,9 +183,9 @@ func (m *Mailto) AppendParts(dst []Part) []Part {
 // URL builds "mailto:" and the address, encoded for xchar (so "%"
 // becomes %25 and the unsafe characters of a quoted local part are
 // encoded), and "," and "?" encoded too, which RFC 6068 reads as the
-// ends of an address (a first "/" of two as opaqueURL writes it). A
-// view of RFC 6068's form gets all of To, then its hfields and body
-// after "?", each name and value encoded for uchar.
+// ends of an address; a first "/" of two is %2F. A view of RFC 6068's
+// form gets all of To, then its hfields and body after "?", each name
+// and value encoded for uchar.
 func (m *Mailto) URL() *urlkit.URL {
 	to := m.To
 	if len(to) == 0 {
@@ -195,7 +195,7 @@ func (m *Mailto) URL() *urlkit.URL {
 	for i, a := range to {
 		addrs[i] = escape(a, &keepAddress)
 	}
-	u := opaqueURL("mailto", strings.Join(addrs, ","))
+	u := opaqueURL("mailto", noAuthority(strings.Join(addrs, ",")))
 	if len(m.Fields) == 0 && !m.HasBody {
 		return u
 	}
@@ -215,16 +215,21 @@ func (m *Mailto) URL() *urlkit.URL {
 func (m *Mailto) Split() (localPart, domain string) { return splitAddr(m.Address) }
 
 // opaqueURL builds a URL without an authority from a scheme-specific part
-// already encoded. A first "/" of two is written %2F: "mailto://x@c" and
-// "news://..." would read as an authority (RFC 5538's server form for
-// news) in every mode but rfc1738.
+// already encoded.
 func opaqueURL(scheme, ssp string) *urlkit.URL {
-	if strings.HasPrefix(ssp, "//") {
-		ssp = "%2F" + ssp[1:]
-	}
 	u := &urlkit.URL{Scheme: scheme}
 	setPath(u, ssp)
 	return u
+}
+
+// noAuthority writes the first "/" of addresses starting "//" as %2F:
+// outside RFC 1738, "mailto://x@c" reads as an authority and no address
+// (News.URL does the same for "news://").
+func noAuthority(ssp string) string {
+	if strings.HasPrefix(ssp, "//") {
+		return "%2F" + ssp[1:]
+	}
+	return ssp
 }
 
 // addrSpec decodes the scheme-specific part of u and checks it as an RFC

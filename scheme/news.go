@@ -130,7 +130,12 @@ func (n *News) URL() *urlkit.URL {
 		if at := strings.LastIndexByte(unique, '@'); at >= 0 {
 			unique, host = unique[:at], unique[at+1:]
 		}
-		return opaqueURL("news", escape(unique, &keepArticle)+"@"+escape(host, &keepUchar))
+		ssp := escape(unique, &keepArticle) + "@" + escape(host, &keepUchar)
+		if strings.HasPrefix(ssp, "//") {
+			// "news://" would read as RFC 5538's server form.
+			ssp = "%2F" + ssp[1:]
+		}
+		return opaqueURL("news", ssp)
 	case n.Group == "*":
 		return opaqueURL("news", "%2A")
 	}
