@@ -23,7 +23,8 @@
 # Cores: every streaming command on ten million lines, wall time of -j 1
 # over that of -j 2 (the issue's 2-core factor), beside the same for two
 # -j 1 processes run at once on the two halves of the input: what the
-# machine gives two independent processes, the factor's ceiling here. The
+# machine gives two independent processes, the factor's ceiling here; and
+# the largest maximum resident set of the -j 2 runs (GNU time). The
 # lines: the web URLs for parse --json, check, normalize and relative (to
 # one base); the references of resolve_pairs.tsv, repeated, for resolve
 # (against RFC 3986's example base); each web URL paired with itself for
@@ -87,10 +88,11 @@ on() {
     *) "$@" < "$TMP/$in.$part" ;;
     esac > /dev/null 2>&1 || true
 }
-# wall IN CMD... : wall seconds of one run of CMD on IN.
+# wall IN CMD... : wall seconds of one run of CMD on IN; its maximum
+# resident set (KiB) is left in $TMP/rss.
 wall() {
     local in=$1 t0 t1; shift
-    t0=$(date +%s.%N); on "$in" whole "$@"; t1=$(date +%s.%N)
+    t0=$(date +%s.%N); on "$in" whole /usr/bin/time -f %M -o "$TMP/rss" "$@"; t1=$(date +%s.%N)
     echo "$t0 $t1" | awk '{printf "%.3f\n", $2 - $1}'
 }
 # halves IN CMD... : wall seconds of two -j 1 runs of CMD at once, one
@@ -115,11 +117,11 @@ for run in $(seq "$RUNS"); do
         # Every other run in the other order, so that a drift of the
         # machine's speed during a run favours neither.
         if [ $((run % 2)) = 1 ]; then
-            one=$(wall "$in" "$TMP/urlkit" "${cmd[@]}" -j 1); two=$(wall "$in" "$TMP/urlkit" "${cmd[@]}" -j 2); half=$(halves "$in" "$TMP/urlkit" "${cmd[@]}")
+            one=$(wall "$in" "$TMP/urlkit" "${cmd[@]}" -j 1); two=$(wall "$in" "$TMP/urlkit" "${cmd[@]}" -j 2); rss=$(tail -n 1 "$TMP/rss"); half=$(halves "$in" "$TMP/urlkit" "${cmd[@]}")
         else
-            half=$(halves "$in" "$TMP/urlkit" "${cmd[@]}"); two=$(wall "$in" "$TMP/urlkit" "${cmd[@]}" -j 2); one=$(wall "$in" "$TMP/urlkit" "${cmd[@]}" -j 1)
+            half=$(halves "$in" "$TMP/urlkit" "${cmd[@]}"); two=$(wall "$in" "$TMP/urlkit" "${cmd[@]}" -j 2); rss=$(tail -n 1 "$TMP/rss"); one=$(wall "$in" "$TMP/urlkit" "${cmd[@]}" -j 1)
         fi
-        echo "$name $one $two $half" >> "$TMP/cores"
+        echo "$name $one $two $half $rss" >> "$TMP/cores"
     done
     go test -run '^$' -bench 'BenchmarkParse$|BenchmarkParseString$|BenchmarkResolve$' -benchtime 1s -count 1 . >> "$TMP/gobench" 2>&1
     for j in 1 2; do
@@ -200,15 +202,16 @@ if ex and gr:
     print(f"| urlkit extract over grep -aoE | throughput ratio (higher: urlkit faster) | 50 MB of /usr/share/doc | {len(r)} | {med(r):.2f} |")
 w = {}
 for line in open(cores):
-    name, one, two, halves = line.split()
-    w.setdefault(name, []).append((float(one), float(two), float(halves)))
+    name, one, two, halves, rss = line.split()
+    w.setdefault(name, []).append((float(one), float(two), float(halves), int(rss)))
 data = {'extract_(20_files)': '10M web URLs in 20 files', 'resolve': '10M references (resolve_pairs.tsv)',
         'relative': '10M web URLs, one base', 'equal': '10M pairs (web URL, itself)'}
 for name, runs in w.items():
     cmd = name.replace('_', ' ')
     d = data.get(name, '10M web URLs')
-    r = [one / two for one, two, _ in runs]
-    h = [one / halves for one, _, halves in runs]
+    r = [one / two for one, two, _, _ in runs]
+    h = [one / halves for one, _, halves, _ in runs]
     print(f"| urlkit {cmd}, -j 2 over -j 1 (2-core factor) | wall time of -j 1 | {d} | {len(r)} | {med(r):.2f} |")
     print(f"| two urlkit {cmd} -j 1 at once, on the two halves | wall time of -j 1 on the whole (the machine's factor) | {d} | {len(h)} | {med(h):.2f} |")
+    print(f"| urlkit {cmd}, -j 2: memory | the largest maximum resident set of the runs (goal: under 64 MB) | {d} | {len(runs)} | {max(m for *_, m in runs) * 1024 / 1e6:.1f} MB |")
 EOF
