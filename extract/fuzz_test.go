@@ -257,6 +257,10 @@ func FuzzCut(f *testing.F) {
 	for _, s := range []string{
 		"a\n<URL:http://a/\nb>\nhttp://c/\n", "<\n\n\nhttp://a/ <b\n\nc:d\n>\n", "x <URL:ftp://a/b-\r\n c>\nhttp://d/\n",
 		"URL:\nhttp://a/\n:http://b/\n", "<ftp:\n //h/p>\n\nhttp://x/ <http://y/\n", "mailto:a@b\nnews:c\n<d:e\nf>\n",
+		// Markup: a "<" that may not start a wrapper does not stop a
+		// cut; one followed by scheme characters to the line's end does.
+		"<p><a href=\"http://a/\">a</a></p>\n<li>see\nhttp://b/ c>\n</ul> <br>\n <http://c/\n d>\n<!-- x -->\n",
+		"<li>URL\n:http://a/>\n<a>\n> <\nftp://b/>\n",
 	} {
 		f.Add(strings.Repeat(s, 5), 3)
 	}

@@ -185,12 +185,17 @@ func windowFor(maxLength int) int { return max(maxLength, lookback+2) + slack }
 // Config gives the Offset and Line where the part starts, finds the
 // items and problems that one Scanner finds over the whole. That holds
 // after a line whose last bytes, as far as a wrapper reaches (MaxLength
-// and a few), hold no "<": no decision about a candidate before it looks
-// past it, and no candidate starts before it and ends after. text must
-// start where a Scanner may start: at the start of the whole, or at a
-// cut. Lines that end before from are not considered: a reader that
-// reads on after a Cut of text[:from] returned 0 passes from, so that
-// no byte is searched twice.
+// and a few), hold no "<" that may start a wrapper: no decision about a
+// candidate before it looks past it, and no candidate starts before it
+// and ends after. A "<" may start a wrapper when whitespace, quotation
+// marks and scheme characters (beforeColon) follow it up to a ":" or to
+// the line's end; markup's "</p>", "<a href=" or "<!--" may not (a
+// wrapper is found by looking back from its ":" over those bytes), and
+// so does not keep a line of HTML from being a cut. text must start
+// where a Scanner may start: at the start of the whole, or at a cut.
+// Lines that end before from are not considered: a reader that reads on
+// after a Cut of text[:from] returned 0 passes from, so that no byte is
+// searched twice.
 func (c *Config) Cut(text []byte, from int) int {
 	reach := windowFor(c.maxLength()) + 1
 	for n := len(text); ; {
@@ -200,13 +205,33 @@ func (c *Config) Cut(text []byte, from int) int {
 		}
 		lo := max(0, nl+1-reach)
 		// The search for a "<" stops at the one nearest to the line's
-		// end, before which the next line to try ends: no byte is read
-		// twice.
-		lt := bytes.LastIndexByte(text[lo:nl], '<')
+		// end that may start a wrapper, before which the next line to
+		// try ends.
+		lt := lastWrapperStart(text[lo:nl])
 		if lt < 0 {
 			return nl + 1
 		}
 		n = lo + lt
+	}
+}
+
+// lastWrapperStart returns the position of the last "<" of line that may
+// start a wrapper going on past line's end: the bytes after it are all
+// beforeColon, or are up to a ":". -1 when there is none.
+func lastWrapperStart(line []byte) int {
+	for end := len(line); ; {
+		lt := bytes.LastIndexByte(line[:end], '<')
+		if lt < 0 {
+			return -1
+		}
+		i := lt + 1
+		for i < len(line) && beforeColon[line[i]] != 0 {
+			i++
+		}
+		if i == len(line) || line[i] == ':' {
+			return lt
+		}
+		end = lt
 	}
 }
 

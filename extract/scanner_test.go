@@ -315,3 +315,28 @@ func TestEmpty(t *testing.T) {
 		t.Error("Next after the end")
 	}
 }
+
+// TestCutMarkup: a "<" that may not start a wrapper ("</p>", "<a
+// href=", "<!--") does not keep a line from being a cut, which HTML
+// lines, with a "<" in nearly every one, would otherwise never be; one
+// followed by whitespace and scheme characters to the line's end or to
+// a ":" does, as the wrapper it may start goes on past the line.
+func TestCutMarkup(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"<p><a href=\"x\">a</a></p>\n", 25},
+		{"a\n<!-- b -->\n", 13},
+		{"a\n<li>see the\n", 2},    // "<li>see the" may go on: "<li>see the\nhttp:"
+		{"a\n<URL:http://b/\n", 2}, // a wrapper started
+		{"a\n<br> x\n", 2},         // ">" is a quotation mark
+		{"a\n<br/> x\n", 10},       // "/" ends the run
+		{"a\n<ftp: x>\n", 2},       // a ":" after scheme characters: a wrapper, closed or not
+		{"a\n<a b=c> d <e f=g>\n", 20},
+	} {
+		if got := (*Config)(nil).Cut([]byte(tc.text), 0); got != tc.want {
+			t.Errorf("Cut(%q) = %d, want %d", tc.text, got, tc.want)
+		}
+	}
+}
