@@ -152,7 +152,7 @@ func checkItems(t *testing.T, data string, items []Item) {
 			// removed, as the scanner removes them, the wrapper holds
 			// "URL:" first when the item says so.
 			lo := max(int(it.Start)-keepBehind, 0)
-			clean, _, _ := wrapperText([]byte(match), quoteDepth([]byte(data[lo:it.Start]), lo == 0))
+			clean, _, _ := wrapperText([]byte(match), quoteDepth([]byte(data[lo:it.Start]), lo == 0 && int(it.Start)-lo < keepBehind))
 			if it.Prefixed != hasPrefixFold([]byte(strings.TrimLeft(string(clean[1:]), " \t\r\n\f\v")), "URL:") {
 				t.Fatalf("item %+v: Prefixed wrong for %q (%q)", it, match, clean)
 			}
@@ -264,6 +264,10 @@ func FuzzCut(f *testing.F) {
 	} {
 		f.Add(strings.Repeat(s, 5), 3)
 	}
+	// A wrapper keepBehind bytes into a quoted line that starts a part:
+	// one scan of the whole cannot see the line's start (a reviewer's
+	// input).
+	f.Add("x\n> "+strings.Repeat("y", 69)+" <http://a/b\n> c>\n", 0)
 	f.Fuzz(func(t *testing.T, data string, size int) {
 		max := []int{0, 16, 40, 1, 5, 70}[len(data)%6]
 		size = 1 + size&0xff

@@ -31,8 +31,12 @@ func (s *Scanner) wrapped(t int) bool {
 	depth := -1
 	quoted := func() int {
 		if depth < 0 {
+			// A line that starts keepBehind bytes before t starts the
+			// look-back: whether a '\n' is just before it, the buffer
+			// does not keep, so its start is taken as unknown, as it is
+			// in a Scanner over a longer text (one whose part this is).
 			lo := max(t-keepBehind, 0)
-			depth = quoteDepth(buf[lo:t], s.abs(lo) == s.cfg.Offset)
+			depth = quoteDepth(buf[lo:t], s.abs(lo) == s.cfg.Offset && t-lo < keepBehind)
 		}
 		return depth
 	}
