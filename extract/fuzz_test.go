@@ -152,7 +152,7 @@ func checkItems(t *testing.T, data string, items []Item) {
 			// removed, as the scanner removes them, the wrapper holds
 			// "URL:" first when the item says so.
 			lo := max(int(it.Start)-keepBehind, 0)
-			clean, _, _ := wrapperText([]byte(match), quoteDepth([]byte(data[lo:it.Start]), lo == 0 && int(it.Start)-lo < keepBehind))
+			clean, _, _ := wrapperText([]byte(match), quoteDepth([]byte(data[lo:it.Start]), lo == 0))
 			if it.Prefixed != hasPrefixFold([]byte(strings.TrimLeft(string(clean[1:]), " \t\r\n\f\v")), "URL:") {
 				t.Fatalf("item %+v: Prefixed wrong for %q (%q)", it, match, clean)
 			}

@@ -31,12 +31,8 @@ func (s *Scanner) wrapped(t int) bool {
 	depth := -1
 	quoted := func() int {
 		if depth < 0 {
-			// A line that starts keepBehind bytes before t starts the
-			// look-back: whether a '\n' is just before it, the buffer
-			// does not keep, so its start is taken as unknown, as it is
-			// in a Scanner over a longer text (one whose part this is).
 			lo := max(t-keepBehind, 0)
-			depth = quoteDepth(buf[lo:t], s.abs(lo) == s.cfg.Offset && t-lo < keepBehind)
+			depth = quoteDepth(buf[lo:t], s.abs(lo) == s.cfg.Offset)
 		}
 		return depth
 	}
@@ -150,10 +146,13 @@ func (s *Scanner) wrapped(t int) bool {
 // quoteDepth returns how many '>' quotation marks of a quoted message
 // ("> ", "> > ", ">> ") start the line that ends with before, the text
 // before a '<'; 0 when the line does not start in before, unless before
-// starts the input (whole).
+// starts the input (whole). A before of keepBehind bytes, all a Scanner
+// keeps, counts as not starting the line even then: a Scanner over a
+// longer text, of which this one's is a part, cannot see the '\n' just
+// before it.
 func quoteDepth(before []byte, whole bool) int {
 	ls := bytes.LastIndexByte(before, '\n') + 1
-	if ls == 0 && !whole {
+	if ls == 0 && (!whole || len(before) >= keepBehind) {
 		return 0
 	}
 	d := 0
