@@ -51,6 +51,11 @@ type Screen struct {
 	Alarm bool
 	// AID is the last attention key sent (AIDNone at first).
 	AID AID
+
+	// scanned counts the cells the buffer scans visit (fieldAt,
+	// nextUnprotected, eraseUnprotected), so that a test bounds their
+	// work by counting instead of timing a loaded machine.
+	scanned int
 }
 
 // NewScreen returns an empty model-2 screen.
@@ -67,6 +72,7 @@ func (s *Screen) next(addr int) int { return (addr + 1) % s.size() }
 func (s *Screen) fieldAt(addr int) int {
 	n := s.size()
 	for i := 0; i < n; i++ {
+		s.scanned++
 		a := (addr - i + n) % n
 		if s.Cells[a].Field {
 			return a
@@ -228,6 +234,7 @@ func (s *Screen) Tab() {
 func (s *Screen) nextUnprotected(addr int) int {
 	n := s.size()
 	for i := 1; i <= n; i++ {
+		s.scanned++
 		a := (addr + i) % n
 		if c := s.Cells[a]; c.Field && c.Attr&AttrProtected == 0 && !s.Cells[s.next(a)].Field {
 			return s.next(a)
@@ -243,6 +250,7 @@ func (s *Screen) eraseUnprotected(from, to int) {
 	fa := s.fieldAt(from)
 	protected := fa >= 0 && s.Cells[fa].Attr&AttrProtected != 0
 	for a := from; ; {
+		s.scanned++
 		c := &s.Cells[a]
 		if c.Field {
 			protected = c.Attr&AttrProtected != 0
