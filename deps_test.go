@@ -13,9 +13,14 @@ import (
 // module packages it may import directly. Dependencies point one way:
 // core <- scheme <- extract, fetch <- cmd; clients know nothing of URLs.
 var allowedImports = map[string][]string{
-	"":                   {"internal/charclass", "internal/registry", "internal/safetext"},
+	"":                   {"internal/charclass", "internal/registry", "internal/safetext", "internal/resolver"},
 	"internal/charclass": {},
-	"internal/registry":  {},
+	// The resolution engine, shared by the root (RFC 3986's
+	// ResolveReference), resolve (every rule) and normalize (dot segments).
+	"internal/resolver": {"internal/charclass", "internal/registry", "internal/safetext"},
+	"resolve":           {"", "internal/resolver", "internal/safetext"},
+	"normalize":         {"", "resolve", "internal/resolver", "internal/charclass", "internal/registry"},
+	"internal/registry": {},
 	// The Gopher item types are protocol facts, shared by the client
 	// and package scheme's gopher view without either knowing the other.
 	"internal/gophertype": {},
@@ -42,7 +47,7 @@ var allowedImports = map[string][]string{
 
 // networkFree lists packages that must not reach network code, even
 // indirectly: the URL packages are pure functions of their input.
-var networkFree = []string{"", "internal/charclass", "internal/registry", "internal/gophertype", "internal/safetext", "internal/bufpool", "scheme", "extract"}
+var networkFree = []string{"", "internal/charclass", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "scheme", "extract"}
 
 // networkPackages are the standard packages that open connections.
 var networkPackages = []string{"net", "net/http", "crypto/tls", "net/smtp", "net/textproto", "os/exec"}

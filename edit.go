@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/resolver"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"golang.org/x/net/idna"
 )
@@ -206,8 +207,8 @@ func (u *URL) JoinPath(elem ...string) (URL, error) {
 		}
 		p += Escape(strings.TrimLeft(e, "/"), SetPath, 0)
 	}
-	if hasDotSegment(p) {
-		p = string(removeDotSegments([]byte(p), nil, ""))
+	if resolver.HasDotSegment(p) {
+		p = string(resolver.RemoveDotSegments([]byte(p), nil, ""))
 	}
 	v := *u
 	if err := v.SetRawPath(p); err != nil {

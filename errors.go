@@ -1,6 +1,8 @@
 package urlkit
 
 import (
+	cc "github.com/urlkit/urlkit/internal/charclass"
+
 	"errors"
 	"fmt"
 	"strconv"
@@ -107,29 +109,11 @@ type Warning struct {
 func (w Warning) String() string { return fmt.Sprintf("offset %d: %s", w.Offset, w.Message) }
 
 // describe names the byte c for an error message: 'x', space, or byte
-// 0xNN. The names are precomputed so that an error message is built with
-// one allocation.
-func describe(c byte) string { return describeTab[c] }
+// 0xNN.
+func describe(c byte) string { return cc.Describe(c) }
 
 // encoded returns the %XX escape of c.
-func encoded(c byte) string { return encodedTab[c] }
+func encoded(c byte) string { return cc.Escaped(c) }
 
 // hexByte returns "0xNN".
-func hexByte(c byte) string { return encodedTab[c][1:] }
-
-var describeTab, encodedTab = func() (d, e [256]string) {
-	const hex = "0123456789ABCDEF"
-	for i := range 256 {
-		c := byte(i)
-		e[i] = string([]byte{'%', hex[c>>4], hex[c&15]})
-		switch {
-		case c == ' ':
-			d[i] = "space"
-		case c > 0x20 && c < 0x7f:
-			d[i] = "'" + string(c) + "'"
-		default:
-			d[i] = fmt.Sprintf("byte 0x%02X", c)
-		}
-	}
-	return d, e
-}()
+func hexByte(c byte) string { return cc.Escaped(c)[1:] }

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/resolver"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"golang.org/x/net/idna"
 )
@@ -60,11 +61,11 @@ func prepare(s string, m Mode) (text string, pre *prepared, err error) {
 		}
 		return text, &prepared{from: r.from, warnings: r.warnings}, err
 	}
-	if len(s) < 5 || s[0]|0x20 != 'u' || !hasPrefixFold(s, "URL:") {
+	if len(s) < 5 || s[0]|0x20 != 'u' || !resolver.HasPrefixFold(s, "URL:") {
 		return s, nil, nil
 	}
 	pre = &prepared{}
-	for hasPrefixFold(s[pre.shift:], "URL:") && startsWithScheme(s[pre.shift+4:]) {
+	for resolver.HasPrefixFold(s[pre.shift:], "URL:") && resolver.StartsWithScheme(s[pre.shift+4:]) {
 		pre.warnings = append(pre.warnings, Warning{Offset: pre.shift, Message: urlPrefixRemoved})
 		pre.shift += 4
 	}
@@ -108,7 +109,7 @@ func needsRepair(s string) bool {
 	if s == "" {
 		return false
 	}
-	if isSpace(s[0]) || isSpace(s[len(s)-1]) || s[0] == '<' || hasPrefixFold(s, "URL:") {
+	if isSpace(s[0]) || isSpace(s[len(s)-1]) || s[0] == '<' || resolver.HasPrefixFold(s, "URL:") {
 		return true
 	}
 	hash, at := false, false
@@ -155,7 +156,7 @@ func needsRepair(s string) bool {
 // at the start of s or after its scheme, and the "]" ends it; else -1.
 func ipLiteralClose(s string, i int) int {
 	auth := strings.LastIndex(s[:i], "//")
-	if auth < 0 || auth > 0 && (strings.IndexByte(s, ':') != auth-1 || !startsWithScheme(s[:auth])) {
+	if auth < 0 || auth > 0 && (strings.IndexByte(s, ':') != auth-1 || !resolver.StartsWithScheme(s[:auth])) {
 		return -1
 	}
 	between := s[auth+2 : i]
@@ -252,54 +253,8 @@ func urlPrefixEnd(s string, lo, hi int, wrapped bool) int {
 	return i
 }
 
-// startsWithScheme reports whether s starts with "scheme:": only then is a
-// leading "URL:" the appendix's prefix rather than a scheme named URL (so
-// that the canonical form of "<URL:URL:x>", "URL:x", reads back the same).
-func startsWithScheme(s string) bool {
-	i := 0
-	for i < len(s) && cc.Is(s[i], cc.SchemeChar) {
-		i++
-	}
-	return i > 0 && i < len(s) && s[i] == ':' && cc.Is(s[0], cc.Alpha)
-}
-
-// readsAsPrefix reports whether the text of a URL, s, starts with "url:"
-// and then "scheme:": a URL whose scheme is url and whose path starts
-// with "scheme:" (with no authority) cannot be written as it is, for
-// "url:http://h/" reads as RFC 1738's "URL:" prefix before an http URL.
-// Parsing never gives such a URL; Normalize, which decodes "%68ttp:"
-// (RFC 3986 6.2.2.2), and the rules of resolution, which build a path,
-// could, so they write the path's first byte as its escape
-// (escapeFirst): "url:%68ttp://h/" is the same URL and reads back as it.
-func readsAsPrefix(s string) bool {
-	return len(s) > 4 && s[0]|0x20 == 'u' && hasPrefixFold(s, "URL:") && startsWithScheme(s[4:])
-}
-
-// escapePrefix returns s with the first byte of its path written as its
-// escape when s reads as a "URL:" prefix (readsAsPrefix), else s.
-func escapePrefix(s string) string {
-	if readsAsPrefix(s) {
-		return s[:4] + escapeFirst(s[4:])
-	}
-	return s
-}
-
-// pathReadsAsPrefix is readsAsPrefix for a URL's components.
-func pathReadsAsPrefix(u *URL) bool {
-	return len(u.Scheme) == 3 && !u.HasAuthority && hasPrefixFold(u.Scheme, "url") && startsWithScheme(u.Path)
-}
-
-// escapeFirst writes the first byte of s, a letter, as its escape.
-func escapeFirst(s string) string {
-	return "%" + string(cc.UpperHex[s[0]>>4]) + string(cc.UpperHex[s[0]&15]) + s[1:]
-}
-
 func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
-
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
 // repairer builds the canonical form of a lenient input.
@@ -400,7 +355,7 @@ func (r *repairer) run() (string, error) {
 	// them, without the whitespace they drop.
 	for {
 		end := urlPrefixEnd(s, lo, hi, wrapped)
-		if end < 0 || !startsWithScheme(squeeze(strings.TrimLeft(s[end:hi], " \t\r\n"), wrapped)) {
+		if end < 0 || !resolver.StartsWithScheme(squeeze(strings.TrimLeft(s[end:hi], " \t\r\n"), wrapped)) {
 			break
 		}
 		r.warn(lo, urlPrefixRemoved)

@@ -6,6 +6,7 @@ import (
 
 	cc "github.com/urlkit/urlkit/internal/charclass"
 	"github.com/urlkit/urlkit/internal/registry"
+	"github.com/urlkit/urlkit/internal/resolver"
 )
 
 // parseFast parses s in one pass over compTable when s has the shape most
@@ -70,7 +71,7 @@ func parseFast(u *URL, s string, m Mode, ref bool) int {
 		}
 		i = 0
 	} else {
-		if i == 0 || !cc.Is(s[0], cc.Alpha) || i == 3 && hasPrefixFold(s, "url") {
+		if i == 0 || !cc.Is(s[0], cc.Alpha) || i == 3 && resolver.HasPrefixFold(s, "url") {
 			return -1
 		}
 		u.Scheme = s[:i]

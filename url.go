@@ -1,10 +1,14 @@
 package urlkit
 
 import (
+	cc "github.com/urlkit/urlkit/internal/charclass"
+
 	"net/url"
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/urlkit/urlkit/internal/resolver"
 )
 
 // URL is a parsed URL or relative reference. Every component is kept as
@@ -75,25 +79,13 @@ func (u *URL) Redacted() string {
 // unsafe.String over a read buffer) is cloned before it is kept.
 func (u *URL) Clone() URL {
 	c := *u
-	if w := u.written; w != "" && within(u.Scheme, w) && within(u.User, w) && within(u.Password, w) &&
-		within(u.Host, w) && within(u.Port, w) && within(u.Path, w) && within(u.Query, w) && within(u.Fragment, w) {
-		// As parsed: every component lies in u.written, and moves to
-		// the copy at the same offset.
-		c.written = strings.Clone(w)
-		from, to := uintptr(unsafe.Pointer(unsafe.StringData(w))), unsafe.Pointer(unsafe.StringData(c.written))
-		moved := func(v string) string {
-			if v == "" {
-				return "" // not even an empty slice of the old text
-			}
-			return unsafe.String((*byte)(unsafe.Add(to, uintptr(unsafe.Pointer(unsafe.StringData(v)))-from)), len(v))
-		}
-		c.Scheme, c.User, c.Password, c.Host = moved(u.Scheme), moved(u.User), moved(u.Password), moved(u.Host)
-		c.Port, c.Path, c.Query, c.Fragment = moved(u.Port), moved(u.Path), moved(u.Query), moved(u.Fragment)
-		return c
+	if u.writtenForm() {
+		c.written = strings.Clone(u.written)
+	} else {
+		c.written = u.text(false)
 	}
-	// Each component String writes is taken from the new text where
-	// appendText puts it; a component it leaves out is copied alone.
-	c.written = u.text(false)
+	// Each component is taken from the new text where String puts it; a
+	// component String leaves out is copied alone.
 	text, at := c.written, 0
 	take := func(v *string, written bool) {
 		if !written {
@@ -135,13 +127,6 @@ func (u *URL) Clone() URL {
 	}
 	take(&c.Fragment, c.HasFragment)
 	return c
-}
-
-// within reports whether v is empty or lies within text.
-func within(v, text string) bool {
-	// An address below text's wraps around to a large offset.
-	off := uintptr(unsafe.Pointer(unsafe.StringData(v))) - uintptr(unsafe.Pointer(unsafe.StringData(text)))
-	return v == "" || off <= uintptr(len(text)) && uintptr(len(v)) <= uintptr(len(text))-off
 }
 
 // SameComponents reports whether u and v have the same components and
@@ -209,90 +194,44 @@ func (u *URL) writtenForm() bool {
 		at == len(w)
 }
 
-// text builds String's result in a buffer on the stack and copies it
-// into the string, its one allocation (a URL over 256 bytes takes two):
-// appending to a byte slice costs a fraction of a strings.Builder's
-// write per component.
+// text builds String's result (Redacted's, with redact) from the
+// components.
 func (u *URL) text(redact bool) string {
-	var buf [256]byte
-	b := buf[:0]
-	if n := u.len(); n > len(buf) {
-		b = make([]byte, 0, n)
-	}
-	return string(u.appendText(b, redact))
+	p := u.parts(false)
+	return p.Text(redact)
 }
 
-// len returns the length of String's result.
-func (u *URL) len() int {
-	n := len(u.Path)
-	if u.Scheme != "" {
-		n += len(u.Scheme) + 1
+// parts returns u's components as the resolution engine reads them, with
+// the text u was parsed from when withText is set and u is still in its
+// written form.
+func (u *URL) parts(withText bool) resolver.URL {
+	p := resolver.URL{
+		Scheme: u.Scheme, User: u.User, Password: u.Password, Host: u.Host,
+		Port: u.Port, Path: u.Path, Query: u.Query, Fragment: u.Fragment,
+		HasAuthority: u.HasAuthority, HasUser: u.HasUser, HasPassword: u.HasPassword,
+		HasPort: u.HasPort, HasQuery: u.HasQuery, HasFragment: u.HasFragment,
 	}
-	if u.HasAuthority {
-		n += 2 + len(u.Host)
-		if u.HasUser {
-			n += len(u.User) + 1
-			if u.HasPassword {
-				n += 1 + max(len(u.Password), len("xxxxx"))
-			}
-		}
-		if u.HasPort {
-			n += 1 + len(u.Port)
-		}
+	if withText && u.writtenForm() {
+		p.Written = u.written
 	}
-	if u.HasQuery {
-		n += 1 + len(u.Query)
-	}
-	if u.HasFragment {
-		n += 1 + len(u.Fragment)
-	}
-	return n
+	return p
 }
 
-// appendText appends String's result (Redacted's, with redact) to b.
-func (u *URL) appendText(b []byte, redact bool) []byte {
-	if u.Scheme != "" {
-		b = append(append(b, u.Scheme...), ':')
+// fromParts is parts' inverse.
+func fromParts(p *resolver.URL) URL {
+	return URL{
+		Scheme: p.Scheme, User: p.User, Password: p.Password, Host: p.Host,
+		Port: p.Port, Path: p.Path, Query: p.Query, Fragment: p.Fragment,
+		HasAuthority: p.HasAuthority, HasUser: p.HasUser, HasPassword: p.HasPassword,
+		HasPort: p.HasPort, HasQuery: p.HasQuery, HasFragment: p.HasFragment,
+		written: p.Written,
 	}
-	if u.HasAuthority {
-		b = u.appendAuthority(append(b, '/', '/'), redact)
-	}
-	b = append(b, u.Path...)
-	if u.HasQuery {
-		b = append(append(b, '?'), u.Query...)
-	}
-	if u.HasFragment {
-		b = append(append(b, '#'), u.Fragment...)
-	}
-	return b
-}
-
-// appendAuthority appends the authority (userinfo "@", host, ":" port)
-// as written, the password replaced by "xxxxx" with redact.
-func (u *URL) appendAuthority(b []byte, redact bool) []byte {
-	if u.HasUser {
-		b = append(b, u.User...)
-		if u.HasPassword {
-			b = append(b, ':')
-			if redact {
-				b = append(b, "xxxxx"...)
-			} else {
-				b = append(b, u.Password...)
-			}
-		}
-		b = append(b, '@')
-	}
-	b = append(b, u.Host...)
-	if u.HasPort {
-		b = append(append(b, ':'), u.Port...)
-	}
-	return b
 }
 
 // SchemeName returns the scheme in lower case (schemes are
 // case-insensitive, RFC 1738 2.1). It allocates only when the scheme as
 // written contains an upper-case letter.
-func (u *URL) SchemeName() string { return lowerASCII(u.Scheme) }
+func (u *URL) SchemeName() string { return cc.LowerASCII(u.Scheme) }
 
 // IsAbs reports whether the URL has a scheme.
 func (u *URL) IsAbs() bool { return u.Scheme != "" }
@@ -309,8 +248,8 @@ func (u *URL) Authority() (string, bool) {
 		o := u.Offsets()
 		return u.written[o.SchemeSpecificPart+2 : o.Path], true
 	}
-	var buf [128]byte
-	return string(u.appendAuthority(buf[:0], false)), true
+	p := u.parts(false)
+	return p.Authority()
 }
 
 // Userinfo returns RFC 3986's userinfo as written (user, and ":" password
@@ -525,23 +464,6 @@ func FromNetURL(n *url.URL) (URL, error) {
 	}
 	u, _, err := ParseMode(s, Lenient)
 	return u, err
-}
-
-// lowerASCII lower-cases ASCII letters, returning s itself when it has none
-// to change.
-func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; 'A' <= c && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if c := b[j]; 'A' <= c && c <= 'Z' {
-					b[j] = c + 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
 }
 
 // Offsets are the byte offsets of a URL's components in its String form:

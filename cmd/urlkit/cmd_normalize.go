@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/normalize"
 )
 
 const normalizeHelp = `The canonical form (RFC 1630: "bring them to the same encoding level";
@@ -174,7 +174,7 @@ Examples:
 				printWarnings(st, out, errw, s2, warnsB)
 				// The account only when it is shown: recording it
 				// formats each step.
-				var c urlkit.Comparison
+				var c normalize.Comparison
 				if *explain {
 					c = norm.ExplainEqual(&a, &b)
 				} else {
@@ -224,7 +224,7 @@ Examples:
 }
 
 // writeComparison prints the explanation of an equality test.
-func writeComparison(out *bufio.Writer, c *urlkit.Comparison) {
+func writeComparison(out *bufio.Writer, c *normalize.Comparison) {
 	if c.Equal {
 		fmt.Fprintf(out, "  canonical form: %s\n", c.A.String())
 		if len(c.StepsA)+len(c.StepsB) == 0 {

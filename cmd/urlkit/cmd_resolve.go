@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/resolve"
 )
 
 // rulesAllLine is the line of rulesHelp that only resolve takes.
@@ -73,23 +74,23 @@ func parseRef(s string, m urlkit.Mode) (urlkit.URL, []urlkit.Warning, error) {
 
 // ruleFlags declares --rule and --compat and returns a function that
 // yields the rules to apply, or a usage error.
-func ruleFlags(fs *flag.FlagSet, allowAll bool) func() ([]urlkit.Rule, error) {
+func ruleFlags(fs *flag.FlagSet, allowAll bool) func() ([]resolve.Rule, error) {
 	name := fs.String("rule", "rfc3986", "the resolution rule `R`: rfc3986, rfc2396, rfc1808, rfc1630"+map[bool]string{true: " or all", false: ""}[allowAll])
 	compat := fs.Bool("compat", false, "treat a reference whose scheme is the base's as relative (rfc3986 and rfc2396)")
-	return func() ([]urlkit.Rule, error) {
-		var rules []urlkit.Rule
+	return func() ([]resolve.Rule, error) {
+		var rules []resolve.Rule
 		if *name == "all" && allowAll {
-			for _, r := range urlkit.Rules() {
-				if *compat && (r == urlkit.Rule3986 || r == urlkit.Rule2396) {
-					r |= urlkit.Compat
+			for _, r := range resolve.Rules() {
+				if *compat && (r == resolve.Rule3986 || r == resolve.Rule2396) {
+					r |= resolve.Compat
 				}
 				rules = append(rules, r)
 			}
 			return rules, nil
 		}
-		r, err := urlkit.RuleByName(*name)
+		r, err := resolve.RuleByName(*name)
 		if err == nil && *compat {
-			r, err = urlkit.RuleByName(*name + "+compat")
+			r, err = resolve.RuleByName(*name + "+compat")
 		}
 		if err != nil {
 			msg := strings.TrimPrefix(err.Error(), "urlkit: ")
@@ -98,7 +99,7 @@ func ruleFlags(fs *flag.FlagSet, allowAll bool) func() ([]urlkit.Rule, error) {
 			}
 			return nil, errors.New(msg)
 		}
-		return []urlkit.Rule{r}, nil
+		return []resolve.Rule{r}, nil
 	}
 }
 
@@ -154,7 +155,7 @@ Examples:
 				printErr(st.Err, err)
 				return exitFail
 			}
-			if _, err := urlkit.Resolve(&base, &urlkit.URL{}, rules[0]); err != nil {
+			if _, err := resolve.Resolve(&base, &urlkit.URL{}, rules[0]); err != nil {
 				printErr(st.Err, err) // a relative base
 				return exitFail
 			}
@@ -195,11 +196,11 @@ Examples:
 						// The steps only when they are shown: recording
 						// them formats each one.
 						var u urlkit.URL
-						var steps []urlkit.RuleStep
+						var steps []resolve.RuleStep
 						if *explain {
-							u, steps, err = urlkit.ExplainResolve(&base, &ref, rule)
+							u, steps, err = resolve.Explain(&base, &ref, rule)
 						} else {
-							u, err = urlkit.Resolve(&base, &ref, rule)
+							u, err = resolve.Resolve(&base, &ref, rule)
 						}
 						if err != nil {
 							out.Flush()
@@ -265,7 +266,7 @@ Examples:
 			}
 			base, warns, err := parseAbs(args[0], *mode)
 			if err == nil {
-				_, err = urlkit.Resolve(&base, &urlkit.URL{}, rules[0]) // a relative base
+				_, err = resolve.Resolve(&base, &urlkit.URL{}, rules[0]) // a relative base
 			}
 			if err != nil {
 				printErr(st.Err, err)
@@ -280,7 +281,7 @@ Examples:
 					if err == nil {
 						printWarnings(st, out, errw, s, warns)
 						var ref urlkit.URL
-						if ref, err = urlkit.Relative(&base, &target, rules[0]); err == nil {
+						if ref, err = resolve.Relative(&base, &target, rules[0]); err == nil {
 							out.WriteString(ref.String())
 							out.WriteByte('\n')
 							return exitOK

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/resolve"
 )
 
 // tmplPart is a piece of a --get template: literal text, or a variable.
@@ -259,7 +260,7 @@ func resolveText(base, ref string) (string, error) {
 			return "", err
 		}
 	}
-	t, err := urlkit.Resolve(&b, &rf, urlkit.Rule3986)
+	t, err := resolve.Resolve(&b, &rf, resolve.Rule3986)
 	if err != nil {
 		return "", err
 	}

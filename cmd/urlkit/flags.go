@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/normalize"
 )
 
 // modeFlag declares --mode.
@@ -28,13 +29,13 @@ const modesHelp = `Modes (--mode):
 
 // normalizerFlags declares --mode, --flags and --tracking, and returns
 // the Normalizer they describe once the flags are parsed.
-func normalizerFlags(fs *flag.FlagSet) func() urlkit.Normalizer {
+func normalizerFlags(fs *flag.FlagSet) func() normalize.Normalizer {
 	mode := modeFlag(fs)
-	flags := new(urlkit.NormalizeFlags)
-	fs.TextVar(flags, "flags", urlkit.NormalizeFlags(0), "optional normalizations `F,...` (see below), e.g. unsafe or sort-query,remove-fragment")
-	tracking := fs.String("tracking", "", "the query keys remove-tracking drops: comma-separated `PATTERNS` (shell patterns; default "+strings.Join(urlkit.DefaultTrackingParams(), ",")+")")
-	return func() urlkit.Normalizer {
-		n := urlkit.Normalizer{Mode: *mode, Flags: *flags}
+	flags := new(normalize.NormalizeFlags)
+	fs.TextVar(flags, "flags", normalize.NormalizeFlags(0), "optional normalizations `F,...` (see below), e.g. unsafe or sort-query,remove-fragment")
+	tracking := fs.String("tracking", "", "the query keys remove-tracking drops: comma-separated `PATTERNS` (shell patterns; default "+strings.Join(normalize.DefaultTrackingParams(), ",")+")")
+	return func() normalize.Normalizer {
+		n := normalize.Normalizer{Mode: *mode, Flags: *flags}
 		if *tracking != "" {
 			n.TrackingParams = strings.Split(*tracking, ",")
 		}

@@ -1,4 +1,4 @@
-package urlkit
+package resolver
 
 import (
 	"strings"

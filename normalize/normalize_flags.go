@@ -1,4 +1,4 @@
-package urlkit
+package normalize
 
 import (
 	"fmt"
@@ -9,6 +9,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/registry"
+	"github.com/urlkit/urlkit/internal/resolver"
+	"github.com/urlkit/urlkit/resolve"
 	"golang.org/x/net/idna"
 )
 
@@ -223,7 +227,7 @@ func DefaultTrackingParams() []string { return slices.Clone(defaultTracking) }
 // (Normalize) with its optional Flags on top. The zero value is
 // Normalize in the RFC1738 mode.
 type Normalizer struct {
-	Mode  Mode
+	Mode  urlkit.Mode
 	Flags NormalizeFlags
 	// TrackingParams are the patterns of the query keys that
 	// FlagRemoveTracking drops, in path.Match's syntax, matched against
@@ -234,24 +238,24 @@ type Normalizer struct {
 
 // Normalize returns u in n's canonical form. Applied to its own result,
 // it returns it unchanged.
-func (n Normalizer) Normalize(u *URL) URL { return n.normalize(u, nil) }
+func (n Normalizer) Normalize(u *urlkit.URL) urlkit.URL { return n.normalize(u, nil) }
 
 // Explain is Normalize that also reports each rule and flag that changed
 // something, with the text before and after.
-func (n Normalizer) Explain(u *URL) (URL, []RuleStep) {
+func (n Normalizer) Explain(u *urlkit.URL) (urlkit.URL, []resolve.RuleStep) {
 	t := &trace{}
 	v := n.normalize(u, t)
-	return v, t.steps
+	return v, steps(t.Steps)
 }
 
 // Equal reports whether a and b have the same canonical form. It is an
 // equivalence relation.
-func (n Normalizer) Equal(a, b *URL) bool {
+func (n Normalizer) Equal(a, b *urlkit.URL) bool {
 	na, nb := n.normalize(a, nil), n.normalize(b, nil)
 	return na.SameComponents(&nb)
 }
 
-func (n Normalizer) normalize(u *URL, t *trace) URL {
+func (n Normalizer) normalize(u *urlkit.URL, t *trace) urlkit.URL {
 	v := normalize(u, n.Mode, t)
 	if n.Flags == 0 {
 		return v
@@ -276,7 +280,7 @@ func (n Normalizer) normalize(u *URL, t *trace) URL {
 // applyFlags applies n's flags to v, a URL in canonical form, in an order
 // that leaves nothing for a second pass to do: the host, the path from
 // its segments to its end, then the query and the fragment.
-func (n Normalizer) applyFlags(v *URL, t *trace) {
+func (n Normalizer) applyFlags(v *urlkit.URL, t *trace) {
 	f := n.Flags
 	// Without "//" an https URL has no http form: RFC 1738 3.3 gives
 	// http the common Internet scheme syntax. In the RFC1738 mode it
@@ -333,7 +337,7 @@ func (n Normalizer) applyFlags(v *URL, t *trace) {
 			v.Path = p
 		}
 	}
-	if f&FlagRemoveDotSegments != 0 && v.Scheme != "" && hasDotSegment(v.Path) {
+	if f&FlagRemoveDotSegments != 0 && v.Scheme != "" && resolver.HasDotSegment(v.Path) {
 		setPath(FlagRemoveDotSegments, removeDots(v.Path, v.HasAuthority, nil))
 	}
 	// The slash flags are for a hierarchical path (a relative
@@ -394,16 +398,16 @@ func (n Normalizer) applyFlags(v *URL, t *trace) {
 
 // allows reports whether a flag may make w of v: unless v was no URL of
 // n's mode anyway, w must be one (keeps).
-func (n Normalizer) allows(v, w *URL) bool { return n.keeps(w) || !n.keeps(v) }
+func (n Normalizer) allows(v, w *urlkit.URL) bool { return n.keeps(w) || !n.keeps(v) }
 
 // keeps reports whether w, what a flag makes of a URL, is a URL of n's
 // mode. Only the RFC1738 mode's scheme grammars (RFC 1738 section 5) can
 // refuse it, and then the flag leaves the URL as it is.
-func (n Normalizer) keeps(w *URL) bool {
-	if n.Mode != RFC1738 || schemeSyntax1738(w) == nil {
+func (n Normalizer) keeps(w *urlkit.URL) bool {
+	if sch := registry.Lookup(w.Scheme); n.Mode != urlkit.RFC1738 || w.Scheme == "" || sch == nil || !sch.Grammar1738 {
 		return true
 	}
-	_, _, err := parse(w.String(), RFC1738, true)
+	_, _, err := urlkit.ParseReference(w.String(), urlkit.RFC1738)
 	return err == nil
 }
 
@@ -412,7 +416,7 @@ func (n Normalizer) keeps(w *URL) bool {
 // search (after a "%09") and ftp's ";type=" in the path and the query
 // alike, so a pair moved or dropped can bring a "/" into the search or
 // text after the type. An empty q drops the "?" as well.
-func (n Normalizer) keepsQuery(v *URL, q string) bool {
+func (n Normalizer) keepsQuery(v *urlkit.URL, q string) bool {
 	w := *v
 	w.Query, w.HasQuery = q, q != ""
 	return n.allows(v, &w)
@@ -425,7 +429,7 @@ func decodedHost(h string) string {
 	if !strings.Contains(h, "%") {
 		return h
 	}
-	d, err := Unescape(h, 0)
+	d, err := urlkit.Unescape(h, 0)
 	if err != nil || !utf8.ValidString(d) {
 		return h
 	}
@@ -469,7 +473,7 @@ func (n Normalizer) dropTracking(q string) string {
 	kept := pairs[:0]
 	for _, pair := range pairs {
 		key, _, _ := strings.Cut(pair, "=")
-		if k, err := Unescape(key, PlusAsSpace|AllowBadEscapes); err == nil {
+		if k, err := urlkit.Unescape(key, urlkit.PlusAsSpace|urlkit.AllowBadEscapes); err == nil {
 			key = k
 		}
 		if !slices.ContainsFunc(patterns, func(p string) bool { ok, _ := path.Match(p, key); return ok }) {
@@ -503,7 +507,7 @@ func trimHostDots(h string) string {
 	parts := strings.Split(h, ".")
 	parts = slices.DeleteFunc(parts, func(s string) bool { return s == "" })
 	if len(parts) == 0 {
-		return h // "." or "..": no name to keep, and an empty host is another URL
+		return h // "." or "..": no name to keep, and an empty host is another urlkit.URL
 	}
 	return strings.Join(parts, ".")
 }

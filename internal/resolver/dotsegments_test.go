@@ -1,4 +1,4 @@
-package urlkit
+package resolver
 
 import "testing"
 
@@ -15,7 +15,7 @@ func FuzzHasDotSegment(f *testing.F) {
 		if want := dotSegmentFrom(path, 0); from != want {
 			t.Fatalf("firstDotSegment(%q) = %v, byte by byte %v", path, from, want)
 		}
-		whole := string(removeDotSegments([]byte(path), nil, ""))
+		whole := string(RemoveDotSegments([]byte(path), nil, ""))
 		if from < 0 {
 			if whole != path {
 				t.Fatalf("%q has no dot segment, yet removing them gives %q", path, whole)

@@ -1,4 +1,4 @@
-package urlkit_test
+package resolve_test
 
 import (
 	"errors"
@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/resolve"
 )
 
 type relativeCase struct {
 	base, target, want string
 }
 
-var relativeCases = map[urlkit.Rule][]relativeCase{
-	urlkit.Rule3986: {
+var relativeCases = map[resolve.Rule][]relativeCase{
+	resolve.Rule3986: {
 		{base3986, "http://a/b/c/d;p?q", ""},
 		{base3986, "http://a/b/c/d;p?q#s", "#s"},
 		{base3986, "http://a/b/c/d;p?y", "?y"},
@@ -39,14 +40,14 @@ var relativeCases = map[urlkit.Rule][]relativeCase{
 		// The target itself is shorter than "../../../../../../c".
 		{"urn:a/b/d/e/f/g/h/i/j", "urn:a/b/c", "urn:a/b/c"},
 	},
-	urlkit.Rule2396: {
+	resolve.Rule2396: {
 		{base3986, "http://a/b/c/d;p?q#s", "#s"},
 		{base3986, "http://a/b/c/?y", "?y"},
 		{base3986, "http://a/b/c/d;p?y", "d;p?y"},
 		{base3986, "http://a/../g", "/../g"},
 		{base3986, "http://a/./g", "/./g"},
 	},
-	urlkit.Rule1808: {
+	resolve.Rule1808: {
 		{base1808, "http://a/b/c/d;p?q#f", ""},
 		{base1808, "http://a/b/c/d;p?q", "?"},
 		{base1808, "http://a/b/c/d;p?q#s", "#s"},
@@ -62,7 +63,7 @@ var relativeCases = map[urlkit.Rule][]relativeCase{
 		{base1808, "http://a/b/c/d;p/", ";p/"},
 		{base1808, "http://a/b/c/d;p/x/y", ";p/x/y"},
 	},
-	urlkit.Rule1630: {
+	resolve.Rule1630: {
 		{magicF, "magic://a/b/c//d/e/g", "g"},
 		{magicF, "magic://a/g", "/g"},
 		{magicF, "magic://g", "//g"},
@@ -83,7 +84,7 @@ func TestRelative(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ref, err := urlkit.Relative(&base, &target, rule)
+			ref, err := resolve.Relative(&base, &target, rule)
 			if err != nil {
 				t.Errorf("%v: Relative(%q, %q): %v", rule, tc.base, tc.target, err)
 				continue
@@ -91,7 +92,7 @@ func TestRelative(t *testing.T) {
 			if s := ref.String(); s != tc.want {
 				t.Errorf("%v: Relative(%q, %q) = %q, want %q", rule, tc.base, tc.target, s, tc.want)
 			}
-			back, _ := urlkit.Resolve(&base, &ref, rule)
+			back, _ := resolve.Resolve(&base, &ref, rule)
 			if back.String() != tc.target {
 				t.Errorf("%v: round trip %q -> %q -> %q", rule, tc.target, ref.String(), back.String())
 			}
@@ -104,23 +105,23 @@ func TestRelative(t *testing.T) {
 // longer than the RFC's own reference.
 func TestRelativeRFCExamples(t *testing.T) {
 	sets := []struct {
-		rule  urlkit.Rule
+		rule  resolve.Rule
 		cases []resolveCase
 	}{
-		{urlkit.Rule3986, rfc3986Cases}, {urlkit.Rule3986 | urlkit.Compat, rfc3986Compat},
-		{urlkit.Rule2396, rfc2396Cases}, {urlkit.Rule2396 | urlkit.Compat, rfc2396Compat},
-		{urlkit.Rule1808, rfc1808Cases}, {urlkit.Rule1630, rfc1630Cases},
+		{resolve.Rule3986, rfc3986Cases}, {resolve.Rule3986 | resolve.Compat, rfc3986Compat},
+		{resolve.Rule2396, rfc2396Cases}, {resolve.Rule2396 | resolve.Compat, rfc2396Compat},
+		{resolve.Rule1808, rfc1808Cases}, {resolve.Rule1630, rfc1630Cases},
 	}
 	for _, set := range sets {
 		for _, tc := range set.cases {
 			base, _, _ := urlkit.ParseMode(tc.base, urlkit.RFC3986)
 			target, _, _ := urlkit.ParseMode(tc.want, urlkit.RFC3986)
-			ref, err := urlkit.Relative(&base, &target, set.rule)
+			ref, err := resolve.Relative(&base, &target, set.rule)
 			if err != nil {
 				t.Errorf("%s %v: Relative(%q, %q): %v", tc.section, set.rule, tc.base, tc.want, err)
 				continue
 			}
-			back, _ := urlkit.Resolve(&base, &ref, set.rule)
+			back, _ := resolve.Resolve(&base, &ref, set.rule)
 			if back.String() != tc.want {
 				t.Errorf("%s %v: %q -> %q -> %q", tc.section, set.rule, tc.want, ref.String(), back.String())
 			}
@@ -147,37 +148,37 @@ func TestRelativeDeepBase(t *testing.T) {
 	fewerDots := strings.Repeat("/..", n/2) + "/c"
 	params := "http://h" + strings.Repeat("/a;p", n)
 	cases := []struct {
-		rule         urlkit.Rule
+		rule         resolve.Rule
 		base, target string
 		want         string // "" for ErrUnreachable
 	}{
-		{urlkit.Rule3986, slashes + "./", slashes + "c", "c"},
-		{urlkit.Rule2396, slashes + "./", slashes + "c", "c"},
-		{urlkit.Rule1808, slashes + "./", slashes + "c", "c"},
-		{urlkit.Rule1630, slashes + "./", slashes + "c", "c"},
-		{urlkit.Rule3986 | urlkit.Compat, slashes + "./", slashes + "c", "c"},
-		{urlkit.Rule3986, slashes + "./", slashes + "../c", ""},
-		{urlkit.Rule3986, as + "/./", as + "/../c", ""},
-		{urlkit.Rule2396 | urlkit.Compat, as + "/./", as + "/../c", as[len("http://h"):] + "/../c"},
-		{urlkit.Rule3986, as + "/x", as[:len(as)-n*4/5] + "/c", strings.Repeat("../", n*2/5) + "c"},
+		{resolve.Rule3986, slashes + "./", slashes + "c", "c"},
+		{resolve.Rule2396, slashes + "./", slashes + "c", "c"},
+		{resolve.Rule1808, slashes + "./", slashes + "c", "c"},
+		{resolve.Rule1630, slashes + "./", slashes + "c", "c"},
+		{resolve.Rule3986 | resolve.Compat, slashes + "./", slashes + "c", "c"},
+		{resolve.Rule3986, slashes + "./", slashes + "../c", ""},
+		{resolve.Rule3986, as + "/./", as + "/../c", ""},
+		{resolve.Rule2396 | resolve.Compat, as + "/./", as + "/../c", as[len("http://h"):] + "/../c"},
+		{resolve.Rule3986, as + "/x", as[:len(as)-n*4/5] + "/c", strings.Repeat("../", n*2/5) + "c"},
 		// RFC 2396 and 1808 keep the ".." that start a merged path.
-		{urlkit.Rule2396, dots + "/x", "http://h" + fewerDots, fewerDots},
-		{urlkit.Rule1808, dots + "/x", "http://h" + fewerDots, fewerDots},
+		{resolve.Rule2396, dots + "/x", "http://h" + fewerDots, fewerDots},
+		{resolve.Rule1808, dots + "/x", "http://h" + fewerDots, fewerDots},
 		// RFC 1630 tries the target's tails that start with a slash: only
 		// those the part of the base it keeps can reach.
-		{urlkit.Rule1630, "http://h/x", as, as[len("http://h/"):]},
-		{urlkit.Rule1630, "http://h/x", as + "/./b", as + "/./b"},
+		{resolve.Rule1630, "http://h/x", as, as[len("http://h/"):]},
+		{resolve.Rule1630, "http://h/x", as + "/./b", as + "/./b"},
 		// A path RFC 1630's cleaning would change: only the target itself.
-		{urlkit.Rule1630, as + "/x", as + "/b/../c", as + "/b/../c"},
+		{resolve.Rule1630, as + "/x", as + "/b/../c", as + "/b/../c"},
 		// The part of the base RFC 1630 keeps for a single slash is long,
 		// with a "." to clean: only one tail can start where it ends.
-		{urlkit.Rule1630, "http://h//." + strings.Repeat("//a", n/2) + "/x", as, as[len("http:"):]},
-		{urlkit.Rule1630, "http://h//." + strings.Repeat("//a", n/2) + "/x", as + "/b.c", as[len("http:"):] + "/b.c"},
+		{resolve.Rule1630, "http://h//." + strings.Repeat("//a", n/2) + "/x", as, as[len("http:"):]},
+		{resolve.Rule1630, "http://h//." + strings.Repeat("//a", n/2) + "/x", as + "/b.c", as[len("http:"):] + "/b.c"},
 		// A run of "/.." climbs into that part: its length is counted.
-		{urlkit.Rule1630, "http://h//." + strings.Repeat("//a", n/2) + "/x", "http://h" + strings.Repeat("/..", n), "//h" + strings.Repeat("/..", n)},
+		{resolve.Rule1630, "http://h//." + strings.Repeat("//a", n/2) + "/x", "http://h" + strings.Repeat("/..", n), "//h" + strings.Repeat("/..", n)},
 		// RFC 1808 merges the base's path without its params, here "/a",
 		// and a reference of params alone keeps it whole (2.4.5).
-		{urlkit.Rule1808, "http://h" + strings.Repeat("/a;p", n/4), params, params[len("http://h/a"):]},
+		{resolve.Rule1808, "http://h" + strings.Repeat("/a;p", n/4), params, params[len("http://h/a"):]},
 	}
 	for _, tc := range cases {
 		base, _, err := urlkit.ParseMode(tc.base, urlkit.RFC3986)
@@ -190,10 +191,10 @@ func TestRelativeDeepBase(t *testing.T) {
 		}
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		ref, err := urlkit.Relative(&base, &target, tc.rule)
+		ref, err := resolve.Relative(&base, &target, tc.rule)
 		runtime.ReadMemStats(&after)
 		if tc.want == "" {
-			if !errors.Is(err, urlkit.ErrUnreachable) {
+			if !errors.Is(err, resolve.ErrUnreachable) {
 				t.Errorf("%v %.20s...: %v, want ErrUnreachable", tc.rule, tc.target, err)
 			}
 		} else if err != nil || ref.String() != tc.want {
@@ -208,8 +209,8 @@ func TestRelativeDeepBase(t *testing.T) {
 func TestRelativeErrors(t *testing.T) {
 	base, _, _ := urlkit.ParseMode(base3986, urlkit.RFC3986)
 	dotted, _, _ := urlkit.ParseMode("http://a/b/../c", urlkit.RFC3986)
-	_, err := urlkit.Relative(&base, &dotted, urlkit.Rule3986)
-	if !errors.Is(err, urlkit.ErrUnreachable) {
+	_, err := resolve.Relative(&base, &dotted, resolve.Rule3986)
+	if !errors.Is(err, resolve.ErrUnreachable) {
 		t.Errorf("dot segments under rfc3986: %v", err)
 	}
 	want := `urlkit: "http://a/b/../c" from "http://a/b/c/d;p?q" under rfc3986: no reference resolves to the target: every result of RFC 3986 resolution has its dot segments removed (5.2.4)`
@@ -217,17 +218,17 @@ func TestRelativeErrors(t *testing.T) {
 		t.Errorf("message %v\nwant    %s", err, want)
 	}
 	// RFC 2396 takes an absolute path as it is: the same target is reachable.
-	if ref, err := urlkit.Relative(&base, &dotted, urlkit.Rule2396); err != nil || ref.String() != "/b/../c" {
+	if ref, err := resolve.Relative(&base, &dotted, resolve.Rule2396); err != nil || ref.String() != "/b/../c" {
 		t.Errorf("rfc2396: %v %v", ref, err)
 	}
 	rel, _, _ := urlkit.ParseReference("g", urlkit.RFC3986)
-	if _, err := urlkit.Relative(&base, &rel, urlkit.Rule3986); !errors.Is(err, urlkit.ErrMissingScheme) {
+	if _, err := resolve.Relative(&base, &rel, resolve.Rule3986); !errors.Is(err, urlkit.ErrMissingScheme) {
 		t.Errorf("relative target: %v", err)
 	}
-	if _, err := urlkit.Relative(&rel, &base, urlkit.Rule3986); !errors.Is(err, urlkit.ErrMissingScheme) {
+	if _, err := resolve.Relative(&rel, &base, resolve.Rule3986); !errors.Is(err, urlkit.ErrMissingScheme) {
 		t.Errorf("relative base: %v", err)
 	}
-	if _, err := urlkit.Relative(&base, &base, urlkit.Rule1630|urlkit.Compat); !errors.Is(err, urlkit.ErrCompat) {
+	if _, err := resolve.Relative(&base, &base, resolve.Rule1630|resolve.Compat); !errors.Is(err, resolve.ErrCompat) {
 		t.Errorf("compat: %v", err)
 	}
 }
@@ -246,10 +247,10 @@ func FuzzRelative(f *testing.F) {
 		if err != nil || base.Scheme == "" {
 			return
 		}
-		rules := []urlkit.Rule{urlkit.Rule3986, urlkit.Rule3986 | urlkit.Compat, urlkit.Rule2396, urlkit.Rule1808, urlkit.Rule1630}
+		rules := []resolve.Rule{resolve.Rule3986, resolve.Rule3986 | resolve.Compat, resolve.Rule2396, resolve.Rule1808, resolve.Rule1630}
 		if ref, _, err := urlkit.ParseReference(rs, urlkit.RFC3986); err == nil {
 			for _, rule := range rules {
-				target, _ := urlkit.Resolve(&base, &ref, rule)
+				target, _ := resolve.Resolve(&base, &ref, rule)
 				roundTrip(t, &base, &target, rule, true)
 			}
 		}
@@ -261,16 +262,16 @@ func FuzzRelative(f *testing.F) {
 	})
 }
 
-func roundTrip(t *testing.T, base, target *urlkit.URL, rule urlkit.Rule, mustReach bool) {
+func roundTrip(t *testing.T, base, target *urlkit.URL, rule resolve.Rule, mustReach bool) {
 	t.Helper()
-	ref, err := urlkit.Relative(base, target, rule)
+	ref, err := resolve.Relative(base, target, rule)
 	if err != nil {
-		if mustReach || !errors.Is(err, urlkit.ErrUnreachable) {
+		if mustReach || !errors.Is(err, resolve.ErrUnreachable) {
 			t.Fatalf("%v: Relative(%q, %q): %v", rule, base.String(), target.String(), err)
 		}
 		return
 	}
-	back, err := urlkit.Resolve(base, &ref, rule)
+	back, err := resolve.Resolve(base, &ref, rule)
 	if err != nil || back.String() != target.String() {
 		t.Fatalf("%v: base %q: %q -> %q -> %q (%v)", rule, base.String(), target.String(), ref.String(), back.String(), err)
 	}
@@ -280,7 +281,7 @@ func ExampleRelative() {
 	base, _ := urlkit.Parse("http://a/b/c/d;p?q")
 	for _, s := range []string{"http://a/b/c/g", "http://a/b/g?y", "http://a/g", "http://a/b/c/d;p?q#s", "ftp://a/b"} {
 		target, _ := urlkit.Parse(s)
-		ref, _ := urlkit.Relative(&base, &target, urlkit.Rule3986)
+		ref, _ := resolve.Relative(&base, &target, resolve.Rule3986)
 		fmt.Printf("%-22s %s\n", s, ref.String())
 	}
 	// Output:

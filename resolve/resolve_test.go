@@ -1,13 +1,13 @@
-package urlkit_test
+package resolve_test
 
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/resolve"
 )
 
 type resolveCase struct {
@@ -256,7 +256,7 @@ var rfc1630Cases = []resolveCase{
 	{"RFC 3986 3.3 (guard)", "a:/b/c", "..//x", "a:/.//x"},
 }
 
-func runResolveCases(t *testing.T, rule urlkit.Rule, cases []resolveCase) {
+func runResolveCases(t *testing.T, rule resolve.Rule, cases []resolveCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.section+"/"+tc.ref, func(t *testing.T) {
@@ -268,7 +268,7 @@ func runResolveCases(t *testing.T, rule urlkit.Rule, cases []resolveCase) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := urlkit.Resolve(&base, &ref, rule)
+			got, err := resolve.Resolve(&base, &ref, rule)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -279,12 +279,12 @@ func runResolveCases(t *testing.T, rule urlkit.Rule, cases []resolveCase) {
 			if want, _, err := urlkit.ParseMode(tc.want, urlkit.RFC3986); err == nil && !got.SameComponents(&want) {
 				t.Errorf("fields %+v, want %+v", got, want)
 			}
-			s, err := urlkit.ResolveString(tc.base, tc.ref, rule)
+			s, err := resolve.ResolveString(tc.base, tc.ref, rule)
 			if err != nil || s != tc.want {
 				t.Errorf("ResolveString = %q, %v", s, err)
 			}
 			// The explanation ends with the same result.
-			u, steps, err := urlkit.ExplainResolve(&base, &ref, rule)
+			u, steps, err := resolve.Explain(&base, &ref, rule)
 			if err != nil || !u.SameComponents(&got) || len(steps) < 2 || steps[len(steps)-1].Note != tc.want {
 				t.Errorf("ExplainResolve: %v %v %v", u, steps, err)
 			}
@@ -292,16 +292,16 @@ func runResolveCases(t *testing.T, rule urlkit.Rule, cases []resolveCase) {
 	}
 }
 
-func TestResolveRFC3986(t *testing.T) { runResolveCases(t, urlkit.Rule3986, rfc3986Cases) }
+func TestResolveRFC3986(t *testing.T) { runResolveCases(t, resolve.Rule3986, rfc3986Cases) }
 func TestResolveRFC3986Compat(t *testing.T) {
-	runResolveCases(t, urlkit.Rule3986|urlkit.Compat, rfc3986Compat)
+	runResolveCases(t, resolve.Rule3986|resolve.Compat, rfc3986Compat)
 }
-func TestResolveRFC2396(t *testing.T) { runResolveCases(t, urlkit.Rule2396, rfc2396Cases) }
+func TestResolveRFC2396(t *testing.T) { runResolveCases(t, resolve.Rule2396, rfc2396Cases) }
 func TestResolveRFC2396Compat(t *testing.T) {
-	runResolveCases(t, urlkit.Rule2396|urlkit.Compat, rfc2396Compat)
+	runResolveCases(t, resolve.Rule2396|resolve.Compat, rfc2396Compat)
 }
-func TestResolveRFC1808(t *testing.T) { runResolveCases(t, urlkit.Rule1808, rfc1808Cases) }
-func TestResolveRFC1630(t *testing.T) { runResolveCases(t, urlkit.Rule1630, rfc1630Cases) }
+func TestResolveRFC1808(t *testing.T) { runResolveCases(t, resolve.Rule1808, rfc1808Cases) }
+func TestResolveRFC1630(t *testing.T) { runResolveCases(t, resolve.Rule1630, rfc1630Cases) }
 
 // TestResolve1808ParamsAfterNetloc: a base with a net_loc and an empty
 // path lends a params-only reference no "/"; RFC 1808's grammar puts
@@ -315,13 +315,13 @@ func TestResolve1808ParamsAfterNetloc(t *testing.T) {
 		{"http://h", "?q", "http://h?q"},
 		{"http://h/", ";p", "http://h/;p"},
 	} {
-		got, err := urlkit.ResolveString(tc.base, tc.ref, urlkit.Rule1808)
+		got, err := resolve.ResolveString(tc.base, tc.ref, resolve.Rule1808)
 		if err != nil || got != tc.want {
 			t.Errorf("%q + %q = %q, %v; want %q", tc.base, tc.ref, got, err, tc.want)
 		}
 		base, _, _ := urlkit.ParseMode(tc.base, urlkit.RFC3986)
 		ref, _, _ := urlkit.ParseReference(tc.ref, urlkit.RFC3986)
-		u, steps, err := urlkit.ExplainResolve(&base, &ref, urlkit.Rule1808)
+		u, steps, err := resolve.Explain(&base, &ref, resolve.Rule1808)
 		if err != nil || u.String() != tc.want {
 			t.Errorf("%q + %q: fields give %q, %v", tc.base, tc.ref, u.String(), err)
 		}
@@ -335,16 +335,16 @@ func TestResolve1808ParamsAfterNetloc(t *testing.T) {
 // TestResolveCompatFromStrict: the compat variants agree with the strict
 // rules on every reference without a scheme.
 func TestResolveCompatAgrees(t *testing.T) {
-	for _, rule := range []urlkit.Rule{urlkit.Rule3986, urlkit.Rule2396} {
+	for _, rule := range []resolve.Rule{resolve.Rule3986, resolve.Rule2396} {
 		cases := rfc3986Cases
-		if rule == urlkit.Rule2396 {
+		if rule == resolve.Rule2396 {
 			cases = rfc2396Cases
 		}
 		for _, tc := range cases {
 			if strings.Contains(strings.SplitN(tc.ref, "/", 2)[0], ":") {
 				continue
 			}
-			got, err := urlkit.ResolveString(tc.base, tc.ref, rule|urlkit.Compat)
+			got, err := resolve.ResolveString(tc.base, tc.ref, rule|resolve.Compat)
 			if err != nil || got != tc.want {
 				t.Errorf("%v+compat: %q -> %q, %v; want %q", rule, tc.ref, got, err, tc.want)
 			}
@@ -355,7 +355,7 @@ func TestResolveCompatAgrees(t *testing.T) {
 func TestResolveErrors(t *testing.T) {
 	rel, _, _ := urlkit.ParseReference("../a", urlkit.RFC3986)
 	ref, _, _ := urlkit.ParseReference("g", urlkit.RFC3986)
-	_, err := urlkit.Resolve(&rel, &ref, urlkit.Rule3986)
+	_, err := resolve.Resolve(&rel, &ref, resolve.Rule3986)
 	var e *urlkit.Error
 	if !errors.As(err, &e) || !errors.Is(err, urlkit.ErrMissingScheme) || e.Offset != 0 {
 		t.Errorf("relative base: %v", err)
@@ -364,51 +364,51 @@ func TestResolveErrors(t *testing.T) {
 		t.Errorf("message %q, want %q", err, want)
 	}
 	base, _ := urlkit.Parse("http://user:secret@h/a")
-	for _, r := range []urlkit.Rule{urlkit.Rule1808 | urlkit.Compat, urlkit.Rule1630 | urlkit.Compat} {
-		if _, err := urlkit.Resolve(&base, &ref, r); !errors.Is(err, urlkit.ErrCompat) {
+	for _, r := range []resolve.Rule{resolve.Rule1808 | resolve.Compat, resolve.Rule1630 | resolve.Compat} {
+		if _, err := resolve.Resolve(&base, &ref, r); !errors.Is(err, resolve.ErrCompat) {
 			t.Errorf("%v: %v", r, err)
 		}
 	}
-	if _, err := urlkit.Resolve(&base, &ref, urlkit.Rule(9)); err == nil {
+	if _, err := resolve.Resolve(&base, &ref, resolve.Rule(9)); err == nil {
 		t.Error("rule 9 accepted")
 	}
-	if _, err := urlkit.ResolveString("http://a/", "a b", urlkit.Rule3986); !errors.Is(err, urlkit.ErrInvalidChar) {
+	if _, err := resolve.ResolveString("http://a/", "a b", resolve.Rule3986); !errors.Is(err, urlkit.ErrInvalidChar) {
 		t.Errorf("bad reference: %v", err)
 	}
-	if _, err := urlkit.ResolveString("http://a b/", "g", urlkit.Rule3986); !errors.Is(err, urlkit.ErrInvalidChar) {
+	if _, err := resolve.ResolveString("http://a b/", "g", resolve.Rule3986); !errors.Is(err, urlkit.ErrInvalidChar) {
 		t.Errorf("bad base: %v", err)
 	}
 	// A password never shows in an error.
 	userOnly, _, _ := urlkit.ParseReference("//user:secret@h/", urlkit.RFC3986)
-	if _, err := urlkit.Resolve(&userOnly, &ref, urlkit.Rule3986); err == nil || strings.Contains(err.Error(), "secret") {
+	if _, err := resolve.Resolve(&userOnly, &ref, resolve.Rule3986); err == nil || strings.Contains(err.Error(), "secret") {
 		t.Errorf("password in %v", err)
 	}
 }
 
 func TestRuleNames(t *testing.T) {
-	for _, r := range urlkit.Rules() {
-		for _, v := range []urlkit.Rule{r, r | urlkit.Compat} {
-			got, err := urlkit.RuleByName(v.String())
-			ok := v == r || r == urlkit.Rule3986 || r == urlkit.Rule2396
+	for _, r := range resolve.Rules() {
+		for _, v := range []resolve.Rule{r, r | resolve.Compat} {
+			got, err := resolve.RuleByName(v.String())
+			ok := v == r || r == resolve.Rule3986 || r == resolve.Rule2396
 			if ok && (err != nil || got != v) {
 				t.Errorf("ParseRule(%q) = %v, %v", v, got, err)
 			}
-			if !ok && !errors.Is(err, urlkit.ErrCompat) {
+			if !ok && !errors.Is(err, resolve.ErrCompat) {
 				t.Errorf("ParseRule(%q) = %v, %v; want ErrCompat", v, got, err)
 			}
 		}
 	}
-	if _, err := urlkit.RuleByName("rfc9999"); err == nil {
+	if _, err := resolve.RuleByName("rfc9999"); err == nil {
 		t.Error("rfc9999 accepted")
 	}
-	var r urlkit.Rule
-	if err := r.UnmarshalText([]byte("rfc2396+compat")); err != nil || r != urlkit.Rule2396|urlkit.Compat {
+	var r resolve.Rule
+	if err := r.UnmarshalText([]byte("rfc2396+compat")); err != nil || r != resolve.Rule2396|resolve.Compat {
 		t.Errorf("UnmarshalText: %v %v", r, err)
 	}
 	if b, err := r.MarshalText(); err != nil || string(b) != "rfc2396+compat" {
 		t.Errorf("MarshalText: %s %v", b, err)
 	}
-	if s := urlkit.Rule(42).String(); s != "Rule(42)" {
+	if s := resolve.Rule(42).String(); s != "Rule(42)" {
 		t.Errorf("String = %q", s)
 	}
 }
@@ -416,7 +416,7 @@ func TestRuleNames(t *testing.T) {
 func TestExplainResolve(t *testing.T) {
 	base, _, _ := urlkit.ParseMode(base3986, urlkit.RFC3986)
 	ref, _, _ := urlkit.ParseReference("../../../g", urlkit.RFC3986)
-	_, steps, err := urlkit.ExplainResolve(&base, &ref, urlkit.Rule3986)
+	_, steps, err := resolve.Explain(&base, &ref, resolve.Rule3986)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,87 +437,17 @@ func TestExplainResolve(t *testing.T) {
 		}
 	}
 	// The other rules explain themselves too.
-	for _, rule := range []urlkit.Rule{urlkit.Rule2396, urlkit.Rule1808, urlkit.Rule1630} {
-		_, steps, err := urlkit.ExplainResolve(&base, &ref, rule)
+	for _, rule := range []resolve.Rule{resolve.Rule2396, resolve.Rule1808, resolve.Rule1630} {
+		_, steps, err := resolve.Explain(&base, &ref, rule)
 		if err != nil || len(steps) < 3 {
 			t.Errorf("%v: %v %v", rule, steps, err)
 		}
 	}
 	m, _, _ := urlkit.ParseMode(magicF, urlkit.RFC3986)
 	ref, _, _ = urlkit.ParseReference("../../g", urlkit.RFC3986)
-	_, steps, _ = urlkit.ExplainResolve(&m, &ref, urlkit.Rule1630)
+	_, steps, _ = resolve.Explain(&m, &ref, resolve.Rule1630)
 	if s := fmt.Sprint(steps); !strings.Contains(s, `"d/.." kept: "d" follows a run of slashes`) {
 		t.Errorf("RFC 1630 explanation: %s", s)
-	}
-}
-
-// TestResolveDifferentialNetURL compares Rule3986 with net/url's
-// ResolveReference on the resolve pairs of the benchmark data. Where both
-// parse the pair, the results agree except for the cases explained here:
-//
-//   - net/url keeps the base's fragment when the reference is empty
-//     (url.go: "if ref.Fragment == "" { url.Fragment = u.Fragment }");
-//     RFC 3986 5.2.2 takes the fragment from the reference only
-//     (T.fragment = R.fragment). The data has no empty reference, but the
-//     case is checked below.
-//   - net/url lower-cases the scheme it parses (url.Parse: "scheme is
-//     case-insensitive"), so an absolute reference such as
-//     "Programming:Python" comes back as "programming:Python"; urlkit keeps
-//     every component as written. Results are compared with the scheme
-//     lower-cased.
-//   - net/url re-escapes the path it resolved (setPath, then
-//     EscapedPath), so a path character it prefers to escape would come
-//     back as %XX; urlkit copies the components as written. Such results
-//     are compared after decoding (the data has none today).
-func TestResolveDifferentialNetURL(t *testing.T) {
-	lines := loadLines(t, "resolve_pairs.tsv")
-	agree, decoded, skipped := 0, 0, 0
-	for _, line := range lines {
-		bs, rs, ok := strings.Cut(line, "\t")
-		if !ok {
-			t.Fatalf("not a pair: %q", line)
-		}
-		base, _, err1 := urlkit.ParseMode(bs, urlkit.RFC3986)
-		ref, _, err2 := urlkit.ParseReference(rs, urlkit.RFC3986)
-		nb, err3 := url.Parse(bs)
-		nr, err4 := url.Parse(rs)
-		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
-			// Today every such pair is one that urlkit rejects and net/url
-			// accepts: '\' and '"' that RFC 3986 forbids (117 bases, 28
-			// references). The reverse would be a bug.
-			skipped++
-			if err1 == nil && err3 != nil || err2 == nil && err4 != nil {
-				t.Errorf("net/url rejects a pair urlkit accepts: %q %q: %v %v", bs, rs, err3, err4)
-			}
-			continue
-		}
-		got, err := urlkit.Resolve(&base, &ref, urlkit.Rule3986)
-		if err != nil {
-			t.Fatalf("%q %q: %v", bs, rs, err)
-		}
-		want := nb.ResolveReference(nr).String()
-		got.Scheme = got.SchemeName()
-		if s := got.String(); s != want {
-			us, _ := url.PathUnescape(s)
-			uw, _ := url.PathUnescape(want)
-			if us != uw {
-				t.Errorf("base %q ref %q: urlkit %q, net/url %q", bs, rs, s, want)
-				continue
-			}
-			decoded++
-		}
-		agree++
-	}
-	t.Logf("%d pairs agree (%d after decoding net/url's re-escaping), %d skipped (urlkit's RFC 3986 mode rejects them)", agree, decoded, skipped)
-
-	// The explained difference: the empty reference.
-	nb, _ := url.Parse("http://a/b#f")
-	nr, _ := url.Parse("")
-	if got := nb.ResolveReference(nr).String(); got != "http://a/b#f" {
-		t.Logf("net/url changed: empty reference now gives %q", got)
-	}
-	if got, _ := urlkit.ResolveString("http://a/b#f", "", urlkit.Rule3986); got != "http://a/b" {
-		t.Errorf("empty reference: %q", got)
 	}
 }
 
@@ -550,12 +480,12 @@ func FuzzResolve(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, rule := range []urlkit.Rule{urlkit.Rule3986, urlkit.Rule3986 | urlkit.Compat, urlkit.Rule2396, urlkit.Rule2396 | urlkit.Compat, urlkit.Rule1808, urlkit.Rule1630} {
-			u, err := urlkit.Resolve(&base, &ref, rule)
+		for _, rule := range []resolve.Rule{resolve.Rule3986, resolve.Rule3986 | resolve.Compat, resolve.Rule2396, resolve.Rule2396 | resolve.Compat, resolve.Rule1808, resolve.Rule1630} {
+			u, err := resolve.Resolve(&base, &ref, rule)
 			if err != nil {
 				t.Fatalf("%v: %v", rule, err)
 			}
-			s, err := urlkit.ResolveString(bs, rs, rule)
+			s, err := resolve.ResolveString(bs, rs, rule)
 			if err != nil || s != u.String() {
 				t.Fatalf("%v: ResolveString %q, %v; Resolve %q", rule, s, err, u.String())
 			}
@@ -580,7 +510,7 @@ func ExampleResolve() {
 	base, _ := urlkit.Parse("http://a/b/c/d;p?q")
 	for _, s := range []string{"g", "../g", "../../../g", "?y", "#s"} {
 		ref, _, _ := urlkit.ParseReference(s, urlkit.RFC3986)
-		u, _ := urlkit.Resolve(&base, &ref, urlkit.Rule3986)
+		u, _ := resolve.Resolve(&base, &ref, resolve.Rule3986)
 		fmt.Printf("%-10s %s\n", s, u.String())
 	}
 	// Output:
@@ -594,8 +524,8 @@ func ExampleResolve() {
 func ExampleResolve_rules() {
 	// The four rules disagree on the abnormal examples.
 	for _, ref := range []string{"../../../g", "?y", "g;x=1/../y"} {
-		for _, rule := range urlkit.Rules() {
-			s, _ := urlkit.ResolveString("http://a/b/c/d;p?q", ref, rule)
+		for _, rule := range resolve.Rules() {
+			s, _ := resolve.ResolveString("http://a/b/c/d;p?q", ref, rule)
 			fmt.Printf("%-10s %s %s\n", ref, rule, s)
 		}
 	}
@@ -618,7 +548,7 @@ func ExampleResolve_rfc1630() {
 	// RFC 1630's own examples: a partial form with N leading slashes keeps
 	// the context up to its first run of exactly N slashes.
 	for _, ref := range []string{"g", "/g", "//g", "../g", "g:h"} {
-		s, _ := urlkit.ResolveString("magic://a/b/c//d/e/f", ref, urlkit.Rule1630)
+		s, _ := resolve.ResolveString("magic://a/b/c//d/e/f", ref, resolve.Rule1630)
 		fmt.Printf("%-5s %s\n", ref, s)
 	}
 	// Output:
@@ -629,10 +559,10 @@ func ExampleResolve_rfc1630() {
 	// g:h   g:h
 }
 
-func ExampleExplainResolve() {
+func ExampleExplain() {
 	base, _ := urlkit.Parse("http://a/b/c/d;p?q")
 	ref, _, _ := urlkit.ParseReference("../g", urlkit.RFC3986)
-	_, steps, _ := urlkit.ExplainResolve(&base, &ref, urlkit.Rule3986)
+	_, steps, _ := resolve.Explain(&base, &ref, resolve.Rule3986)
 	for _, s := range steps {
 		fmt.Println(s)
 	}
@@ -648,7 +578,7 @@ func ExampleExplainResolve() {
 }
 
 func ExampleResolveString() {
-	s, err := urlkit.ResolveString("http://example.com/docs/guide/intro.html", "../api/index.html#top", urlkit.Rule3986)
+	s, err := resolve.ResolveString("http://example.com/docs/guide/intro.html", "../api/index.html#top", resolve.Rule3986)
 	fmt.Println(s, err)
 	// Output:
 	// http://example.com/docs/api/index.html#top <nil>
@@ -703,7 +633,7 @@ func removeDots(t *testing.T, path string) (string, bool) {
 	if err != nil || ref.Scheme != "x" || ref.HasAuthority || ref.HasQuery || ref.HasFragment {
 		return "", false
 	}
-	u, err := urlkit.Resolve(&base, &ref, urlkit.Rule3986)
+	u, err := resolve.Resolve(&base, &ref, resolve.Rule3986)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package urlkit_test
+package normalize_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/normalize"
 )
 
 type normalizeCase struct {
@@ -70,18 +71,18 @@ func TestNormalize(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.section, err)
 		}
-		n := urlkit.Normalize(&u, urlkit.RFC1738)
+		n := normalize.Normalize(&u, urlkit.RFC1738)
 		if got := n.String(); got != tc.want {
 			t.Errorf("%s: Normalize(%q) = %q, want %q", tc.section, tc.in, got, tc.want)
 		}
-		m, steps := urlkit.ExplainNormalize(&u, urlkit.RFC1738)
+		m, steps := normalize.ExplainNormalize(&u, urlkit.RFC1738)
 		if !m.SameComponents(&n) {
 			t.Errorf("%s: ExplainNormalize %+v, Normalize %+v", tc.section, m, n)
 		}
 		if (tc.in == tc.want) != (len(steps) == 0) {
 			t.Errorf("%s: %q: steps %v", tc.section, tc.in, steps)
 		}
-		if again := urlkit.Normalize(&n, urlkit.RFC1738); !again.SameComponents(&n) {
+		if again := normalize.Normalize(&n, urlkit.RFC1738); !again.SameComponents(&n) {
 			t.Errorf("%s: not idempotent: %q -> %q", tc.section, n.String(), again.String())
 		}
 	}
@@ -93,13 +94,13 @@ func TestNormalizeLenient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := urlkit.Normalize(&u, urlkit.RFC1738)
+	n := normalize.Normalize(&u, urlkit.RFC1738)
 	if got, want := n.String(), "http://example.com/a%20b/%7Ex/%7E"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	// A URL built by hand with raw unsafe bytes and a stray "%".
 	v := urlkit.URL{Scheme: "http", HasAuthority: true, Host: "h", Path: "/a b%zz/\xe9", HasFragment: true, Fragment: "x#y"}
-	nv := urlkit.Normalize(&v, urlkit.RFC1738)
+	nv := normalize.Normalize(&v, urlkit.RFC1738)
 	if got, want := nv.String(), "http://h/a%20b%25zz/%E9#x%23y"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -107,7 +108,7 @@ func TestNormalizeLenient(t *testing.T) {
 
 func TestExplainNormalize(t *testing.T) {
 	u, _, _ := urlkit.ParseMode("HTTP://Info.CERN.ch:80/albert/%62ertram/marie%2dclaude%7e?q#%66", urlkit.RFC3986)
-	_, steps := urlkit.ExplainNormalize(&u, urlkit.RFC1738)
+	_, steps := normalize.ExplainNormalize(&u, urlkit.RFC1738)
 	var lines []string
 	for _, s := range steps {
 		lines = append(lines, s.String())
@@ -127,7 +128,7 @@ func TestExplainNormalize(t *testing.T) {
 
 func TestNormalizeAllocs(t *testing.T) {
 	u, _ := urlkit.Parse("http://info.cern.ch/albert/bertram%2Fmarie-claude?q#f")
-	if n := testing.AllocsPerRun(100, func() { urlkit.Normalize(&u, urlkit.RFC1738) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { normalize.Normalize(&u, urlkit.RFC1738) }); n != 0 {
 		t.Errorf("Normalize of a canonical URL: %v allocations", n)
 	}
 }
@@ -151,8 +152,8 @@ func FuzzNormalize(f *testing.F) {
 			// RFC 1738's canonical form, and the one of the mode the
 			// input was read in (RFC 3986's decodes more).
 			for _, nm := range []urlkit.Mode{urlkit.RFC1738, m} {
-				n := urlkit.Normalize(&u, nm)
-				if again := urlkit.Normalize(&n, nm); !again.SameComponents(&n) {
+				n := normalize.Normalize(&u, nm)
+				if again := normalize.Normalize(&n, nm); !again.SameComponents(&n) {
 					t.Fatalf("%v/%v: not idempotent: %q -> %q -> %q", m, nm, s, n.String(), again.String())
 				}
 				pm := m
@@ -166,7 +167,7 @@ func FuzzNormalize(f *testing.F) {
 				if !v.SameComponents(&n) {
 					t.Fatalf("%v/%v: normalized %q of %q parses to %+v, not %+v", m, nm, n.String(), s, v, n)
 				}
-				if !urlkit.Equal(&u, &n, nm) {
+				if !normalize.Equal(&u, &n, nm) {
 					t.Fatalf("%v/%v: %q is not Equal to its normal form %q", m, nm, s, n.String())
 				}
 			}
@@ -183,7 +184,7 @@ func ExampleNormalize() {
 		"file://localhost/etc/motd",
 	} {
 		u, _ := urlkit.Parse(s)
-		n := urlkit.Normalize(&u, urlkit.RFC1738)
+		n := normalize.Normalize(&u, urlkit.RFC1738)
 		fmt.Println(n.String())
 	}
 	// Output:
@@ -196,7 +197,7 @@ func ExampleNormalize() {
 
 func ExampleExplainNormalize() {
 	u, _ := urlkit.Parse("FTP://Ftp.Example:21/pub/%66ile;type=I")
-	n, steps := urlkit.ExplainNormalize(&u, urlkit.RFC1738)
+	n, steps := normalize.ExplainNormalize(&u, urlkit.RFC1738)
 	fmt.Println(n.String())
 	for _, s := range steps {
 		fmt.Println(s)
@@ -208,4 +209,13 @@ func ExampleExplainNormalize() {
 	// RFC 1738 3.1: the port 21 dropped: it is the default port of ftp
 	// RFC 1738 2.2: in the path, decoded %66 as "f": characters that need no escaping
 	// RFC 1738 3.2.2: ";type=I" written ";type=i" (the literal and the type code compare case-insensitively)
+}
+
+// TestDefaultPortFromRegistry: the default port dropped is the
+// registry's, for schemes RFC 1738 does not list too.
+func TestDefaultPortFromRegistry(t *testing.T) {
+	u, _, _ := urlkit.ParseMode("wss://h:443/chat", urlkit.RFC3986)
+	if n := normalize.Normalize(&u, urlkit.RFC1738); n.String() != "wss://h/chat" {
+		t.Errorf("normalized %s", n.String())
+	}
 }

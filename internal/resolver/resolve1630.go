@@ -1,4 +1,4 @@
-package urlkit
+package resolver
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 )
 
 // resolve1630 is RFC 1630's partial-form rule; see Rule1630.
-func resolve1630(out, base, ref *URL, t *trace, text bool) string {
+func resolve1630(out, base, ref *URL, t *Trace, text bool, split func(string) URL) string {
 	if ref.Scheme != "" {
 		t.absolute1630()
 		return copyOf(out, ref, text)
@@ -40,7 +40,7 @@ func resolve1630(out, base, ref *URL, t *trace, text bool) string {
 			s = cs[:p] + rs
 			t.run1630(n, cs[:p])
 		}
-		return clean1630(out, s, t)
+		return clean1630(out, s, t, split)
 	}
 	pathAt := schemeLen + 1
 	if a, ok := ctx.Authority(); ok {
@@ -58,23 +58,24 @@ func resolve1630(out, base, ref *URL, t *trace, text bool) string {
 		kept, last = cs[:pathAt], path
 	}
 	t.lastElement1630(path, last, kept, rs)
-	return clean1630(out, kept+rs, t)
+	return clean1630(out, kept+rs, t, split)
 }
 
 // clean1630 applies the last step of the partial-form rule to the joined
 // string s, whichever way it was joined (CLI.md: "Then /. and xxx/../ are
 // removed repeatedly, inside the path only"), and splits the result.
-func clean1630(out *URL, s string, t *trace) string {
+func clean1630(out *URL, s string, t *Trace, split func(string) URL) string {
 	u := split(s)
-	o := u.Offsets()
-	end := o.Path + len(u.Path)
-	clean := removeDots1630(s[o.Path:end], t)
+	u.Written = s // where the path lies
+	at := u.pathAt()
+	end := at + len(u.Path)
+	clean := removeDots1630(s[at:end], t)
 	if !u.HasAuthority && strings.HasPrefix(clean, "//") {
 		clean = "/." + clean
-		t.slashDotWritten()
+		t.SlashDotWritten()
 	}
-	if len(clean) != end-o.Path {
-		s = s[:o.Path] + clean + s[end:]
+	if len(clean) != end-at {
+		s = s[:at] + clean + s[end:]
 	}
 	*out = split(s)
 	return s
@@ -113,7 +114,7 @@ func firstRun(s string, i, n int) int {
 // goes step by step (removeDots1630Steps), as the trace shows the path
 // after each removal; otherwise in one pass (cleanDots1630), which gives
 // the same path.
-func removeDots1630(path string, t *trace) string {
+func removeDots1630(path string, t *Trace) string {
 	if t == nil {
 		return cleanDots1630(path)
 	}
@@ -199,7 +200,7 @@ func appendSlashes(b []byte, n int) []byte {
 
 // removeDots1630Steps is removeDots1630 one removal at a time, the
 // trace told of each.
-func removeDots1630Steps(path string, t *trace) string {
+func removeDots1630Steps(path string, t *Trace) string {
 	for {
 		at, end := -1, 0
 		xxx, final := "", false // the element removed with "/..", and whether it ends the path

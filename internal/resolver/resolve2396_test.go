@@ -1,4 +1,4 @@
-package urlkit
+package resolver
 
 import (
 	"slices"
@@ -9,7 +9,7 @@ import (
 // dotStepE is RFC 2396 5.2 step 6e as its text reads, the way dotSteps
 // once did it: find the leftmost "<segment>/../" (segment not ".."),
 // remove it, search again from the start, until none is left.
-func dotStepE(segs []string, t *trace, sec, lead string) []string {
+func dotStepE(segs []string, t *Trace, sec, lead string) []string {
 	for {
 		i := 0
 		for ; i+2 < len(segs); i++ {
@@ -63,16 +63,16 @@ func TestDotStepsOnePass(t *testing.T) {
 // dotSteps does them and step e as dotStepE does it.
 func checkDotSteps(t *testing.T, path string) {
 	t.Helper()
-	got := &trace{}
+	got := &Trace{}
 	gotPath := dotSteps(path, got, "s", [4]string{"c", "d", "e", "f"})
-	if !hasDotSegment(path) {
-		if gotPath != path || len(got.steps) != 0 {
-			t.Fatalf("%q: %q, %v", path, gotPath, got.steps)
+	if !HasDotSegment(path) {
+		if gotPath != path || len(got.Steps) != 0 {
+			t.Fatalf("%q: %q, %v", path, gotPath, got.Steps)
 		}
 		return
 	}
 	// The reference: dotSteps' own steps c and d, then dotStepE, then f.
-	want := &trace{}
+	want := &Trace{}
 	lead, rest := "", path
 	if strings.HasPrefix(rest, "/") {
 		lead, rest = "/", rest[1:]
@@ -101,7 +101,7 @@ func checkDotSteps(t *testing.T, path string) {
 		want.finalSegmentDotDotRemoved("s", "f", seg, lead, segs)
 	}
 	wantPath := lead + strings.Join(segs, "/")
-	if gotPath != wantPath || !slices.Equal(got.steps, want.steps) {
-		t.Fatalf("%q: got %q %v, want %q %v", path, gotPath, got.steps, wantPath, want.steps)
+	if gotPath != wantPath || !slices.Equal(got.Steps, want.Steps) {
+		t.Fatalf("%q: got %q %v, want %q %v", path, gotPath, got.Steps, wantPath, want.Steps)
 	}
 }

@@ -1,6 +1,11 @@
-package urlkit
+package normalize
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/resolve"
+)
 
 // Equal reports whether a and b are the same URL: whether they are equal
 // component by component once both are normalized (Normalize), absent and
@@ -10,7 +15,7 @@ import "strconv"
 // (RFC 1630, examples 1 and 2).
 //
 // Normalizer.Equal compares with optional normalizations too.
-func Equal(a, b *URL, m Mode) bool {
+func Equal(a, b *urlkit.URL, m urlkit.Mode) bool {
 	na, nb := normalize(a, m, nil), normalize(b, m, nil)
 	return na.SameComponents(&nb)
 }
@@ -20,9 +25,9 @@ func Equal(a, b *URL, m Mode) bool {
 // components that still differ.
 type Comparison struct {
 	Equal          bool
-	A, B           URL          // the normalized forms
-	StepsA, StepsB []RuleStep   // the rules that changed each side (ExplainNormalize)
-	Differences    []Difference // the components that differ after normalization, in URL order
+	A, B           urlkit.URL         // the normalized forms
+	StepsA, StepsB []resolve.RuleStep // the rules that changed each side (ExplainNormalize)
+	Differences    []Difference       // the components that differ after normalization, in urlkit.URL order
 }
 
 // Difference is a component that differs between two normalized URLs.
@@ -44,11 +49,13 @@ func (d Difference) String() string {
 // ExplainEqual compares a and b like Equal and says why: when they are
 // equal, which rules made them so (StepsA and StepsB); when not, which
 // components differ after normalization.
-func ExplainEqual(a, b *URL, m Mode) Comparison { return Normalizer{Mode: m}.ExplainEqual(a, b) }
+func ExplainEqual(a, b *urlkit.URL, m urlkit.Mode) Comparison {
+	return Normalizer{Mode: m}.ExplainEqual(a, b)
+}
 
 // ExplainEqual compares a and b like n.Equal and says why, as the
 // function ExplainEqual does.
-func (n Normalizer) ExplainEqual(a, b *URL) Comparison {
+func (n Normalizer) ExplainEqual(a, b *urlkit.URL) Comparison {
 	var c Comparison
 	c.A, c.StepsA = n.Explain(a)
 	c.B, c.StepsB = n.Explain(b)

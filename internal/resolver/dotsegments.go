@@ -1,4 +1,4 @@
-package urlkit
+package resolver
 
 import (
 	"unsafe"
@@ -6,8 +6,8 @@ import (
 	cc "github.com/urlkit/urlkit/internal/charclass"
 )
 
-// hasDotSegment reports whether path has a complete "." or ".." segment.
-func hasDotSegment(path string) bool {
+// HasDotSegment reports whether path has a complete "." or ".." segment.
+func HasDotSegment(path string) bool {
 	return firstDotSegment(path) >= 0
 }
 
@@ -65,7 +65,7 @@ func dotSegmentFrom(path string, i int) int {
 // removeDotSegmentsIn removes the dot segments of the path
 // b[pathAt:pathEnd] in place, moving what follows it back, and returns b
 // and where the path now ends.
-func removeDotSegmentsIn(b []byte, pathAt, pathEnd int, t *trace, sec string) ([]byte, int) {
+func removeDotSegmentsIn(b []byte, pathAt, pathEnd int, t *Trace, sec string) ([]byte, int) {
 	path := b[pathAt:pathEnd]
 	from := firstDotSegment(unsafe.String(unsafe.SliceData(path), len(path)))
 	if from < 0 {
@@ -78,8 +78,8 @@ func removeDotSegmentsIn(b []byte, pathAt, pathEnd int, t *trace, sec string) ([
 	return b[:pathEnd+tail], pathEnd
 }
 
-// removeDotSegments is RFC 3986 5.2.4's algorithm on all of b, in place.
-func removeDotSegments(b []byte, t *trace, sec string) []byte {
+// RemoveDotSegments is RFC 3986 5.2.4's algorithm on all of b, in place.
+func RemoveDotSegments(b []byte, t *Trace, sec string) []byte {
 	return removeDotSegmentsFrom(b, 0, t, sec)
 }
 
@@ -90,7 +90,7 @@ func removeDotSegments(b []byte, t *trace, sec string) []byte {
 // start and after rule A, so only there can rules A and D apply. It
 // starts at from, which is 0 or a "/" that firstDotSegment found: up to
 // there every step is rule E, which leaves b as it is.
-func removeDotSegmentsFrom(b []byte, from int, t *trace, sec string) []byte {
+func removeDotSegmentsFrom(b []byte, from int, t *Trace, sec string) []byte {
 	t.removeDotsOn(sec, b)
 	in, out, n := from, from, len(b)
 	for in < n {

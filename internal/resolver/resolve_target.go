@@ -1,4 +1,4 @@
-package urlkit
+package resolver
 
 import (
 	"strings"
@@ -48,12 +48,12 @@ func pick(s source, base, ref *URL) *URL {
 // target's text with one allocation, returns it, and out's fields, when
 // out is not nil, slice it; without, out's fields slice the base and the
 // reference, and only a merged or cleaned path is a new string.
-func (p *plan) assemble(out, base, ref *URL, t *trace, sec string, text bool) string {
+func (p *plan) assemble(out, base, ref *URL, t *Trace, sec string, text bool) string {
 	if text {
 		return p.write(out, base, ref, t, sec)
 	}
 	switch {
-	case p.dots && (hasDotSegment(p.pathA) || hasDotSegment(p.pathB)):
+	case p.dots && (HasDotSegment(p.pathA) || HasDotSegment(p.pathB)):
 		p.fieldsDots(out, base, ref, t, sec)
 	default:
 		if p.dots {
@@ -66,21 +66,21 @@ func (p *plan) assemble(out, base, ref *URL, t *trace, sec string, text bool) st
 
 // fieldsDots is fields for a path with dot segments: they are removed in
 // a stack buffer (a heap one for a path over 256 bytes).
-func (p *plan) fieldsDots(out, base, ref *URL, t *trace, sec string) {
+func (p *plan) fieldsDots(out, base, ref *URL, t *Trace, sec string) {
 	var scratch [256]byte
 	b := scratch[:0]
 	if n := len(p.pathA) + len(p.pathB); n > len(scratch) {
 		b = make([]byte, 0, n)
 	}
 	b = append(append(b, p.pathA...), p.pathB...)
-	clean := removeDotSegments(b, t, sec)
+	clean := RemoveDotSegments(b, t, sec)
 	p.fields(out, base, ref, clean, true, t)
 }
 
 // guard reports whether the target's path starts with "//" while it has
 // no authority. RFC 3986 3.3 forbids that (the path would read as an
 // authority), so "/." is written before such a path.
-func (p *plan) guard(a *URL, clean []byte, cleaned bool, t *trace) bool {
+func (p *plan) guard(a *URL, clean []byte, cleaned bool, t *Trace) bool {
 	if a != nil && a.HasAuthority {
 		return false
 	}
@@ -91,7 +91,7 @@ func (p *plan) guard(a *URL, clean []byte, cleaned bool, t *trace) bool {
 		g = startsDoubleSlash(p.pathA, p.pathB)
 	}
 	if g {
-		t.slashDotWritten()
+		t.SlashDotWritten()
 	}
 	return g
 }
@@ -99,7 +99,7 @@ func (p *plan) guard(a *URL, clean []byte, cleaned bool, t *trace) bool {
 // fields sets out to the target without building its text: every
 // component but a merged or cleaned path is the base's or the
 // reference's own string.
-func (p *plan) fields(out, base, ref *URL, clean []byte, cleaned bool, t *trace) {
+func (p *plan) fields(out, base, ref *URL, clean []byte, cleaned bool, t *Trace) {
 	a := pick(p.auth, base, ref)
 	guard := p.guard(a, clean, cleaned, t)
 	var path string
@@ -138,7 +138,7 @@ func (p *plan) fields(out, base, ref *URL, clean []byte, cleaned bool, t *trace)
 // followed by pathB, its dot segments removed in place, in the text's
 // own buffer, when p.dots is set. When the target is the reference as it
 // was written, its text is the reference's own, with no allocation.
-func (p *plan) write(out, base, ref *URL, t *trace, sec string) string {
+func (p *plan) write(out, base, ref *URL, t *Trace, sec string) string {
 	a, q, f := pick(p.auth, base, ref), pick(p.query, base, ref), pick(p.frag, base, ref)
 	hasAuth := a != nil && a.HasAuthority
 	hasQuery := q != nil && q.HasQuery
@@ -162,14 +162,14 @@ func (p *plan) write(out, base, ref *URL, t *trace, sec string) string {
 	if hasFrag {
 		n += 1 + len(f.Fragment)
 	}
-	if p.fromRefAsWritten(ref, n) && !hasDotSegment(ref.Path) {
+	if p.fromRefAsWritten(ref, n) && !HasDotSegment(ref.Path) {
 		if p.dots {
 			t.noDotSegments(sec, p.pathA, p.pathB)
 		}
 		if out != nil {
 			*out = *ref
 		}
-		return ref.written
+		return ref.Written
 	}
 	if !hasAuth {
 		n += 2 // room for the "/." of the guard
@@ -247,7 +247,7 @@ func (p *plan) write(out, base, ref *URL, t *trace, sec string) string {
 		Path: s[pathAt:pathEnd], Query: query, Fragment: frag,
 		HasAuthority: hasAuth, HasUser: hasUser, HasPassword: hasPass, HasPort: hasPort,
 		HasQuery: hasQuery, HasFragment: hasFrag,
-		written: s,
+		Written: s,
 	}
 	return s
 }
@@ -257,18 +257,18 @@ func (p *plan) write(out, base, ref *URL, t *trace, sec string) string {
 // is then the target's text.
 func (p *plan) fromRefAsWritten(ref *URL, n int) bool {
 	return p.auth == fromRef && p.query == fromRef && p.frag == fromRef && p.pathA == "" &&
-		len(ref.written) == n && p.scheme == ref.Scheme && p.pathB == ref.Path && ref.HasAuthority
+		len(ref.Written) == n && p.scheme == ref.Scheme && p.pathB == ref.Path && ref.HasAuthority
 }
 
 // guardPath writes "/." before the path b[pathAt:pathEnd] of a target
 // without an authority when the path starts with "//" (guard), moving
 // what follows on: b has room for it. It returns b and where the path
 // now ends. Its callers skip it for a target with an authority, most.
-func guardPath(b []byte, pathAt, pathEnd int, t *trace) ([]byte, int) {
+func guardPath(b []byte, pathAt, pathEnd int, t *Trace) ([]byte, int) {
 	if pathEnd-pathAt < 2 || b[pathAt] != '/' || b[pathAt+1] != '/' {
 		return b, pathEnd
 	}
-	t.slashDotWritten()
+	t.SlashDotWritten()
 	b = b[:len(b)+2]
 	copy(b[pathAt+2:], b[pathAt:])
 	b[pathAt], b[pathAt+1] = '/', '.'

@@ -1,4 +1,4 @@
-package urlkit
+package resolver
 
 import (
 	"slices"
@@ -6,7 +6,7 @@ import (
 )
 
 // resolve2396 is RFC 2396 section 5.2, steps 1 to 7.
-func resolve2396(out, base, ref *URL, compat bool, t *trace, text bool) string {
+func resolve2396(out, base, ref *URL, compat bool, t *Trace, text bool) string {
 	const sec = "RFC 2396 5.2"
 	if ref.Scheme == "" && !ref.HasAuthority && ref.Path == "" && !ref.HasQuery {
 		p := plan{scheme: base.Scheme, auth: fromBase, query: fromBase, frag: fromRef, pathB: base.Path}
@@ -15,7 +15,7 @@ func resolve2396(out, base, ref *URL, compat bool, t *trace, text bool) string {
 	}
 	if ref.Scheme != "" {
 		same := compat && sameScheme(ref.Scheme, base.Scheme)
-		if !(same && hierarchicalScheme(base.Scheme)) {
+		if !(same && HierarchicalScheme(base.Scheme)) {
 			t.absolute2396(same)
 			return copyOf(out, ref, text)
 		}
@@ -46,8 +46,8 @@ func resolve2396(out, base, ref *URL, compat bool, t *trace, text bool) string {
 // <segment> is a complete segment other than "..", leftmost first, until
 // none is left; remove a final "<segment>/..". A leading "/" is not
 // preceded by a segment. labels name the four steps in the explanation.
-func dotSteps(path string, t *trace, sec string, labels [4]string) string {
-	if !hasDotSegment(path) {
+func dotSteps(path string, t *Trace, sec string, labels [4]string) string {
+	if !HasDotSegment(path) {
 		return path
 	}
 	lead := ""

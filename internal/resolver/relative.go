@@ -1,4 +1,4 @@
-package urlkit
+package resolver
 
 import (
 	"errors"
@@ -30,24 +30,16 @@ var ErrUnreachable = errors.New("no reference resolves to the target")
 // list on a tie). When none does, not even the target itself (Rule3986
 // removes the dot segments of every result, so "http://a/b/../c" is out of
 // its reach), the error wraps ErrUnreachable.
-func Relative(base, target *URL, rule Rule) (URL, error) {
-	if err := rule.check(); err != nil {
+func Relative(base, target *URL, rule Rule, split func(string) URL) (URL, error) {
+	if err := rule.Check(); err != nil {
 		return URL{}, err
 	}
-	if base.Scheme == "" {
-		return URL{}, &Error{Op: "relative", Input: safetext.RedactURL(base.String()), Offset: 0, Err: ErrMissingScheme,
-			Rule: "the base URL must be absolute: it has no scheme (RFC 3986 5.1)"}
-	}
 	want := target.String()
-	if target.Scheme == "" {
-		return URL{}, &Error{Op: "relative", Input: safetext.RedactURL(want), Offset: 0, Err: ErrMissingScheme,
-			Rule: "the target must be an absolute URL: it has no scheme"}
-	}
 	// The target itself is the last candidate. When it resolves to
 	// itself, no longer candidate can win, so none is made: a base deep
 	// in directories has a candidate per level, each longer than the last.
 	limit := -1
-	self, _ := resolve(nil, base, target, rule, nil, true)
+	self, _ := Resolve(nil, base, target, rule, nil, true, split)
 	if self == want {
 		limit = len(want)
 	}
@@ -74,12 +66,12 @@ func Relative(base, target *URL, rule Rule) (URL, error) {
 			return *target, nil
 		}
 		ref := split(cand.String())
-		if s, _ := resolve(nil, base, &ref, rule, nil, true); s == want {
+		if s, _ := Resolve(nil, base, &ref, rule, nil, true, split); s == want {
 			return ref, nil
 		}
 	}
 	why := ""
-	if rule.kind() == Rule3986 && hasDotSegment(target.Path) {
+	if rule.kind() == Rule3986 && HasDotSegment(target.Path) {
 		why = ": every result of RFC 3986 resolution has its dot segments removed (5.2.4)"
 	}
 	return URL{}, fmt.Errorf("urlkit: %q from %q under %v: %w%s", safetext.RedactURL(want), safetext.RedactURL(base.String()), rule, ErrUnreachable, why)
@@ -187,9 +179,9 @@ func relativeCandidates(c []relativeCandidate, base, target *URL, want string, r
 		}
 		if merges {
 			c = appendRelativePaths(c, dir, target.Path, qf, limit, least)
-			if hasDotSegment(dir) {
+			if HasDotSegment(dir) {
 				// The merge removes the base's own dot segments too.
-				c = appendRelativePaths(c, string(removeDotSegments([]byte(dir), nil, "")), target.Path, qf, limit, least)
+				c = appendRelativePaths(c, string(RemoveDotSegments([]byte(dir), nil, "")), target.Path, qf, limit, least)
 			}
 		}
 		// ";params" alone: the base path up to the params of its last
@@ -488,7 +480,7 @@ func mergeCanGive(path, dir string, rule Rule) bool {
 	}
 	switch rule.kind() {
 	case Rule3986:
-		return !hasDotSegment(path)
+		return !HasDotSegment(path)
 	case Rule1808:
 		path = strings.TrimPrefix(path, "/")
 	}

@@ -1,10 +1,6 @@
-package urlkit
+package resolve
 
-import (
-	"errors"
-	"fmt"
-	"strings"
-)
+import "github.com/urlkit/urlkit/internal/resolver"
 
 // Rule selects the algorithm that turns a reference into an absolute URL
 // (Resolve) and back (Relative). The four rules are the four the
@@ -25,7 +21,7 @@ const (
 	// with "//" (base "a:/b", reference "..//c"), the path is written
 	// "/.//c", since "a://c" would read as an authority (RFC 3986 3.3).
 	// The same guard applies to every rule.
-	Rule3986 Rule = iota
+	Rule3986 = Rule(resolver.Rule3986)
 	// Rule2396 is RFC 2396 section 5.2: a reference with an empty path and
 	// no scheme, authority or query is the current document (step 2); an
 	// absolute path or a network path is taken as it is, without removing
@@ -37,7 +33,7 @@ const (
 	// Where RFC 2396 would glue a relative path to an authority (base
 	// "http://a" with no path, reference "g": step 6 gives "http://ag"),
 	// a "/" is put between them, as RFC 3986 5.2.3 later fixed.
-	Rule2396
+	Rule2396 = Rule(resolver.Rule2396)
 	// Rule1808 is RFC 1808 section 4, the rule that accompanied RFC 1738,
 	// with the parse of its section 2.4: the fragment is split off first,
 	// then the scheme, the net_loc (up to the next "/"), the query (after
@@ -49,7 +45,7 @@ const (
 	// reference has a non-empty query (step 5); the checks are for
 	// non-empty values, as the text says, so "//" and ";" inherit the
 	// base's net_loc and params. Step 6 is Rule2396's step 6.
-	Rule1808
+	Rule1808 = Rule(resolver.Rule1808)
 	// Rule1630 is RFC 1630's partial-form rule ("Partial (relative)
 	// form"), as string surgery on the context URI (the base without its
 	// fragment):
@@ -83,8 +79,7 @@ const (
 	//     "scheme:": such a run is above every part of the context.
 	//   - A context with an authority and an empty path gets the "/" that
 	//     separates the two before the partial form.
-	Rule1630
-	numRules
+	Rule1630 = Rule(resolver.Rule1630)
 )
 
 // Compat, or'ed into Rule3986 or Rule2396, treats a reference whose scheme
@@ -96,74 +91,28 @@ const (
 // here those of RFC 1738's common Internet scheme syntax and https. RFC
 // 1808 (5.2) and RFC 1630 define no such variant: Resolve rejects Compat
 // with them.
-const Compat Rule = 0x80
-
-var ruleNames = [numRules]string{"rfc3986", "rfc2396", "rfc1808", "rfc1630"}
-
-var ruleTitles = [numRules]string{
-	"RFC 3986 section 5.2",
-	"RFC 2396 section 5.2",
-	"RFC 1808 section 4",
-	"RFC 1630, partial (relative) form",
-}
+const Compat = Rule(resolver.Compat)
 
 // Rules lists the four rules, newest first.
 func Rules() []Rule { return []Rule{Rule3986, Rule2396, Rule1808, Rule1630} }
 
-func (r Rule) kind() Rule   { return r &^ Compat }
-func (r Rule) compat() bool { return r&Compat != 0 }
-
 // String returns the rule's name as the command line spells it:
 // "rfc3986", "rfc2396", "rfc1808" or "rfc1630", with "+compat" for Compat.
-func (r Rule) String() string {
-	k := r.kind()
-	if k >= numRules || r&^(Compat|0x7f) != 0 {
-		return fmt.Sprintf("Rule(%d)", uint8(r))
-	}
-	if r.compat() {
-		return ruleNames[k] + "+compat"
-	}
-	return ruleNames[k]
-}
+func (r Rule) String() string { return resolver.Rule(r).String() }
 
 // RuleByName returns the rule called name: "rfc3986", "rfc2396", "rfc1808"
 // or "rfc1630", optionally followed by "+compat".
 func RuleByName(name string) (Rule, error) {
-	base, compat := strings.CutSuffix(name, "+compat")
-	for i, n := range ruleNames {
-		if n == base {
-			r := Rule(i)
-			if compat {
-				r |= Compat
-			}
-			return r, r.check()
-		}
-	}
-	return 0, fmt.Errorf("urlkit: unknown resolution rule %q (want rfc3986, rfc2396, rfc1808 or rfc1630)", name)
+	r, err := resolver.RuleByName(name)
+	return Rule(r), err
 }
 
 // MarshalText returns the rule's name.
-func (r Rule) MarshalText() ([]byte, error) { return []byte(r.String()), r.check() }
+func (r Rule) MarshalText() ([]byte, error) { return resolver.Rule(r).MarshalText() }
 
 // UnmarshalText parses a rule name (RuleByName).
-func (r *Rule) UnmarshalText(b []byte) error {
-	v, err := RuleByName(string(b))
-	if err == nil {
-		*r = v
-	}
-	return err
-}
+func (r *Rule) UnmarshalText(b []byte) error { return (*resolver.Rule)(r).UnmarshalText(b) }
 
 // ErrCompat is the error for Compat with a rule that has no compatible
 // variant.
-var ErrCompat = errors.New("urlkit: compat is defined only for the rfc3986 and rfc2396 rules (RFC 3986 5.2.2, RFC 2396 5.2 step 3)")
-
-func (r Rule) check() error {
-	if r.kind() >= numRules || r&^(Compat|0x7f) != 0 {
-		return fmt.Errorf("urlkit: unknown resolution rule %d", uint8(r))
-	}
-	if r.compat() && r.kind() != Rule3986 && r.kind() != Rule2396 {
-		return ErrCompat
-	}
-	return nil
-}
+var ErrCompat = resolver.ErrCompat

@@ -1,4 +1,4 @@
-package urlkit
+package resolver
 
 import (
 	"strings"
@@ -20,7 +20,7 @@ const (
 // branchOf3986 decides which branch of 5.2.2 ref takes. With compat, a
 // scheme the same as the base's is ignored (the "non-strict" parser of
 // 5.2.2).
-func branchOf3986(base, ref *URL, compat bool, t *trace) branch3986 {
+func branchOf3986(base, ref *URL, compat bool, t *Trace) branch3986 {
 	hasScheme := ref.Scheme != ""
 	if hasScheme && compat && sameScheme(ref.Scheme, base.Scheme) {
 		hasScheme = false
@@ -40,7 +40,7 @@ func branchOf3986(base, ref *URL, compat bool, t *trace) branch3986 {
 }
 
 // resolve3986 is RFC 3986 5.2.2's pseudocode, step by step.
-func resolve3986(out, base, ref *URL, compat bool, t *trace, text bool) string {
+func resolve3986(out, base, ref *URL, compat bool, t *Trace, text bool) string {
 	p := plan{query: fromRef, frag: fromRef}
 	switch branchOf3986(base, ref, compat, t) {
 	case absoluteRef:
@@ -83,7 +83,7 @@ func mergeBase(base *URL) string {
 	return base.Path[:strings.LastIndexByte(base.Path, '/')+1]
 }
 
-// text3986 is resolve3986's text for a base and a reference in their
+// Text3986 is resolve3986's text for a base and a reference in their
 // written form (as the parser returns them), cut from their texts: every
 // branch makes the target the base's text up to where the reference
 // takes over, then the reference's text from there ("/" between them
@@ -92,15 +92,15 @@ func mergeBase(base *URL) string {
 // component (plan.write) took one per component and a branch on each
 // one's presence: ResolveString took 0.22 of net/url's time that way,
 // 0.19 this way (BenchmarkResolve).
-func text3986(base, ref *URL, compat bool) string {
+func Text3986(base, ref *URL, compat bool) string {
 	refPathEnd := ref.beforeQuery()
 	refPathAt := refPathEnd - len(ref.Path)
-	k, j, mid := 0, refPathAt, "" // base.written[:k] + mid + ref.written[j:]
+	k, j, mid := 0, refPathAt, "" // base.Written[:k] + mid + ref.Written[j:]
 	pathAt, hasAuth := base.pathAt(), base.HasAuthority
 	switch branchOf3986(base, ref, compat, nil) {
 	case absoluteRef:
 		if firstDotSegment(ref.Path) < 0 {
-			return ref.written
+			return ref.Written
 		}
 		j, pathAt, hasAuth = 0, refPathAt, ref.HasAuthority
 	case networkPathRef:
@@ -115,7 +115,7 @@ func text3986(base, ref *URL, compat bool) string {
 		if ref.HasQuery {
 			k = base.beforeQuery()
 		}
-		return base.written[:k] + ref.written[refPathAt:]
+		return base.Written[:k] + ref.Written[refPathAt:]
 	case absolutePathRef:
 		k = pathAt
 	default:
@@ -125,16 +125,16 @@ func text3986(base, ref *URL, compat bool) string {
 			k, mid = pathAt, dir // "/", not in the base's text
 		}
 	}
-	n := k + len(mid) + len(ref.written) - j
+	n := k + len(mid) + len(ref.Written) - j
 	room := n
 	if !hasAuth {
 		room += 2 // for the guard's "/."
 	}
 	b := make([]byte, n, room)
-	copy(b, base.written[:k])
+	copy(b, base.Written[:k])
 	copy(b[k:], mid)
-	copy(b[k+len(mid):], ref.written[j:])
-	b, pathEnd := removeDotSegmentsIn(b, pathAt, n-(len(ref.written)-refPathEnd), nil, "")
+	copy(b[k+len(mid):], ref.Written[j:])
+	b, pathEnd := removeDotSegmentsIn(b, pathAt, n-(len(ref.Written)-refPathEnd), nil, "")
 	if !hasAuth {
 		b, _ = guardPath(b, pathAt, pathEnd, nil)
 	}

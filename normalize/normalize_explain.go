@@ -1,8 +1,10 @@
-package urlkit
+package normalize
 
 import (
 	"fmt"
 	"strings"
+
+	cc "github.com/urlkit/urlkit/internal/charclass"
 )
 
 // The events of normalization, as ExplainNormalize writes them down; as
@@ -24,7 +26,7 @@ func (t *trace) schemeLoweredNote(from, to string) {
 
 func (t *trace) localhostIsEmpty() {
 	if t != nil {
-		t.add("RFC 1738 3.10", "the host \"localhost\" is the empty host: the machine the URL is interpreted on")
+		t.add("RFC 1738 3.10", "the host \"localhost\" is the empty host: the machine the urlkit.URL is interpreted on")
 	}
 }
 
@@ -123,16 +125,16 @@ func (t *trace) escapeDecodedNote(esc string, c byte) {
 
 //go:noinline
 func (t *trace) escapeUpperCasedNote(esc string, c byte) {
-	t.upper = append(t.upper, fmt.Sprintf("%s as %s", esc, encodedTab[c]))
+	t.upper = append(t.upper, fmt.Sprintf("%s as %s", esc, cc.Escaped(c)))
 }
 
 //go:noinline
 func (t *trace) byteEncodedNote(c byte) {
-	what := describe(c)
+	what := cc.Describe(c)
 	if c == '%' {
 		what = "'%' that starts no escape"
 	}
-	t.encoded = append(t.encoded, fmt.Sprintf("%s as %s", what, encodedTab[c]))
+	t.encoded = append(t.encoded, fmt.Sprintf("%s as %s", what, cc.Escaped(c)))
 }
 
 // componentDoneNote writes down what the component's escapes went

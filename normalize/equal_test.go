@@ -1,10 +1,11 @@
-package urlkit_test
+package normalize_test
 
 import (
 	"fmt"
 	"testing"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/normalize"
 )
 
 type equalCase struct {
@@ -80,11 +81,11 @@ func TestEqualModes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := urlkit.Equal(&a, &b, tc.mode); got != tc.equal {
-			na, nb := urlkit.Normalize(&a, tc.mode), urlkit.Normalize(&b, tc.mode)
+		if got := normalize.Equal(&a, &b, tc.mode); got != tc.equal {
+			na, nb := normalize.Normalize(&a, tc.mode), normalize.Normalize(&b, tc.mode)
 			t.Errorf("%s: Equal(%q, %q, %v) = %v (normal forms %q, %q)", tc.section, tc.a, tc.b, tc.mode, got, na.String(), nb.String())
 		}
-		if c := urlkit.ExplainEqual(&a, &b, tc.mode); c.Equal != tc.equal {
+		if c := normalize.ExplainEqual(&a, &b, tc.mode); c.Equal != tc.equal {
 			t.Errorf("%s: ExplainEqual disagrees: %+v", tc.section, c)
 		}
 	}
@@ -100,13 +101,13 @@ func TestEqual(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := urlkit.Equal(&a, &b, urlkit.RFC1738); got != tc.equal {
+		if got := normalize.Equal(&a, &b, urlkit.RFC1738); got != tc.equal {
 			t.Errorf("%s: Equal(%q, %q) = %v", tc.section, tc.a, tc.b, got)
 		}
-		if got := urlkit.Equal(&b, &a, urlkit.RFC1738); got != tc.equal {
+		if got := normalize.Equal(&b, &a, urlkit.RFC1738); got != tc.equal {
 			t.Errorf("%s: Equal(%q, %q) = %v (not symmetric)", tc.section, tc.b, tc.a, got)
 		}
-		c := urlkit.ExplainEqual(&a, &b, urlkit.RFC1738)
+		c := normalize.ExplainEqual(&a, &b, urlkit.RFC1738)
 		if c.Equal != tc.equal {
 			t.Errorf("%s: ExplainEqual says %v", tc.section, c.Equal)
 		}
@@ -128,13 +129,13 @@ func TestEqual(t *testing.T) {
 func TestExplainEqualNotes(t *testing.T) {
 	a, _ := urlkit.Parse("ftp://@host.com/")
 	b, _ := urlkit.Parse("ftp://host.com/")
-	c := urlkit.ExplainEqual(&a, &b, urlkit.RFC1738)
+	c := normalize.ExplainEqual(&a, &b, urlkit.RFC1738)
 	if len(c.Differences) != 1 || c.Differences[0].String() != `user: "" != (none) (RFC 1738 3.1: an empty user name is not the same as no user name)` {
 		t.Errorf("differences %v", c.Differences)
 	}
 	a, _ = urlkit.Parse("http://info.cern.ch/albert/bertram/marie-claude")
 	b, _ = urlkit.Parse("http://info.cern.ch/albert/bertram%2Fmarie-claude")
-	c = urlkit.ExplainEqual(&a, &b, urlkit.RFC1738)
+	c = normalize.ExplainEqual(&a, &b, urlkit.RFC1738)
 	if len(c.Differences) != 1 || c.Differences[0].String() != `path: "/albert/bertram/marie-claude" != "/albert/bertram%2Fmarie-claude"` {
 		t.Errorf("differences %v", c.Differences)
 	}
@@ -161,25 +162,25 @@ func FuzzEqual(f *testing.F) {
 		}
 		a, b, c := &us[0], &us[1], &us[2]
 		for _, m := range []urlkit.Mode{urlkit.RFC1738, urlkit.RFC3986} {
-			if !urlkit.Equal(a, a, m) {
+			if !normalize.Equal(a, a, m) {
 				t.Fatalf("not reflexive: %q", a.String())
 			}
-			ab, ba, bc, ac := urlkit.Equal(a, b, m), urlkit.Equal(b, a, m), urlkit.Equal(b, c, m), urlkit.Equal(a, c, m)
+			ab, ba, bc, ac := normalize.Equal(a, b, m), normalize.Equal(b, a, m), normalize.Equal(b, c, m), normalize.Equal(a, c, m)
 			if ab != ba {
 				t.Fatalf("not symmetric: %q, %q", a.String(), b.String())
 			}
 			if ab && bc && !ac {
 				t.Fatalf("not transitive: %q, %q, %q", a.String(), b.String(), c.String())
 			}
-			e := urlkit.ExplainEqual(a, b, m)
+			e := normalize.ExplainEqual(a, b, m)
 			if e.Equal != ab || (!ab && len(e.Differences) == 0) || (ab && len(e.Differences) != 0) {
 				t.Fatalf("ExplainEqual(%q, %q) = %+v, Equal %v", a.String(), b.String(), e, ab)
 			}
-			n := urlkit.Normalize(a, m)
-			if !urlkit.Equal(a, &n, m) || !urlkit.Equal(&n, a, m) {
+			n := normalize.Normalize(a, m)
+			if !normalize.Equal(a, &n, m) || !normalize.Equal(&n, a, m) {
 				t.Fatalf("%v: %q is not Equal to its normal form %q", m, a.String(), n.String())
 			}
-			if again := urlkit.Normalize(&n, m); !again.SameComponents(&n) {
+			if again := normalize.Normalize(&n, m); !again.SameComponents(&n) {
 				t.Fatalf("%v: the normal form %q of %q normalizes again to %q", m, n.String(), a.String(), again.String())
 			}
 		}
@@ -194,7 +195,7 @@ func ExampleEqual() {
 		"HTTP://INFO.CERN.CH:80/albert/bertram/marie-claude",
 	} {
 		b, _ := urlkit.Parse(s)
-		fmt.Println(urlkit.Equal(&a, &b, urlkit.RFC1738), s)
+		fmt.Println(normalize.Equal(&a, &b, urlkit.RFC1738), s)
 	}
 	// Output:
 	// true http://info.cern.ch/albert/bertram/marie%2Dclaude
@@ -205,7 +206,7 @@ func ExampleEqual() {
 func ExampleExplainEqual() {
 	a, _ := urlkit.Parse("ftp://@host.com/pub;type=A")
 	b, _ := urlkit.Parse("FTP://host.com:21/pub;type=a")
-	c := urlkit.ExplainEqual(&a, &b, urlkit.RFC1738)
+	c := normalize.ExplainEqual(&a, &b, urlkit.RFC1738)
 	fmt.Println("equal:", c.Equal)
 	for _, d := range c.Differences {
 		fmt.Println(d)

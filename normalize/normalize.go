@@ -1,10 +1,13 @@
-package urlkit
+package normalize
 
 import (
 	"strconv"
 	"strings"
 
+	"github.com/urlkit/urlkit"
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/resolver"
+	"github.com/urlkit/urlkit/resolve"
 )
 
 // Normalize returns u brought to the canonical encoding level that RFC
@@ -66,16 +69,18 @@ import (
 // A Normalizer adds optional normalizations (NormalizeFlags) for
 // crawlers: a sorted query, no fragment, no tracking parameters, no
 // "www.", ...
-func Normalize(u *URL, m Mode) URL { return normalize(u, m, nil) }
+func Normalize(u *urlkit.URL, m urlkit.Mode) urlkit.URL { return normalize(u, m, nil) }
 
 // ExplainNormalize is Normalize that also reports each rule that changed
 // something, with the text before and after.
-func ExplainNormalize(u *URL, m Mode) (URL, []RuleStep) { return Normalizer{Mode: m}.Explain(u) }
+func ExplainNormalize(u *urlkit.URL, m urlkit.Mode) (urlkit.URL, []resolve.RuleStep) {
+	return Normalizer{Mode: m}.Explain(u)
+}
 
-func normalize(u *URL, m Mode, t *trace) URL {
-	std := m.grammar() == RFC3986
+func normalize(u *urlkit.URL, m urlkit.Mode, t *trace) urlkit.URL {
+	std := m == urlkit.RFC3986 || m == urlkit.Lenient // the Lenient mode's repaired text is RFC 3986's
 	v := *u
-	if s := lowerASCII(v.Scheme); s != v.Scheme {
+	if s := cc.LowerASCII(v.Scheme); s != v.Scheme {
 		t.schemeLowered(v.Scheme, s)
 		v.Scheme = s
 	}
@@ -101,7 +106,7 @@ func normalize(u *URL, m Mode, t *trace) URL {
 		normPort(&v, t)
 	}
 	v.Path = normPath(v.Path, std, t)
-	if std && v.Scheme != "" && hasDotSegment(v.Path) {
+	if std && v.Scheme != "" && resolver.HasDotSegment(v.Path) {
 		v.Path = removeDots(v.Path, v.HasAuthority, t)
 	}
 	if v.HasQuery {
@@ -111,7 +116,7 @@ func normalize(u *URL, m Mode, t *trace) URL {
 		v.Fragment = normComponent(v.Fragment, normFragment, std, t)
 	}
 	// The scheme rules.
-	if v.HasAuthority && v.Path == "" && hierarchicalScheme(name) {
+	if v.HasAuthority && v.Path == "" && resolver.HierarchicalScheme(name) {
 		v.Path = "/"
 		t.emptyURLPathSlash()
 	}
@@ -125,7 +130,7 @@ func normalize(u *URL, m Mode, t *trace) URL {
 	if name == "ftp" {
 		// ";type=" is matched without regard to case, as the parser and the
 		// FTP view do (RFC 1738 section 5 uses RFC 822's notation).
-		if i := strings.LastIndexByte(v.Path, ';'); i >= 0 && i+7 == len(v.Path) && equalFoldASCII(";type=", v.Path[i:i+6]) {
+		if i := strings.LastIndexByte(v.Path, ';'); i >= 0 && i+7 == len(v.Path) && strings.EqualFold(";type=", v.Path[i:i+6]) {
 			lit, c := v.Path[i:i+6], v.Path[i+6]
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
@@ -136,9 +141,9 @@ func normalize(u *URL, m Mode, t *trace) URL {
 			}
 		}
 	}
-	if pathReadsAsPrefix(&v) {
-		t.prefixEscapeWritten(v.Path)
-		v.Path = escapeFirst(v.Path)
+	if resolver.PathReadsAsPrefix(v.Scheme, v.HasAuthority, v.Path) {
+		t.engine().PrefixEscapeWritten(v.Path)
+		v.Path = resolver.EscapeFirst(v.Path)
 	}
 	return v
 }
@@ -147,10 +152,10 @@ func normalize(u *URL, m Mode, t *trace) URL {
 // path are removed as 5.2.4 says, and "/." is written before a path that
 // would then start with "//" without an authority (RFC 3986 3.3).
 func removeDots(path string, hasAuthority bool, t *trace) string {
-	clean := string(removeDotSegments([]byte(path), t, "RFC 3986 6.2.2.3"))
+	clean := string(resolver.RemoveDotSegments([]byte(path), t.engine(), "RFC 3986 6.2.2.3"))
 	if !hasAuthority && strings.HasPrefix(clean, "//") {
 		clean = "/." + clean
-		t.slashDotWritten()
+		t.engine().SlashDotWritten()
 	}
 	return clean
 }
@@ -248,12 +253,12 @@ func normComponent(s string, k part, std bool, t *trace) string {
 				t.escapeDecoded(esc, d)
 				continue
 			}
-			b.WriteString(encodedTab[d])
-			if esc != encodedTab[d] {
+			b.WriteString(cc.Escaped(d))
+			if esc != cc.Escaped(d) {
 				t.escapeUpperCased(esc, d)
 			}
 		case c == '%' || mustEncode(c, k, std):
-			b.WriteString(encodedTab[c])
+			b.WriteString(cc.Escaped(c))
 			t.byteEncoded(c)
 		default:
 			b.WriteByte(c)
@@ -278,7 +283,7 @@ func firstChange(s string, k part, std bool) int {
 			return i
 		}
 		d := cc.Unhex(s[i+1])<<4 | cc.Unhex(s[i+2])
-		if decodable(d, k, std) || s[i:i+3] != encodedTab[d] {
+		if decodable(d, k, std) || s[i:i+3] != cc.Escaped(d) {
 			return i
 		}
 		i += 2
@@ -346,7 +351,7 @@ func normHost(h string, std bool, t *trace) string {
 
 // normPort drops an empty port and the scheme's default port, and the
 // leading zeros of the others.
-func normPort(v *URL, t *trace) {
+func normPort(v *urlkit.URL, t *trace) {
 	if !v.HasPort {
 		return
 	}
@@ -363,7 +368,7 @@ func normPort(v *URL, t *trace) {
 		}
 		n = n*10 + int(c-'0')
 	}
-	if d := DefaultPort(v.Scheme); d > 0 && n == d {
+	if d := urlkit.DefaultPort(v.Scheme); d > 0 && n == d {
 		t.defaultPortDropped(v.Port, v.Scheme)
 		v.HasPort, v.Port = false, ""
 		return
