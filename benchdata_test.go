@@ -107,13 +107,13 @@ func compareNetURL(t *testing.T, line string, u *urlkit.URL, n *url.URL) {
 		if u.Path != n.Opaque {
 			fail("opaque path", u.Path, n.Opaque)
 		}
-	} else if p := u.DecodedPath(); p != n.Path {
+	} else if p, _ := urlkit.PathUnescape(u.Path); p != n.Path {
 		fail("path", p, n.Path)
 	}
 	if u.Query != n.RawQuery {
 		fail("query", u.Query, n.RawQuery)
 	}
-	if f, _ := u.DecodedFragment(); f != n.Fragment {
+	if f, _ := urlkit.PathUnescape(u.Fragment); f != n.Fragment {
 		fail("fragment", f, n.Fragment)
 	}
 }

@@ -13,13 +13,15 @@ import (
 // module packages it may import directly. Dependencies point one way:
 // core <- scheme <- extract, fetch <- cmd; clients know nothing of URLs.
 var allowedImports = map[string][]string{
-	"":                   {"internal/charclass", "internal/registry", "internal/safetext", "internal/resolver"},
+	"":                   {"internal/charclass", "internal/registry", "internal/safetext", "internal/resolver", "internal/percent"},
 	"internal/charclass": {},
+	// Percent-encoding by character set, below the root and the views.
+	"internal/percent": {"internal/charclass"},
 	// The resolution engine, shared by the root (RFC 3986's
 	// ResolveReference), resolve (every rule) and normalize (dot segments).
 	"internal/resolver": {"internal/charclass", "internal/registry", "internal/safetext"},
 	"resolve":           {"", "internal/resolver", "internal/safetext"},
-	"normalize":         {"", "resolve", "internal/resolver", "internal/charclass", "internal/registry"},
+	"normalize":         {"", "resolve", "internal/resolver", "internal/charclass", "internal/registry", "internal/percent"},
 	"internal/registry": {},
 	// The Gopher item types are protocol facts, shared by the client
 	// and package scheme's gopher view without either knowing the other.
@@ -28,9 +30,9 @@ var allowedImports = map[string][]string{
 	"internal/safetext":   {},
 	"internal/wiretest":   {},
 	"internal/bufpool":    {},
-	"scheme":              {"", "internal/charclass", "internal/registry", "internal/gophertype", "client/wais", "client/prospero"},
+	"scheme":              {"", "internal/charclass", "internal/registry", "internal/percent", "internal/gophertype", "client/wais", "client/prospero"},
 	"extract":             {"", "scheme", "internal/charclass", "internal/registry", "internal/bufpool", "internal/safetext"},
-	"fetch":               {"", "scheme", "internal/wire", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
+	"fetch":               {"", "scheme", "internal/wire", "internal/percent", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
 	"client/ftp":          {"internal/wire"},
 	"client/gopher":       {"internal/wire", "internal/gophertype"},
 	"client/nntp":         {"internal/wire"},
@@ -47,7 +49,7 @@ var allowedImports = map[string][]string{
 
 // networkFree lists packages that must not reach network code, even
 // indirectly: the URL packages are pure functions of their input.
-var networkFree = []string{"", "internal/charclass", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "scheme", "extract"}
+var networkFree = []string{"", "internal/charclass", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "scheme", "extract"}
 
 // networkPackages are the standard packages that open connections.
 var networkPackages = []string{"net", "net/http", "crypto/tls", "net/smtp", "net/textproto", "os/exec"}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/percent"
 	"github.com/urlkit/urlkit/internal/resolver"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"golang.org/x/net/idna"
@@ -48,7 +49,7 @@ func (u *URL) SetScheme(scheme string) error {
 // encoded in it (":", "@", "/" and every unsafe character).
 func (u *URL) SetUser(user string) error {
 	v := *u
-	v.User, v.HasUser, v.HasAuthority = Escape(user, SetUserinfo, 0), true, true
+	v.User, v.HasUser, v.HasAuthority = percent.Escape(user, percent.Userinfo, false), true, true
 	return u.commit(&v, "user")
 }
 
@@ -56,7 +57,7 @@ func (u *URL) SetUser(user string) error {
 // password has a user name: an empty one is added if there is none.
 func (u *URL) SetPassword(password string) error {
 	v := *u
-	v.Password, v.HasPassword, v.HasUser, v.HasAuthority = Escape(password, SetUserinfo, 0), true, true, true
+	v.Password, v.HasPassword, v.HasUser, v.HasAuthority = percent.Escape(password, percent.Userinfo, false), true, true, true
 	return u.commit(&v, "password")
 }
 
@@ -114,7 +115,7 @@ func hostText(host string) (string, error) {
 		}
 		host = a
 	}
-	return Escape(host, SetUnsafe, 0), nil // "~" is %7E, as RFC 1738 2.2 has it
+	return percent.Escape(host, percent.Unsafe, false), nil // "~" is %7E, as RFC 1738 2.2 has it
 }
 
 // SetPort sets the port (0 to 65535). The URL must have a host.
@@ -133,7 +134,7 @@ func (u *URL) SetPort(port int) error {
 // path with PathEscape and use SetRawPath). In a URL with a host, a path
 // that does not start with "/" gets one.
 func (u *URL) SetPath(path string) error {
-	return u.SetRawPath(Escape(path, SetPath, 0))
+	return u.SetRawPath(percent.Escape(path, percent.Path, false))
 }
 
 // SetRawPath sets the path from its encoded text, which must be a valid
@@ -161,7 +162,7 @@ func (u *URL) SetRawPath(path string) error {
 // SetQuery sets the query to q's text (see Query.Encode); a Query without
 // pairs removes the query.
 func (u *URL) SetQuery(q Query) error {
-	if q.Len() == 0 {
+	if len(q.pairs) == 0 {
 		v := *u
 		v.Query, v.HasQuery = "", false
 		return u.commit(&v, "query")
@@ -180,7 +181,7 @@ func (u *URL) SetRawQuery(query string) error {
 // SetFragment sets the fragment from its decoded text, encoding what must
 // be encoded (RFC 1738 2.2: the unsafe characters, "#" among them).
 func (u *URL) SetFragment(fragment string) error {
-	return u.SetRawFragment(Escape(fragment, SetFragment, 0))
+	return u.SetRawFragment(percent.Escape(fragment, percent.Fragment, false))
 }
 
 // SetRawFragment sets the fragment (without "#") from its encoded text,
@@ -205,7 +206,7 @@ func (u *URL) JoinPath(elem ...string) (URL, error) {
 		if !strings.HasSuffix(p, "/") {
 			p += "/"
 		}
-		p += Escape(strings.TrimLeft(e, "/"), SetPath, 0)
+		p += percent.Escape(strings.TrimLeft(e, "/"), percent.Path, false)
 	}
 	if resolver.HasDotSegment(p) {
 		p = string(resolver.RemoveDotSegments([]byte(p), nil, ""))

@@ -9,17 +9,17 @@ import (
 func ExampleParseQuery() {
 	u, _ := urlkit.Parse("http://example.com/search?q=url+syntax&lang=en&lang=fr&utm_source=x")
 	// RFC 1630: "+" in a query string is a space. Saying so is a choice.
-	q := u.QueryOf(urlkit.QuerySyntax{PlusAsSpace: true})
+	q := urlkit.ParseQuery(u.Query, urlkit.QuerySyntax{PlusAsSpace: true})
 	v, _ := q.Get("q")
-	fmt.Println(v, q.All("lang"))
+	lang, _ := q.Get("lang") // the first
+	fmt.Println(v, lang)
 	q.Del("utm_source")
 	q.Set("page", "2 of 3")
-	q.Sort()
 	_ = u.SetQuery(q)
 	fmt.Println(u.String())
 	// Output:
-	// url syntax [en fr]
-	// http://example.com/search?lang=en&lang=fr&page=2+of+3&q=url+syntax
+	// url syntax en
+	// http://example.com/search?q=url+syntax&lang=en&lang=fr&page=2+of+3
 }
 
 func ExampleQuery_Encode() {

@@ -93,16 +93,12 @@ func ExampleParseMode_urlPrefix() {
 	// [offset 0: "URL:" prefix removed (RFC 1738 appendix)]
 }
 
-func ExampleEscape() {
-	fmt.Println(urlkit.Escape("my dir/a;b", urlkit.SetSegment, 0))
-	fmt.Println(urlkit.Escape("a+b c", urlkit.SetQuery, urlkit.PlusAsSpace))
-	s, err := urlkit.Unescape("marie%2Dclaude", 0)
+func ExamplePathUnescape() {
+	s, err := urlkit.PathUnescape("marie%2Dclaude")
 	fmt.Println(s, err)
-	_, err = urlkit.Unescape("100%", 0)
+	_, err = urlkit.PathUnescape("100%")
 	fmt.Println(err)
 	// Output:
-	// my%20dir%2Fa%3Bb
-	// a%2Bb+c
 	// marie-claude <nil>
 	// urlkit: "100%": offset 3: '%' must be followed by two hex digits (RFC 1630 reserves other uses)
 }

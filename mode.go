@@ -37,9 +37,9 @@ func (m Mode) String() string {
 	return fmt.Sprintf("Mode(%d)", m)
 }
 
-// ModeByName returns the mode called name ("rfc1738", "rfc1630",
+// modeByName returns the mode called name ("rfc1738", "rfc1630",
 // "rfc3986" or "lenient").
-func ModeByName(name string) (Mode, error) {
+func modeByName(name string) (Mode, error) {
 	for i, n := range modeNames {
 		if n == name {
 			return Mode(i), nil
@@ -60,9 +60,10 @@ func (m Mode) grammar() Mode {
 // MarshalText returns the mode's name.
 func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
-// UnmarshalText parses a mode name.
+// UnmarshalText parses a mode name: "rfc1738", "rfc1630", "rfc3986" or
+// "lenient", as String writes them.
 func (m *Mode) UnmarshalText(b []byte) error {
-	v, err := ModeByName(string(b))
+	v, err := modeByName(string(b))
 	if err == nil {
 		*m = v
 	}

@@ -131,9 +131,6 @@ func parsePrepared(s string, m Mode, ref bool) (u URL, warnings []Warning, err e
 // list is the one ParseMode returns.
 func Check(s string, m Mode) ErrorList { return check(s, m, m == RFC3986) }
 
-// CheckReference is Check for URLs and relative references.
-func CheckReference(s string, m Mode) ErrorList { return check(s, m, true) }
-
 // CheckLimit is Check keeping at most limit errors (limit > 0), those
 // Check would list first, and returning as well how many errors there
 // are in all: a line of a megabyte of "%" costs limit errors, not a

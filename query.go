@@ -1,13 +1,11 @@
 package urlkit
 
 import (
-	"cmp"
-	"maps"
-	"net/url"
 	"slices"
 	"strings"
 
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/percent"
 )
 
 // QuerySyntax says how a query string is split into pairs and decoded.
@@ -75,43 +73,12 @@ func ParseQuery(raw string, syntax QuerySyntax) Query {
 func decodePair(part string, plus bool) QueryPair {
 	p := QueryPair{raw: part}
 	k, v, ok := strings.Cut(part, "=")
-	p.Key = unescapeLoose(k, plus)
+	p.Key = percent.Loose(k, plus)
 	if ok {
-		p.Value, p.HasValue = unescapeLoose(v, plus), true
+		p.Value, p.HasValue = percent.Loose(v, plus), true
 	}
 	return p
 }
-
-// QueryFromValues builds a query from a url.Values, keys in sorted order
-// (as url.Values.Encode writes them) and each key's values in order.
-func QueryFromValues(v url.Values, syntax QuerySyntax) Query {
-	q := Query{syntax: syntax}
-	for _, k := range slices.Sorted(maps.Keys(v)) {
-		for _, val := range v[k] {
-			q.Add(k, val)
-		}
-	}
-	return q
-}
-
-// Values returns the pairs as a url.Values (a pair without "=" has the
-// value ""; empty pairs are left out).
-func (q *Query) Values() url.Values {
-	v := url.Values{}
-	for _, p := range q.pairs {
-		if p.Key == "" && !p.HasValue {
-			continue
-		}
-		v[p.Key] = append(v[p.Key], p.Value)
-	}
-	return v
-}
-
-// Syntax returns the syntax the query was parsed with.
-func (q *Query) Syntax() QuerySyntax { return q.syntax }
-
-// Len returns the number of pairs, empty ones included.
-func (q *Query) Len() int { return len(q.pairs) }
 
 // Pairs returns a copy of the pairs in order.
 func (q *Query) Pairs() []QueryPair { return slices.Clone(q.pairs) }
@@ -131,17 +98,6 @@ func (q *Query) Get(key string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// All returns the values of every pair with the key, in order.
-func (q *Query) All(key string) []string {
-	var vs []string
-	for _, p := range q.pairs {
-		if p.Key == key && (p.HasValue || p.Key != "") {
-			vs = append(vs, p.Value)
-		}
-	}
-	return vs
 }
 
 // Set gives the key the one value: the first pair with the key takes it
@@ -172,11 +128,6 @@ func (q *Query) Add(key, value string) {
 	q.pairs = append(q.pairs, QueryPair{Key: key, Value: value, HasValue: true})
 }
 
-// AddKey appends a pair without "=" (a bare key, as in "?flag").
-func (q *Query) AddKey(key string) {
-	q.pairs = append(q.pairs, QueryPair{Key: key})
-}
-
 // Del removes every pair with the key.
 func (q *Query) Del(key string) {
 	q.pairs = slices.DeleteFunc(q.pairs, func(p QueryPair) bool { return p.Key == key })
@@ -185,17 +136,6 @@ func (q *Query) Del(key string) {
 // DeleteFunc removes every pair for which del returns true.
 func (q *Query) DeleteFunc(del func(QueryPair) bool) {
 	q.pairs = slices.DeleteFunc(q.pairs, del)
-}
-
-// Sort orders the pairs by key (byte order), keeping the order of the
-// values of one key. It changes no pair's text, only the order.
-func (q *Query) Sort() {
-	slices.SortStableFunc(q.pairs, func(a, b QueryPair) int { return cmp.Compare(a.Key, b.Key) })
-}
-
-// SortFunc orders the pairs with cmp, stably.
-func (q *Query) SortFunc(cmp func(a, b QueryPair) int) {
-	slices.SortStableFunc(q.pairs, cmp)
 }
 
 // Encode returns the query text (without "?"). Pairs that were parsed
@@ -223,9 +163,6 @@ func (q *Query) Encode() string {
 	return b.String()
 }
 
-// String is Encode.
-func (q Query) String() string { return q.Encode() }
-
 func (q *Query) escape(s string) string {
 	set := queryComponent
 	if sep := q.syntax.sep(); queryComponent[sep] {
@@ -242,12 +179,8 @@ func (q *Query) escape(s string) string {
 // unreserved characters except "+", and ":" and "@" (RFC 1738's search
 // allows them; it reserves "/" and "?", which are encoded).
 var queryComponent = cc.NewByteSet(func(c byte) bool {
-	return c != '+' && namedSets[SetAll][c] || c == ':' || c == '@'
+	return c != '+' && percent.All.Keeps(c) || c == ':' || c == '@'
 })
-
-// QueryOf parses u's query with the syntax. A URL without a query gives an
-// empty Query.
-func (u *URL) QueryOf(syntax QuerySyntax) Query { return ParseQuery(u.Query, syntax) }
 
 // QueryEscape escapes s for use as a key or a value in a query, as HTML
 // forms and Go's net/url.QueryEscape do: a space becomes "+", and
@@ -257,18 +190,29 @@ func QueryEscape(s string) string {
 	return queryValue.EscapeForm(s, true)
 }
 
-var queryValue = cc.NewByteSet(func(c byte) bool { return c != '+' && namedSets[SetAll][c] })
+var queryValue = cc.NewByteSet(func(c byte) bool { return c != '+' && percent.All.Keeps(c) })
 
 // QueryUnescape is QueryEscape's inverse: "+" is a space and every %XX
 // escape is decoded; a "%" that starts no escape is an error naming its
 // offset.
-func QueryUnescape(s string) (string, error) { return Unescape(s, PlusAsSpace) }
+func QueryUnescape(s string) (string, error) { return unescape(s, true) }
 
 // PathEscape escapes s for use as one path segment: "/" and ";" are
 // encoded (they would split it, RFC 1738 3.3), and so is everything
 // outside RFC 1738's unreserved characters and ":", "@", "&", "=".
-func PathEscape(s string) string { return Escape(s, SetSegment, 0) }
+func PathEscape(s string) string { return percent.Escape(s, percent.Segment, false) }
 
 // PathUnescape decodes every %XX escape of s ("+" stays a "+"); a "%" that
 // starts no escape is an error naming its offset.
-func PathUnescape(s string) (string, error) { return Unescape(s, 0) }
+func PathUnescape(s string) (string, error) { return unescape(s, false) }
+
+// unescape decodes s, "+" as a space with plus; a "%" that starts no
+// escape is an *Error naming its offset.
+func unescape(s string, plus bool) (string, error) {
+	d, bad := percent.Unescape(s, plus)
+	if bad >= 0 {
+		return "", &Error{Op: "unescape", Input: s, Offset: bad, Err: ErrBadEscape,
+			Rule: "'%' must be followed by two hex digits (RFC 1630 reserves other uses)"}
+	}
+	return d, nil
+}

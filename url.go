@@ -2,6 +2,7 @@ package urlkit
 
 import (
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/percent"
 
 	"net/url"
 	"strconv"
@@ -252,22 +253,6 @@ func (u *URL) Authority() (string, bool) {
 	return p.Authority()
 }
 
-// Userinfo returns RFC 3986's userinfo as written (user, and ":" password
-// if present) and whether the URL has one.
-func (u *URL) Userinfo() (string, bool) {
-	if !u.HasUser {
-		return "", false
-	}
-	if !u.HasPassword {
-		return u.User, true
-	}
-	if u.writtenForm() {
-		o := u.Offsets()
-		return u.written[o.User : o.Password+len(u.Password)], true
-	}
-	return u.User + ":" + u.Password, true
-}
-
 // SchemeSpecificPart returns everything after "scheme:" up to "#", as
 // written (RFC 1738 2.1's scheme-specific-part).
 func (u *URL) SchemeSpecificPart() string {
@@ -325,35 +310,23 @@ func (u *URL) Hostname() string {
 	return h
 }
 
-// PortNumber returns the written port as a number, and false when there is
-// no port or it is empty.
-func (u *URL) PortNumber() (int, bool) {
-	if !u.HasPort || u.Port == "" {
-		return 0, false
-	}
-	// Digits only (a URL built by hand may hold "-1" or "+80", which
-	// strconv reads as numbers).
-	if strings.Trim(u.Port, "0123456789") != "" {
-		return 0, false
-	}
-	n, err := strconv.Atoi(u.Port)
-	if err != nil || n > 65535 {
-		return 0, false
-	}
-	return n, true
-}
-
 // EffectivePort returns the port to connect to: the written port, else the
 // scheme's default port (DefaultPort). It returns false for schemes that
 // have no port, such as mailto and news, and for a written port that is
 // no port number (a URL built by hand: the parser refuses one), which
 // names no port to connect to, not the default.
 func (u *URL) EffectivePort() (int, bool) {
-	if n, ok := u.PortNumber(); ok {
-		return n, true
-	}
 	if u.HasPort && u.Port != "" {
-		return 0, false
+		// Digits only (a URL built by hand may hold "-1" or "+80", which
+		// strconv reads as numbers).
+		if strings.Trim(u.Port, "0123456789") != "" {
+			return 0, false
+		}
+		n, err := strconv.Atoi(u.Port)
+		if err != nil || n > 65535 {
+			return 0, false
+		}
+		return n, true
 	}
 	if p := DefaultPort(u.Scheme); p > 0 {
 		return p, true
@@ -364,30 +337,13 @@ func (u *URL) EffectivePort() (int, bool) {
 // DecodedUser returns the user name with its escapes decoded, and whether
 // the URL has a user.
 func (u *URL) DecodedUser() (string, bool) {
-	return unescapeLoose(u.User, false), u.HasUser
+	return percent.Loose(u.User, false), u.HasUser
 }
 
 // DecodedPassword returns the password with its escapes decoded, and
 // whether the URL has a password.
 func (u *URL) DecodedPassword() (string, bool) {
-	return unescapeLoose(u.Password, false), u.HasPassword
-}
-
-// DecodedPath returns the path with its escapes decoded. The result loses
-// the difference between "/" and "%2F": use it only where that difference
-// does not matter (scheme views split the path before decoding).
-func (u *URL) DecodedPath() string { return unescapeLoose(u.Path, false) }
-
-// DecodedQuery returns the query with its escapes decoded; plusAsSpace
-// applies RFC 1630's rule that "+" in a query string stands for a space.
-func (u *URL) DecodedQuery(plusAsSpace bool) (string, bool) {
-	return unescapeLoose(u.Query, plusAsSpace), u.HasQuery
-}
-
-// DecodedFragment returns the fragment with its escapes decoded, and
-// whether the URL has one.
-func (u *URL) DecodedFragment() (string, bool) {
-	return unescapeLoose(u.Fragment, false), u.HasFragment
+	return percent.Loose(u.Password, false), u.HasPassword
 }
 
 // MarshalText returns String's bytes, for a URL value too (a struct field
@@ -439,11 +395,11 @@ func (u *URL) NetURL() *url.URL {
 	if !u.HasAuthority && u.Scheme != "" && !strings.HasPrefix(u.Path, "/") {
 		n.Opaque = u.Path
 	} else {
-		n.Path = u.DecodedPath()
+		n.Path = percent.Loose(u.Path, false)
 		n.RawPath = u.Path
 	}
 	if u.HasFragment {
-		n.Fragment, _ = u.DecodedFragment()
+		n.Fragment = percent.Loose(u.Fragment, false)
 		n.RawFragment = u.Fragment
 	}
 	if u.HasFragment && u.Fragment == "" {

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/percent"
 )
 
 // fileURL returns a file: URL for the local path p.
 func fileURL(host, p string) string {
-	return "file://" + host + urlkit.Escape(filepath.ToSlash(p), urlkit.SetPath, 0)
+	return "file://" + host + percent.Escape(filepath.ToSlash(p), percent.Path, false)
 }
 
 func readAll(t *testing.T, resp *Response) string {
@@ -59,7 +59,7 @@ func TestFile(t *testing.T) {
 		{url: fileURL("", dir), want: "hello.txt\nsub dir/\n", listing: true},
 		{url: fileURL("", filepath.Join(dir, "missing")), kind: ErrNotFound},
 		{url: fileURL("otherhost", filepath.Join(dir, "hello.txt")), kind: ErrRemoteFile},
-		{url: "file://" + urlkit.Escape(filepath.ToSlash(dir), urlkit.SetPath, 0) + "/sub%2Fdir", kind: ErrInvalidURL},
+		{url: "file://" + percent.Escape(filepath.ToSlash(dir), percent.Path, false) + "/sub%2Fdir", kind: ErrInvalidURL},
 	}
 	for _, tt := range tests {
 		resp, err := f.Get(ctx, tt.url)

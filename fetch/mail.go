@@ -90,8 +90,8 @@ func splitMID(u *urlkit.URL) (id, cid string) {
 		ssp = strings.TrimSuffix(ssp, "#"+u.Fragment)
 	}
 	raw, rawCID, _ := strings.Cut(ssp, "/")
-	id, _ = urlkit.Unescape(raw, 0)
-	cid, _ = urlkit.Unescape(rawCID, 0)
+	id, _ = urlkit.PathUnescape(raw)
+	cid, _ = urlkit.PathUnescape(rawCID)
 	return id, cid
 }
 

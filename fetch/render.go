@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/internal/percent"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -114,7 +114,7 @@ func ItemURL(it gopher.Item) string {
 		}
 		s := scheme + "://"
 		if it.Selector != "" {
-			s += urlkit.Escape(it.Selector, urlkit.SetUserinfo, 0) + "@"
+			s += percent.Escape(it.Selector, percent.Userinfo, false) + "@"
 		}
 		s += host
 		if it.Port != "" && it.Port != "23" {

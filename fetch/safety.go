@@ -42,7 +42,7 @@ func CheckURL(u *urlkit.URL, allow []int) error {
 
 // checkPort refuses a blocked port that is not the scheme's default.
 func checkPort(u *urlkit.URL, name string, allow []int) error {
-	port, ok := u.PortNumber()
+	port, ok := u.EffectivePort()
 	if !ok || port == urlkit.DefaultPort(name) || slices.Contains(allow, port) {
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/percent"
 	"github.com/urlkit/urlkit/internal/registry"
 	"github.com/urlkit/urlkit/internal/resolver"
 	"github.com/urlkit/urlkit/resolve"
@@ -429,7 +430,7 @@ func decodedHost(h string) string {
 	if !strings.Contains(h, "%") {
 		return h
 	}
-	d, err := urlkit.Unescape(h, 0)
+	d, err := urlkit.PathUnescape(h)
 	if err != nil || !utf8.ValidString(d) {
 		return h
 	}
@@ -473,9 +474,7 @@ func (n Normalizer) dropTracking(q string) string {
 	kept := pairs[:0]
 	for _, pair := range pairs {
 		key, _, _ := strings.Cut(pair, "=")
-		if k, err := urlkit.Unescape(key, urlkit.PlusAsSpace|urlkit.AllowBadEscapes); err == nil {
-			key = k
-		}
+		key = percent.Loose(key, true)
 		if !slices.ContainsFunc(patterns, func(p string) bool { ok, _ := path.Match(p, key); return ok }) {
 			kept = append(kept, pair)
 		}

@@ -44,7 +44,7 @@ func TestExplainGolden(t *testing.T) {
 			case "url":
 				in = val
 			case "mode":
-				if opts.Mode, err = urlkit.ModeByName(val); err != nil {
+				if err = opts.Mode.UnmarshalText([]byte(val)); err != nil {
 					t.Fatalf("%s: %v", file, err)
 				}
 			case "proxy":

@@ -174,7 +174,7 @@ func (c *concernList) add(off int, refuse bool, msg string) {
 
 // port adds the caution of a written port that is not the default.
 func (c *concernList) port() {
-	n, ok := c.u.PortNumber()
+	n, ok := c.u.EffectivePort()
 	name := c.u.SchemeName()
 	def := urlkit.DefaultPort(name)
 	if !ok || def == 0 || n == def {

@@ -30,6 +30,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/percent"
 	"github.com/urlkit/urlkit/internal/registry"
 )
 
@@ -330,8 +331,7 @@ func escape(s string, keep *cc.ByteSet) string { return keep.Escape(s) }
 // it is (the URL was checked by its parser; a view decodes, it does not
 // validate escapes again).
 func unescape(s string) string {
-	v, _ := urlkit.Unescape(s, urlkit.AllowBadEscapes) // cannot fail with AllowBadEscapes
-	return v
+	return percent.Loose(s, false)
 }
 
 // unescapeMap is unescape that also returns, for each decoded byte, the

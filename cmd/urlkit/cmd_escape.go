@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/percent"
 )
 
 var escapeCmd = &command{
@@ -32,24 +33,20 @@ Examples:
   urlkit escape --set query --plus 'a+b c'        # a%2Bb+c
   urlkit escape --set unsafe '~user/{x}'          # %7Euser/%7Bx%7D`,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
-		setName := fs.String("set", "path", "the character set: `NAME` is one of "+strings.Join(urlkit.SetNames(), ", "))
+		setName := fs.String("set", "path", "the character set: `NAME` is one of "+strings.Join(percent.Names(), ", "))
 		plus := fs.Bool("plus", false, "write spaces as + (RFC 1630 query strings); a real + becomes %2B")
 		jobs := jobsFlag(fs, linesJobsUsage)
 		return func(ctx context.Context, st *Streams, args []string) int {
-			set, err := urlkit.SetByName(*setName)
+			set, err := percent.ByName(*setName)
 			if err != nil {
 				fmt.Fprintf(st.Err, "urlkit escape: %v\nrun 'urlkit escape -h' for help\n", strings.TrimPrefix(err.Error(), "urlkit: "))
 				return exitUsage
-			}
-			var flags urlkit.EscapeFlags
-			if *plus {
-				flags |= urlkit.PlusAsSpace
 			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
 			return eachInputJobs(ctx, st, out, args, *jobs, true, func() lineJob { // an empty line is an empty string
 				return func(_ int, s string, out *bufio.Writer, _ io.Writer) int {
-					out.WriteString(urlkit.Escape(s, set, flags))
+					out.WriteString(percent.Escape(s, set, *plus))
 					out.WriteByte('\n')
 					return exitOK
 				}
@@ -78,19 +75,21 @@ Examples:
 		plus := fs.Bool("plus", false, "decode + as a space (RFC 1630 query strings)")
 		jobs := jobsFlag(fs, linesJobsUsage)
 		return func(ctx context.Context, st *Streams, args []string) int {
-			var flags urlkit.EscapeFlags
-			if *lenient {
-				flags |= urlkit.AllowBadEscapes
-			}
+			// The strict forms are the root's, whose error names the
+			// offset; --lenient keeps a bad "%" and cannot fail.
+			unescape := urlkit.PathUnescape
 			if *plus {
-				flags |= urlkit.PlusAsSpace
+				unescape = urlkit.QueryUnescape
+			}
+			if *lenient {
+				unescape = func(s string) (string, error) { return percent.Loose(s, *plus), nil }
 			}
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
 			fromStdin := len(args) == 0
 			return eachInputJobs(ctx, st, out, args, *jobs, true, func() lineJob { // an empty line is an empty string
 				return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
-					v, err := urlkit.Unescape(s, flags)
+					v, err := unescape(s)
 					if err != nil {
 						out.Flush()
 						printErr(errw, err)

@@ -560,7 +560,7 @@ func displayName(u *urlkit.URL) string {
 	if i := strings.LastIndexAny(p, "/"); i >= 0 {
 		p = p[i+1:]
 	}
-	if d, err := urlkit.Unescape(p, 0); err == nil {
+	if d, err := urlkit.PathUnescape(p); err == nil {
 		p = d
 	}
 	if p == "" {

@@ -277,7 +277,7 @@ func (r *parsed) appendJSON(b []byte, parts *[]scheme.Part) []byte {
 	o.optStrPlain(fieldSchemeSpecificPart, u.SchemeSpecificPart(), ok, plain)
 	auth, hasAuth := u.Authority()
 	o.optStrPlain(fieldAuthority, auth, ok && hasAuth, plain)
-	info, hasInfo := u.Userinfo()
+	info, hasInfo := userinfo(u)
 	o.optStrPlain(fieldUserinfo, info, ok && hasInfo, plain)
 	o.optStrPlain(fieldPath, u.Path, ok, plain)
 	o.optStrPlain(fieldQuery, u.Query, ok && u.HasQuery, plain)
@@ -351,7 +351,7 @@ func (r *parsed) appendText(b []byte, parts *[]scheme.Part) []byte {
 	t.opt("scheme_specific_part", u.SchemeSpecificPart(), true)
 	a, ok := u.Authority()
 	t.opt("authority", a, ok)
-	ui, ok := u.Userinfo()
+	ui, ok := userinfo(u)
 	t.opt("userinfo", ui, ok)
 	t.opt("path", u.Path, true)
 	t.opt("query", u.Query, u.HasQuery)
@@ -445,4 +445,16 @@ func warningLabel(m urlkit.Mode) string {
 		return "repaired"
 	}
 	return "warning"
+}
+
+// userinfo returns RFC 3986's userinfo as written (the user, and ":" and
+// the password when there is one) and whether the URL has one.
+func userinfo(u *urlkit.URL) (string, bool) {
+	if !u.HasUser {
+		return "", false
+	}
+	if !u.HasPassword {
+		return u.User, true
+	}
+	return u.User + ":" + u.Password, true
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/percent"
 	"golang.org/x/net/idna"
 )
 
@@ -285,7 +286,7 @@ func (u *editURL) setIPv6(in string) error {
 		if zone == "" {
 			return editErr("bad IPv6 address: empty zone id")
 		}
-		z, err := urlkit.Unescape(zone, 0)
+		z, err := urlkit.PathUnescape(zone)
 		if err != nil || strings.ContainsAny(z, "/?#[]%@ ") {
 			return editErr("bad IPv6 zone id " + strconv.Quote(zone))
 		}
@@ -309,7 +310,7 @@ func (u *editURL) setHostText(h string, decode bool) error {
 		return u.setIPv6(h[1 : len(h)-1])
 	}
 	if decode {
-		d, err := urlkit.Unescape(h, 0)
+		d, err := urlkit.PathUnescape(h)
 		if err != nil {
 			return editErr("bad host name " + strconv.Quote(h) + ": bad percent escape")
 		}
@@ -604,7 +605,7 @@ func escapeKeep(s string, keep func(byte) bool, plusSpace bool, hex string) stri
 
 // curlUnescape decodes every %XX escape and keeps any other "%".
 func curlUnescape(s string) string {
-	d, _ := urlkit.Unescape(s, urlkit.AllowBadEscapes)
+	d := percent.Loose(s, false)
 	return d
 }
 

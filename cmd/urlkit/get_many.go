@@ -114,7 +114,7 @@ func remoteName(u *urlkit.URL) (string, error) {
 	if i := strings.LastIndexByte(p, '/'); i >= 0 {
 		seg = p[i+1:]
 	}
-	name, err := urlkit.Unescape(seg, 0)
+	name, err := urlkit.PathUnescape(seg)
 	if err != nil {
 		return "", fmt.Errorf("%w: %q: the last path segment does not decode: %v", errRemoteName, safetext.Visible(u.Redacted()), err)
 	}
