@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/urlkit/urlkit/internal/resolver"
 )
@@ -142,57 +141,16 @@ func (u *URL) SameComponents(v *URL) bool {
 		u.HasQuery == v.HasQuery && u.HasFragment == v.HasFragment
 }
 
-// writtenForm reports whether String's result is u.written: every
-// component still the very bytes of u.written (same address, same
-// length) where String would place it, every delimiter String would
-// write there too, nothing left over. Components and flags are exported
-// and may have changed since parsing; the check reads only u.written and
-// the components' addresses, so a true answer means that String's
-// result is u.written byte for byte, whatever was changed.
+// writtenForm reports whether String's result is u.written, which the
+// components and flags, exported and free to change since parsing, may
+// no longer match (see resolver.URL.WrittenForm).
 func (u *URL) writtenForm() bool {
-	w := u.written
-	if w == "" {
+	if u.written == "" {
 		return false
 	}
-	at := 0
-	// part reports whether v lies at w[at:] and moves past it.
-	part := func(v string) bool {
-		if v == "" {
-			return true
-		}
-		if len(v) > len(w)-at || unsafe.StringData(v) != unsafe.StringData(w[at:]) {
-			return false
-		}
-		at += len(v)
-		return true
-	}
-	// delim reports whether w continues with c and moves past it.
-	delim := func(c byte) bool {
-		if at < len(w) && w[at] == c {
-			at++
-			return true
-		}
-		return false
-	}
-	if u.Scheme != "" && !(part(u.Scheme) && delim(':')) {
-		return false
-	}
-	if u.HasAuthority {
-		//lint:ignore SA4000 two calls: each moves past one "/"
-		if !delim('/') || !delim('/') {
-			return false
-		}
-		if u.HasUser && (!part(u.User) || u.HasPassword && !(delim(':') && part(u.Password)) || !delim('@')) {
-			return false
-		}
-		if !part(u.Host) || u.HasPort && !(delim(':') && part(u.Port)) {
-			return false
-		}
-	}
-	return part(u.Path) &&
-		(!u.HasQuery || delim('?') && part(u.Query)) &&
-		(!u.HasFragment || delim('#') && part(u.Fragment)) &&
-		at == len(w)
+	p := u.parts(false)
+	p.Written = u.written
+	return p.WrittenForm()
 }
 
 // text builds String's result (Redacted's, with redact) from the
@@ -212,8 +170,11 @@ func (u *URL) parts(withText bool) resolver.URL {
 		HasAuthority: u.HasAuthority, HasUser: u.HasUser, HasPassword: u.HasPassword,
 		HasPort: u.HasPort, HasQuery: u.HasQuery, HasFragment: u.HasFragment,
 	}
-	if withText && u.writtenForm() {
+	if withText && u.written != "" {
 		p.Written = u.written
+		if !p.WrittenForm() {
+			p.Written = ""
+		}
 	}
 	return p
 }

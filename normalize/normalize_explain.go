@@ -19,7 +19,6 @@ func (t *trace) schemeLowered(from, to string) {
 	}
 }
 
-//go:noinline
 func (t *trace) schemeLoweredNote(from, to string) {
 	t.add("RFC 1738 2.1", "the scheme %q lower-cased: %q (scheme names are case-insensitive)", from, to)
 }
@@ -108,27 +107,22 @@ func (t *trace) portWritten(from, to string) {
 	}
 }
 
-//go:noinline
 func (t *trace) ftpTypeWrittenNote(param string, code byte) {
 	t.add("RFC 1738 3.2.2", "%q written \";type=%c\" (the literal and the type code compare case-insensitively)", param, code)
 }
 
-//go:noinline
 func (t *trace) mailDomainLoweredNote(from, to string) {
 	t.add("RFC 3986 6.2.3", "the mail domain lower-cased: %q is %q (a domain is case-insensitive, RFC 822 3.4.7; the local part is not)", from, to)
 }
 
-//go:noinline
 func (t *trace) escapeDecodedNote(esc string, c byte) {
 	t.decoded = append(t.decoded, fmt.Sprintf("%s as %q", esc, string(c)))
 }
 
-//go:noinline
 func (t *trace) escapeUpperCasedNote(esc string, c byte) {
 	t.upper = append(t.upper, fmt.Sprintf("%s as %s", esc, cc.Escaped(c)))
 }
 
-//go:noinline
 func (t *trace) byteEncodedNote(c byte) {
 	what := cc.Describe(c)
 	if c == '%' {
@@ -140,8 +134,6 @@ func (t *trace) byteEncodedNote(c byte) {
 // componentDoneNote writes down what the component's escapes went
 // through, citing RFC 3986 6.2.2.2 and 6.2.2.1 in the modes that compare
 // at that level, RFC 1738 2.2 in the others.
-//
-//go:noinline
 func (t *trace) componentDoneNote(k part, std bool) {
 	where := partNames[k]
 	decodeSec, caseSec, encodeSec := "RFC 1738 2.2", "RFC 1738 2.2", "RFC 1738 2.2"
@@ -160,22 +152,18 @@ func (t *trace) componentDoneNote(k part, std bool) {
 	t.decoded, t.upper, t.encoded = t.decoded[:0], t.upper[:0], t.encoded[:0]
 }
 
-//go:noinline
 func (t *trace) reservedDotElementNote(seg, written string) {
 	t.add("RFC 1630", "in the path, the element %q written %q: decoded, it would be the reserved element %q", seg, written, strings.Repeat(".", len(written)/3))
 }
 
-//go:noinline
 func (t *trace) hostLoweredNote(from, to string) {
 	t.add("RFC 1738 3.1", "the host %q lower-cased: %q (host names are case-insensitive)", from, to)
 }
 
-//go:noinline
 func (t *trace) defaultPortDroppedNote(port, scheme string) {
 	t.add("RFC 1738 3.1", "the port %s dropped: it is the default port of %s", port, scheme)
 }
 
-//go:noinline
 func (t *trace) portWrittenNote(from, to string) {
 	t.add("RFC 1738 3.1", "the port %s written %s: a port is a decimal number", from, to)
 }
@@ -186,7 +174,6 @@ func (t *trace) flagApplied(f NormalizeFlags, from, to string) {
 	}
 }
 
-//go:noinline
 func (t *trace) flagAppliedNote(f NormalizeFlags, from, to string) {
 	t.add("flag "+f.String(), "%q is %q", from, to)
 }
@@ -197,7 +184,6 @@ func (t *trace) ipv6Written(from, to string) {
 	}
 }
 
-//go:noinline
 func (t *trace) ipv6WrittenNote(from, to string) {
 	t.add("RFC 5952 4", "the IPv6 address %s written %s (lower case, no leading zeros, the longest run of zeros as \"::\")", from, to)
 }

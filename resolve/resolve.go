@@ -36,7 +36,7 @@ func Resolve(base, ref *urlkit.URL, rule Rule) (urlkit.URL, error) {
 	if err := notAbsolute("resolve", base, "the base URL must be absolute: it has no scheme (RFC 3986 5.1)"); err != nil {
 		return urlkit.URL{}, err
 	}
-	b, r := parts(base), parts(ref)
+	b, r := texts(base, ref, rule)
 	var out resolver.URL
 	if _, err := resolver.Resolve(&out, &b, &r, resolver.Rule(rule), nil, false, split); err != nil {
 		return urlkit.URL{}, err
@@ -105,7 +105,7 @@ func Explain(base, ref *urlkit.URL, rule Rule) (urlkit.URL, []RuleStep, error) {
 		return urlkit.URL{}, nil, err
 	}
 	t := &resolver.Trace{}
-	b, r := parts(base), parts(ref)
+	b, r := texts(base, ref, Rule1808)
 	var out resolver.URL
 	s, err := resolver.Resolve(&out, &b, &r, resolver.Rule(rule), t, true, split)
 	if err != nil {
@@ -145,7 +145,7 @@ func Relative(base, target *urlkit.URL, rule Rule) (urlkit.URL, error) {
 	if err := notAbsolute("relative", target, "the target must be an absolute URL: it has no scheme"); err != nil {
 		return urlkit.URL{}, err
 	}
-	b, tg := parts(base), parts(target)
+	b, tg := texts(base, target, Rule1808)
 	u, err := resolver.Relative(&b, &tg, resolver.Rule(rule), split)
 	if err != nil {
 		return urlkit.URL{}, err
@@ -183,6 +183,18 @@ func split(s string) resolver.URL {
 		p.Written = s
 	}
 	return p
+}
+
+// texts returns base's and ref's components as the engine reads them,
+// with their texts when the rule works on the text (RFC 1808's and 1630's
+// do; String hands a parsed URL's text back without building it), so
+// that the engine does not build them again.
+func texts(base, ref *urlkit.URL, rule Rule) (b, r resolver.URL) {
+	b, r = parts(base), parts(ref)
+	if k := rule &^ Compat; k == Rule1808 || k == Rule1630 {
+		b.Written, r.Written = base.String(), ref.String()
+	}
+	return b, r
 }
 
 // parts returns u's components as the engine reads them.

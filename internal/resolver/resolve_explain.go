@@ -274,7 +274,6 @@ func (t *Trace) removed1630(xxx string, final bool, path string) {
 	}
 }
 
-//go:noinline
 func (t *Trace) ruleChosenNote(rule Rule) {
 	k := rule.kind()
 	if k != Rule3986 && k != Rule2396 {
@@ -288,7 +287,6 @@ func (t *Trace) ruleChosenNote(rule Rule) {
 	t.Add("rule", "%s (%s, %s)", ruleNames[k], ruleTitles[k], mode)
 }
 
-//go:noinline
 func (t *Trace) resultNote(s string) {
 	t.Add("result", "%s", s)
 }
@@ -324,27 +322,22 @@ func (t *Trace) PrefixEscapeWritten(path string) {
 	}
 }
 
-//go:noinline
 func (t *Trace) noDotSegmentsNote(sec, pathA, pathB string) {
 	t.Add(sec, "remove_dot_segments: %q has no \".\" or \"..\" segment", pathA+pathB)
 }
 
-//go:noinline
 func (t *Trace) removeDotsOnNote(sec string, path []byte) {
 	t.Add(sec, "remove_dot_segments on %q", string(path))
 }
 
-//go:noinline
 func (t *Trace) removeDotsResultNote(sec string, path []byte) {
 	t.Add(sec, "result %q", string(path))
 }
 
-//go:noinline
 func (t *Trace) ruleANote(sec string, prefix []byte) {
 	t.Add(sec+" A", "the prefix %q removed from the input", string(prefix))
 }
 
-//go:noinline
 func (t *Trace) ruleBNote(sec string, final bool) {
 	switch {
 	case final:
@@ -355,8 +348,6 @@ func (t *Trace) ruleBNote(sec string, final bool) {
 }
 
 // ruleC: segment is what left the output, empty when it had none.
-//
-//go:noinline
 func (t *Trace) ruleCNote(sec string, final bool, segment []byte) {
 	what := "\"/../\""
 	if final {
@@ -369,7 +360,6 @@ func (t *Trace) ruleCNote(sec string, final bool, segment []byte) {
 	}
 }
 
-//go:noinline
 func (t *Trace) ruleDNote(sec string, input []byte) {
 	t.Add(sec+" D", "the input %q alone removed", string(input))
 }
@@ -378,23 +368,19 @@ func (t *Trace) ruleDNote(sec string, input []byte) {
 
 const sec3986 = "RFC 3986 5.2.2"
 
-//go:noinline
 func (t *Trace) compat3986Note(scheme string) {
 	t.Add(sec3986, "compat: the reference's scheme %q is the base's, so it is ignored (the note of 5.2.2)", scheme)
 }
 
-//go:noinline
 func (t *Trace) absolute3986Note(path string) {
 	t.Add(sec3986, "the reference has a scheme: it is absolute; everything comes from it, its path %q through remove_dot_segments", path)
 }
 
-//go:noinline
 func (t *Trace) networkPath3986Note(ref *URL, baseScheme string) {
 	a, _ := ref.Authority()
 	t.Add(sec3986, "the reference has an authority %q (a network-path reference): scheme %q kept from the base, path %q through remove_dot_segments", a, baseScheme, ref.Path)
 }
 
-//go:noinline
 func (t *Trace) emptyPath3986Note(basePath string, refHasQuery bool) {
 	q := "the reference's"
 	if !refHasQuery {
@@ -403,15 +389,12 @@ func (t *Trace) emptyPath3986Note(basePath string, refHasQuery bool) {
 	t.Add(sec3986, "the reference's path is empty: scheme, authority and path %q kept from the base, and %s query", basePath, q)
 }
 
-//go:noinline
 func (t *Trace) absolutePath3986Note(path string) {
 	t.Add(sec3986, "the reference's path %q is absolute: scheme and authority kept from the base, the path through remove_dot_segments", path)
 }
 
 // merge3986: dir is what mergeBase kept of the base path, path the
 // reference's.
-//
-//go:noinline
 func (t *Trace) merge3986Note(base *URL, dir, path string) {
 	t.Add(sec3986, "the reference's path %q is relative: scheme and authority kept from the base", path)
 	if base.HasAuthority && base.Path == "" {
@@ -421,7 +404,6 @@ func (t *Trace) merge3986Note(base *URL, dir, path string) {
 	}
 }
 
-//go:noinline
 func (t *Trace) queryFragment3986Note(query string, hasQuery bool, frag string, hasFrag bool) {
 	t.Add(sec3986, "query %s and fragment %s", describeOpt(query, hasQuery), describeOpt(frag, hasFrag))
 }
@@ -430,15 +412,12 @@ func (t *Trace) queryFragment3986Note(query string, hasQuery bool, frag string, 
 
 const sec2396 = "RFC 2396 5.2"
 
-//go:noinline
 func (t *Trace) currentDocument2396Note(frag string, hasFrag bool) {
 	t.Add(sec2396+" step 2", "empty path and no scheme, authority or query: a reference to the current document, the base without its fragment; fragment %s", describeOpt(frag, hasFrag))
 }
 
 // absolute2396: sameScheme says whether compat saw the base's scheme and
 // kept it, the scheme not being one known to use <hier_part>.
-//
-//go:noinline
 func (t *Trace) absolute2396Note(sameScheme bool) {
 	note := "the reference has a scheme: it is absolute and taken as it is"
 	if sameScheme {
@@ -447,22 +426,18 @@ func (t *Trace) absolute2396Note(sameScheme bool) {
 	t.Add(sec2396+" step 3", "%s", note)
 }
 
-//go:noinline
 func (t *Trace) compat2396Note(scheme string) {
 	t.Add(sec2396+" step 3", "compat: the reference's scheme %q is the base's and always uses the <hier_part> syntax, so it is removed", scheme)
 }
 
-//go:noinline
 func (t *Trace) networkPath2396Note(baseScheme string) {
 	t.Add(sec2396+" step 4", "the reference has an authority (a network path): only the scheme %q comes from the base", baseScheme)
 }
 
-//go:noinline
 func (t *Trace) absolutePath2396Note(path string) {
 	t.Add(sec2396+" step 5", "the reference's path %q is absolute: scheme and authority from the base, the path as it is", path)
 }
 
-//go:noinline
 func (t *Trace) merge2396Note(base *URL, dir, path string) {
 	t.Add(sec2396+" step 4", "no authority in the reference: scheme and authority from the base")
 	if base.HasAuthority && base.Path == "" {
@@ -473,14 +448,12 @@ func (t *Trace) merge2396Note(base *URL, dir, path string) {
 	t.Add(sec2396+" step 6b", "the reference's path %q appended: %q", path, dir+path)
 }
 
-//go:noinline
 func (t *Trace) leadingDots2396Note(path string) {
 	if strings.HasPrefix(path, "/../") || path == "/.." {
 		t.Add(sec2396+" step 6g", "\"..\" segments left at the start are kept")
 	}
 }
 
-//go:noinline
 func (t *Trace) step7of2396Note(ref *URL) {
 	t.Add(sec2396+" step 7", "query %s and fragment %s from the reference", describeOpt(ref.Query, ref.HasQuery), describeOpt(ref.Fragment, ref.HasFragment))
 }
@@ -492,22 +465,18 @@ func (t *Trace) dotStep(sec, label, note, lead string, segs []string) {
 	t.Add(sec+label, "%s: %q", note, lead+strings.Join(segs, "/"))
 }
 
-//go:noinline
 func (t *Trace) dotsRemovedNote(sec, label string, n int, lead string, segs []string) {
 	t.dotStep(sec, label, fmt.Sprintf("%d \"./\" removed", n), lead, segs)
 }
 
-//go:noinline
 func (t *Trace) finalDotRemovedNote(sec, label, lead string, segs []string) {
 	t.dotStep(sec, label, "the final \".\" removed", lead, segs)
 }
 
-//go:noinline
 func (t *Trace) segmentDotDotRemovedNote(sec, label, seg, lead string, segs []string) {
 	t.dotStep(sec, label, fmt.Sprintf("%q removed", seg+"/../"), lead, segs)
 }
 
-//go:noinline
 func (t *Trace) finalSegmentDotDotRemovedNote(sec, label, seg, lead string, segs []string) {
 	t.dotStep(sec, label, fmt.Sprintf("the final %q removed", seg+"/.."), lead, segs)
 }
@@ -528,17 +497,14 @@ func (t *Trace) absolute1808() {
 	}
 }
 
-//go:noinline
 func (t *Trace) scheme1808Note(scheme string) {
 	t.Add(sec1808+"2c", "the reference inherits the scheme %q", scheme)
 }
 
-//go:noinline
 func (t *Trace) netloc1808Note(netloc string) {
 	t.Add(sec1808+"3", "the reference's net_loc %q is not empty: done", netloc)
 }
 
-//go:noinline
 func (t *Trace) inheritNetloc1808Note(bp *parts1808) {
 	t.Add(sec1808+"3", "the reference's net_loc is empty: it inherits the base's, %s", describeOpt(bp.netloc, bp.hasNetloc))
 }
@@ -549,35 +515,28 @@ func (t *Trace) absolutePath1808() {
 	}
 }
 
-//go:noinline
 func (t *Trace) inheritPath1808Note(bp *parts1808) {
 	t.Add(sec1808+"5", "the reference's path is empty: it inherits the base path %q", slashPath(bp.slash, bp.path))
 }
 
-//go:noinline
 func (t *Trace) params1808Note(params string) {
 	t.Add(sec1808+"5a", "the reference's params %q are not empty: done", params)
 }
 
-//go:noinline
 func (t *Trace) inheritParams1808Note(bp *parts1808) {
 	t.Add(sec1808+"5a", "the reference has no params: it inherits the base's, %s", describeOpt(bp.params, bp.hasParams))
 }
 
-//go:noinline
 func (t *Trace) query1808Note(query string) {
 	t.Add(sec1808+"5b", "the reference's query %q is not empty: done", query)
 }
 
-//go:noinline
 func (t *Trace) inheritQuery1808Note(bp *parts1808) {
 	t.Add(sec1808+"5b", "the reference has no query: it inherits the base's, %s", describeOpt(bp.query, bp.hasQuery))
 }
 
 // merge1808: r is the reference before its path is merged, dir the base
 // path up to its last "/".
-//
-//go:noinline
 func (t *Trace) merge1808Note(bp, r *parts1808, dir string) {
 	t.Add(sec1808+"6", "the last segment of the base path %q removed (params %s and query play no part) and the reference's path %q appended: %q",
 		slashPath(bp.slash, bp.path), describeOpt(bp.params, bp.hasParams), r.path, slashPath(r.slash, dir+r.path))
@@ -603,7 +562,6 @@ func (t *Trace) absolute1630() {
 	}
 }
 
-//go:noinline
 func (t *Trace) sameDocument1630Note(context, frag string, hasFrag bool) {
 	switch {
 	case hasFrag:
@@ -613,12 +571,10 @@ func (t *Trace) sameDocument1630Note(context, frag string, hasFrag bool) {
 	}
 }
 
-//go:noinline
 func (t *Trace) noRun1630Note(n int, context, scheme string) {
 	t.Add(sec1630+" (urlkit's choice)", "the partial form starts with %d slashes and the context %q has no run of exactly %d: only the scheme %q is kept", n, context, n, scheme)
 }
 
-//go:noinline
 func (t *Trace) run1630Note(n int, kept string) {
 	t.Add(sec1630, "the partial form starts with %d slash(es): the context up to its first run of exactly %d is kept, %q", n, n, kept)
 }
@@ -629,12 +585,10 @@ func (t *Trace) slashAfterAuthority1630() {
 	}
 }
 
-//go:noinline
 func (t *Trace) lastElement1630Note(path, last, kept, ref string) {
 	t.Add(sec1630, "the last element of the context's path %q, %q, replaced by the partial form: %q", path, last, kept+ref)
 }
 
-//go:noinline
 func (t *Trace) kept1630Note(protected []string) {
 	for _, xxx := range protected {
 		t.Add(sec1630, "%q kept: %q follows a run of slashes, which \"..\" does not climb over", xxx+"/..", xxx)
@@ -642,8 +596,6 @@ func (t *Trace) kept1630Note(protected []string) {
 }
 
 // removed1630: xxx is the element removed with "/..", "" for a "/.".
-//
-//go:noinline
 func (t *Trace) removed1630Note(xxx string, final bool, path string) {
 	what := "\"/.\""
 	switch {

@@ -13,10 +13,14 @@ type URL struct {
 	Written string
 }
 
-// String reassembles the URL from its components. It does not hand
-// back Written: a copy of a URL whose component changed keeps the
-// Written of the original.
-func (u *URL) String() string { return u.Text(false) }
+// String reassembles the URL from its components: Written itself when
+// it is still their text (WrittenForm).
+func (u *URL) String() string {
+	if u.WrittenForm() {
+		return u.Written
+	}
+	return u.Text(false)
+}
 
 // Text builds the URL's text (with redact, the password replaced by
 // "xxxxx") in a buffer on the stack and copies it into the string, its
@@ -126,3 +130,53 @@ func (u *URL) beforeQuery() int {
 
 // pathAt is where the path starts in u.Written.
 func (u *URL) pathAt() int { return u.beforeQuery() - len(u.Path) }
+
+// WrittenForm reports whether Written is the text String would build:
+// every component is the text of Written where String would place it,
+// every delimiter String would write is there, nothing is left over. A
+// URL as the parser returned it passes at the cost of a few
+// comparisons, each component being the very bytes of Written (string
+// equality returns at once on the same address); a copy whose component
+// or flag changed since does not.
+func (u *URL) WrittenForm() bool {
+	w := u.Written
+	if w == "" {
+		return false
+	}
+	at := 0
+	// part reports whether w continues with v and moves past it.
+	part := func(v string) bool {
+		if len(v) > len(w)-at || w[at:at+len(v)] != v {
+			return false
+		}
+		at += len(v)
+		return true
+	}
+	// delim reports whether w continues with c and moves past it.
+	delim := func(c byte) bool {
+		if at < len(w) && w[at] == c {
+			at++
+			return true
+		}
+		return false
+	}
+	if u.Scheme != "" && !(part(u.Scheme) && delim(':')) {
+		return false
+	}
+	if u.HasAuthority {
+		//lint:ignore SA4000 two calls: each moves past one "/"
+		if !delim('/') || !delim('/') {
+			return false
+		}
+		if u.HasUser && (!part(u.User) || u.HasPassword && !(delim(':') && part(u.Password)) || !delim('@')) {
+			return false
+		}
+		if !part(u.Host) || u.HasPort && !(delim(':') && part(u.Port)) {
+			return false
+		}
+	}
+	return part(u.Path) &&
+		(!u.HasQuery || delim('?') && part(u.Query)) &&
+		(!u.HasFragment || delim('#') && part(u.Fragment)) &&
+		at == len(w)
+}
