@@ -8,8 +8,8 @@ import (
 )
 
 // The events of normalization, as ExplainNormalize writes them down; as
-// for resolution (resolve_explain.go), each event is an inlinable nil test
-// around its Note method. The escapes changed in one component are
+// for resolution (internal/resolver/resolve_explain.go), each event is an
+// inlinable nil test around its Note method (escapeNote for two of them). The escapes changed in one component are
 // gathered (escapeDecoded, escapeUpperCased, byteEncoded) and written as
 // up to three steps when the component is done.
 
@@ -55,13 +55,13 @@ func (t *trace) mailDomainLowered(from, to string) {
 
 func (t *trace) escapeDecoded(esc string, c byte) {
 	if t != nil {
-		t.escapeDecodedNote(esc, c)
+		t.escapeNote(true, esc, c)
 	}
 }
 
 func (t *trace) escapeUpperCased(esc string, c byte) {
 	if t != nil {
-		t.escapeUpperCasedNote(esc, c)
+		t.escapeNote(false, esc, c)
 	}
 }
 
@@ -115,12 +115,15 @@ func (t *trace) mailDomainLoweredNote(from, to string) {
 	t.add("RFC 3986 6.2.3", "the mail domain lower-cased: %q is %q (a domain is case-insensitive, RFC 822 3.4.7; the local part is not)", from, to)
 }
 
-func (t *trace) escapeDecodedNote(esc string, c byte) {
-	t.decoded = append(t.decoded, fmt.Sprintf("%s as %q", esc, string(c)))
-}
-
-func (t *trace) escapeUpperCasedNote(esc string, c byte) {
-	t.upper = append(t.upper, fmt.Sprintf("%s as %s", esc, cc.Escaped(c)))
+// escapeNote notes the escape esc of c decoded, or else upper-cased: one
+// method for both, too large to be inlined into their events (each
+// alone would be, and its event then would not).
+func (t *trace) escapeNote(decoded bool, esc string, c byte) {
+	if decoded {
+		t.decoded = append(t.decoded, fmt.Sprintf("%s as %q", esc, string(c)))
+	} else {
+		t.upper = append(t.upper, fmt.Sprintf("%s as %s", esc, cc.Escaped(c)))
+	}
 }
 
 func (t *trace) byteEncodedNote(c byte) {

@@ -12,8 +12,10 @@ import (
 // explanation pays one nil test per event (a method that formatted
 // inline would not be inlined, and each call would cost a resolution a
 // few nanoseconds); the wording is in the method of the same name with
-// "Note" appended. The Note methods are go:noinline: a short one would
-// be inlined into its event, which would then be too large to inline.
+// "Note" appended, or, for the events that name one text, in note. A
+// short Note method would be inlined into its event, which would then be
+// too large to inline: those events share note, one switch over all of
+// them, too large to be inlined anywhere.
 
 func (t *Trace) ruleChosen(rule Rule) {
 	if t != nil {
@@ -24,7 +26,7 @@ func (t *Trace) ruleChosen(rule Rule) {
 // Result writes down the text resolved.
 func (t *Trace) Result(s string) {
 	if t != nil {
-		t.resultNote(s)
+		t.note(evResult, "", s)
 	}
 }
 
@@ -36,13 +38,13 @@ func (t *Trace) noDotSegments(sec, pathA, pathB string) {
 
 func (t *Trace) removeDotsOn(sec string, path []byte) {
 	if t != nil {
-		t.removeDotsOnNote(sec, path)
+		t.note(evRemoveDotsOn, sec, string(path))
 	}
 }
 
 func (t *Trace) removeDotsResult(sec string, path []byte) {
 	if t != nil {
-		t.removeDotsResultNote(sec, path)
+		t.note(evRemoveDotsResult, sec, string(path))
 	}
 }
 
@@ -72,13 +74,13 @@ func (t *Trace) ruleD(sec string, input []byte) {
 
 func (t *Trace) compat3986(scheme string) {
 	if t != nil {
-		t.compat3986Note(scheme)
+		t.note(evCompat3986, "", scheme)
 	}
 }
 
 func (t *Trace) absolute3986(path string) {
 	if t != nil {
-		t.absolute3986Note(path)
+		t.note(evAbsolute3986, "", path)
 	}
 }
 
@@ -96,7 +98,7 @@ func (t *Trace) emptyPath3986(basePath string, refHasQuery bool) {
 
 func (t *Trace) absolutePath3986(path string) {
 	if t != nil {
-		t.absolutePath3986Note(path)
+		t.note(evAbsolutePath3986, "", path)
 	}
 }
 
@@ -126,19 +128,19 @@ func (t *Trace) absolute2396(sameScheme bool) {
 
 func (t *Trace) compat2396(scheme string) {
 	if t != nil {
-		t.compat2396Note(scheme)
+		t.note(evCompat2396, "", scheme)
 	}
 }
 
 func (t *Trace) networkPath2396(baseScheme string) {
 	if t != nil {
-		t.networkPath2396Note(baseScheme)
+		t.note(evNetworkPath2396, "", baseScheme)
 	}
 }
 
 func (t *Trace) absolutePath2396(path string) {
 	if t != nil {
-		t.absolutePath2396Note(path)
+		t.note(evAbsolutePath2396, "", path)
 	}
 }
 
@@ -186,13 +188,13 @@ func (t *Trace) finalSegmentDotDotRemoved(sec, label, seg, lead string, segs []s
 
 func (t *Trace) scheme1808(scheme string) {
 	if t != nil {
-		t.scheme1808Note(scheme)
+		t.note(evScheme1808, "", scheme)
 	}
 }
 
 func (t *Trace) netloc1808(netloc string) {
 	if t != nil {
-		t.netloc1808Note(netloc)
+		t.note(evNetloc1808, "", netloc)
 	}
 }
 
@@ -210,7 +212,7 @@ func (t *Trace) inheritPath1808(bp *parts1808) {
 
 func (t *Trace) params1808(params string) {
 	if t != nil {
-		t.params1808Note(params)
+		t.note(evParams1808, "", params)
 	}
 }
 
@@ -222,7 +224,7 @@ func (t *Trace) inheritParams1808(bp *parts1808) {
 
 func (t *Trace) query1808(query string) {
 	if t != nil {
-		t.query1808Note(query)
+		t.note(evQuery1808, "", query)
 	}
 }
 
@@ -287,10 +289,6 @@ func (t *Trace) ruleChosenNote(rule Rule) {
 	t.Add("rule", "%s (%s, %s)", ruleNames[k], ruleTitles[k], mode)
 }
 
-func (t *Trace) resultNote(s string) {
-	t.Add("result", "%s", s)
-}
-
 func describeOpt(v string, ok bool) string {
 	if !ok {
 		return "none"
@@ -324,14 +322,6 @@ func (t *Trace) PrefixEscapeWritten(path string) {
 
 func (t *Trace) noDotSegmentsNote(sec, pathA, pathB string) {
 	t.Add(sec, "remove_dot_segments: %q has no \".\" or \"..\" segment", pathA+pathB)
-}
-
-func (t *Trace) removeDotsOnNote(sec string, path []byte) {
-	t.Add(sec, "remove_dot_segments on %q", string(path))
-}
-
-func (t *Trace) removeDotsResultNote(sec string, path []byte) {
-	t.Add(sec, "result %q", string(path))
 }
 
 func (t *Trace) ruleANote(sec string, prefix []byte) {
@@ -368,14 +358,6 @@ func (t *Trace) ruleDNote(sec string, input []byte) {
 
 const sec3986 = "RFC 3986 5.2.2"
 
-func (t *Trace) compat3986Note(scheme string) {
-	t.Add(sec3986, "compat: the reference's scheme %q is the base's, so it is ignored (the note of 5.2.2)", scheme)
-}
-
-func (t *Trace) absolute3986Note(path string) {
-	t.Add(sec3986, "the reference has a scheme: it is absolute; everything comes from it, its path %q through remove_dot_segments", path)
-}
-
 func (t *Trace) networkPath3986Note(ref *URL, baseScheme string) {
 	a, _ := ref.Authority()
 	t.Add(sec3986, "the reference has an authority %q (a network-path reference): scheme %q kept from the base, path %q through remove_dot_segments", a, baseScheme, ref.Path)
@@ -387,10 +369,6 @@ func (t *Trace) emptyPath3986Note(basePath string, refHasQuery bool) {
 		q = "the base's"
 	}
 	t.Add(sec3986, "the reference's path is empty: scheme, authority and path %q kept from the base, and %s query", basePath, q)
-}
-
-func (t *Trace) absolutePath3986Note(path string) {
-	t.Add(sec3986, "the reference's path %q is absolute: scheme and authority kept from the base, the path through remove_dot_segments", path)
 }
 
 // merge3986: dir is what mergeBase kept of the base path, path the
@@ -424,18 +402,6 @@ func (t *Trace) absolute2396Note(sameScheme bool) {
 		note += " (compat removes only the scheme of a scheme known to use the <hier_part> syntax)"
 	}
 	t.Add(sec2396+" step 3", "%s", note)
-}
-
-func (t *Trace) compat2396Note(scheme string) {
-	t.Add(sec2396+" step 3", "compat: the reference's scheme %q is the base's and always uses the <hier_part> syntax, so it is removed", scheme)
-}
-
-func (t *Trace) networkPath2396Note(baseScheme string) {
-	t.Add(sec2396+" step 4", "the reference has an authority (a network path): only the scheme %q comes from the base", baseScheme)
-}
-
-func (t *Trace) absolutePath2396Note(path string) {
-	t.Add(sec2396+" step 5", "the reference's path %q is absolute: scheme and authority from the base, the path as it is", path)
 }
 
 func (t *Trace) merge2396Note(base *URL, dir, path string) {
@@ -497,14 +463,6 @@ func (t *Trace) absolute1808() {
 	}
 }
 
-func (t *Trace) scheme1808Note(scheme string) {
-	t.Add(sec1808+"2c", "the reference inherits the scheme %q", scheme)
-}
-
-func (t *Trace) netloc1808Note(netloc string) {
-	t.Add(sec1808+"3", "the reference's net_loc %q is not empty: done", netloc)
-}
-
 func (t *Trace) inheritNetloc1808Note(bp *parts1808) {
 	t.Add(sec1808+"3", "the reference's net_loc is empty: it inherits the base's, %s", describeOpt(bp.netloc, bp.hasNetloc))
 }
@@ -519,16 +477,8 @@ func (t *Trace) inheritPath1808Note(bp *parts1808) {
 	t.Add(sec1808+"5", "the reference's path is empty: it inherits the base path %q", slashPath(bp.slash, bp.path))
 }
 
-func (t *Trace) params1808Note(params string) {
-	t.Add(sec1808+"5a", "the reference's params %q are not empty: done", params)
-}
-
 func (t *Trace) inheritParams1808Note(bp *parts1808) {
 	t.Add(sec1808+"5a", "the reference has no params: it inherits the base's, %s", describeOpt(bp.params, bp.hasParams))
-}
-
-func (t *Trace) query1808Note(query string) {
-	t.Add(sec1808+"5b", "the reference's query %q is not empty: done", query)
 }
 
 func (t *Trace) inheritQuery1808Note(bp *parts1808) {
@@ -605,4 +555,56 @@ func (t *Trace) removed1630Note(xxx string, final bool, path string) {
 		what = fmt.Sprintf("%q", xxx+"/../")
 	}
 	t.Add(sec1630, "%s removed: %q", what, path)
+}
+
+// event names an event whose note names one text.
+type event uint8
+
+const (
+	evResult event = iota
+	evRemoveDotsOn
+	evRemoveDotsResult
+	evCompat3986
+	evAbsolute3986
+	evAbsolutePath3986
+	evCompat2396
+	evNetworkPath2396
+	evAbsolutePath2396
+	evScheme1808
+	evNetloc1808
+	evParams1808
+	evQuery1808
+)
+
+// note writes down event e, which names the text v; sec is the section
+// of the dot-segment events, which several rules share.
+func (t *Trace) note(e event, sec, v string) {
+	switch e {
+	case evResult:
+		t.Add("result", "%s", v)
+	case evRemoveDotsOn:
+		t.Add(sec, "remove_dot_segments on %q", v)
+	case evRemoveDotsResult:
+		t.Add(sec, "result %q", v)
+	case evCompat3986:
+		t.Add(sec3986, "compat: the reference's scheme %q is the base's, so it is ignored (the note of 5.2.2)", v)
+	case evAbsolute3986:
+		t.Add(sec3986, "the reference has a scheme: it is absolute; everything comes from it, its path %q through remove_dot_segments", v)
+	case evAbsolutePath3986:
+		t.Add(sec3986, "the reference's path %q is absolute: scheme and authority kept from the base, the path through remove_dot_segments", v)
+	case evCompat2396:
+		t.Add(sec2396+" step 3", "compat: the reference's scheme %q is the base's and always uses the <hier_part> syntax, so it is removed", v)
+	case evNetworkPath2396:
+		t.Add(sec2396+" step 4", "the reference has an authority (a network path): only the scheme %q comes from the base", v)
+	case evAbsolutePath2396:
+		t.Add(sec2396+" step 5", "the reference's path %q is absolute: scheme and authority from the base, the path as it is", v)
+	case evScheme1808:
+		t.Add(sec1808+"2c", "the reference inherits the scheme %q", v)
+	case evNetloc1808:
+		t.Add(sec1808+"3", "the reference's net_loc %q is not empty: done", v)
+	case evParams1808:
+		t.Add(sec1808+"5a", "the reference's params %q are not empty: done", v)
+	case evQuery1808:
+		t.Add(sec1808+"5b", "the reference's query %q is not empty: done", v)
+	}
 }
