@@ -36,6 +36,13 @@
 //   - Lenient repairs what real text contains and then requires RFC 3986
 //     (see Lenient).
 //
+// A mode is chosen one way: a Mode argument (ParseMode, ParseReference,
+// Check, CheckLimit), never a name suffix or a function per dialect, so
+// that a program that reads the mode from a flag or a file
+// (Mode.UnmarshalText) calls the same functions as one that names it,
+// and a new mode adds a constant, not a family of functions. Parse is
+// the RFC1738 mode's short form, as most callers want the default.
+//
 // # Deliberate choices
 //
 //   - A port above 65535 is an error in every mode: the BNFs say only
@@ -61,49 +68,20 @@
 // package scheme because this package may import nothing of the module
 // but internal packages, and scheme imports this one.
 //
-// A scheme's production is named by an enumeration (registry.Production)
-// that the parser switches on, calling its own methods, rather than a
-// function value in the row: an indirect call would make the parser and
-// the URL escape to the heap and cost allocations on every parse (see
-// -gcflags=-m and the benchmarks). So a scheme with a production of its
-// own adds a Production value and its check in grammar.go; a scheme
-// whose url-path the generic rules cover (most later schemes, and the
-// experimental "x-" ones) is one registry row and one file in package
-// scheme. The url-paths that the strict check and the views both read
-// (ftp, gopher) are split once, by registry's allocation-free splitters,
-// whose offsets the check reports and the views keep.
+// The RFC1738 check of a scheme with a production of its own (section 5)
+// is in grammar.go; a scheme whose url-path the generic rules cover (most
+// later schemes, and the experimental "x-" ones) is one registry row and
+// one file in package scheme.
 //
-// # Relative references
+// # Relative references and equivalence
 //
-// Resolve turns a reference into an absolute URL under one of the four
-// rules the standards defined (Rule): RFC 3986 section 5.2 (the default,
-// strict, or with Compat), RFC 2396 section 5.2, RFC 1808 section 4 (the
-// companion of RFC 1738, with ";params" kept apart) and RFC 1630's partial
-// form (string surgery on the base, N leading slashes keeping the base up
-// to its first run of exactly N slashes). Where RFC 1630 is silent urlkit
-// chose, as Rule1630 documents: the empty reference is the base and
-// "#frag" the base with that fragment; a final ".." counts as "../"; N
-// slashes with no run of exactly N keep only "scheme:". Relative is the
-// inverse (the shortest reference that resolves back to a target), and
-// ExplainResolve lists the steps taken.
-//
-// # Equivalence
-//
-// Normalize brings a URL to RFC 1630's "same encoding level" with the
-// rules of RFC 1738 2.2 (escapes of unreserved characters decoded,
-// reserved ones never touched, unsafe ones encoded, upper-case hex,
-// lower-case scheme and host, default port dropped) and the scheme rules
-// the specifications define (the optional "/" before an empty url-path,
-// gopher's type 1, ftp type codes, file://localhost). Equal compares
-// normalized URLs; ExplainEqual says why they differ or which rules made
-// them equal. In the RFC3986 and Lenient modes the form is RFC 3986
-// 6.2.2's and 6.2.3's, with IPv6 literals in RFC 5952's text form.
-//
-// A Normalizer adds optional normalizations (NormalizeFlags, named after
-// purell's flags) for crawlers and caches: a sorted query, no fragment,
-// no tracking parameters, no "www.", no trailing slash, host names as
-// IDNA A-labels or as Unicode. Most change what a URL means to some
-// server; each flag's documentation says so.
+// (*URL).ResolveReference resolves a reference as RFC 3986 section 5.2
+// says, as net/url's method does. Package resolve has the four rules the
+// standards defined (RFC 3986, 2396, 1808 and RFC 1630's partial form),
+// make-relative and the explanation of each step; package normalize has
+// Normalize and Equal (RFC 1738 2.2's "same encoding level", RFC 3986
+// 6.2.2 and 6.2.3), the optional normalizations of crawlers and caches
+// and their explanations.
 //
 // # Queries and changing URLs
 //
@@ -113,8 +91,8 @@
 // 1630). The setters (SetScheme, SetUser, SetHost, SetPort, SetPath,
 // SetQuery, SetFragment and the Raw forms) encode one component each and
 // refuse what no encoding makes valid; JoinPath appends path segments.
-// QueryEscape and PathEscape are the escapes Go programmers know from
-// net/url.
+// QueryEscape, QueryUnescape, PathEscape and PathUnescape are the
+// escapes Go programmers know from net/url.
 //
 // # Errors
 //
@@ -124,16 +102,17 @@
 // "xxxxx", and wrapping a sentinel (ErrInvalidChar, ErrBadEscape,
 // ErrBadHost, ...) for errors.Is.
 //
-// # Speed
+// # Comparing URLs
 //
-// Parsing does not allocate on valid input: the URL's fields are
-// substrings of the input, and the scanner tests each byte against a
-// generated [256] class table (internal/charclass). Most valid URLs are
-// read by one pass (parseFast) over a table of each component's bytes
-// in each mode, eight bytes at a time, with RFC 1738's HTTP and file
-// productions folded into it as classes; anything else (an error, a
-// userinfo, an IP literal, another production, the RFC1630 mode) goes
-// to the parser proper, which alone explains errors. A change to those
-// two productions in grammar.go changes their classes in parse.go too:
-// every parser fuzz target checks that the pass and the parser agree.
+// SameComponents compares the components and flags; package normalize's
+// Equal compares URLs once normalized. == works on URLs too, with one
+// exception: a URL from Parse (or ParseMode, ParseReference, Clone,
+// UnmarshalText, FromNetURL) also keeps the text it was parsed from, so
+// that String hands it back without building it again, and == compares
+// that text as well. Two URLs parsed from the same text are ==, and so
+// are two URLs built as literals with the same components; a parsed URL
+// and a literal with the same components are not ==, nor is a parsed URL
+// whose components were changed and one parsed from the changed text.
+//
+// Parsing does not allocate on valid input; DESIGN.md says how.
 package urlkit

@@ -133,3 +133,16 @@ func ExampleURL_NetURL() {
 	// /albert/bertram/marie-claude
 	// http://info.cern.ch/albert/bertram%2Fmarie-claude
 }
+
+func ExampleURL_ResolveReference() {
+	base, _ := urlkit.Parse("http://a/b/c/d;p?q")
+	for _, s := range []string{"g", "../g?y", "//h/x", "#s"} {
+		ref, _, _ := urlkit.ParseReference(s, urlkit.RFC3986)
+		fmt.Println(base.ResolveReference(&ref))
+	}
+	// Output:
+	// http://a/b/c/g
+	// http://a/b/g?y
+	// http://h/x
+	// http://a/b/c/d;p?q#s
+}

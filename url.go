@@ -23,10 +23,13 @@ import (
 // forms are valid. Scheme-specific meaning lives in package scheme.
 //
 // A URL from Parse also keeps the text it was parsed from, so that String
-// hands that text back without building it again. Compare URLs with
-// SameComponents (or Equal, for equivalence), not ==: == also compares
-// that text, so a parsed URL is never == to a literal with the same
-// components.
+// hands that text back without building it again, and == compares that
+// text too: two URLs parsed from the same text are ==, and so are two
+// literals with the same components, but a parsed URL is never == to a
+// literal with the same components, nor to one parsed from the text its
+// components were changed to. SameComponents compares the components
+// and flags alone; package normalize's Equal compares URLs once
+// normalized.
 type URL struct {
 	Scheme   string // as written, without the ":"; "" for a relative reference
 	User     string // as written; see HasUser

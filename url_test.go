@@ -183,3 +183,26 @@ func TestStringHandsBackInput(t *testing.T) {
 		t.Errorf("Redacted = %q", got)
 	}
 }
+
+// TestEqualityOperator pins what the URL documentation says of ==: a
+// parsed URL keeps its text, which == compares too.
+func TestEqualityOperator(t *testing.T) {
+	a, _ := Parse("http://h/p?q")
+	b, _ := Parse("http://h/p?q")
+	lit := URL{Scheme: "http", Host: "h", Path: "/p", Query: "q", HasAuthority: true, HasQuery: true}
+	lit2 := lit
+	if a != b {
+		t.Error("two URLs parsed from the same text are not ==")
+	}
+	if lit != lit2 {
+		t.Error("two literals with the same components are not ==")
+	}
+	if a == lit || !a.SameComponents(&lit) {
+		t.Errorf("a parsed URL and a literal: == %v, SameComponents %v; want false, true", a == lit, a.SameComponents(&lit))
+	}
+	c, _ := Parse("http://h/p?r")
+	a.Query = "r"
+	if a == c || !a.SameComponents(&c) || a.String() != c.String() {
+		t.Error("a changed parsed URL and one parsed from the changed text")
+	}
+}

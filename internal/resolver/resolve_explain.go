@@ -5,7 +5,8 @@ import (
 	"strings"
 )
 
-// The events of the resolution rules, as ExplainResolve writes them down.
+// The events of the resolution rules, as package resolve's Explain writes
+// them down.
 // The algorithms call them where the step happens and know nothing of the
 // wording. Each event is a method that does nothing on a nil *Trace,
 // small enough to be inlined, so that an algorithm run without an
