@@ -35,9 +35,8 @@ func fuzzSeeds(f *testing.F) {
 }
 
 // fastAgrees checks parseFast against the parser: when the one pass
-// accepts s, parseFull accepts it too, with the same URL and no warning,
-// and for an RFC 3986 reference splitByParser (split's fallback) gives
-// that URL too; when it stops on an error stoppedError knows, parseFull
+// accepts s, parseFull accepts it too, with the same URL and no warning;
+// when it stops on an error stoppedError knows, parseFull
 // returns that error. It reports whether the one pass accepted s.
 func fastAgrees(t *testing.T, s string, m Mode, ref bool) bool {
 	t.Helper()
@@ -55,13 +54,6 @@ func fastAgrees(t *testing.T, s string, m Mode, ref bool) bool {
 	full, warns, err := parseFull(s, m, ref)
 	if err != nil || len(warns) != 0 || !full.SameComponents(&fast) {
 		t.Fatalf("parseFast(%q, %v, reference %v) = %+v; the parser: %+v, %v, %v", s, m, ref, fast, full, warns, err)
-	}
-	if m == RFC3986 && ref {
-		// split takes the one pass where it succeeds: the parser's
-		// split must agree.
-		if whole := splitByParser(s); !whole.SameComponents(&fast) {
-			t.Fatalf("split(%q): the parser: %+v; the one pass: %+v", s, whole, fast)
-		}
 	}
 	return true
 }

@@ -173,30 +173,6 @@ func unknownMode(op, s string, m Mode) *Error {
 	return &Error{Op: op, Input: safetext.RedactURL(s), Offset: 0, Err: ErrUnknownMode, Rule: m.String() + " is none of the modes rfc1738, rfc1630, rfc3986 and lenient"}
 }
 
-// split reads s, a URL or reference that a resolution rule or Relative
-// built as text, into its components with the parser itself (RFC 3986's
-// decomposition), looking at no rule: it keeps going over whatever a
-// grammar would refuse and records nothing, so that, for the text built
-// from valid parts, String gives s back. Most of that text is valid: the
-// one pass reads it (it agrees with the parser, fastAgrees), and String
-// then hands s back without building it.
-func split(s string) URL {
-	var u URL
-	if parseFast(&u, s, RFC3986, true) == len(s) {
-		return u
-	}
-	return splitByParser(s)
-}
-
-// splitByParser is split by the parser alone.
-func splitByParser(s string) URL {
-	var p parser
-	p.s, p.mode, p.ref, p.op, p.collect, p.splitOnly = s, RFC3986, true, "split", true, true
-	var u URL
-	p.parse(&u)
-	return u
-}
-
 func asList(err error) ErrorList {
 	switch e := err.(type) {
 	case nil:
@@ -220,10 +196,8 @@ type parser struct {
 	// a parse that stops at the first error sets both when a scheme's own
 	// grammar applies (see parse)
 	lowestOnly bool
-	// splitOnly, with collect, records no error (split)
-	splitOnly bool
-	op        string
-	errs      ErrorList // every error, when collecting
+	op         string
+	errs       ErrorList // every error, when collecting
 	// limit, when collecting, bounds errs to the limit errors at the
 	// lowest offsets (0: no bound); dropped counts the others
 	limit, dropped int
@@ -251,7 +225,7 @@ func (p *parser) stop() bool { return p.first != nil && !p.collect }
 // that a check can skip building a message nobody keeps: Parse, past the
 // first error of a URL with a scheme grammar, keeps only lower ones.
 func (p *parser) wants(off int) bool {
-	return !p.splitOnly && !(p.lowestOnly && p.first != nil && off >= p.first.Offset)
+	return !(p.lowestOnly && p.first != nil && off >= p.first.Offset)
 }
 
 // fail records an error at offset off. The input is redacted here, on the
@@ -531,7 +505,7 @@ func (p *parser) scheme(u *URL) int {
 	for i < len(s) && cc.Is(s[i], cc.SchemeChar) {
 		i++
 	}
-	if i > 0 && i < len(s) && s[i] == ':' && (p.mode == RFC1738 || cc.Is(s[0], cc.Alpha) && (p.mode != RFC1630 || strings.IndexByte(s[:i], '+') < 0) || p.splitOnly) {
+	if i > 0 && i < len(s) && s[i] == ':' && (p.mode == RFC1738 || cc.Is(s[0], cc.Alpha) && (p.mode != RFC1630 || strings.IndexByte(s[:i], '+') < 0)) {
 		u.Scheme = s[:i]
 		p.schemeEnd = i
 		return i + 1

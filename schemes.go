@@ -17,21 +17,3 @@ func lookupScheme(name string) *registry.Scheme { return registry.Lookup(name) }
 // tn3270 23, z39.50r and z39.50s 210; and the schemes of today the
 // registry lists apart (ws 80, wss 443, imap 143, ldap 389, ...).
 func DefaultPort(scheme string) int { return registry.DefaultPort(scheme) }
-
-// equalFoldASCII reports whether lower (all lower case) equals s ignoring
-// ASCII case.
-func equalFoldASCII(lower, s string) bool {
-	if len(lower) != len(s) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
-			return false
-		}
-	}
-	return true
-}

@@ -254,17 +254,6 @@ func (u *URL) beforeFragment() int {
 	return len(u.written)
 }
 
-// beforeQuery is where the "?" is in u.written, or the "#", or its end;
-// pathAt is where the path starts. u is in its written form.
-func (u *URL) beforeQuery() int {
-	if u.HasQuery {
-		return u.beforeFragment() - len(u.Query) - 1
-	}
-	return u.beforeFragment()
-}
-
-func (u *URL) pathAt() int { return u.beforeQuery() - len(u.Path) }
-
 // Hostname returns the host without the brackets of an IP literal.
 func (u *URL) Hostname() string {
 	h := u.Host
