@@ -26,7 +26,7 @@ func Equal(a, b *urlkit.URL, m urlkit.Mode) bool {
 type Comparison struct {
 	Equal          bool
 	A, B           urlkit.URL         // the normalized forms
-	StepsA, StepsB []resolve.RuleStep // the rules that changed each side (ExplainNormalize)
+	StepsA, StepsB []resolve.RuleStep // the rules that changed each side (Explain)
 	Differences    []Difference       // the components that differ after normalization, in urlkit.URL order
 }
 

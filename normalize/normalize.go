@@ -66,14 +66,14 @@ import (
 // Normalize returns the fields of u unchanged, and allocates nothing,
 // when they are already canonical.
 //
-// A Normalizer adds optional normalizations (NormalizeFlags) for
+// A Normalizer adds optional normalizations (Flags) for
 // crawlers: a sorted query, no fragment, no tracking parameters, no
 // "www.", ...
 func Normalize(u *urlkit.URL, m urlkit.Mode) urlkit.URL { return normalize(u, m, nil) }
 
-// ExplainNormalize is Normalize that also reports each rule that changed
+// Explain is Normalize that also reports each rule that changed
 // something, with the text before and after.
-func ExplainNormalize(u *urlkit.URL, m urlkit.Mode) (urlkit.URL, []resolve.RuleStep) {
+func Explain(u *urlkit.URL, m urlkit.Mode) (urlkit.URL, []resolve.RuleStep) {
 	return Normalizer{Mode: m}.Explain(u)
 }
 

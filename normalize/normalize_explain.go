@@ -7,7 +7,7 @@ import (
 	cc "github.com/urlkit/urlkit/internal/charclass"
 )
 
-// The events of normalization, as ExplainNormalize writes them down; as
+// The events of normalization, as Explain writes them down; as
 // for resolution (internal/resolver/resolve_explain.go), each event is an
 // inlinable nil test around its Note method (escapeNote for two of them). The escapes changed in one component are
 // gathered (escapeDecoded, escapeUpperCased, byteEncoded) and written as
@@ -171,13 +171,13 @@ func (t *trace) portWrittenNote(from, to string) {
 	t.add("RFC 1738 3.1", "the port %s written %s: a port is a decimal number", from, to)
 }
 
-func (t *trace) flagApplied(f NormalizeFlags, from, to string) {
+func (t *trace) flagApplied(f Flags, from, to string) {
 	if t != nil {
 		t.flagAppliedNote(f, from, to)
 	}
 }
 
-func (t *trace) flagAppliedNote(f NormalizeFlags, from, to string) {
+func (t *trace) flagAppliedNote(f Flags, from, to string) {
 	t.add("flag "+f.String(), "%q is %q", from, to)
 }
 

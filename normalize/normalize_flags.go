@@ -17,7 +17,7 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// NormalizeFlags select optional normalizations on top of a mode's
+// Flags select optional normalizations on top of a mode's
 // canonical form (Normalize), for crawlers and caches that want more URLs
 // to count as the same. They are named after the flags of the purell
 // library, which in turn follow the "URI normalization" article's safe,
@@ -28,7 +28,7 @@ import (
 // URL of the mode alone where its scheme's grammar (RFC 1738 section 5)
 // would refuse the result: "ftp://h/a;type=a" gets no trailing slash.
 // FlagHostToIDN is the exception: it makes an IRI.
-type NormalizeFlags uint32
+type Flags uint32
 
 const (
 	// FlagRemoveEmptyQuery drops a "?" with nothing after it:
@@ -36,7 +36,7 @@ const (
 	// 6.2.3 does not ("normalization should not remove delimiters when
 	// their associated component is empty"), and a server may tell the
 	// two apart.
-	FlagRemoveEmptyQuery NormalizeFlags = 1 << iota
+	FlagRemoveEmptyQuery Flags = 1 << iota
 	// FlagRemoveTrailingSlash drops the "/"s that end a path, except a
 	// path that is only "/": "http://h/a/b/" is "http://h/a/b". Usually
 	// safe: most servers answer both with the same resource (or a
@@ -139,12 +139,12 @@ var flagNames = [...]string{
 
 var flagSetNames = []struct {
 	name  string
-	flags NormalizeFlags
+	flags Flags
 }{{"usually-safe", FlagsUsuallySafe}, {"unsafe", FlagsUnsafe}, {"all", FlagsAll}}
 
-// NormalizeFlagNames returns the names NormalizeFlagsByName takes, one per
+// FlagNames returns the names FlagsByName takes, one per
 // flag in the order of the constants, then the names of the sets.
-func NormalizeFlagNames() []string {
+func FlagNames() []string {
 	names := slices.Clone(flagNames[:])
 	for _, s := range flagSetNames {
 		names = append(names, s.name)
@@ -153,8 +153,8 @@ func NormalizeFlagNames() []string {
 }
 
 // String returns the flags' names separated by commas, as
-// NormalizeFlagsByName reads them; "" for none.
-func (f NormalizeFlags) String() string {
+// FlagsByName reads them; "" for none.
+func (f Flags) String() string {
 	var names []string
 	for i, n := range flagNames {
 		if f&(1<<i) != 0 {
@@ -167,12 +167,12 @@ func (f NormalizeFlags) String() string {
 	return strings.Join(names, ",")
 }
 
-// NormalizeFlagsByName reads a comma-separated list of flag names
+// FlagsByName reads a comma-separated list of flag names
 // ("sort-query,remove-fragment"), and of the set names usually-safe,
 // unsafe and all. Spaces around names are ignored, and so is an empty
 // list.
-func NormalizeFlagsByName(s string) (NormalizeFlags, error) {
-	var f NormalizeFlags
+func FlagsByName(s string) (Flags, error) {
+	var f Flags
 	for name := range strings.SplitSeq(s, ",") {
 		name = strings.TrimSpace(name)
 		if name == "" {
@@ -184,12 +184,12 @@ func NormalizeFlagsByName(s string) (NormalizeFlags, error) {
 		}
 		i := slices.IndexFunc(flagSetNames, func(e struct {
 			name  string
-			flags NormalizeFlags
+			flags Flags
 		}) bool {
 			return e.name == name
 		})
 		if i < 0 {
-			return 0, fmt.Errorf("urlkit: unknown normalization flag %q (want one of %s)", name, strings.Join(NormalizeFlagNames(), ", "))
+			return 0, fmt.Errorf("urlkit: unknown normalization flag %q (want one of %s)", name, strings.Join(FlagNames(), ", "))
 		}
 		f |= flagSetNames[i].flags
 	}
@@ -197,11 +197,11 @@ func NormalizeFlagsByName(s string) (NormalizeFlags, error) {
 }
 
 // MarshalText returns the flags' names (String).
-func (f NormalizeFlags) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+func (f Flags) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
 
-// UnmarshalText reads flag names (NormalizeFlagsByName).
-func (f *NormalizeFlags) UnmarshalText(b []byte) error {
-	v, err := NormalizeFlagsByName(string(b))
+// UnmarshalText reads flag names (FlagsByName).
+func (f *Flags) UnmarshalText(b []byte) error {
+	v, err := FlagsByName(string(b))
 	if err == nil {
 		*f = v
 	}
@@ -229,7 +229,7 @@ func DefaultTrackingParams() []string { return slices.Clone(defaultTracking) }
 // Normalize in the RFC1738 mode.
 type Normalizer struct {
 	Mode  urlkit.Mode
-	Flags NormalizeFlags
+	Flags Flags
 	// TrackingParams are the patterns of the query keys that
 	// FlagRemoveTracking drops, in path.Match's syntax, matched against
 	// the whole decoded key; nil means DefaultTrackingParams. A
@@ -296,7 +296,7 @@ func (n Normalizer) applyFlags(v *urlkit.URL, t *trace) {
 		}
 	}
 	if v.HasAuthority {
-		host := func(flag NormalizeFlags, h string) {
+		host := func(flag Flags, h string) {
 			if h != v.Host {
 				t.flagApplied(flag, v.Host, h)
 				v.Host = h
@@ -327,7 +327,7 @@ func (n Normalizer) applyFlags(v *urlkit.URL, t *trace) {
 			host(FlagAddWWW, "www."+v.Host)
 		}
 	}
-	setPath := func(flag NormalizeFlags, p string) {
+	setPath := func(flag Flags, p string) {
 		w := *v
 		w.Path = p
 		// A scheme's structured path (ftp's ";type=" last, gopher's

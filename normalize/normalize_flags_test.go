@@ -13,7 +13,7 @@ import (
 // for the flags it has (its names), the "URI normalization" article's,
 // and RFC 3986's where a flag touches what 6.2 says.
 var flagCases = []struct {
-	flags   normalize.NormalizeFlags
+	flags   normalize.Flags
 	in, out string
 }{
 	{normalize.FlagRemoveEmptyQuery, "http://host/path?", "http://host/path"},
@@ -148,24 +148,24 @@ func TestNormalizeRFC3986Canonical(t *testing.T) {
 }
 
 func TestNormalizeFlagsByName(t *testing.T) {
-	f, err := normalize.NormalizeFlagsByName(" sort-query, remove-fragment ,")
+	f, err := normalize.FlagsByName(" sort-query, remove-fragment ,")
 	if err != nil || f != normalize.FlagSortQuery|normalize.FlagRemoveFragment {
 		t.Errorf("got %v, %v", f, err)
 	}
-	if f, err := normalize.NormalizeFlagsByName("unsafe"); err != nil || f != normalize.FlagsUnsafe {
+	if f, err := normalize.FlagsByName("unsafe"); err != nil || f != normalize.FlagsUnsafe {
 		t.Errorf("unsafe: %v, %v", f, err)
 	}
-	if _, err := normalize.NormalizeFlagsByName("sort-query,bogus"); err == nil || !strings.Contains(err.Error(), `"bogus"`) {
+	if _, err := normalize.FlagsByName("sort-query,bogus"); err == nil || !strings.Contains(err.Error(), `"bogus"`) {
 		t.Errorf("bogus: %v", err)
 	}
 	// Every flag's name reads back as the flag.
-	for f := normalize.NormalizeFlags(1); f <= normalize.FlagHostToIDN; f <<= 1 {
-		g, err := normalize.NormalizeFlagsByName(f.String())
+	for f := normalize.Flags(1); f <= normalize.FlagHostToIDN; f <<= 1 {
+		g, err := normalize.FlagsByName(f.String())
 		if err != nil || g != f || strings.Contains(f.String(), ",") {
 			t.Errorf("%d: %q reads back as %v, %v", f, f.String(), g, err)
 		}
 	}
-	if all, _ := normalize.NormalizeFlagsByName(normalize.FlagsAll.String()); all != normalize.FlagsAll {
+	if all, _ := normalize.FlagsByName(normalize.FlagsAll.String()); all != normalize.FlagsAll {
 		t.Errorf("FlagsAll round trip: %v", all)
 	}
 }
@@ -235,7 +235,7 @@ func FuzzNormalizeFlags(f *testing.F) {
 	f.Add("file://localhost./x", "file:///x", uint32(normalize.FlagRemoveUnnecessaryHostDots), uint8(urlkit.RFC3986))
 	f.Fuzz(func(t *testing.T, a, b string, flags uint32, mode uint8) {
 		m := urlkit.Mode(mode % 4)
-		n := normalize.Normalizer{Mode: m, Flags: normalize.NormalizeFlags(flags)}
+		n := normalize.Normalizer{Mode: m, Flags: normalize.Flags(flags)}
 		u, _, err := urlkit.ParseMode(a, m)
 		if err != nil {
 			return
@@ -287,7 +287,7 @@ func ExampleNormalizer() {
 		v := n.Normalize(&u)
 		fmt.Println(v.String())
 	}
-	flags, _ := normalize.NormalizeFlagsByName("unsafe")
+	flags, _ := normalize.FlagsByName("unsafe")
 	fmt.Println(flags)
 	// Output:
 	// https://example.com/b?lang=en&q=url

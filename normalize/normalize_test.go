@@ -75,9 +75,9 @@ func TestNormalize(t *testing.T) {
 		if got := n.String(); got != tc.want {
 			t.Errorf("%s: Normalize(%q) = %q, want %q", tc.section, tc.in, got, tc.want)
 		}
-		m, steps := normalize.ExplainNormalize(&u, urlkit.RFC1738)
+		m, steps := normalize.Explain(&u, urlkit.RFC1738)
 		if !m.SameComponents(&n) {
-			t.Errorf("%s: ExplainNormalize %+v, Normalize %+v", tc.section, m, n)
+			t.Errorf("%s: Explain %+v, Normalize %+v", tc.section, m, n)
 		}
 		if (tc.in == tc.want) != (len(steps) == 0) {
 			t.Errorf("%s: %q: steps %v", tc.section, tc.in, steps)
@@ -108,7 +108,7 @@ func TestNormalizeLenient(t *testing.T) {
 
 func TestExplainNormalize(t *testing.T) {
 	u, _, _ := urlkit.ParseMode("HTTP://Info.CERN.ch:80/albert/%62ertram/marie%2dclaude%7e?q#%66", urlkit.RFC3986)
-	_, steps := normalize.ExplainNormalize(&u, urlkit.RFC1738)
+	_, steps := normalize.Explain(&u, urlkit.RFC1738)
 	var lines []string
 	for _, s := range steps {
 		lines = append(lines, s.String())
@@ -195,9 +195,9 @@ func ExampleNormalize() {
 	// file:///etc/motd
 }
 
-func ExampleExplainNormalize() {
+func ExampleExplain() {
 	u, _ := urlkit.Parse("FTP://Ftp.Example:21/pub/%66ile;type=I")
-	n, steps := normalize.ExplainNormalize(&u, urlkit.RFC1738)
+	n, steps := normalize.Explain(&u, urlkit.RFC1738)
 	fmt.Println(n.String())
 	for _, s := range steps {
 		fmt.Println(s)

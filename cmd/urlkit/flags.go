@@ -31,8 +31,8 @@ const modesHelp = `Modes (--mode):
 // the Normalizer they describe once the flags are parsed.
 func normalizerFlags(fs *flag.FlagSet) func() normalize.Normalizer {
 	mode := modeFlag(fs)
-	flags := new(normalize.NormalizeFlags)
-	fs.TextVar(flags, "flags", normalize.NormalizeFlags(0), "optional normalizations `F,...` (see below), e.g. unsafe or sort-query,remove-fragment")
+	flags := new(normalize.Flags)
+	fs.TextVar(flags, "flags", normalize.Flags(0), "optional normalizations `F,...` (see below), e.g. unsafe or sort-query,remove-fragment")
 	tracking := fs.String("tracking", "", "the query keys remove-tracking drops: comma-separated `PATTERNS` (shell patterns; default "+strings.Join(normalize.DefaultTrackingParams(), ",")+")")
 	return func() normalize.Normalizer {
 		n := normalize.Normalizer{Mode: *mode, Flags: *flags}
