@@ -83,14 +83,9 @@ func decodePair(part string, plus bool) QueryPair {
 // Pairs returns a copy of the pairs in order.
 func (q *Query) Pairs() []QueryPair { return slices.Clone(q.pairs) }
 
-// Has reports whether a pair has the key.
-func (q *Query) Has(key string) bool {
-	_, ok := q.Get(key)
-	return ok
-}
-
 // Get returns the value of the first pair with the key (compared after
-// decoding, case-sensitively) and whether there is one.
+// decoding, case-sensitively) and whether there is one (net/url's Has
+// is this second result).
 func (q *Query) Get(key string) (string, bool) {
 	for _, p := range q.pairs {
 		if p.Key == key && (p.HasValue || p.Key != "") {
