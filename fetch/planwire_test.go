@@ -329,7 +329,7 @@ func matchPlan(plan *scheme.Plan, wire []byte, answers []string) string {
 			}
 			continue
 		}
-		if st.When != "" {
+		if st.When.Text != "" {
 			continue
 		}
 		return "the plan sends " + quote(st.Text) + ", the wire has " + quote(string(rest[:min(len(rest), 60)]))
@@ -375,7 +375,7 @@ func matchNegotiation(plan *scheme.Plan, wire []byte) string {
 	answers := map[string]bool{}
 	accepted := map[[2]byte]bool{} // {WILL, x}: x accepted on our side; {DO, x}: on the server's
 	for _, st := range plan.Sends() {
-		if st.When == "" {
+		if st.When.Text == "" {
 			if !bytes.HasPrefix(rest, []byte(st.Text)) {
 				return "the plan sends " + quote(st.Text) + ", the wire has " + quote(string(rest[:min(len(rest), 60)]))
 			}

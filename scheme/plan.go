@@ -106,9 +106,9 @@ type Step struct {
 	// Why says why the step is taken; RFC names the section that says
 	// so ("RFC 1738 3.2.2"). Rendered as a comment before the step.
 	Why, RFC string
-	// When, if set, is the condition under which the step happens ("the
-	// server replies 331"); the step is skipped otherwise.
-	When string
+	// When, if set, is the condition under which the step happens (the
+	// server replies 331 to USER); the step is skipped otherwise.
+	When Cond
 	// Reply is the reply expected after a Send, or of an Expect step ("1xx
 	// then 226", "331 or 230"); "" when the step expects none of its own.
 	Reply string
@@ -128,6 +128,22 @@ type Step struct {
 	// "LOW-HIGH" and CR LF, sent once per batch of a listing read in
 	// parts (NNTP OVER): the ranges depend on a reply, not on the URL.
 	Range bool
+}
+
+// A Cond is the condition of a step, as data its executor evaluates:
+// the outcome of the latest earlier Send step whose Op is On. The
+// condition holds when that step was carried out and its reply matches
+// Reply (codes or classes separated by spaces, "331", "5xx"; a "!"
+// before one excludes it: "5xx !550") and, when Lists is set, its
+// reply lists that word as a feature or capability (FEAT lists MLST);
+// Not turns the match around (not for a step left out: a condition on a
+// step that was not carried out never holds). A Cond with On empty is
+// for the reader only: its executor judges it another way (a prompt of
+// the server, the terminal). Text says it in words; explain prints it.
+type Cond struct {
+	On, Reply, Lists string
+	Not              bool
+	Text             string
 }
 
 // String formats the step alone as the explain command prints it:
@@ -182,8 +198,8 @@ func (p *Plan) Lines(showPassword bool) []string {
 			}
 			out = append(out, "# "+escapeControls(why))
 		}
-		if s.When != "" {
-			out = append(out, "# if "+escapeControls(s.When)+":")
+		if s.When.Text != "" {
+			out = append(out, "# if "+escapeControls(s.When.Text)+":")
 		}
 		if s.Kind == Send && s.Secret && !showPassword && s.Arg != "" {
 			s.Text = strings.Replace(s.Text, s.Arg, "xxxxx", 1)
