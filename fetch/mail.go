@@ -325,7 +325,7 @@ func (o *MailOpener) submit(ctx context.Context, req *Request, data []byte, sent
 	}
 	// The plan refuses a CR, LF or NUL in an address or header value
 	// before anything else.
-	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, Email: from, MailServer: server})
+	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, Email: from, MailServer: server})
 	if err != nil {
 		return invalid(err)
 	}
@@ -400,7 +400,7 @@ func (o *MailOpener) submit(ctx context.Context, req *Request, data []byte, sent
 		}
 	}
 	// The plan again, now that the message's size is known.
-	plan, err = scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, Email: from, MailServer: server, MessageSize: int64(len(msg))})
+	plan, err = planURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, Email: from, MailServer: server, MessageSize: int64(len(msg))})
 	if err != nil {
 		return invalid(err)
 	}

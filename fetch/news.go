@@ -74,7 +74,7 @@ func (o *NNTPOpener) plan(req *Request, post, kept bool) (*scheme.Plan, error) {
 	}
 	opts := scheme.PlanOptions{Mode: urlkit.RFC3986, NewsServer: server, Post: post, User: o.User, Password: o.Password}
 	opts.KeepNNTP, opts.NNTPKept = o.Keep && !post, kept
-	plan, err := scheme.PlanURL(u, opts)
+	plan, err := planURL(u, opts)
 	if err != nil {
 		return nil, invalid(err)
 	}

@@ -110,7 +110,7 @@ func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error
 		req.Trace = red.Writer(f.Trace)
 	}
 	req.opener = sessionClassifier{}
-	plan, err := scheme.PlanURL(u, scheme.PlanOptions{Mode: urlkit.Lenient, Term: t.Term, Width: t.Width, Height: t.Height, LocalUser: t.LocalUser, Login: t.Login})
+	plan, err := planURL(u, scheme.PlanOptions{Mode: urlkit.Lenient, Term: t.Term, Width: t.Width, Height: t.Height, LocalUser: t.LocalUser, Login: t.Login})
 	if err != nil {
 		return req.wrap(ctx, "check", invalid(err))
 	}

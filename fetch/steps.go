@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -102,4 +103,17 @@ func lists(text, word string) bool {
 		}
 	}
 	return false
+}
+
+// planHook, set by tests only, changes each plan an executor makes (a
+// line injected into a step), to show that the wire follows the plan.
+var planHook func(*scheme.Plan)
+
+// planURL is scheme.PlanURL, the plan an executor carries out.
+func planURL(u *urlkit.URL, opts scheme.PlanOptions) (*scheme.Plan, error) {
+	p, err := scheme.PlanURL(u, opts)
+	if err == nil && planHook != nil {
+		planHook(p)
+	}
+	return p, err
 }
