@@ -245,7 +245,7 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 		}
 		if first {
 			first = false
-			r, err := x.c.Send(ctx, st.Text)
+			r, err := x.c.Cmd(ctx, st.Text)
 			if err != nil || r.Code/100 != 2 {
 				x.c.Quit(ctx)
 				x.c = nil
@@ -308,11 +308,11 @@ func (x *ftpRun) step(ctx context.Context, i int) error {
 	case "USER":
 		x.user = st.Arg
 	}
-	r, err := c.Send(ctx, line)
+	r, err := c.Cmd(ctx, line)
 	for attempt := 1; err == nil && r.Code/100 == 4 && attempt < 3 && (st.Op == "EPSV" || st.Op == "PASV"); attempt++ {
 		// A passive port still in use: "425 ... Address already in use";
 		// the server picks another on the next try (RFC 959 4.2).
-		r, err = c.Send(ctx, line)
+		r, err = c.Cmd(ctx, line)
 	}
 	if err != nil {
 		return err
@@ -470,7 +470,7 @@ func quit(ctx context.Context, c *ftp.Conn, line string) {
 		c.Quit(ctx)
 		return
 	}
-	if _, err := c.Send(ctx, line); err != nil {
+	if _, err := c.Cmd(ctx, line); err != nil {
 		c.Close()
 	}
 }

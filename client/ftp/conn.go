@@ -101,8 +101,8 @@ type Conn struct {
 	typ    string         // transfer type last set with Type: "A" (the RFC 959 default) or "I"
 	noEPSV bool           // EPSV refused: use PASV
 	noEPRT bool           // EPRT refused: use PORT
-	pasv   netip.AddrPort // the data address of a passive reply to Send, for the next transfer
-	rest   int64          // the offset of a REST accepted by Send, for the next transfer
+	pasv   netip.AddrPort // the data address of a passive reply to Cmd, for the next transfer
+	rest   int64          // the offset of a REST accepted by Cmd, for the next transfer
 	data   net.Conn       // the open transfer's data connection
 	last   reply          // the last reply read
 }

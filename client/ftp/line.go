@@ -12,7 +12,7 @@ import (
 	"github.com/urlkit/urlkit/internal/wire"
 )
 
-// Reply is a server reply to a line sent with Send.
+// Reply is a server reply to a line sent with Cmd.
 type Reply struct {
 	// Code is the three-digit reply code.
 	Code int
@@ -21,7 +21,7 @@ type Reply struct {
 	Msg string
 }
 
-// Send writes line, one command line exactly as the caller wrote it
+// Cmd writes line, one command line exactly as the caller wrote it
 // (an access plan's step), and reads the reply. line must end in CR LF
 // and hold no other CR, LF or NUL; it is not changed in any way (a 0xFF
 // of an argument must already be doubled, RFC 959 4.1). Only transport
@@ -32,7 +32,7 @@ type Reply struct {
 // or ListLine (its port judged as Dialer.CheckDataPort says), a 350 to
 // REST its restart offset, a 2xx to TYPE the transfer type Retr and
 // RetrLine convert by. After QUIT the connection is closed.
-func (c *Conn) Send(ctx context.Context, line string) (Reply, error) {
+func (c *Conn) Cmd(ctx context.Context, line string) (Reply, error) {
 	body, err := wire.CheckLine(line)
 	verb, arg, _ := strings.Cut(body, " ")
 	verb = strings.ToUpper(verb)
@@ -89,9 +89,9 @@ func (c *Conn) passiveAt(verb string, addr netip.AddrPort) error {
 	return nil
 }
 
-// RetrLine starts a retrieval with line, a RETR command line as Send
+// RetrLine starts a retrieval with line, a RETR command line as Cmd
 // takes it, and returns the data as Retr does. The data connection is
-// the one a passive reply to Send named (else the client sets one up
+// the one a passive reply to Cmd named (else the client sets one up
 // as Retr does); a REST accepted just before sets where the data
 // starts, and the size of the 150 reply is then not checked.
 func (c *Conn) RetrLine(ctx context.Context, line string) (io.ReadCloser, error) {
@@ -103,7 +103,7 @@ func (c *Conn) RetrLine(ctx context.Context, line string) (io.ReadCloser, error)
 }
 
 // ListLine starts a listing with line, an NLST, LIST or MLSD command
-// line as Send takes it, on the data connection RetrLine would use.
+// line as Cmd takes it, on the data connection RetrLine would use.
 func (c *Conn) ListLine(ctx context.Context, line string) (*Listing, error) {
 	t, err := c.startLine(ctx, line)
 	if err != nil {

@@ -51,7 +51,7 @@ func (c *Conn) startTransferAt(ctx context.Context, verb, arg string, offset int
 }
 
 // start sets up the data connection (to the address of a passive reply
-// to Send, else passive or active as the Dialer says), sends REST offset
+// to Cmd, else passive or active as the Dialer says), sends REST offset
 // when sendRest and offset > 0, then line (checked, without its CR LF),
 // and waits for the preliminary reply. offset is where the data starts
 // in the file.
