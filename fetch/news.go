@@ -254,12 +254,18 @@ func (o *NNTPOpener) read(ctx context.Context, req *Request, steps []scheme.Step
 // second is not waited for (and its silence does not replace the
 // refusal's error with a timeout).
 func quitAfter(ctx context.Context, req *Request, c *nntp.Conn) {
+	briefly(ctx, req, func(ctx context.Context) { c.Quit(ctx) })
+}
+
+// briefly runs quit, the end of a session after a refusal, for a second
+// at most, whatever is left of ctx, outside the watchdog's count.
+func briefly(ctx context.Context, req *Request, quit func(context.Context)) {
 	if req.wd != nil {
 		defer req.wd.pause()()
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
-	c.Quit(ctx)
+	quit(ctx)
 }
 
 // overviewLines formats one article per call, false at the end.
