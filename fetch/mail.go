@@ -272,7 +272,7 @@ func (o *NNTPOpener) post(ctx context.Context, req *Request, article []byte, sen
 			req.progress()
 		}
 	}
-	if err := c.Quit(ctx); err != nil && !errors.Is(err, nntp.ErrClosed) {
+	if err := nntpQuit(ctx, c, quitLine(plan.Steps)); err != nil && !errors.Is(err, nntp.ErrClosed) {
 		return err
 	}
 	sent.Reply = "240 " + reply

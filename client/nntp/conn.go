@@ -344,19 +344,81 @@ func (c *Conn) Group(ctx context.Context, name string) (Group, error) {
 	if err != nil {
 		return Group{}, err
 	}
-	f := strings.Fields(r.msg)
-	g := Group{Name: name}
+	g, err := Reply{r.code, r.msg}.Group()
+	if err != nil {
+		return Group{}, err
+	}
+	g.Name = name
+	c.group = name
+	return g, nil
+}
+
+// Reply is a server's status line, the reply to a line sent with Cmd.
+type Reply struct {
+	// Code is the three-digit status code.
+	Code int
+	// Msg is the text after it.
+	Msg string
+}
+
+// Group reads a 211 reply to GROUP: "count low high group".
+func (r Reply) Group() (Group, error) {
+	f := strings.Fields(r.Msg)
+	var g Group
 	var ok1, ok2, ok3 bool
 	if len(f) >= 3 {
 		g.Count, ok1 = parseNum(f[0])
 		g.Low, ok2 = parseNum(f[1])
 		g.High, ok3 = parseNum(f[2])
 	}
-	if !ok1 || !ok2 || !ok3 {
-		return Group{}, opErr("GROUP", fmt.Errorf("%w: 211 %q", ErrMalformedReply, wire.Clip(r.msg)))
+	if len(f) >= 4 {
+		g.Name = f[3]
 	}
-	c.group = name
+	if !ok1 || !ok2 || !ok3 || r.Code != 211 {
+		return Group{}, opErr("GROUP", fmt.Errorf("%w: %d %q", ErrMalformedReply, r.Code, wire.Clip(r.Msg)))
+	}
 	return g, nil
+}
+
+// Cmd writes line, one command line exactly as the caller wrote it (an
+// access plan's step), and reads the status line, which the caller
+// judges. line must end in CR LF and hold no other CR, LF or NUL. A 211
+// reply to GROUP selects the group (Overview); a 281 to AUTHINFO reads
+// the capabilities again, as Authenticate does; after QUIT the
+// connection is closed. Commands whose reply goes on with a block
+// (ARTICLE, LIST) have their own methods (ArticleLine, ListLine).
+func (c *Conn) Cmd(ctx context.Context, line string) (Reply, error) {
+	body, err := wire.CheckLine(line)
+	verb, arg, _ := strings.Cut(body, " ")
+	verb = strings.ToUpper(verb)
+	if err != nil {
+		return Reply{}, opErr(verb, err)
+	}
+	var r reply
+	if verb == "QUIT" {
+		err = c.sess.Quit(ctx, func() error {
+			r, err = c.cmd(ctx, verb, body)
+			return err
+		})
+		return Reply{r.code, safe(r.msg)}, err
+	}
+	release, err := c.sess.Begin(ctx)
+	if err != nil {
+		return Reply{}, err
+	}
+	defer release()
+	if r, err = c.cmd(ctx, verb, body); err != nil {
+		return Reply{}, err
+	}
+	switch {
+	case verb == "GROUP" && r.code == 211:
+		c.group = arg
+	case verb == "AUTHINFO" && r.code == 281 && c.caps != nil:
+		if err := c.loadCaps(ctx); err != nil {
+			return Reply{}, err
+		}
+	}
+	return Reply{r.code, safe(r.msg)}, nil
 }
 
 // Quit sends QUIT and closes the connection, which is closed even when
