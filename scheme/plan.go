@@ -12,21 +12,22 @@ import (
 // anything is done: the connection, each line the client sends with
 // its reason, the replies it expects, the data connection and how the
 // data ends. The explain command renders it (Lines); the access layer
-// (package fetch) carries out the same Plan through the protocol
-// clients, and a test compares the Send steps with the client's wire
-// trace against real servers, so the two cannot drift apart.
+// (package fetch) carries out the same Plan: the protocol clients send
+// the Text of its Send steps as it is, so what explain shows is what
+// goes on the wire (one writer per line; tests against real servers
+// compare the two, and inject changed lines into steps).
 //
 // A Plan is a sequence, but protocols are not all straight lines, so a
-// step may be conditional (When: "the server replies 331"), may name the
-// reply that decides what follows (Expect steps, and Reply on a Send),
-// may ask the user for something (Ask), and may carry a binary request
-// (Binary: rendered as escaped bytes). How the executor of a scheme
-// reads its steps is that scheme's business; the step kinds and fields
-// below are the shared vocabulary:
+// step may be conditional (When, a Cond the executor evaluates on the
+// replies: USER's reply is 331), may name the reply that decides what
+// follows (Expect steps, and Reply on a Send), may ask the user for
+// something (Ask, whose answer fills a later step marked Answers), and
+// may carry a binary request (Binary: rendered as escaped bytes). The
+// step kinds and fields below are the shared vocabulary:
 //
-//   - FTP: USER, then PASS When the server replies 331; one CWD per
-//     directory; TYPE; SIZE; EPSV, then PASV When EPSV is refused; RETR
-//     or NLST; QUIT.
+//   - FTP: USER, then PASS When USER's reply is 331 (the user's answer
+//     when the URL has no password); one CWD per directory; TYPE; SIZE;
+//     EPSV, then PASV When EPSV is refused; RETR or NLST; QUIT.
 //   - Gopher and Gopher+: one request line; a Gopher+ ASK is an
 //     attribute request, an Ask step per question, then the submission.
 //   - Stateful protocols that join later (NNTP, SMTP, telnet option
