@@ -429,7 +429,7 @@ func (x *ftpRun) transfer(ctx context.Context, i int, line string) error {
 		return nil
 	}
 	restart := x.req.Resume.Offset
-	if !x.sent("REST") {
+	if !x.out.sentBefore(i, "REST") {
 		restart = 0
 	}
 	resp.ContentType = mime.TypeByExtension(path.Ext(st.Arg))
@@ -443,16 +443,6 @@ func (x *ftpRun) transfer(ctx context.Context, i int, line string) error {
 	}
 	resp.Body = x.body(rc, rc.Close, resp.Size)
 	return nil
-}
-
-// sent reports whether a step of op was carried out.
-func (x *ftpRun) sent(op string) bool {
-	for i, st := range x.steps {
-		if st.Kind == scheme.Send && st.Op == op && x.out.done[i] {
-			return true
-		}
-	}
-	return false
 }
 
 // body returns the Body of the data r: on Close, the completion reply

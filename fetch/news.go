@@ -97,11 +97,18 @@ func (o *NNTPOpener) dial(ctx context.Context, req *Request, plan *scheme.Plan) 
 		switch {
 		case st.Kind == scheme.Connect:
 			var err error
+			d.GreetingOnly = true // the plan's CAPABILITIES and MODE READER follow
 			if c, err = d.Dial(ctx, st.Text); err != nil {
 				return nil, err
 			}
 			req.progress()
-		case st.Kind == scheme.Send && strings.HasPrefix(st.Op, "AUTHINFO") && out.holds(i):
+		case st.Kind != scheme.Send || !out.holds(i):
+		case st.Op == "CAPABILITIES" || st.Op == "MODE":
+			if err := o.start(ctx, c, st, i, out); err != nil {
+				c.Close()
+				return nil, err
+			}
+		case strings.HasPrefix(st.Op, "AUTHINFO"):
 			// The login's lines are the plan's, the password with them.
 			if st.Secret {
 				req.secrets().Add(st.Arg)
@@ -123,6 +130,27 @@ func (o *NNTPOpener) dial(ctx context.Context, req *Request, plan *scheme.Plan) 
 		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the news access plan connects nowhere"}
 	}
 	return c, nil
+}
+
+// start carries out a step of the session's start (RFC 3977 5.2, 5.3):
+// CAPABILITIES, and MODE READER when the capabilities list MODE-READER
+// and not READER, or there are none (the client's own judgement of the
+// capabilities, which the plan's condition describes).
+func (o *NNTPOpener) start(ctx context.Context, c *nntp.Conn, st scheme.Step, i int, out *outcomes) error {
+	caps := c.Capabilities()
+	if st.Op == "MODE" && (o.Dialer.NoModeReader || caps.Has("READER") || caps != nil && !caps.Has("MODE-READER")) ||
+		st.Op == "CAPABILITIES" && caps == nil && out.sentBefore(i, "CAPABILITIES") {
+		return nil // not asked for, or a server without CAPABILITIES
+	}
+	r, err := c.Cmd(ctx, st.Text)
+	if err != nil {
+		return err
+	}
+	out.set(i, r.Code, r.Msg)
+	if st.Op == "MODE" && r.Code != 200 && r.Code != 201 && caps != nil {
+		return &nntp.ReplyError{Cmd: "MODE READER", Code: r.Code, Msg: r.Msg}
+	}
+	return nil
 }
 
 // Open carries out the URL's access plan (what "urlkit explain" prints):

@@ -47,6 +47,17 @@ func (o *outcomes) holds(i int) bool {
 	return replyMatches(c, o.code[j], o.text[j]) != c.Not
 }
 
+// sentBefore reports whether a step of op before step i was carried
+// out.
+func (o *outcomes) sentBefore(i int, op string) bool {
+	for j := range i {
+		if o.done[j] && o.steps[j].Op == op {
+			return true
+		}
+	}
+	return false
+}
+
 // rescued reports whether a later step's condition holds on the reply
 // to step i (PASV after a refused EPSV, NLST after a refused LIST): a
 // negative reply that the plan answers is not the end of the access.

@@ -55,6 +55,11 @@ type Dialer struct {
 	// sends when the server advertises MODE-READER (or cannot say,
 	// having no CAPABILITIES): for feeding, not reading, sessions.
 	NoModeReader bool
+
+	// GreetingOnly makes Dial read the greeting and stop: the caller
+	// sends CAPABILITIES and MODE READER with Cmd, as an access plan
+	// writes them.
+	GreetingOnly bool
 }
 
 // Conn is a connection to an NNTP server (RFC 3977, and the RFC 977 and
@@ -126,6 +131,9 @@ func (c *Conn) start(ctx context.Context) error {
 		c.posting = r.code == 200
 	default:
 		return &ReplyError{Cmd: "greeting", Code: r.code, Msg: safe(r.msg)}
+	}
+	if c.d.GreetingOnly {
+		return nil
 	}
 	if err := c.loadCaps(ctx); err != nil {
 		return err
@@ -234,6 +242,11 @@ func (c *Conn) loadCaps(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	return c.readCaps(ctx, r)
+}
+
+// readCaps reads the list after r, the reply to CAPABILITIES.
+func (c *Conn) readCaps(ctx context.Context, r reply) error {
 	if r.code != 101 {
 		c.caps = nil
 		return nil
@@ -382,9 +395,10 @@ func (r Reply) Group() (Group, error) {
 
 // Cmd writes line, one command line exactly as the caller wrote it (an
 // access plan's step), and reads the status line, which the caller
-// judges. line must end in CR LF and hold no other CR, LF or NUL. A 211
-// reply to GROUP selects the group (Overview); a 281 to AUTHINFO reads
-// the capabilities again, as Authenticate does; after QUIT the
+// judges. line must end in CR LF and hold no other CR, LF or NUL. The
+// list of a 101 reply to CAPABILITIES is read (Capabilities; another
+// reply means none); a 200 or 201 to MODE READER says whether posting is
+// allowed; a 211 to GROUP selects the group (Overview); after QUIT the
 // connection is closed. Commands whose reply goes on with a block
 // (ARTICLE, LIST) have their own methods (ArticleLine, ListLine).
 func (c *Conn) Cmd(ctx context.Context, line string) (Reply, error) {
@@ -411,12 +425,14 @@ func (c *Conn) Cmd(ctx context.Context, line string) (Reply, error) {
 		return Reply{}, err
 	}
 	switch {
-	case verb == "GROUP" && r.code == 211:
-		c.group = arg
-	case verb == "AUTHINFO" && r.code == 281 && c.caps != nil:
-		if err := c.loadCaps(ctx); err != nil {
+	case verb == "CAPABILITIES":
+		if err := c.readCaps(ctx, r); err != nil {
 			return Reply{}, err
 		}
+	case verb == "MODE" && (r.code == 200 || r.code == 201):
+		c.posting = r.code == 200
+	case verb == "GROUP" && r.code == 211:
+		c.group = arg
 	}
 	return Reply{r.code, safe(r.msg)}, nil
 }

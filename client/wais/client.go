@@ -308,7 +308,7 @@ type docReader struct {
 	c      *Conn
 	ctx    context.Context
 	req    TextRequest
-	length int64 // -1: unknown
+	length int64  // -1: unknown
 	first  []byte // the first chunk's request as the caller wrote it, until sent
 	chunk  int64  // the chunk size of first; 0: Dialer.ChunkSize
 	pos    int64
