@@ -378,10 +378,11 @@ func ftpLogin(f *FTP, p *planner) {
 	}
 }
 
-// The conditions of the FEAT, MLST, MLSD and LIST steps.
+// The conditions of the MLST, MLSD, LIST, NLST and PASV steps.
 var (
 	featMLST    = Cond{On: "FEAT", Lists: "MLST", Text: "FEAT lists MLST"}
 	listRefused = Cond{On: "LIST", Reply: "5xx !550", Text: "LIST is refused"}
+	epsvRefused = Cond{On: "EPSV", Reply: "5xx", Text: "the server refuses EPSV"}
 )
 
 // ftpLine is an FTP command line (cmdLine) on the control connection, a
@@ -436,6 +437,8 @@ func ftpAccess(f *FTP, p *planner) bool {
 		st.When, st.Reply, st.Why = Cond{On: "FEAT", Lists: "MLST", Not: true, Text: "FEAT does not list MLST"}, "150 (or 125), then 226", "the server's own format: Unix ls -l and DOS are read"
 		st = p.send("EPSV", "", "EPSV\r\n")
 		st.When, st.Reply = listRefused, "229"
+		st = p.send("PASV", "", "PASV\r\n")
+		st.When, st.Reply = epsvRefused, "227"
 		st = p.send("NLST", f.Name, ftpLine("NLST", f.Name))
 		st.When, st.Reply, st.Why = listRefused, "150 (or 125), then 226", "names only"
 		p.add(Step{Kind: End, Text: "the listing ends when the server closes the data connection; the 226 reply confirms it"})
@@ -505,6 +508,6 @@ func (p *planner) ftpType(f *FTP, typ string) bool {
 func (p *planner) passive() {
 	p.send("EPSV", "", "EPSV\r\n").Reply = "229"
 	st := p.send("PASV", "", "PASV\r\n")
-	st.When, st.Reply = Cond{On: "EPSV", Reply: "5xx", Text: "the server refuses EPSV"}, "227"
+	st.When, st.Reply = epsvRefused, "227"
 	p.add(Step{Kind: Data, Text: "the client opens the data connection to the port of the 229 reply (or of the 227 reply, on the control connection's address)"})
 }
