@@ -16,6 +16,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/ftp"
+	"github.com/urlkit/urlkit/internal/wire"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -151,15 +152,15 @@ func (o *FTPOpener) closeIdle() {
 var errStale = errors.New("the kept connection cannot go back to the login directory")
 
 // Open carries out the access plan of the URL (scheme.PlanURL), the one
-// "urlkit explain" prints: each Send step becomes the FTP client call
-// that sends that line (a test compares them with the wire against a
-// real server). The client's passive logic sends the EPSV (or PASV) of
-// the plan as part of RETR and NLST; QUIT goes on Close. The plan
-// assumes the client's default data connection: with Dialer.Active
-// (EPRT, PORT) or Dialer.DisableEPSV (PASV alone) those lines differ.
+// "urlkit explain" prints: the FTP client sends the text of each Send
+// step, as it is, and the conditions of the steps (scheme.Cond) are
+// evaluated on the replies, so the wire is the plan. The plan assumes
+// the client's default data connection: with Dialer.Active (EPRT, PORT)
+// or Dialer.DisableEPSV (PASV alone) the client makes its own instead of
+// the plan's EPSV and PASV.
 func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 	opts := scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req), KeepFTP: o.Keep, FTPRestart: req.Resume.Offset, Head: req.Head, List: req.List}
-	plan, err := scheme.PlanURL(req.URL, opts)
+	plan, err := planURL(req.URL, opts)
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -172,7 +173,7 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 	}
 	for kc, ok := o.kept.take(key); ok; kc, ok = o.kept.take(key) {
 		opts.FTPLoginDir = kc.home
-		again, err := scheme.PlanURL(req.URL, opts)
+		again, err := planURL(req.URL, opts)
 		if err != nil {
 			kc.c.Quit(ctx)
 			break
@@ -189,195 +190,298 @@ func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 // kept connection kc (steps then start with the CWD to its login
 // directory). With a key, a connection that ends well is kept.
 func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, key string, kc *keptConn) (_ *Response, rerr error) {
-	var c *ftp.Conn
-	home := ""
+	x := &ftpRun{o: o, req: req, ctx: ctx, steps: steps, out: newOutcomes(steps), resp: &Response{Size: -1}, key: key}
 	if kc != nil {
-		c, home = kc.c, kc.home
+		x.c, x.home = kc.c, kc.home
+	}
+	for _, st := range steps {
+		if st.Kind == scheme.Send && st.Op == "QUIT" {
+			x.quit = st.Text
+		}
 	}
 	ok := false
 	defer func() {
-		if c == nil || ok {
+		if x.c == nil || ok {
 			return
 		}
 		var re *ftp.ReplyError
-		if key != "" && home != "" && errors.As(rerr, &re) && !errors.Is(rerr, errStale) {
-			o.kept.put(key, &keptConn{c, home}) // the server answered: the session goes on
+		if key != "" && x.home != "" && errors.As(rerr, &re) && !errors.Is(rerr, errStale) {
+			o.kept.put(key, &keptConn{x.c, x.home}) // the server answered: the session goes on
 			return
 		}
-		c.Quit(ctx) // closes the connection, politely if it still works
+		x.end(ctx) // closes the connection, politely if it still works
 	}()
-	var err error
 	first := kc != nil // the next Send is the CWD back to the login directory
-	var restart int64  // the REST step's offset
-	resp := &Response{Size: -1}
-	var addr string
-	for i := 0; i < len(steps); i++ {
-		st := steps[i]
+	for i, st := range steps {
 		switch st.Kind {
 		case scheme.Connect:
-			addr = st.Text
+			x.addr = st.Text
 			d := o.Dialer
 			d.Trace = req.Trace
 			d.Timeout = req.connectTimeout(d.Timeout)
 			if d.CheckDataPort == nil {
 				d.CheckDataPort = req.checkDataPort
 			}
-			if c, err = d.Dial(ctx, addr); err != nil {
+			c, err := d.Dial(ctx, x.addr)
+			if err != nil {
 				return nil, err
 			}
+			x.c = c
 			req.progress()
+			continue
+		case scheme.Ask:
+			if x.out.holds(i) {
+				if err := x.ask(ctx); err != nil {
+					return nil, err
+				}
+			}
 			continue
 		case scheme.Send:
 		default:
 			continue
 		}
-		if st.When != "" {
-			continue // taken by the step it depends on (PASS, PASV, the CWD after a failed RETR)
+		if !x.out.holds(i) || st.Op == "QUIT" { // QUIT goes after the data, on Close
+			continue
 		}
-		switch st.Op {
-		case "USER":
-			if err := o.login(ctx, req, c, addr, st.Arg, steps[i+1:]); err != nil {
-				return nil, err
+		if first {
+			first = false
+			r, err := x.c.Cmd(ctx, st.Text)
+			if err != nil || r.Code/100 != 2 {
+				x.c.Quit(ctx)
+				x.c = nil
+				return nil, errStale
 			}
-		case "CWD":
-			if first {
-				if err := c.Cwd(ctx, st.Arg); err != nil {
-					c.Quit(ctx)
-					c = nil
-					return nil, errStale
-				}
-				break
-			}
-			if err := o.cwd(ctx, c, st, resp); err != nil {
-				return nil, err
-			}
-		case "PWD":
-			if dir, err := c.Pwd(ctx); err == nil {
-				home = dir
-			}
-		case "TYPE":
-			if err := c.Type(ctx, st.Arg); err != nil {
-				return nil, err
-			}
-		case "SIZE":
-			if n, err := c.Size(ctx, st.Arg); err == nil {
-				resp.Size = n
-				if req.Head {
-					resp.Fields = append(resp.Fields, Field{"Content-Length", strconv.FormatInt(n, 10)})
-				}
-			}
-		case "MDTM":
-			if t, err := c.Mdtm(ctx, st.Arg); err == nil {
-				resp.ModTime = t
-				resp.Fields = append(resp.Fields, Field{"Last-Modified", t.UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")})
-			}
-		case "FEAT":
-			feats, _ := c.Feat(ctx)
-			mlst := slices.ContainsFunc(feats, func(f string) bool { return f == "MLST" || strings.HasPrefix(f, "MLST ") })
-			if req.List {
-				if err := o.list(ctx, c, steps[i+1:], mlst, resp); err != nil {
-					return nil, err
-				}
-				resp.Body.(*ftpBody).keep = o.keeper(key, c, home)
-				break
-			}
-			if next := i + 1; mlst && next < len(steps) && steps[next].Op == "MLST" {
-				req.progress()
-				facts, err := c.Mlst(ctx, steps[next].Arg)
-				if err != nil {
-					return nil, err
-				}
-				resp.Fields = append(resp.Fields, Field{"MLST", facts})
-			}
-			resp.Body = &ftpBody{r: strings.NewReader(""), closeData: func() error { return nil }, c: c, ctx: ctx, want: -1, keep: o.keeper(key, c, home)}
-		case "EPSV":
-			// Sent by the client's passive logic with the next RETR or NLST.
-		case "REST":
-			// Sent by the client with the RETR, after the passive setup.
-			restart = req.Resume.Offset
-			if resp.Size >= 0 && restart > resp.Size {
-				return nil, &Error{Op: "open", Offset: -1, Kind: ErrStatus,
-					Rule: fmt.Sprintf("cannot resume: the partial copy has %d bytes, the remote file %d (SIZE); it changed: remove the partial copy", restart, resp.Size)}
-			}
-		case "NLST":
-			l, err := c.Nlst(ctx, st.Arg)
-			if err != nil {
-				return nil, err
-			}
-			code, msg := c.LastReply()
-			resp.Reply = fmt.Sprintf("%d %s", code, firstLine(msg))
-			resp.Listing = true
-			resp.ContentType = "text/plain"
-			resp.Body = &ftpBody{r: &listingReader{l: l}, closeData: l.Close, c: c, ctx: ctx, want: -1, keep: o.keeper(key, c, home)}
-		case "RETR":
-			rc, err := c.RetrFrom(ctx, st.Arg, restart)
-			if err != nil {
-				var re *ftp.ReplyError
-				if errors.As(err, &re) && re.Code == 550 && hasStep(steps[i+1:], "CWD", st.Arg) && c.Cwd(ctx, st.Arg) == nil {
-					return nil, &Error{Op: "open", Offset: -1, Kind: ErrIsDirectory, Err: err,
-						Rule: fmt.Sprintf("%q is a directory (RETR: %d %s); add a trailing \"/\" to list it", st.Arg, re.Code, re.Msg)}
-				}
-				return nil, err
-			}
-			code, msg := c.LastReply()
-			resp.Reply = fmt.Sprintf("%d %s", code, firstLine(msg))
-			resp.ContentType = mime.TypeByExtension(path.Ext(st.Arg))
-			resp.Offset = restart
-			if restart > 0 && resp.Size >= 0 {
-				resp.Size -= restart
-			}
-			if req.Resume.Offset > 0 && restart == 0 {
-				resp.restartNoted = true
-				resp.Warnings = append(resp.Warnings, "a TYPE A transfer cannot be resumed (its offsets count the network's CRLF text, not the file's bytes): fetched again from the start")
-			}
-			resp.Body = &ftpBody{r: rc, closeData: rc.Close, c: c, ctx: ctx, want: resp.Size, keep: o.keeper(key, c, home)}
-		case "QUIT":
-			// On Close, after the data.
-		default:
-			return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: fmt.Sprintf("the FTP access plan has a step the access layer cannot carry out: %q", st.Text)}
+			continue
 		}
-		first = false
+		if err := x.step(ctx, i); err != nil {
+			return nil, err
+		}
 		req.progress()
 	}
-	if resp.Body == nil {
+	if x.resp.Body == nil && req.Head {
+		x.resp.Body = x.body(strings.NewReader(""), func() error { return nil }, -1)
+	}
+	if x.resp.Body == nil {
 		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the FTP access plan retrieves nothing"}
 	}
 	ok = true
-	return resp, nil
+	return x.resp, nil
 }
 
-// list starts the listing of a --list plan after its FEAT: MLSD when
-// the server has it, else LIST, else (LIST refused) NLST.
-func (o *FTPOpener) list(ctx context.Context, c *ftp.Conn, rest []scheme.Step, mlsd bool, resp *Response) error {
-	arg := ""
-	for _, st := range rest {
-		if st.Op == "MLSD" {
-			arg = st.Arg
-		}
+// ftpRun is the state of one run of an FTP plan.
+type ftpRun struct {
+	o     *FTPOpener
+	req   *Request
+	ctx   context.Context // the fetch's, which the Body goes on using
+	steps []scheme.Step
+	out   *outcomes
+	resp  *Response
+	c     *ftp.Conn
+	key   string
+	addr  string
+	home  string // the login directory of a kept connection (PWD)
+	user  string // the USER step's argument
+	pass  string // the password the user gave (Ask)
+	quit  string // the plan's QUIT line, sent when the session ends
+	fail  error  // a negative reply a later conditional step answers
+}
+
+// step carries out Send step i.
+func (x *ftpRun) step(ctx context.Context, i int) error {
+	st, c, resp := x.steps[i], x.c, x.resp
+	line := st.Text
+	if st.Answers {
+		line += x.pass + "\r\n" // the password asked of the user goes into the plan's PASS line
 	}
-	var l *ftp.Listing
-	var err error
-	switch {
-	case mlsd:
-		resp.ListFormat = "MLSD"
-		l, err = c.Mlsd(ctx, arg)
-	default:
-		resp.ListFormat = "LIST"
-		l, err = c.List(ctx, arg)
-		var re *ftp.ReplyError
-		if errors.As(err, &re) && re.Code/100 == 5 && re.Code != 550 {
-			resp.ListFormat = "NLST"
-			l, err = c.Nlst(ctx, arg)
+	switch st.Op {
+	case "RETR", "NLST", "LIST", "MLSD":
+		return x.transfer(ctx, i, line)
+	case "EPSV", "PASV":
+		if x.o.Dialer.Active || x.o.Dialer.DisableEPSV {
+			return nil // the client makes the data connection its own way
 		}
+	case "REST":
+		if resp.Size >= 0 && x.req.Resume.Offset > resp.Size {
+			return &Error{Op: "open", Offset: -1, Kind: ErrStatus,
+				Rule: fmt.Sprintf("cannot resume: the partial copy has %d bytes, the remote file %d (SIZE); it changed: remove the partial copy", x.req.Resume.Offset, resp.Size)}
+		}
+	case "USER":
+		x.user = st.Arg
+	}
+	r, err := c.Cmd(ctx, line)
+	for attempt := 1; err == nil && r.Code/100 == 4 && attempt < 3 && (st.Op == "EPSV" || st.Op == "PASV"); attempt++ {
+		// A passive port still in use: "425 ... Address already in use";
+		// the server picks another on the next try (RFC 959 4.2).
+		r, err = c.Cmd(ctx, line)
 	}
 	if err != nil {
 		return err
 	}
+	x.out.set(i, r.Code, r.Msg)
+	refused := &ftp.ReplyError{Cmd: st.Op, Code: r.Code, Msg: r.Msg}
+	ok2 := r.Code/100 == 2
+	switch st.Op {
+	case "USER":
+		if r.Code == 331 && x.out.rescued(i) || r.Code == 230 || r.Code == 202 {
+			return nil
+		}
+		return refused
+	case "PASS":
+		if r.Code == 230 || r.Code == 202 {
+			return nil
+		}
+		return refused
+	case "CWD":
+		if st.When.On == "RETR" { // RETR failed with 550: a directory, if the CWD works
+			var re *ftp.ReplyError
+			if ok2 && errors.As(x.fail, &re) {
+				return &Error{Op: "open", Offset: -1, Kind: ErrIsDirectory, Err: x.fail,
+					Rule: fmt.Sprintf("%q is a directory (RETR: %d %s); add a trailing \"/\" to list it", st.Arg, re.Code, re.Msg)}
+			}
+			return x.fail
+		}
+		if ok2 {
+			return nil
+		}
+		return x.o.nullCWD(st, refused, resp)
+	case "PWD":
+		if dir, err := r.Dir(); ok2 && err == nil {
+			x.home = dir
+		}
+		return nil
+	case "SIZE":
+		if n, err := r.Size(); err == nil {
+			resp.Size = n
+			if x.req.Head {
+				resp.Fields = append(resp.Fields, Field{"Content-Length", strconv.FormatInt(n, 10)})
+			}
+		}
+		return nil // a refusal is ignored
+	case "MDTM":
+		if t, err := r.Time(); err == nil {
+			resp.ModTime = t
+			resp.Fields = append(resp.Fields, Field{"Last-Modified", t.UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")})
+		}
+		return nil
+	case "FEAT":
+		return nil // a refusal is ignored; the steps after it say what its reply decides
+	case "MLST":
+		facts, err := r.Facts()
+		if !ok2 {
+			return refused
+		}
+		if err != nil {
+			return err
+		}
+		resp.Fields = append(resp.Fields, Field{"MLST", facts})
+		return nil
+	case "EPSV", "PASV":
+		if r.Code == 229 || r.Code == 227 || x.out.rescued(i) {
+			return nil
+		}
+		return refused
+	case "REST":
+		if r.Code == 350 {
+			return nil
+		}
+		return refused
+	}
+	if ok2 {
+		return nil
+	}
+	return refused
+}
+
+// transfer carries out a RETR or listing step: its data becomes the
+// Body. A negative reply that a later step answers (the CWD after a
+// RETR 550, the NLST after a refused LIST) is kept for it.
+func (x *ftpRun) transfer(ctx context.Context, i int, line string) error {
+	st, c, resp := x.steps[i], x.c, x.resp
+	var rc io.ReadCloser
+	var l *ftp.Listing
+	var err error
+	if st.Op == "RETR" {
+		rc, err = c.RetrLine(ctx, line)
+	} else {
+		l, err = c.ListLine(ctx, line)
+	}
+	if err != nil {
+		var re *ftp.ReplyError
+		if errors.As(err, &re) {
+			x.out.set(i, re.Code, re.Msg)
+			if x.out.rescued(i) {
+				x.fail = err
+				return nil
+			}
+		}
+		return err
+	}
 	code, msg := c.LastReply()
+	x.out.set(i, code, msg)
 	resp.Reply = fmt.Sprintf("%d %s", code, firstLine(msg))
-	resp.Listing = true
-	resp.ContentType = "text/plain"
-	resp.Body = &ftpBody{r: &listingReader{l: l}, closeData: l.Close, c: c, ctx: ctx, want: -1}
+	if l != nil {
+		if x.req.List {
+			resp.ListFormat = st.Op
+		}
+		resp.Listing = true
+		resp.ContentType = "text/plain"
+		resp.Body = x.body(&listingReader{l: l}, l.Close, -1)
+		return nil
+	}
+	restart := x.req.Resume.Offset
+	if !x.out.sentBefore(i, "REST") {
+		restart = 0
+	}
+	resp.ContentType = mime.TypeByExtension(path.Ext(st.Arg))
+	resp.Offset = restart
+	if restart > 0 && resp.Size >= 0 {
+		resp.Size -= restart
+	}
+	if x.req.Resume.Offset > 0 && restart == 0 {
+		resp.restartNoted = true
+		resp.Warnings = append(resp.Warnings, "a TYPE A transfer cannot be resumed (its offsets count the network's CRLF text, not the file's bytes): fetched again from the start")
+	}
+	resp.Body = x.body(rc, rc.Close, resp.Size)
+	return nil
+}
+
+// body returns the Body of the data r: on Close, the completion reply
+// and the plan's QUIT (or the connection kept).
+func (x *ftpRun) body(r io.Reader, closeData func() error, want int64) *ftpBody {
+	return &ftpBody{r: r, closeData: closeData, c: x.c, quit: x.quit, ctx: x.ctx, want: want, keep: x.o.keeper(x.key, x.c, x.home)}
+}
+
+// end ends the session with the plan's QUIT, or the client's own when
+// the plan has none (a kept connection's).
+func (x *ftpRun) end(ctx context.Context) { quit(ctx, x.c, x.quit) }
+
+func quit(ctx context.Context, c *ftp.Conn, line string) {
+	if line == "" {
+		c.Quit(ctx)
+		return
+	}
+	if _, err := c.Cmd(ctx, line); err != nil {
+		c.Close()
+	}
+}
+
+// ask asks the user for the password the server wants (its 331 to USER):
+// the plan's PASS step carries the answer.
+func (x *ftpRun) ask(ctx context.Context) error {
+	req := x.req
+	if req.Prompt == nil {
+		return &Error{Op: "open", Offset: -1, Kind: ErrNeedPassword,
+			Rule: fmt.Sprintf("the server asks for the password of %q, the URL gives none, and there is no terminal to ask on; put it in the URL (user:password@host)", x.user)}
+	}
+	p, err := req.Prompt(ctx, Prompt{Text: fmt.Sprintf("Password for %q on %s", x.user, x.addr), Secret: true})
+	if err != nil {
+		return &Error{Op: "open", Offset: -1, Kind: ErrNeedPassword, Err: err}
+	}
+	if err := wire.CheckArg(p, false); err != nil {
+		return &Error{Op: "open", Offset: -1, Kind: ErrUnsafe, Rule: "the password holds a CR, LF or NUL"}
+	}
+	req.secrets().Add(p)
+	x.pass = p
 	return nil
 }
 
@@ -399,16 +503,6 @@ func (req *Request) checkDataPort(port int) error {
 	return nil
 }
 
-// hasStep reports whether steps hold a conditional Send of op with arg.
-func hasStep(steps []scheme.Step, op, arg string) bool {
-	for _, st := range steps {
-		if st.Kind == scheme.Send && st.Op == op && st.Arg == arg && st.When != "" {
-			return true
-		}
-	}
-	return false
-}
-
 // refused turns the refusal of a plan into an *Error: ErrUnsafe for the
 // concerns of RFC 1738 section 6, ErrUnsupportedScheme for what the
 // clients cannot do.
@@ -424,47 +518,19 @@ func refused(plan *scheme.Plan) error {
 	return &Error{Op: "check", Offset: c.Offset, Kind: kind, Rule: c.Message}
 }
 
-// cwd runs a CWD step, with the NullCWD policy for a refused null one.
-func (o *FTPOpener) cwd(ctx context.Context, c *ftp.Conn, st scheme.Step, resp *Response) error {
-	err := c.Cwd(ctx, st.Arg)
-	if err == nil {
-		return nil
-	}
-	var re *ftp.ReplyError
-	if st.Arg != "" || !errors.As(err, &re) || re.Code/100 != 5 {
-		return err
+// nullCWD applies the NullCWD policy to a refused CWD step: a refused
+// null CWD fails or is skipped; another refusal fails.
+func (o *FTPOpener) nullCWD(st scheme.Step, re *ftp.ReplyError, resp *Response) error {
+	if st.Arg != "" || re.Code/100 != 5 {
+		return re
 	}
 	if o.NullCWD != NullCWDSkip {
-		return &Error{Op: "open", Offset: st.At.At, Kind: ErrNullCWD, Err: err,
+		return &Error{Op: "open", Offset: st.At.At, Kind: ErrNullCWD, Err: re,
 			Rule: fmt.Sprintf("the server refused the CWD with a null argument that the empty path segment here stands for (RFC 1738 section 3.2.2): %d %s; "+
 				"write %%2F for an absolute path", re.Code, re.Msg)}
 	}
 	resp.Warnings = append(resp.Warnings, fmt.Sprintf("offset %d: the server refused the null-argument CWD (%d %s); skipped it", st.At.At, re.Code, re.Msg))
 	return nil
-}
-
-// login runs the USER step and the PASS step after it (sent if the
-// server replies 331), or asks for the password when the plan says to.
-func (o *FTPOpener) login(ctx context.Context, req *Request, c *ftp.Conn, addr, user string, rest []scheme.Step) error {
-	for _, st := range rest {
-		if st.Kind == scheme.Send && st.Op == "PASS" {
-			return c.Login(ctx, user, st.Arg)
-		}
-		if st.Kind == scheme.Ask || st.Kind == scheme.Send {
-			break
-		}
-	}
-	return c.LoginFunc(ctx, user, func(ctx context.Context) (string, error) {
-		if req.Prompt == nil {
-			return "", &Error{Op: "open", Offset: -1, Kind: ErrNeedPassword,
-				Rule: fmt.Sprintf("the server asks for the password of %q, the URL gives none, and there is no terminal to ask on; put it in the URL (user:password@host)", user)}
-		}
-		p, err := req.Prompt(ctx, Prompt{Text: fmt.Sprintf("Password for %q on %s", user, addr), Secret: true})
-		if err != nil {
-			return "", &Error{Op: "open", Offset: -1, Kind: ErrNeedPassword, Err: err}
-		}
-		return p, nil
-	})
 }
 
 // Classify names the kind of the FTP client's errors (see Classifier).
@@ -537,6 +603,7 @@ type ftpBody struct {
 	r         io.Reader
 	closeData func() error
 	c         *ftp.Conn
+	quit      string // the plan's QUIT line
 	ctx       context.Context
 	want      int64 // SIZE, or -1
 	n         int64
@@ -581,7 +648,7 @@ func (b *ftpBody) Close() error {
 		return nil
 	}
 	// The data arrived complete or not: a failed QUIT changes nothing.
-	b.c.Quit(b.ctx)
+	quit(b.ctx, b.c, b.quit)
 	return err
 }
 

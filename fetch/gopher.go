@@ -11,6 +11,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/internal/wire"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -68,24 +69,20 @@ type GopherOpener struct {
 // client, which writes the line the plan shows (a test compares them
 // with the wire against real servers).
 func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
+	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
 	if err != nil {
 		return nil, invalid(err)
 	}
 	if err := refused(plan); err != nil {
 		return nil, err
 	}
-	var addr string
 	var r *scheme.GopherRequest
 	for _, st := range plan.Steps {
-		if st.Kind == scheme.Connect {
-			addr = st.Text
-		}
 		if gr, ok := st.Request.(*scheme.GopherRequest); ok && gr != nil && r == nil {
 			r = gr
 		}
 	}
-	if addr == "" || r == nil {
+	if r == nil {
 		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the gopher access plan sends no request"}
 	}
 	v, err := scheme.ParseGopher(req.URL)
@@ -97,40 +94,9 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 	c.Trace = req.Trace
 	c.Timeout = req.connectTimeout(c.Timeout)
 	resp := &Response{Size: -1}
-	var gr *gopher.Response
-	switch {
-	case r.AskSearch:
-		if req.Prompt == nil {
-			return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput,
-				Rule: "the URL names a Gopher search server (type 7) but no search string (%09 words), and there is no terminal to ask on"}
-		}
-		words, err := req.Prompt(ctx, Prompt{Text: "Search " + addr + " for"})
-		if err != nil {
-			return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput, Err: err}
-		}
-		if strings.ContainsAny(words, "\t\r\n\x00") {
-			return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsafe, Rule: "the search words hold a TAB, CR, LF or NUL"}
-		}
-		gr, err = c.Fetch(ctx, addr, r.Selector, &words, nil)
-		if err != nil {
-			return nil, err
-		}
-	case r.AskForm:
-		values, err := o.askForm(ctx, req, &c, addr, r.Selector)
-		if err != nil {
-			return nil, err
-		}
-		if gr, err = c.SubmitAsk(ctx, addr, r.Selector, values); err != nil {
-			return nil, err
-		}
-	case r.Form != nil:
-		if gr, err = c.SubmitAsk(ctx, addr, r.Selector, r.Form); err != nil {
-			return nil, err
-		}
-	default:
-		if gr, err = c.Fetch(ctx, addr, r.Selector, r.Search, r.Plus); err != nil {
-			return nil, err
-		}
+	gr, err := o.exchanges(ctx, req, &c, plan.Steps, r.Plus != nil && *r.Plus != "" || r.AskForm || r.Form != nil)
+	if err != nil {
+		return nil, err
 	}
 	if gr.Plus {
 		resp.Reply = "+" + strconv.FormatInt(gr.Length, 10)
@@ -238,12 +204,72 @@ func gopherErrorItem(br *bufio.Reader) error {
 	return &Error{Op: "open", Offset: -1, Kind: ErrNotFound, Err: fmt.Errorf("gopher: server error item: %s", it.Display)}
 }
 
-// askForm fetches the +ASK block of the item and asks its questions.
-func (o *GopherOpener) askForm(ctx context.Context, req *Request, c *gopher.Client, addr, selector string) ([]string, error) {
-	// All the attributes: pygopherd, the one Gopher+ server packaged,
-	// answers "!+ASK" with the item's data instead.
-	bang := "!"
-	gr, err := c.Fetch(ctx, addr, selector, nil, &bang)
+// exchanges carries out the plan's exchanges, one per Connect step: the
+// request is the text of the Send steps after it, sent as it is, the
+// user's answers filled in where a step says so (the search words of a
+// type 7 item, the answers to an ASK form, whose questions the
+// attributes of the exchange before tell). It returns the response of
+// the last exchange; plus: it starts with a Gopher+ header.
+func (o *GopherOpener) exchanges(ctx context.Context, req *Request, c *gopher.Client, steps []scheme.Step, plus bool) (*gopher.Response, error) {
+	var addr string
+	var request strings.Builder
+	var answers []string // of the ASK form
+	for _, st := range steps {
+		switch {
+		case st.Kind == scheme.Connect && addr != "":
+			// The exchange before is the attributes of an ASK form.
+			var err error
+			if answers, err = o.askForm(ctx, req, c, addr, request.String()); err != nil {
+				return nil, err
+			}
+			request.Reset()
+			fallthrough
+		case st.Kind == scheme.Connect:
+			addr = st.Text
+		case st.Kind != scheme.Send:
+		case st.Answers && st.Text == "":
+			for _, a := range answers {
+				if strings.HasPrefix(a, ".") {
+					a = "." + a // a dot-stuffed block
+				}
+				request.WriteString(a + "\r\n")
+			}
+		case st.Answers:
+			words, err := o.askSearch(ctx, req, addr)
+			if err != nil {
+				return nil, err
+			}
+			request.WriteString(st.Text + words + "\r\n")
+		default:
+			request.WriteString(st.Text)
+		}
+	}
+	if addr == "" || request.Len() == 0 {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the gopher access plan sends no request"}
+	}
+	return c.Send(ctx, addr, request.String(), plus)
+}
+
+// askSearch asks the user for the words of a search (type 7).
+func (o *GopherOpener) askSearch(ctx context.Context, req *Request, addr string) (string, error) {
+	if req.Prompt == nil {
+		return "", &Error{Op: "open", Offset: -1, Kind: ErrNeedInput,
+			Rule: "the URL names a Gopher search server (type 7) but no search string (%09 words), and there is no terminal to ask on"}
+	}
+	words, err := req.Prompt(ctx, Prompt{Text: "Search " + addr + " for"})
+	if err != nil {
+		return "", &Error{Op: "open", Offset: -1, Kind: ErrNeedInput, Err: err}
+	}
+	if strings.ContainsAny(words, "\t\r\n\x00") {
+		return "", &Error{Op: "open", Offset: -1, Kind: ErrUnsafe, Rule: "the search words hold a TAB, CR, LF or NUL"}
+	}
+	return words, nil
+}
+
+// askForm sends request, the plan's request for the attributes of the
+// item, and asks the questions of its +ASK block.
+func (o *GopherOpener) askForm(ctx context.Context, req *Request, c *gopher.Client, addr, request string) ([]string, error) {
+	gr, err := c.Send(ctx, addr, request, true)
 	if err != nil {
 		return nil, err
 	}
@@ -282,6 +308,9 @@ func (o *GopherOpener) askForm(ctx context.Context, req *Request, c *gopher.Clie
 		v, err := req.Prompt(ctx, p)
 		if err != nil {
 			return nil, &Error{Op: "open", Offset: -1, Kind: ErrNeedInput, Err: err}
+		}
+		if err := wire.CheckArg(v, false); err != nil {
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsafe, Rule: "an answer holds a CR, LF or NUL"}
 		}
 		values = append(values, v)
 	}

@@ -99,7 +99,7 @@ var sharedTransport = sync.OnceValue(func() *http.Transport {
 // "urlkit explain" prints): net/http writes the lines of its Send steps,
 // as the plan-equals-wire test checks against a real server.
 func (o *HTTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, UserAgent: o.UserAgent, Compressed: o.Compressed, Head: req.Head})
+	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, UserAgent: o.UserAgent, Compressed: o.Compressed, Head: req.Head})
 	if err != nil {
 		return nil, invalid(err)
 	}

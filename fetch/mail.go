@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -271,7 +272,7 @@ func (o *NNTPOpener) post(ctx context.Context, req *Request, article []byte, sen
 			req.progress()
 		}
 	}
-	if err := c.Quit(ctx); err != nil && !errors.Is(err, nntp.ErrClosed) {
+	if err := nntpQuit(ctx, c, quitLine(plan.Steps)); err != nil && !errors.Is(err, nntp.ErrClosed) {
 		return err
 	}
 	sent.Reply = "240 " + reply
@@ -325,7 +326,7 @@ func (o *MailOpener) submit(ctx context.Context, req *Request, data []byte, sent
 	}
 	// The plan refuses a CR, LF or NUL in an address or header value
 	// before anything else.
-	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, Email: from, MailServer: server})
+	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, Email: from, MailServer: server})
 	if err != nil {
 		return invalid(err)
 	}
@@ -400,7 +401,7 @@ func (o *MailOpener) submit(ctx context.Context, req *Request, data []byte, sent
 		}
 	}
 	// The plan again, now that the message's size is known.
-	plan, err = scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, Email: from, MailServer: server, MessageSize: int64(len(msg))})
+	plan, err = planURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, Email: from, MailServer: server, MessageSize: int64(len(msg))})
 	if err != nil {
 		return invalid(err)
 	}
@@ -408,45 +409,108 @@ func (o *MailOpener) submit(ctx context.Context, req *Request, data []byte, sent
 	d := o.Dialer
 	d.Trace = req.Trace
 	d.Timeout = req.connectTimeout(d.Timeout)
+	// The session is the plan's lines; with STARTTLS, which the plan does
+	// not show, the client says EHLO itself, before and after it.
+	d.GreetingOnly = !d.StartTLS
 	for _, st := range plan.Steps {
 		if st.Op == "EHLO" {
 			d.LocalName = st.Arg // the name the plan says
 		}
 	}
 	var c *smtp.Conn
-	var to []string
-	defer func() {
-		if c != nil {
-			c.Close()
+	quit := ""
+	for _, st := range plan.Sends() {
+		if st.Op == "QUIT" {
+			quit = st.Text
 		}
+	}
+	defer func() {
+		if c == nil {
+			return
+		}
+		if quit == "" {
+			c.Close()
+			return
+		}
+		// A refusal ends the session as the plan does; the connection is
+		// closed in any case.
+		briefly(ctx, req, func(ctx context.Context) { c.Cmd(ctx, quit) })
 	}()
-	for _, st := range plan.Steps {
+	out := newOutcomes(plan.Steps)
+	var to []string
+	var failed []*smtp.RecipientError
+	for i, st := range plan.Steps {
 		switch {
 		case st.Kind == scheme.Connect:
 			if c, err = d.Dial(ctx, st.Text); err != nil {
 				return err
 			}
 			req.progress()
-		case st.Kind != scheme.Send:
-		case st.Op == "EHLO":
-			// Dial said EHLO (or HELO) with the plan's name.
-		case st.Op == "RCPT":
-			to = append(to, st.Arg)
+			continue
+		case st.Kind != scheme.Send || !out.holds(i):
+			continue
+		case d.StartTLS && (st.Op == "EHLO" || st.Op == "HELO"):
+			if ok, v := c.Extension("SIZE"); ok && st.Op == "EHLO" {
+				out.set(i, 250, "\nSIZE "+v)
+			}
+			continue
 		case st.Op == "DATA":
-			if err := c.Send(ctx, from, to, msg); err != nil {
+			if len(to) == 0 {
+				return &smtp.RecipientsError{Failed: failed}
+			}
+			if err := mailData(ctx, c, st.Text, msg); err != nil {
 				return err
 			}
 			req.progress()
-		case st.Op == "QUIT":
-			err := c.Quit(ctx)
-			c = nil
+			continue
+		case st.Op == "MAIL":
+			if ok, v := c.Extension("SIZE"); ok {
+				if limit, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil && limit > 0 && int64(len(msg)) > limit {
+					return fmt.Errorf("%w: %d > %d octets", smtp.ErrTooLarge, len(msg), limit)
+				}
+			}
+		}
+		code, text, err := c.Cmd(ctx, st.Text)
+		if st.Op == "QUIT" {
+			c = nil // closed
 			if err != nil && !errors.Is(err, smtp.ErrClosed) {
 				return err
 			}
+			continue
 		}
+		if err != nil {
+			return err
+		}
+		out.set(i, code, text)
+		refused := &smtp.ReplyError{Cmd: st.Op, Code: code, Msg: text}
+		switch {
+		case st.Op == "RCPT" && (code == 250 || code == 251):
+			to = append(to, st.Arg)
+		case st.Op == "RCPT":
+			failed = append(failed, &smtp.RecipientError{Addr: st.Arg, ReplyError: *refused})
+		case code == 250, out.rescued(i):
+		default:
+			return refused
+		}
+	}
+	if failed != nil {
+		return &smtp.RecipientsError{Failed: failed, Delivered: true}
 	}
 	sent.Reply = "250 accepted for " + strings.Join(to, ", ")
 	return nil
+}
+
+// mailData sends the plan's DATA line and the message.
+func mailData(ctx context.Context, c *smtp.Conn, line string, msg []byte) error {
+	w, err := c.DataLine(ctx, line)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(msg); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
 }
 
 // splitMessage reads a message given on standard input: header fields

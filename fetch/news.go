@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/urlkit/urlkit"
@@ -74,7 +75,7 @@ func (o *NNTPOpener) plan(req *Request, post, kept bool) (*scheme.Plan, error) {
 	}
 	opts := scheme.PlanOptions{Mode: urlkit.RFC3986, NewsServer: server, Post: post, User: o.User, Password: o.Password}
 	opts.KeepNNTP, opts.NNTPKept = o.Keep && !post, kept
-	plan, err := scheme.PlanURL(u, opts)
+	plan, err := planURL(u, opts)
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -91,25 +92,35 @@ func (o *NNTPOpener) dial(ctx context.Context, req *Request, plan *scheme.Plan) 
 	d.Trace = req.Trace
 	d.Timeout = req.connectTimeout(d.Timeout)
 	var c *nntp.Conn
-	for _, st := range plan.Steps {
+	out := newOutcomes(plan.Steps)
+	for i, st := range plan.Steps {
 		switch {
 		case st.Kind == scheme.Connect:
 			var err error
+			d.GreetingOnly = true // the plan's CAPABILITIES and MODE READER follow
 			if c, err = d.Dial(ctx, st.Text); err != nil {
 				return nil, err
 			}
 			req.progress()
-		case st.Kind == scheme.Send && st.Op == "AUTHINFO USER":
-			pass := ""
-			for _, p := range plan.Steps {
-				if p.Op == "AUTHINFO PASS" {
-					pass = p.Arg
+		case st.Kind != scheme.Send || !out.holds(i):
+		case st.Op == "CAPABILITIES" || st.Op == "MODE":
+			if err := o.start(ctx, c, st, i, out); err != nil {
+				c.Close()
+				return nil, err
+			}
+		case strings.HasPrefix(st.Op, "AUTHINFO"):
+			// The login's lines are the plan's, the password with them.
+			if st.Secret {
+				req.secrets().Add(st.Arg)
+			}
+			r, err := c.Cmd(ctx, st.Text)
+			if err == nil && r.Code != 281 {
+				out.set(i, r.Code, r.Msg)
+				if !out.rescued(i) {
+					err = &nntp.ReplyError{Cmd: st.Op, Code: r.Code, Msg: r.Msg}
 				}
 			}
-			if pass != "" {
-				req.secrets().Add(pass)
-			}
-			if err := c.Authenticate(ctx, st.Arg, pass); err != nil {
+			if err != nil {
 				c.Close()
 				return nil, err
 			}
@@ -119,6 +130,27 @@ func (o *NNTPOpener) dial(ctx context.Context, req *Request, plan *scheme.Plan) 
 		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the news access plan connects nowhere"}
 	}
 	return c, nil
+}
+
+// start carries out a step of the session's start (RFC 3977 5.2, 5.3):
+// CAPABILITIES, and MODE READER when the capabilities list MODE-READER
+// and not READER, or there are none (the client's own judgement of the
+// capabilities, which the plan's condition describes).
+func (o *NNTPOpener) start(ctx context.Context, c *nntp.Conn, st scheme.Step, i int, out *outcomes) error {
+	caps := c.Capabilities()
+	if st.Op == "MODE" && (o.Dialer.NoModeReader || caps.Has("READER") || caps != nil && !caps.Has("MODE-READER")) ||
+		st.Op == "CAPABILITIES" && caps == nil && out.sentBefore(i, "CAPABILITIES") {
+		return nil // not asked for, or a server without CAPABILITIES
+	}
+	r, err := c.Cmd(ctx, st.Text)
+	if err != nil {
+		return err
+	}
+	out.set(i, r.Code, r.Msg)
+	if st.Op == "MODE" && r.Code != 200 && r.Code != 201 && caps != nil {
+		return &nntp.ReplyError{Cmd: "MODE READER", Code: r.Code, Msg: r.Msg}
+	}
+	return nil
 }
 
 // Open carries out the URL's access plan (what "urlkit explain" prints):
@@ -178,6 +210,8 @@ func nntpSessionKey(steps []scheme.Step) string {
 // or (kept) one kept from an earlier URL; with a key the connection is
 // kept again when the reading ends well or the server refuses it.
 func (o *NNTPOpener) read(ctx context.Context, req *Request, steps []scheme.Step, c *nntp.Conn, key string, kept bool) (*Response, error) {
+	resp := &Response{Size: -1, ContentType: "text/plain"}
+	body := &newsBody{c: c, ctx: ctx, quit: quitLine(steps)}
 	first := true
 	// failed ends the session after err: a kept connection that turns
 	// out closed is errGone; one the server refused on goes back for the
@@ -192,30 +226,37 @@ func (o *NNTPOpener) read(ctx context.Context, req *Request, steps []scheme.Step
 		case answered && key != "":
 			o.kept.put(key, c)
 		default:
-			quitAfter(ctx, req, c)
+			quitAfter(ctx, req, c, body.quit)
 		}
 		return err
 	}
-	resp := &Response{Size: -1, ContentType: "text/plain"}
-	body := &newsBody{c: c, ctx: ctx}
 	if key != "" {
 		body.keep = func() { o.kept.put(key, c) }
 	}
 	var g nntp.Group
-	for _, st := range steps {
-		if st.Kind != scheme.Send {
+	out := newOutcomes(steps)
+	for i, st := range steps {
+		if st.Kind != scheme.Send || !out.holds(i) {
 			continue
 		}
 		switch st.Op {
 		case "GROUP":
-			var err error
-			if g, err = c.Group(ctx, st.Arg); err != nil {
+			r, err := c.Cmd(ctx, st.Text)
+			if err == nil && r.Code != 211 {
+				err = &nntp.ReplyError{Cmd: "GROUP", Code: r.Code, Msg: r.Msg}
+			}
+			if err == nil {
+				g, err = r.Group()
+			}
+			if err != nil {
 				return nil, failed(err)
 			}
 			first = false
 			req.progress()
 			resp.Reply = "211 " + strconv.FormatInt(g.Count, 10) + " " + strconv.FormatInt(g.Low, 10) + " " + strconv.FormatInt(g.High, 10) + " " + g.Name
-		case "OVER":
+		case "OVER", "XOVER":
+			// The client reads the overview in batches, OVER or XOVER as
+			// the capabilities say: the plan's two Range steps.
 			resp.Listing = true
 			var s *nntp.OverviewScanner
 			if g.Count > 0 && g.High >= g.Low {
@@ -226,7 +267,7 @@ func (o *NNTPOpener) read(ctx context.Context, req *Request, steps []scheme.Step
 			resp.Body = body
 			return resp, nil
 		case "ARTICLE":
-			a, err := c.Article(ctx, st.Arg)
+			a, err := c.ArticleLine(ctx, st.Text)
 			if err != nil {
 				return nil, failed(err)
 			}
@@ -235,7 +276,13 @@ func (o *NNTPOpener) read(ctx context.Context, req *Request, steps []scheme.Step
 			resp.Body = body
 			return resp, nil
 		case "LIST":
-			s, err := c.ListActive(ctx, "")
+			s, err := c.ListLine(ctx, st.Text)
+			var re *nntp.ReplyError
+			if errors.As(err, &re) {
+				if out.set(i, re.Code, re.Msg); out.rescued(i) {
+					continue // LIST ACTIVE unknown: plain LIST
+				}
+			}
 			if err != nil {
 				return nil, failed(err)
 			}
@@ -253,13 +300,42 @@ func (o *NNTPOpener) read(ctx context.Context, req *Request, steps []scheme.Step
 // says, closing it in any case; a server that does not answer within a
 // second is not waited for (and its silence does not replace the
 // refusal's error with a timeout).
-func quitAfter(ctx context.Context, req *Request, c *nntp.Conn) {
+func quitAfter(ctx context.Context, req *Request, c *nntp.Conn, line string) {
+	briefly(ctx, req, func(ctx context.Context) { nntpQuit(ctx, c, line) })
+}
+
+// nntpQuit ends the session with the plan's QUIT line, or the client's
+// own when the plan has none (a kept connection's).
+func nntpQuit(ctx context.Context, c *nntp.Conn, line string) error {
+	if line == "" {
+		return c.Quit(ctx)
+	}
+	r, err := c.Cmd(ctx, line)
+	if err == nil && r.Code != 205 {
+		err = &nntp.ReplyError{Cmd: "QUIT", Code: r.Code, Msg: r.Msg}
+	}
+	return err
+}
+
+// quitLine returns the text of the plan's QUIT step, or "".
+func quitLine(steps []scheme.Step) string {
+	for _, st := range steps {
+		if st.Kind == scheme.Send && st.Op == "QUIT" {
+			return st.Text
+		}
+	}
+	return ""
+}
+
+// briefly runs quit, the end of a session after a refusal, for a second
+// at most, whatever is left of ctx, outside the watchdog's count.
+func briefly(ctx context.Context, req *Request, quit func(context.Context)) {
 	if req.wd != nil {
 		defer req.wd.pause()()
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
-	c.Quit(ctx)
+	quit(ctx)
 }
 
 // overviewLines formats one article per call, false at the end.
@@ -320,6 +396,7 @@ type newsBody struct {
 	next   func([]byte) ([]byte, bool, error)
 	closeR func() error
 	keep   func() // keeps c for the next URL instead of QUIT, or nil
+	quit   string // the plan's QUIT line
 	buf    []byte
 	done   bool
 	eof    bool // the response was read to its end
@@ -377,7 +454,7 @@ func (b *newsBody) Close() error {
 		b.keep()
 		return nil
 	}
-	if qerr := b.c.Quit(b.ctx); qerr != nil && !errors.Is(qerr, nntp.ErrClosed) {
+	if qerr := nntpQuit(b.ctx, b.c, b.quit); qerr != nil && !errors.Is(qerr, nntp.ErrClosed) {
 		return qerr
 	}
 	return nil

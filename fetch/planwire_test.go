@@ -27,7 +27,7 @@ import (
 // file), path what follows the host:port in the URL (userinfo goes in
 // user). The email is the anonymous FTP password of the plan and of the
 // fetch.
-var planWireCases = []struct {
+type planWireCase struct {
 	name, server, user, path string
 	body                     string // a substring of the body ("" for none)
 	warn                     string // a substring of a warning
@@ -57,7 +57,9 @@ var planWireCases = []struct {
 	// pipes, the server's output in body); its option negotiation is
 	// matched by matchNegotiation.
 	session bool
-}{
+}
+
+var planWireCases = []planWireCase{
 	{name: "ftp anonymous text (guessed TYPE A)", server: "FTP_PORT", path: "/pub/hello.txt", body: "Hello from anonymous FTP."},
 	{name: "ftp binary (TYPE I, SIZE)", server: "FTP_PORT", path: "/pub/64k.bin", body: "xxxx"},
 	{name: "ftp ;type=a", server: "FTP_PORT", path: "/pub/hello.txt;type=a", body: "Hello"},
@@ -122,9 +124,40 @@ var planWireCases = []struct {
 }
 
 func TestPlanEqualsWire(t *testing.T) {
-	const email = "planwire@example.org"
 	for _, tc := range planWireCases {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) { planWire(t, tc, nil) })
+	}
+}
+
+// planWire fetches (or sends, or opens the session of) the case's URL
+// and compares the wire with its plan. With inject, every plan the
+// access layer makes, and the one the wire is compared with, is changed
+// by it, and the line it returns must be on the wire.
+func planWire(t *testing.T, tc planWireCase, inject func(*scheme.Plan) string) {
+	const email = "planwire@example.org"
+	injected := ""
+	if inject != nil {
+		planHook = func(p *scheme.Plan) { injected = inject(p) }
+		t.Cleanup(func() { planHook = nil })
+	}
+	planned := func(u *urlkit.URL, opts scheme.PlanOptions) (*scheme.Plan, error) {
+		p, err := scheme.PlanURL(u, opts)
+		if err == nil && inject != nil {
+			inject(p)
+		}
+		return p, err
+	}
+	seen := func(wire []byte) {
+		switch {
+		case inject == nil:
+		case injected == "":
+			t.Errorf("%s: no plan step to inject a line into", tc.name)
+		case !bytes.Contains(wire, []byte(injected)):
+			t.Errorf("%s: the injected %q is not on the wire:\n%q", tc.name, injected, wire)
+		}
+	}
+	{
+		{
 			f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email, NullCWD: tc.nullCWD}}
 			f.NNTP.Dialer.OverviewBatch = 2 // several OVER ranges even in a small group
 			if tc.answers != nil {
@@ -193,7 +226,7 @@ func TestPlanEqualsWire(t *testing.T) {
 				t.Fatal(err)
 			}
 			opts := scheme.PlanOptions{Mode: urlkit.RFC3986, Email: email, Proxy: proxy, Compressed: tc.compressed, NewsServer: f.NNTP.Server, Post: tc.send != "", LocalUser: "root"}
-			plan, err := scheme.PlanURL(&u, opts)
+			plan, err := planned(&u, opts)
 			if err != nil {
 				t.Fatalf("PlanURL(%s): %v", rawURL, err)
 			}
@@ -208,6 +241,7 @@ func TestPlanEqualsWire(t *testing.T) {
 					t.Errorf("the session of %s shows no %q: %.300q", rawURL, tc.body, out.String())
 				}
 				wire := rel.Sent(t)
+				seen(wire)
 				if msg := matchNegotiation(plan, wire); msg != "" {
 					t.Errorf("%s: the wire is not the plan: %s\nwire:\n%q\nplan:\n%s", rawURL, msg, wire, strings.Join(plan.Lines(true), "\n"))
 				}
@@ -223,13 +257,14 @@ func TestPlanEqualsWire(t *testing.T) {
 					// The size of the message goes into MAIL FROM: the
 					// plan explain prints with it.
 					opts.MailServer, opts.MessageSize = f.Mail.Server, sizeOf(sent.Plan)
-					if plan, err = scheme.PlanURL(&u, opts); err != nil {
+					if plan, err = planned(&u, opts); err != nil {
 						t.Fatal(err)
 					}
 				}
 				if got, want := strings.Join(sent.Plan.Lines(true), "\n"), strings.Join(plan.Lines(true), "\n"); got != want {
 					t.Errorf("Send carried out\n%s\nexplain plans\n%s", got, want)
 				}
+				seen(rel.Sent(t))
 				if msg := matchPlan(plan, rel.Sent(t), nil); msg != "" {
 					t.Errorf("%s: the wire is not the plan: %s\nplan:\n%s", rawURL, msg, strings.Join(plan.Lines(true), "\n"))
 				}
@@ -273,13 +308,14 @@ func TestPlanEqualsWire(t *testing.T) {
 			if tc.server != "HTTP_PORT" && trace.Len() == 0 {
 				t.Errorf("no wire trace for %s", rawURL)
 			}
+			seen(wire)
 			if tc.sourceTail {
 				wire = checkSourceTail(t, wire)
 			}
 			if msg := matchPlan(plan, wire, tc.answers); msg != "" {
 				t.Errorf("%s: the wire is not the plan: %s\nwire:\n%q\nplan:\n%s", rawURL, msg, wire, strings.Join(plan.Lines(true), "\n"))
 			}
-		})
+		}
 	}
 }
 
@@ -329,7 +365,7 @@ func matchPlan(plan *scheme.Plan, wire []byte, answers []string) string {
 			}
 			continue
 		}
-		if st.When != "" {
+		if st.When.Text != "" {
 			continue
 		}
 		return "the plan sends " + quote(st.Text) + ", the wire has " + quote(string(rest[:min(len(rest), 60)]))
@@ -375,7 +411,7 @@ func matchNegotiation(plan *scheme.Plan, wire []byte) string {
 	answers := map[string]bool{}
 	accepted := map[[2]byte]bool{} // {WILL, x}: x accepted on our side; {DO, x}: on the server's
 	for _, st := range plan.Sends() {
-		if st.When == "" {
+		if st.When.Text == "" {
 			if !bytes.HasPrefix(rest, []byte(st.Text)) {
 				return "the plan sends " + quote(st.Text) + ", the wire has " + quote(string(rest[:min(len(rest), 60)]))
 			}

@@ -46,7 +46,7 @@ type ProsperoOpener struct {
 
 // Open carries out the access plan of the URL (scheme.PlanURL).
 func (o *ProsperoOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
+	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -59,49 +59,55 @@ func (o *ProsperoOpener) Open(ctx context.Context, req *Request) (*Response, err
 		c.MaxReply, c.MaxPackets, c.User = b.MaxReply, b.MaxPackets, b.User
 	}
 	var addr string
-	var steps []scheme.Step
 	for _, st := range plan.Steps {
-		switch st.Kind {
-		case scheme.Connect:
+		if st.Kind == scheme.Connect {
 			addr = st.Text
-		case scheme.Send:
-			steps = append(steps, st)
 		}
 	}
-	if addr == "" || len(steps) != 3 || steps[0].Op != scheme.ProsperoOpList {
-		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the prospero access plan is not list, contents, access method"}
+	if addr == "" {
+		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the prospero access plan connects nowhere"}
 	}
-	// LIST: a directory, or FAILURE NOT-A-DIRECTORY.
-	reply, err := o.exchange(ctx, &c, addr, steps[0].Text)
-	if to := forwarded(reply); to != "" {
-		return followForward(ctx, req, to)
-	}
-	if err == nil {
+	// The plan's requests in turn, each sent as it is, each after the
+	// first on the condition its step holds: LIST; for a file (FAILURE
+	// NOT-A-DIRECTORY) its CONTENTS; without them its access methods.
+	out := newOutcomes(plan.Steps)
+	for i, st := range plan.Steps {
+		if st.Kind != scheme.Send || !out.holds(i) {
+			continue
+		}
+		reply, err := o.exchange(ctx, &c, addr, st.Text)
+		if to := forwarded(reply); to != "" {
+			return followForward(ctx, req, to)
+		}
+		var f *prospero.Failure
+		if errors.As(err, &f) {
+			out.set(i, 0, f.Code)
+			if out.rescued(i) {
+				req.progress()
+				continue
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
 		req.progress()
-		return o.listing(addr, steps[0].Arg, reply.Links)
+		switch st.Op {
+		case scheme.ProsperoOpList:
+			return o.listing(addr, st.Arg, reply.Links)
+		case scheme.ProsperoOpContents:
+			if data, ok := contentsOf(reply.Attributes); ok {
+				return bodyOf("text/plain", data), nil
+			}
+			out.set(i, 0, "") // no CONTENTS attribute
+		case scheme.ProsperoOpAccess:
+			return o.access(ctx, req, reply)
+		}
 	}
-	var f *prospero.Failure
-	if !errors.As(err, &f) || f.Code != "NOT-A-DIRECTORY" {
-		return nil, err
-	}
-	req.progress()
-	// GET-OBJECT-INFO CONTENTS.
-	reply, err = o.exchange(ctx, &c, addr, steps[1].Text)
-	if to := forwarded(reply); to != "" {
-		return followForward(ctx, req, to)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if data, ok := contentsOf(reply.Attributes); ok {
-		return bodyOf("text/plain", data), nil
-	}
-	req.progress()
-	// GET-OBJECT-INFO ACCESS-METHOD.
-	reply, err = o.exchange(ctx, &c, addr, steps[2].Text)
-	if err != nil {
-		return nil, err
-	}
+	return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the prospero access plan retrieves nothing"}
+}
+
+// access fetches the data an ACCESS-METHOD reply names.
+func (o *ProsperoOpener) access(ctx context.Context, req *Request, reply *prospero.Reply) (*Response, error) {
 	target := ftpTarget(reply.Attributes)
 	if target == "" {
 		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Err: fmt.Errorf("%w: and no AFTP or FTP access method urlkit can follow", prospero.ErrNoContents)}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/urlkit/urlkit"
@@ -110,7 +111,7 @@ func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error
 		req.Trace = red.Writer(f.Trace)
 	}
 	req.opener = sessionClassifier{}
-	plan, err := scheme.PlanURL(u, scheme.PlanOptions{Mode: urlkit.Lenient, Term: t.Term, Width: t.Width, Height: t.Height, LocalUser: t.LocalUser, Login: t.Login})
+	plan, err := planURL(u, scheme.PlanOptions{Mode: urlkit.Lenient, Term: t.Term, Width: t.Width, Height: t.Height, LocalUser: t.LocalUser, Login: t.Login})
 	if err != nil {
 		return req.wrap(ctx, "check", invalid(err))
 	}
@@ -206,9 +207,8 @@ func (f *Fetcher) lineSession(ctx context.Context, req *Request, plan *scheme.Pl
 	var resize func(w, h int) error
 	switch v.Scheme() {
 	case "rlogin":
-		local, remote, term := handshakeOf(plan)
-		d := rlogin.Dialer{Timeout: timeout, Trace: req.Trace, Term: term, Width: t.Width, Height: t.Height}
-		c, err := d.Dial(ctx, addr, local, remote)
+		d := rlogin.Dialer{Timeout: timeout, Trace: req.Trace, Width: t.Width, Height: t.Height}
+		c, err := d.DialHandshake(ctx, addr, handshakeOf(plan)) // the plan's bytes
 		if err != nil {
 			return err
 		}
@@ -272,7 +272,7 @@ func policyOf(plan *scheme.Plan) (local, remote []byte, terms []string) {
 			remote = append(remote, st.Text[2])
 		case telnet.SB:
 			if st.Text[2] == telnet.OptTermType {
-				terms = append(terms, st.Arg)
+				terms = append(terms, termOf(st.Text))
 			}
 		}
 	}
@@ -285,33 +285,23 @@ func policyOf(plan *scheme.Plan) (local, remote []byte, terms []string) {
 	return local, remote, terms
 }
 
-// handshakeOf reads rlogin's handshake step: the local and remote user
-// names and the terminal type.
-func handshakeOf(plan *scheme.Plan) (local, remote, term string) {
+// handshakeOf returns the bytes of rlogin's handshake step.
+func handshakeOf(plan *scheme.Plan) []byte {
 	for _, st := range plan.Sends() {
-		if st.Op != "HANDSHAKE" {
-			continue
+		if st.Op == "HANDSHAKE" {
+			return []byte(st.Text)
 		}
-		// NUL local NUL remote NUL term/speed NUL
-		var f [4]string
-		n, start := 0, 1
-		for i := 1; i < len(st.Text) && n < 4; i++ {
-			if st.Text[i] == 0 {
-				f[n] = st.Text[start:i]
-				n++
-				start = i + 1
-			}
-		}
-		term = f[2]
-		for i := len(term) - 1; i >= 0; i-- {
-			if term[i] == '/' {
-				term = term[:i]
-				break
-			}
-		}
-		return f[0], f[1], term
 	}
-	return "", "", ""
+	return nil
+}
+
+// termOf reads the terminal type of a TERMINAL-TYPE IS answer, IAC SB
+// 24 0 TYPE IAC SE, from its bytes (an IAC of TYPE doubled, RFC 855).
+func termOf(sb string) string {
+	if len(sb) < 6 {
+		return ""
+	}
+	return strings.ReplaceAll(sb[4:len(sb)-2], "\xff\xff", "\xff")
 }
 
 // tn3270Session prints the first screen, plays the key script, and on a
@@ -323,8 +313,8 @@ func (f *Fetcher) tn3270Session(ctx context.Context, req *Request, plan *scheme.
 	}
 	d := tn3270.Dialer{Timeout: timeout, Trace: req.Trace}
 	for _, st := range plan.Sends() {
-		if st.Op == "SB" && st.Arg != "" {
-			d.TermType = st.Arg
+		if st.Binary && len(st.Text) > 3 && st.Text[1] == telnet.SB && st.Text[2] == telnet.OptTermType {
+			d.TermType = termOf(st.Text)
 		}
 	}
 	c, err := d.Dial(ctx, addr)

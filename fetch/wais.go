@@ -46,7 +46,7 @@ type WAISOpener struct {
 
 // Open carries out the access plan of the URL (scheme.PlanURL).
 func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := scheme.PlanURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
+	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -103,12 +103,16 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 			return nil, &Error{Op: "open", Offset: -1, Kind: ErrProtocol, Rule: "the plan's retrieval is no text request"}
 		}
 		length := v.Document(req.URL.String()).Length
-		rc := c.Open(ctx, tr.Database, tr.DocID, tr.Type, length)
+		rc, err := c.OpenRequest(ctx, msg, length) // the plan's bytes, then the next chunks
+		if err != nil {
+			c.Close()
+			return nil, &Error{Op: "open", Offset: -1, Kind: ErrProtocol, Rule: "the plan's retrieval", Err: err}
+		}
 		resp := &Response{Size: length, ContentType: waisContentType(tr.Type), Body: &waisBody{rc: rc, c: c}}
 		return resp, nil
 	case scheme.WAISOpSource:
 		defer c.Close()
-		src, err := c.Source(ctx, v.Database)
+		src, err := c.SourceRequest(ctx, msg, send.Arg) // the plan's search of INFO
 		if err != nil {
 			return nil, err
 		}

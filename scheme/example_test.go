@@ -145,6 +145,8 @@ func ExamplePlanURL() {
 	// # no password in the URL: the client asks the user and sends PASS with the answer (RFC 1738 3.2.1)
 	// # if the server replies 331 (it wants a password):
 	// # ask the user: the password of myname
+	// # if the server replies 331 (it wants a password):
+	// # send "PASS " and the answer, then "\r\n"
 	// send "CWD /etc\r\n"
 	// # ;type=a: the client performs TYPE with the type code (RFC 1738 3.2.2)
 	// send "TYPE A\r\n"

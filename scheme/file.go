@@ -277,7 +277,7 @@ func (p *planner) file(f *File) {
 	switch {
 	case !f.IsLocal():
 		open := &p.plan.Steps[len(p.plan.Steps)-1]
-		open.When = fmt.Sprintf("the host %q is this machine's name (or its first label)", f.Host)
+		open.When.Text = fmt.Sprintf("the host %q is this machine's name (or its first label)", f.Host)
 		p.comment("a file URL names no protocol to reach another machine's files (RFC 1738 3.10): for another host the access fails (get --file-ftp fetches it over FTP, as early clients did)")
 	case f.Host == "":
 		p.comment("an empty host means the machine interpreting the URL (RFC 1738 3.10)")

@@ -326,7 +326,7 @@ func ftpPlan(v View, p *planner) {
 	f := v.(*FTP)
 	if dir := p.opts.FTPLoginDir; dir != "" {
 		p.comment("the control connection of an earlier URL of this server and login is kept (draft-ietf-uri-url-06 3.2.5): no new connection, no login")
-		st := p.send("CWD", dir, cmdLine("CWD", dir))
+		st := p.send("CWD", dir, ftpLine("CWD", dir))
 		st.Reply, st.Why, st.RFC = "250 (else the client opens a new connection)", "back to the login directory, which the URL's CWDs are relative to", "RFC 1738 3.2.2"
 	} else {
 		ftpLogin(f, p)
@@ -352,7 +352,7 @@ func ftpLogin(f *FTP, p *planner) {
 			st.Reply, st.Why, st.RFC = "257", "the login directory, for the next URL on this connection to go back to", "RFC 1738 3.2.2"
 		}
 	}()
-	const if331 = "the server replies 331 (it wants a password)"
+	if331 := Cond{On: "USER", Reply: "331", Text: "the server replies 331 (it wants a password)"}
 	switch l := f.Login(); {
 	case l.Anonymous:
 		if f.HasUser {
@@ -360,15 +360,17 @@ func ftpLogin(f *FTP, p *planner) {
 		}
 		p.comment("no user name in the URL: the anonymous FTP convention (RFC 1738 3.2.1): user \"anonymous\", password the user's e-mail address")
 		p.send("USER", "anonymous", "USER anonymous\r\n").Reply = "230, or 331"
-		st := p.send("PASS", p.opts.Email, cmdLine("PASS", p.opts.Email))
+		st := p.send("PASS", p.opts.Email, ftpLine("PASS", p.opts.Email))
 		st.When, st.Reply = if331, "230"
 	case !l.HasPassword:
-		p.send("USER", l.User, cmdLine("USER", l.User)).Reply = "230, or 331"
+		p.send("USER", l.User, ftpLine("USER", l.User)).Reply = "230, or 331"
 		p.add(Step{Kind: Ask, When: if331, Why: "no password in the URL: the client asks the user and sends PASS with the answer", RFC: "RFC 1738 3.2.1",
 			Text: "the password of " + l.User})
+		st := p.send("PASS", "", "PASS ")
+		st.When, st.Reply, st.Secret, st.Answers = if331, "230", true, true
 	default:
-		p.send("USER", l.User, cmdLine("USER", l.User)).Reply = "230, or 331"
-		st := p.send("PASS", l.Password, cmdLine("PASS", l.Password))
+		p.send("USER", l.User, ftpLine("USER", l.User)).Reply = "230, or 331"
+		st := p.send("PASS", l.Password, ftpLine("PASS", l.Password))
 		st.When, st.Reply, st.Secret = if331, "230", l.Password != ""
 		if l.Password == "" {
 			st.Why, st.RFC = "the URL gives an empty password: PASS has no argument", "RFC 1738 3.1"
@@ -376,11 +378,25 @@ func ftpLogin(f *FTP, p *planner) {
 	}
 }
 
+// The conditions of the MLST, MLSD, LIST, NLST and PASV steps.
+var (
+	featMLST    = Cond{On: "FEAT", Lists: "MLST", Text: "FEAT lists MLST"}
+	listRefused = Cond{On: "LIST", Reply: "5xx !550", Text: "LIST is refused"}
+	epsvRefused = Cond{On: "EPSV", Reply: "5xx", Text: "the server refuses EPSV"}
+)
+
+// ftpLine is an FTP command line (cmdLine) on the control connection, a
+// Telnet NVT (RFC 959 4.1): a 0xFF byte of the argument goes as IAC IAC,
+// or "\xff\xf4" would arrive as IAC IP (interrupt process).
+func ftpLine(verb, arg string) string {
+	return cmdLine(verb, strings.ReplaceAll(arg, "\xff", "\xff\xff"))
+}
+
 // ftpAccess plans the CWDs and the transfer (RFC 1738 3.2.2); it reports
 // whether the plan goes on (false after a refusal).
 func ftpAccess(f *FTP, p *planner) bool {
 	for i, c := range f.CWD {
-		st := p.send("CWD", c, cmdLine("CWD", c))
+		st := p.send("CWD", c, ftpLine("CWD", c))
 		st.Reply = "250"
 		if i < len(f.At.CWD) {
 			st.At = f.At.CWD[i]
@@ -395,15 +411,15 @@ func ftpAccess(f *FTP, p *planner) bool {
 			if !p.ftpType(f, "I") {
 				return false
 			}
-			st := p.send("SIZE", f.Name, cmdLine("SIZE", f.Name))
+			st := p.send("SIZE", f.Name, ftpLine("SIZE", f.Name))
 			st.Reply, st.Why, st.RFC = "213 (a refusal is ignored)", "the size, in TYPE I the file's bytes", "RFC 3659 4"
-			st = p.send("MDTM", f.Name, cmdLine("MDTM", f.Name))
+			st = p.send("MDTM", f.Name, ftpLine("MDTM", f.Name))
 			st.Reply, st.Why, st.RFC = "213 (a refusal is ignored)", "the modification time", "RFC 3659 3"
 		}
 		st := p.send("FEAT", "", "FEAT\r\n")
 		st.Reply, st.Why, st.RFC = "211 (a refusal is ignored)", "whether the server offers MLST", "RFC 2389"
-		st = p.send("MLST", f.Name, cmdLine("MLST", f.Name))
-		st.When, st.Reply, st.Why, st.RFC = "FEAT lists MLST", "250", "the file's facts in a standard form", "RFC 3659 7"
+		st = p.send("MLST", f.Name, ftpLine("MLST", f.Name))
+		st.When, st.Reply, st.Why, st.RFC = featMLST, "250", "the file's facts in a standard form", "RFC 3659 7"
 		return true
 	}
 	typ := f.TypeCommand()
@@ -415,14 +431,16 @@ func ftpAccess(f *FTP, p *planner) bool {
 		st := p.send("FEAT", "", "FEAT\r\n")
 		st.Reply, st.Why, st.RFC = "211 (a refusal is ignored)", "whether the server offers MLSD (it lists MLST)", "RFC 2389"
 		p.passive()
-		st = p.send("MLSD", f.Name, cmdLine("MLSD", f.Name))
-		st.When, st.Reply, st.RFC = "FEAT lists MLST", "150 (or 125), then 226", "RFC 3659 7"
-		st = p.send("LIST", f.Name, cmdLine("LIST", f.Name))
-		st.When, st.Reply, st.Why = "FEAT does not list MLST", "150 (or 125), then 226", "the server's own format: Unix ls -l and DOS are read"
+		st = p.send("MLSD", f.Name, ftpLine("MLSD", f.Name))
+		st.When, st.Reply, st.RFC = featMLST, "150 (or 125), then 226", "RFC 3659 7"
+		st = p.send("LIST", f.Name, ftpLine("LIST", f.Name))
+		st.When, st.Reply, st.Why = Cond{On: "FEAT", Lists: "MLST", Not: true, Text: "FEAT does not list MLST"}, "150 (or 125), then 226", "the server's own format: Unix ls -l and DOS are read"
 		st = p.send("EPSV", "", "EPSV\r\n")
-		st.When, st.Reply = "LIST is refused", "229"
-		st = p.send("NLST", f.Name, cmdLine("NLST", f.Name))
-		st.When, st.Reply, st.Why = "LIST is refused", "150 (or 125), then 226", "names only"
+		st.When, st.Reply = listRefused, "229"
+		st = p.send("PASV", "", "PASV\r\n")
+		st.When, st.Reply = epsvRefused, "227"
+		st = p.send("NLST", f.Name, ftpLine("NLST", f.Name))
+		st.When, st.Reply, st.Why = listRefused, "150 (or 125), then 226", "names only"
 		p.add(Step{Kind: End, Text: "the listing ends when the server closes the data connection; the 226 reply confirms it"})
 		return true
 	}
@@ -439,7 +457,7 @@ func ftpAccess(f *FTP, p *planner) bool {
 			return false
 		}
 		p.passive()
-		p.send("NLST", f.Name, cmdLine("NLST", f.Name)).Reply = "150 (or 125), then 226"
+		p.send("NLST", f.Name, ftpLine("NLST", f.Name)).Reply = "150 (or 125), then 226"
 		p.add(Step{Kind: End, Text: "the listing, one name per line, ends when the server closes the data connection; the 226 reply confirms it"})
 	} else {
 		if f.Type == "" {
@@ -451,7 +469,7 @@ func ftpAccess(f *FTP, p *planner) bool {
 			return false
 		}
 		if typ == "I" {
-			st := p.send("SIZE", f.Name, cmdLine("SIZE", f.Name))
+			st := p.send("SIZE", f.Name, ftpLine("SIZE", f.Name))
 			st.Reply, st.Why, st.RFC = "213 (a refusal is ignored)", "the size in advance, to tell a complete transfer from a short one; servers refuse SIZE in TYPE A", "RFC 3659 4"
 		}
 		p.passive()
@@ -459,10 +477,10 @@ func ftpAccess(f *FTP, p *planner) bool {
 			st := p.send("REST", strconv.FormatInt(n, 10), "REST "+strconv.FormatInt(n, 10)+"\r\n")
 			st.Reply, st.Why, st.RFC = "350", "resume: the data starts at this byte of the file (SIZE says how many follow)", "RFC 3659 5"
 		}
-		p.send("RETR", f.Name, cmdLine("RETR", f.Name)).Reply = "150 (or 125), then 226"
+		p.send("RETR", f.Name, ftpLine("RETR", f.Name)).Reply = "150 (or 125), then 226"
 		if f.Name != "" {
-			st := p.send("CWD", f.Name, cmdLine("CWD", f.Name))
-			st.When, st.Why = "RETR fails with 550", "to tell a directory (add a \"/\" to list it) from a missing file"
+			st := p.send("CWD", f.Name, ftpLine("CWD", f.Name))
+			st.When, st.Why = Cond{On: "RETR", Reply: "550", Text: "RETR fails with 550"}, "to tell a directory (add a \"/\" to list it) from a missing file"
 		}
 		p.add(Step{Kind: End, Text: "the file ends when the server closes the data connection; fewer bytes than SIZE or the 150 reply announced is a short transfer"})
 	}
@@ -490,6 +508,6 @@ func (p *planner) ftpType(f *FTP, typ string) bool {
 func (p *planner) passive() {
 	p.send("EPSV", "", "EPSV\r\n").Reply = "229"
 	st := p.send("PASV", "", "PASV\r\n")
-	st.When, st.Reply = "the server refuses EPSV", "227"
+	st.When, st.Reply = epsvRefused, "227"
 	p.add(Step{Kind: Data, Text: "the client opens the data connection to the port of the 229 reply (or of the 227 reply, on the control connection's address)"})
 }

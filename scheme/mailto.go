@@ -508,13 +508,13 @@ func mailtoPlan(v View, p *planner) {
 	p.add(Step{Kind: Expect, Reply: "220", Text: "the server's greeting (RFC 5321 4.2)"})
 	p.send("EHLO", helo, "EHLO "+helo+"\r\n").Reply = "250 and the extensions"
 	st := p.send("HELO", helo, "HELO "+helo+"\r\n")
-	st.When, st.Reply = "the server does not know EHLO (500, 501, 502, 504)", "250"
+	st.When, st.Reply = Cond{On: "EHLO", Reply: "500 501 502 504", Text: "the server does not know EHLO (500, 501, 502, 504)"}, "250"
 	from := "MAIL FROM:<" + p.opts.Email + ">"
 	if p.opts.MessageSize > 0 {
 		st = p.send("MAIL", p.opts.Email, from+" SIZE="+strconv.FormatInt(p.opts.MessageSize, 10)+"\r\n")
-		st.When, st.Reply, st.RFC = "the server advertises SIZE", "250", "RFC 1870"
+		st.When, st.Reply, st.RFC = Cond{On: "EHLO", Reply: "2xx", Lists: "SIZE", Text: "the server advertises SIZE"}, "250", "RFC 1870"
 		st = p.send("MAIL", p.opts.Email, from+"\r\n")
-		st.When, st.Reply = "it does not", "250"
+		st.When, st.Reply = Cond{On: "EHLO", Reply: "2xx", Lists: "SIZE", Not: true, Text: "it does not"}, "250"
 	} else {
 		p.send("MAIL", p.opts.Email, from+"\r\n").Reply = "250"
 	}

@@ -290,7 +290,7 @@ func (p *planner) news(n *News) {
 		p.comment("news:* refers to all available newsgroups: the client lists them")
 		p.line("LIST ACTIVE\r\n").Reply = "215 and the list"
 		st := p.line("LIST\r\n")
-		st.When, st.Reply = "the server does not know LIST ACTIVE (an RFC 977 server: 500 or 501)", "215"
+		st.When, st.Reply = Cond{On: "LIST", Reply: "500 501", Text: "the server does not know LIST ACTIVE (an RFC 977 server: 500 or 501)"}, "215"
 	case n.MessageID != "":
 		p.comment("an article by its message-id, in the \"<\" \">\" the URL leaves out (RFC 977 ARTICLE)")
 		// The "<" and ">" are the command's, not the URL's (RFC 5538
@@ -354,9 +354,9 @@ func (p *planner) nntpGroup(group string) {
 	p.send("GROUP", group, "GROUP "+group+"\r\n").Reply = "211 count low high group"
 	p.comment("the group's articles, one line each (number, date, from, subject, message-id), from the overview database in batches of at most 1000 articles")
 	st := p.send("OVER", "", "OVER ")
-	st.Range, st.When, st.Reply, st.RFC = true, "the group holds articles and the capabilities list OVER", "224 and the overview lines", "RFC 3977 8.3"
+	st.Range, st.When, st.Reply, st.RFC = true, Cond{Text: "the group holds articles and the capabilities list OVER"}, "224 and the overview lines", "RFC 3977 8.3"
 	st = p.send("XOVER", "", "XOVER ")
-	st.Range, st.When, st.Reply, st.RFC = true, "the group holds articles and the capabilities do not list OVER", "224 and the overview lines", "RFC 2980 2.8"
+	st.Range, st.When, st.Reply, st.RFC = true, Cond{Text: "the group holds articles and the capabilities do not list OVER"}, "224 and the overview lines", "RFC 2980 2.8"
 	p.comment("a server without either is asked LISTGROUP and HEAD for each article")
 }
 
@@ -368,7 +368,7 @@ func (p *planner) nntpLogin(user, pass string) {
 	}
 	p.send("AUTHINFO USER", user, "AUTHINFO USER "+user+"\r\n").Reply = "381 (password required) or 281"
 	st := p.send("AUTHINFO PASS", pass, "AUTHINFO PASS "+pass+"\r\n")
-	st.When, st.Reply, st.Secret, st.RFC = "the server replies 381", "281", true, "RFC 4643 2.3"
+	st.When, st.Reply, st.Secret, st.RFC = Cond{On: "AUTHINFO USER", Reply: "381", Text: "the server replies 381"}, "281", true, "RFC 4643 2.3"
 	st = p.line("CAPABILITIES\r\n")
 	st.Why, st.Reply, st.RFC = "the capabilities may change after a login", "101 and the list", "RFC 4643 2.3.2"
 }
@@ -392,9 +392,9 @@ func (p *planner) nntpStart() {
 	st := p.line("CAPABILITIES\r\n")
 	st.Reply, st.Why, st.RFC = "101 and the list (an RFC 977 server answers 500)", "what the server can do", "RFC 3977 5.2"
 	st = p.line("MODE READER\r\n")
-	st.When, st.Reply = "the capabilities list MODE-READER, not READER (or there are none)", "200 or 201"
+	st.When, st.Reply = Cond{Text: "the capabilities list MODE-READER, not READER (or there are none)"}, "200 or 201"
 	st = p.line("CAPABILITIES\r\n")
-	st.When, st.Reply, st.Why, st.RFC = "MODE READER was sent and the server knows CAPABILITIES", "101 and the list", "the capabilities change with the mode", "RFC 3977 5.3.2"
+	st.When, st.Reply, st.Why, st.RFC = Cond{On: "MODE", Reply: "2xx", Text: "MODE READER was sent and the server knows CAPABILITIES"}, "101 and the list", "the capabilities change with the mode", "RFC 3977 5.3.2"
 }
 
 // hasPort reports whether hostport ends in ":PORT" (after the "]" of an

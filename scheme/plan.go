@@ -12,21 +12,22 @@ import (
 // anything is done: the connection, each line the client sends with
 // its reason, the replies it expects, the data connection and how the
 // data ends. The explain command renders it (Lines); the access layer
-// (package fetch) carries out the same Plan through the protocol
-// clients, and a test compares the Send steps with the client's wire
-// trace against real servers, so the two cannot drift apart.
+// (package fetch) carries out the same Plan: the protocol clients send
+// the Text of its Send steps as it is, so what explain shows is what
+// goes on the wire (one writer per line; tests against real servers
+// compare the two, and inject changed lines into steps).
 //
 // A Plan is a sequence, but protocols are not all straight lines, so a
-// step may be conditional (When: "the server replies 331"), may name the
-// reply that decides what follows (Expect steps, and Reply on a Send),
-// may ask the user for something (Ask), and may carry a binary request
-// (Binary: rendered as escaped bytes). How the executor of a scheme
-// reads its steps is that scheme's business; the step kinds and fields
-// below are the shared vocabulary:
+// step may be conditional (When, a Cond the executor evaluates on the
+// replies: USER's reply is 331), may name the reply that decides what
+// follows (Expect steps, and Reply on a Send), may ask the user for
+// something (Ask, whose answer fills a later step marked Answers), and
+// may carry a binary request (Binary: rendered as escaped bytes). The
+// step kinds and fields below are the shared vocabulary:
 //
-//   - FTP: USER, then PASS When the server replies 331; one CWD per
-//     directory; TYPE; SIZE; EPSV, then PASV When EPSV is refused; RETR
-//     or NLST; QUIT.
+//   - FTP: USER, then PASS When USER's reply is 331 (the user's answer
+//     when the URL has no password); one CWD per directory; TYPE; SIZE;
+//     EPSV, then PASV When EPSV is refused; RETR or NLST; QUIT.
 //   - Gopher and Gopher+: one request line; a Gopher+ ASK is an
 //     attribute request, an Ask step per question, then the submission.
 //   - Stateful protocols that join later (NNTP, SMTP, telnet option
@@ -106,9 +107,9 @@ type Step struct {
 	// Why says why the step is taken; RFC names the section that says
 	// so ("RFC 1738 3.2.2"). Rendered as a comment before the step.
 	Why, RFC string
-	// When, if set, is the condition under which the step happens ("the
-	// server replies 331"); the step is skipped otherwise.
-	When string
+	// When, if set, is the condition under which the step happens (the
+	// server replies 331 to USER); the step is skipped otherwise.
+	When Cond
 	// Reply is the reply expected after a Send, or of an Expect step ("1xx
 	// then 226", "331 or 230"); "" when the step expects none of its own.
 	Reply string
@@ -128,6 +129,22 @@ type Step struct {
 	// "LOW-HIGH" and CR LF, sent once per batch of a listing read in
 	// parts (NNTP OVER): the ranges depend on a reply, not on the URL.
 	Range bool
+}
+
+// A Cond is the condition of a step, as data its executor evaluates:
+// the outcome of the latest earlier Send step whose Op is On. The
+// condition holds when that step was carried out and its reply matches
+// Reply (codes or classes separated by spaces, "331", "5xx"; a "!"
+// before one excludes it: "5xx !550") and, when Lists is set, its
+// reply lists that word as a feature or capability (FEAT lists MLST);
+// Not turns the match around (not for a step left out: a condition on a
+// step that was not carried out never holds). A Cond with On empty is
+// for the reader only: its executor judges it another way (a prompt of
+// the server, the terminal). Text says it in words; explain prints it.
+type Cond struct {
+	On, Reply, Lists string
+	Not              bool
+	Text             string
 }
 
 // String formats the step alone as the explain command prints it:
@@ -182,8 +199,8 @@ func (p *Plan) Lines(showPassword bool) []string {
 			}
 			out = append(out, "# "+escapeControls(why))
 		}
-		if s.When != "" {
-			out = append(out, "# if "+escapeControls(s.When)+":")
+		if s.When.Text != "" {
+			out = append(out, "# if "+escapeControls(s.When.Text)+":")
 		}
 		if s.Kind == Send && s.Secret && !showPassword && s.Arg != "" {
 			s.Text = strings.Replace(s.Text, s.Arg, "xxxxx", 1)

@@ -268,9 +268,9 @@ func (pl *planner) prospero(p *Prospero) {
 	st.Request, st.At, st.Why, st.RFC = req, p.At.Path, "list the object as a directory, with the attributes the server finds interesting (size, dates, access methods)", "RFC 1738 3.11"
 	st.Reply = "LINK lines, or FAILURE NOT-A-DIRECTORY for a file"
 	st = pl.send(ProsperoOpContents, p.HSOName, "")
-	st.Request, st.At, st.Why, st.When = req, p.At.Path, "the object is a file: its data, from its CONTENTS attribute", "the server replies FAILURE NOT-A-DIRECTORY"
+	st.Request, st.At, st.Why, st.When = req, p.At.Path, "the object is a file: its data, from its CONTENTS attribute", Cond{On: ProsperoOpList, Reply: "NOT-A-DIRECTORY", Text: "the server replies FAILURE NOT-A-DIRECTORY"}
 	st = pl.send(ProsperoOpAccess, p.HSOName, "")
-	st.Request, st.At, st.Why, st.When = req, p.At.Path, "the data is elsewhere: the access methods name it", "the reply has no CONTENTS attribute"
+	st.Request, st.At, st.Why, st.When = req, p.At.Path, "the data is elsewhere: the access methods name it", Cond{On: ProsperoOpContents, Lists: "CONTENTS", Not: true, Text: "the reply has no CONTENTS attribute"}
 	pl.comment("an AFTP or FTP access method's target is fetched as an ftp URL through urlkit's FTP access")
 	pl.fragmentNote()
 }

@@ -127,7 +127,7 @@ func (p *planner) negotiate(verb, opt byte, why string) {
 	name, rfc := telnetOption[opt][0], telnetOption[opt][1]
 	p.add(Step{Kind: Send, Op: verbName[verb], Arg: name, Binary: true,
 		Text: string([]byte{tnIAC, verb, opt}), Why: why, RFC: rfc,
-		When: "the server sends " + verbName[telnetAsk(verb)] + " " + name})
+		When: Cond{Text: "the server sends " + verbName[telnetAsk(verb)] + " " + name}})
 }
 
 // subneg adds IAC SB opt params IAC SE (255 doubled, RFC 855).
@@ -140,7 +140,7 @@ func (p *planner) subneg(op, arg string, opt byte, params []byte, why, rfc, when
 		}
 	}
 	b = append(b, tnIAC, tnSE)
-	p.add(Step{Kind: Send, Op: op, Arg: arg, Binary: true, Text: string(b), Why: why, RFC: rfc, When: when})
+	p.add(Step{Kind: Send, Op: op, Arg: arg, Binary: true, Text: string(b), Why: why, RFC: rfc, When: Cond{Text: when}})
 }
 
 // nawsParams are RFC 1073's width and height, 16 bits big-endian each.
@@ -227,7 +227,7 @@ func (p *planner) rlogin(t *Telnet) {
 		msg := []byte{0xff, 0xff, 's', 's', byte(h >> 8), byte(h), byte(w >> 8), byte(w), 0, 0, 0, 0}
 		p.add(Step{Kind: Send, Op: "WINDOW", Arg: fmt.Sprintf("%dx%d", w, h), Binary: true, Text: string(msg),
 			Why: "the window size: magic FF FF 's' 's', rows, columns, pixels (0)", RFC: "RFC 1282",
-			When: "the server asks for the window size (urgent byte 0x80); again when the size changes"})
+			When: Cond{Text: "the server asks for the window size (urgent byte 0x80); again when the size changes"}})
 	} else {
 		p.comment("not on a terminal: no window size is sent, even when the server asks (urgent byte 0x80)")
 	}
@@ -252,7 +252,7 @@ func (p *planner) sessionLogin(t *Telnet) {
 	if t.Scheme() != "rlogin" {
 		p.add(Step{Kind: Send, Op: "LOGIN", Arg: t.User, At: t.At.User, Text: t.User + "\r\n",
 			Why: "the user name, at the login prompt", RFC: "RFC 1738 3.8",
-			When: "the server prompts \"login:\" (with BINARY on our side the line ends with LF alone)"})
+			When: Cond{Text: "the server prompts \"login:\" (with BINARY on our side the line ends with LF alone)"}})
 	}
 	if t.HasPassword {
 		// rlogin's stream is raw bytes, no NVT: the Return key's CR alone.
@@ -261,6 +261,6 @@ func (p *planner) sessionLogin(t *Telnet) {
 			end = "\r"
 		}
 		p.add(Step{Kind: Send, Op: "PASSWORD", Arg: t.Password, At: t.At.Password, Secret: true, Binary: raw, Text: t.Password + end,
-			Why: "the password, at the password prompt", RFC: "RFC 1738 3.8", When: "the server prompts \"Password:\""})
+			Why: "the password, at the password prompt", RFC: "RFC 1738 3.8", When: Cond{Text: "the server prompts \"Password:\""}})
 	}
 }

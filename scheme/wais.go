@@ -265,7 +265,7 @@ func (p *planner) wais(w *WAIS) {
 		p.comment("then a search of %q for them, as for %s?WORDS", w.Database, w.Database)
 		req := &WAISRequest{Database: "INFO", SeedWords: w.Database}
 		st := p.binary(WAISOpSource, w.Database, req, w.At.Database, "the database's description: its source record, found by a search of the server's INFO database")
-		st.When = "there is no terminal to ask on"
+		st.When.Text = "there is no terminal to ask on"
 		p.comment("then the hit %q (type WSRC) is retrieved", w.Database+".src")
 	}
 	p.fragmentNote()

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/netip"
-	"strconv"
 	"strings"
 	"time"
 
@@ -97,13 +96,15 @@ type Conn struct {
 	// d.Trace is set); it is Busy while a data transfer is open.
 	sess   wire.Session
 	lr     *wire.LineReader
-	peer   netip.Addr // control connection's remote address
-	local  netip.Addr // control connection's local address
-	typ    string     // transfer type last set with Type: "A" (the RFC 959 default) or "I"
-	noEPSV bool       // EPSV refused: use PASV
-	noEPRT bool       // EPRT refused: use PORT
-	data   net.Conn   // the open transfer's data connection
-	last   reply      // the last reply read
+	peer   netip.Addr     // control connection's remote address
+	local  netip.Addr     // control connection's local address
+	typ    string         // transfer type last set with Type: "A" (the RFC 959 default) or "I"
+	noEPSV bool           // EPSV refused: use PASV
+	noEPRT bool           // EPRT refused: use PORT
+	pasv   netip.AddrPort // the data address of a passive reply to Cmd, for the next transfer
+	rest   int64          // the offset of a REST accepted by Cmd, for the next transfer
+	data   net.Conn       // the open transfer's data connection
+	last   reply          // the last reply read
 }
 
 // Dial connects to the FTP server at addr ("host:port") with the zero
@@ -196,7 +197,13 @@ func (c *Conn) cmd(ctx context.Context, verb, arg string) (reply, error) {
 	if arg != "" {
 		line += " " + arg
 	}
-	if err := c.sess.Send(ctx, verb, escapeIAC(line)); err != nil {
+	return c.exchange(ctx, verb, escapeIAC(line))
+}
+
+// exchange writes line (checked, IAC escaped, without its CR LF) and
+// reads the reply: the one writer of the control connection.
+func (c *Conn) exchange(ctx context.Context, verb, line string) (reply, error) {
+	if err := c.sess.Send(ctx, verb, line); err != nil {
 		return reply{}, err
 	}
 	return c.read(ctx, verb)
@@ -347,11 +354,7 @@ func (c *Conn) Pwd(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dir, err := parsePWD(r.msg)
-	if err != nil {
-		return "", opErr("PWD", err)
-	}
-	return dir, nil
+	return Reply{r.code, r.msg}.Dir()
 }
 
 // Transfer types for Type.
@@ -383,11 +386,7 @@ func (c *Conn) Size(ctx context.Context, name string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, perr := strconv.ParseInt(strings.TrimSpace(r.msg), 10, 64)
-	if perr != nil || n < 0 || r.code != 213 {
-		return 0, opErr("SIZE", fmt.Errorf("%w: %d %q", ErrMalformedReply, r.code, wire.Clip(r.msg)))
-	}
-	return n, nil
+	return Reply{r.code, r.msg}.Size()
 }
 
 // Noop sends NOOP, which keeps the session alive and checks it works.

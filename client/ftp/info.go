@@ -2,11 +2,8 @@ package ftp
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
-
-	"github.com/urlkit/urlkit/internal/wire"
 )
 
 // Feat returns the features the server lists in reply to FEAT (RFC 2389),
@@ -17,19 +14,7 @@ func (c *Conn) Feat(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	lines := strings.Split(r.msg, "\n")
-	var feats []string
-	// The first and last lines are the reply's own text ("Features:",
-	// "End"); the features are between, each starting with a space.
-	for i, l := range lines {
-		if i == 0 || i == len(lines)-1 {
-			continue
-		}
-		if f := strings.TrimSpace(l); f != "" {
-			feats = append(feats, f)
-		}
-	}
-	return feats, nil
+	return Reply{r.code, r.msg}.Features(), nil
 }
 
 // Mdtm returns the modification time of name (RFC 3659 3, reply 213
@@ -39,11 +24,7 @@ func (c *Conn) Mdtm(ctx context.Context, name string) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	t, perr := ParseTimeVal(strings.TrimSpace(r.msg))
-	if perr != nil || r.code != 213 {
-		return time.Time{}, opErr("MDTM", fmt.Errorf("%w: %d %q", ErrMalformedReply, r.code, wire.Clip(r.msg)))
-	}
-	return t, nil
+	return Reply{r.code, r.msg}.Time()
 }
 
 // ParseTimeVal parses RFC 3659's time-val: YYYYMMDDHHMMSS with an
@@ -61,9 +42,5 @@ func (c *Conn) Mlst(ctx context.Context, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	lines := strings.Split(r.msg, "\n")
-	if len(lines) < 3 {
-		return "", opErr("MLST", fmt.Errorf("%w: no fact line in %q", ErrMalformedReply, wire.Clip(r.msg)))
-	}
-	return strings.TrimPrefix(lines[1], " "), nil
+	return Reply{r.code, r.msg}.Facts()
 }

@@ -49,7 +49,11 @@ func (c *Conn) listing(ctx context.Context, verb, dir string) (*Listing, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &Listing{t: t, lr: wire.NewLineReader(readerFunc(t.read), c.d.MaxLine)}, nil
+	return c.listingOf(t), nil
+}
+
+func (c *Conn) listingOf(t *transfer) *Listing {
+	return &Listing{t: t, lr: wire.NewLineReader(readerFunc(t.read), c.d.MaxLine)}
 }
 
 // Next advances to the next line and reports whether there is one.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"strconv"
 
 	"github.com/urlkit/urlkit/internal/wire"
@@ -42,6 +43,19 @@ func (c *Conn) startTransferAt(ctx context.Context, verb, arg string, offset int
 	if err := checkArg(verb, arg); err != nil {
 		return nil, err
 	}
+	line := verb
+	if arg != "" {
+		line += " " + arg
+	}
+	return c.start(ctx, verb, escapeIAC(line), offset, true)
+}
+
+// start sets up the data connection (to the address of a passive reply
+// to Cmd, else passive or active as the Dialer says), sends REST offset
+// when sendRest and offset > 0, then line (checked, without its CR LF),
+// and waits for the preliminary reply. offset is where the data starts
+// in the file.
+func (c *Conn) start(ctx context.Context, verb, line string, offset int64, sendRest bool) (*transfer, error) {
 	releaseCtl, err := c.sess.Begin(ctx)
 	if err != nil {
 		return nil, err
@@ -54,9 +68,16 @@ func (c *Conn) startTransferAt(ctx context.Context, verb, arg string, offset int
 	}()
 	var dc net.Conn
 	var ln net.Listener
-	if c.d.Active {
+	switch {
+	case c.pasv.IsValid():
+		addr := c.pasv
+		c.pasv = netip.AddrPort{}
+		if dc, err = wire.Dial(ctx, &net.Dialer{Timeout: c.d.Timeout}, "tcp", addr.String()); err != nil {
+			err = fmt.Errorf("ftp: data connection to %v: %w", addr, err)
+		}
+	case c.d.Active:
 		ln, err = c.activeListen(ctx)
-	} else {
+	default:
 		dc, err = c.passiveDial(ctx)
 	}
 	if err != nil {
@@ -70,7 +91,7 @@ func (c *Conn) startTransferAt(ctx context.Context, verb, arg string, offset int
 			ln.Close()
 		}
 	}
-	if offset > 0 {
+	if sendRest && offset > 0 {
 		r, err := c.cmd(ctx, "REST", strconv.FormatInt(offset, 10))
 		if err != nil {
 			closeData()
@@ -81,7 +102,7 @@ func (c *Conn) startTransferAt(ctx context.Context, verb, arg string, offset int
 			return nil, &ReplyError{Cmd: "REST", Code: r.code, Msg: r.msg}
 		}
 	}
-	r, err := c.cmd(ctx, verb, arg)
+	r, err := c.exchange(ctx, verb, line)
 	if err != nil {
 		closeData()
 		return nil, err
@@ -217,11 +238,16 @@ func (c *Conn) RetrFrom(ctx context.Context, name string, offset int64) (io.Read
 	if err != nil {
 		return nil, err
 	}
+	return c.retrReader(t), nil
+}
+
+// retrReader returns the body of the RETR transfer t.
+func (c *Conn) retrReader(t *transfer) io.ReadCloser {
 	r := &retrReader{t: t}
 	if c.typ != TypeImage {
 		r.ascii = newASCIIReader(readerFunc(t.read))
 	}
-	return r, nil
+	return r
 }
 
 // retrReader is the body returned by Retr.

@@ -87,9 +87,34 @@ func (c *Client) Fetch(ctx context.Context, addr, selector string, search, plus 
 	if err != nil {
 		return nil, err
 	}
-	return c.exchange(ctx, addr, func(w *textproto.Writer) error {
-		return w.PrintfLine("%s", req)
-	}, plus != nil && *plus != "")
+	return c.exchange(ctx, addr, req+"\r\n", plus != nil && *plus != "")
+}
+
+// Send sends request, the bytes of a whole request exactly as the
+// caller wrote them (an access plan's lines), to the Gopher server at
+// addr and returns the response as Fetch does; plus says whether a
+// Gopher+ header is expected. request must be lines each ending in CR
+// LF, with no other CR or LF and no NUL (only an ASK submission has
+// more than one line); it fails with an *ArgError before anything is
+// sent otherwise.
+func (c *Client) Send(ctx context.Context, addr, request string, plus bool) (*Response, error) {
+	if err := checkRequest(request); err != nil {
+		return nil, fmt.Errorf("gopher: request: %w", err)
+	}
+	return c.exchange(ctx, addr, request, plus)
+}
+
+// checkRequest checks that request is whole CR LF lines without NUL.
+func checkRequest(request string) error {
+	if !strings.HasSuffix(request, "\r\n") {
+		return wire.ErrNoLineEnd
+	}
+	for line := range strings.Lines(request) {
+		if err := wire.CheckArg(strings.TrimSuffix(line, "\r\n"), false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // requestLine checks the fields and joins them with TABs.
@@ -132,13 +157,7 @@ func (c *Client) SubmitAsk(ctx context.Context, addr, selector string, values []
 	if err != nil {
 		return nil, err
 	}
-	return c.exchange(ctx, addr, func(w *textproto.Writer) error {
-		_, err := io.WriteString(w.W, req)
-		if err == nil {
-			err = w.W.Flush()
-		}
-		return err
-	}, true)
+	return c.exchange(ctx, addr, req, true)
 }
 
 // askRequest builds the bytes of an ASK submission.
@@ -163,9 +182,9 @@ func askRequest(selector string, values []string) (string, error) {
 	return b.String(), nil
 }
 
-// exchange dials, writes the request and, if plus, reads the Gopher+
+// exchange dials, writes the request (the one writer of a request) and, if plus, reads the Gopher+
 // header.
-func (c *Client) exchange(ctx context.Context, addr string, write func(*textproto.Writer) error, plus bool) (*Response, error) {
+func (c *Client) exchange(ctx context.Context, addr, request string, plus bool) (*Response, error) {
 	nc, err := wire.Dial(ctx, &net.Dialer{Timeout: c.Timeout}, "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("gopher: dial %s: %w", addr, err)
@@ -177,7 +196,7 @@ func (c *Client) exchange(ctx context.Context, addr string, write func(*textprot
 	r := &Response{c: c, ctx: ctx, conn: conn, release: release, Length: LengthClose}
 	r.br = bufio.NewReader(conn)
 	r.body = r.br
-	if err := write(textproto.NewWriter(bufio.NewWriter(conn))); err != nil {
+	if _, err := io.WriteString(conn, request); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("gopher: sending request: %w", wire.ContextError(ctx, err))
 	}

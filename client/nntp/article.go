@@ -170,6 +170,20 @@ func (c *Conn) fetch(ctx context.Context, verb, ref string, want int) (*Article,
 	if ref != "" {
 		line += " " + ref
 	}
+	return c.fetchLine(ctx, verb, line, want)
+}
+
+// ArticleLine is Article with line, an ARTICLE command line as Cmd takes
+// it.
+func (c *Conn) ArticleLine(ctx context.Context, line string) (*Article, error) {
+	body, err := wire.CheckLine(line)
+	if err != nil {
+		return nil, opErr("ARTICLE", err)
+	}
+	return c.fetchLine(ctx, "ARTICLE", body, 220)
+}
+
+func (c *Conn) fetchLine(ctx context.Context, verb, line string, want int) (*Article, error) {
 	release, err := c.sess.Begin(ctx)
 	if err != nil {
 		return nil, err

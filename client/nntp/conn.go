@@ -55,6 +55,11 @@ type Dialer struct {
 	// sends when the server advertises MODE-READER (or cannot say,
 	// having no CAPABILITIES): for feeding, not reading, sessions.
 	NoModeReader bool
+
+	// GreetingOnly makes Dial read the greeting and stop: the caller
+	// sends CAPABILITIES and MODE READER with Cmd, as an access plan
+	// writes them.
+	GreetingOnly bool
 }
 
 // Conn is a connection to an NNTP server (RFC 3977, and the RFC 977 and
@@ -126,6 +131,9 @@ func (c *Conn) start(ctx context.Context) error {
 		c.posting = r.code == 200
 	default:
 		return &ReplyError{Cmd: "greeting", Code: r.code, Msg: safe(r.msg)}
+	}
+	if c.d.GreetingOnly {
+		return nil
 	}
 	if err := c.loadCaps(ctx); err != nil {
 		return err
@@ -234,6 +242,11 @@ func (c *Conn) loadCaps(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	return c.readCaps(ctx, r)
+}
+
+// readCaps reads the list after r, the reply to CAPABILITIES.
+func (c *Conn) readCaps(ctx context.Context, r reply) error {
 	if r.code != 101 {
 		c.caps = nil
 		return nil
@@ -344,19 +357,84 @@ func (c *Conn) Group(ctx context.Context, name string) (Group, error) {
 	if err != nil {
 		return Group{}, err
 	}
-	f := strings.Fields(r.msg)
-	g := Group{Name: name}
+	g, err := Reply{r.code, r.msg}.Group()
+	if err != nil {
+		return Group{}, err
+	}
+	g.Name = name
+	c.group = name
+	return g, nil
+}
+
+// Reply is a server's status line, the reply to a line sent with Cmd.
+type Reply struct {
+	// Code is the three-digit status code.
+	Code int
+	// Msg is the text after it.
+	Msg string
+}
+
+// Group reads a 211 reply to GROUP: "count low high group".
+func (r Reply) Group() (Group, error) {
+	f := strings.Fields(r.Msg)
+	var g Group
 	var ok1, ok2, ok3 bool
 	if len(f) >= 3 {
 		g.Count, ok1 = parseNum(f[0])
 		g.Low, ok2 = parseNum(f[1])
 		g.High, ok3 = parseNum(f[2])
 	}
-	if !ok1 || !ok2 || !ok3 {
-		return Group{}, opErr("GROUP", fmt.Errorf("%w: 211 %q", ErrMalformedReply, wire.Clip(r.msg)))
+	if len(f) >= 4 {
+		g.Name = f[3]
 	}
-	c.group = name
+	if !ok1 || !ok2 || !ok3 || r.Code != 211 {
+		return Group{}, opErr("GROUP", fmt.Errorf("%w: %d %q", ErrMalformedReply, r.Code, wire.Clip(r.Msg)))
+	}
 	return g, nil
+}
+
+// Cmd writes line, one command line exactly as the caller wrote it (an
+// access plan's step), and reads the status line, which the caller
+// judges. line must end in CR LF and hold no other CR, LF or NUL. The
+// list of a 101 reply to CAPABILITIES is read (Capabilities; another
+// reply means none); a 200 or 201 to MODE READER says whether posting is
+// allowed; a 211 to GROUP selects the group (Overview); after QUIT the
+// connection is closed. Commands whose reply goes on with a block
+// (ARTICLE, LIST) have their own methods (ArticleLine, ListLine).
+func (c *Conn) Cmd(ctx context.Context, line string) (Reply, error) {
+	body, err := wire.CheckLine(line)
+	verb, arg, _ := strings.Cut(body, " ")
+	verb = strings.ToUpper(verb)
+	if err != nil {
+		return Reply{}, opErr(verb, err)
+	}
+	var r reply
+	if verb == "QUIT" {
+		err = c.sess.Quit(ctx, func() error {
+			r, err = c.cmd(ctx, verb, body)
+			return err
+		})
+		return Reply{r.code, safe(r.msg)}, err
+	}
+	release, err := c.sess.Begin(ctx)
+	if err != nil {
+		return Reply{}, err
+	}
+	defer release()
+	if r, err = c.cmd(ctx, verb, body); err != nil {
+		return Reply{}, err
+	}
+	switch {
+	case verb == "CAPABILITIES":
+		if err := c.readCaps(ctx, r); err != nil {
+			return Reply{}, err
+		}
+	case verb == "MODE" && (r.code == 200 || r.code == 201):
+		c.posting = r.code == 200
+	case verb == "GROUP" && r.code == 211:
+		c.group = arg
+	}
+	return Reply{r.code, safe(r.msg)}, nil
 }
 
 // Quit sends QUIT and closes the connection, which is closed even when

@@ -115,6 +115,21 @@ func (c *Conn) ListActive(ctx context.Context, wildmat string) (*GroupScanner, e
 	return c.groupList(ctx, "LIST ACTIVE", r, err, 215, release)
 }
 
+// ListLine lists groups with line, a LIST ACTIVE or LIST command line
+// as Cmd takes it (reply 215), as ListActive does.
+func (c *Conn) ListLine(ctx context.Context, line string) (*GroupScanner, error) {
+	body, err := wire.CheckLine(line)
+	if err != nil {
+		return nil, opErr("LIST", err)
+	}
+	release, err := c.sess.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.cmd(ctx, "LIST", body)
+	return c.groupList(ctx, "LIST", r, err, 215, release)
+}
+
 // NewGroups lists the groups created since the given time, with
 // NEWGROUPS in the RFC 3977 form "NEWGROUPS yyyymmdd hhmmss GMT"
 // (section 7.3).

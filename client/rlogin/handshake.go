@@ -2,6 +2,7 @@ package rlogin
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -70,6 +71,18 @@ func Handshake(localUser, remoteUser, term string, speed int) ([]byte, error) {
 	b = append(b, '/')
 	b = strconv.AppendInt(b, int64(speed), 10)
 	return append(b, 0), nil
+}
+
+// checkHandshake checks the shape of a handshake: NUL, then three
+// fields each ending in NUL, none holding CR or LF.
+func checkHandshake(hs []byte) error {
+	if len(hs) < 4 || hs[0] != 0 || hs[len(hs)-1] != 0 || bytes.Count(hs, []byte{0}) != 4 {
+		return fmt.Errorf("rlogin: the handshake %q is not NUL local NUL remote NUL term/speed NUL", hs)
+	}
+	if i := bytes.IndexAny(hs, "\r\n"); i >= 0 {
+		return fmt.Errorf("rlogin: handshake: %w", &wire.ArgError{Offset: i, Byte: hs[i]})
+	}
+	return nil
 }
 
 // dialFrom connects from a privileged port (1023 down to 512, the first

@@ -92,6 +92,17 @@ func (d *Dialer) Dial(ctx context.Context, addr, localUser, remoteUser string) (
 	if err != nil {
 		return nil, err
 	}
+	return d.DialHandshake(ctx, addr, hs)
+}
+
+// DialHandshake is Dial with hs, the handshake's bytes exactly as the
+// caller wrote them (an access plan's): NUL and three NUL-terminated
+// fields (local user, remote user, term/speed), none holding CR or LF;
+// Dialer.Term and Speed are not used.
+func (d *Dialer) DialHandshake(ctx context.Context, addr string, hs []byte) (*Conn, error) {
+	if err := checkHandshake(hs); err != nil {
+		return nil, err
+	}
 	if d.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d.Timeout)

@@ -38,6 +38,11 @@ type Dialer struct {
 	// LocalName is the name given in EHLO/HELO (default "localhost").
 	LocalName string
 
+	// GreetingOnly makes Dial read the greeting and stop: the caller
+	// says EHLO (or HELO) with Cmd, as an access plan writes it. StartTLS
+	// is then not done.
+	GreetingOnly bool
+
 	// StartTLS makes Dial upgrade the connection with STARTTLS (RFC 3207)
 	// and fail with ErrNoStartTLS when the server does not offer it.
 	// Without it the session stays in clear even when it is offered.
@@ -120,6 +125,9 @@ func (c *Conn) start(ctx context.Context, addr string) error {
 	}
 	if r.code != 220 {
 		return &ReplyError{Cmd: "greeting", Code: r.code, Msg: safe(r.msg)}
+	}
+	if c.d.GreetingOnly {
+		return nil
 	}
 	if err := c.hello(ctx); err != nil {
 		return err
@@ -321,11 +329,24 @@ func (c *Conn) Rcpt(ctx context.Context, to string) error {
 //
 // ctx governs the whole exchange, including the writes and Close.
 func (c *Conn) Data(ctx context.Context) (io.WriteCloser, error) {
+	return c.data(ctx, "DATA")
+}
+
+// DataLine is Data with line, the DATA command line as Cmd takes it.
+func (c *Conn) DataLine(ctx context.Context, line string) (io.WriteCloser, error) {
+	body, err := wire.CheckLine(line)
+	if err != nil {
+		return nil, opErr("DATA", err)
+	}
+	return c.data(ctx, body)
+}
+
+func (c *Conn) data(ctx context.Context, line string) (io.WriteCloser, error) {
 	release, err := c.sess.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.expect(ctx, "DATA", "DATA", 354); err != nil {
+	if _, err := c.expect(ctx, "DATA", line, 354); err != nil {
 		release()
 		return nil, err
 	}
@@ -508,6 +529,43 @@ func wireSize(msg []byte) int64 {
 		n += 2 // the last line gets its CRLF
 	}
 	return n
+}
+
+// Cmd writes line, one command line exactly as the caller wrote it (an
+// access plan's step), and reads the reply, which the caller judges.
+// line must end in CR LF and hold no other CR, LF or NUL. A 250 reply
+// to EHLO gives the extensions (Extension), one to HELO none; after
+// QUIT the connection is closed.
+func (c *Conn) Cmd(ctx context.Context, line string) (code int, msg string, err error) {
+	body, err := wire.CheckLine(line)
+	verb, _, _ := strings.Cut(body, " ")
+	verb = strings.ToUpper(verb)
+	if err != nil {
+		return 0, "", opErr(verb, err)
+	}
+	var r reply
+	if verb == "QUIT" {
+		err = c.sess.Quit(ctx, func() error {
+			r, err = c.cmd(ctx, verb, body)
+			return err
+		})
+		return r.code, r.msg, err
+	}
+	release, err := c.sess.Begin(ctx)
+	if err != nil {
+		return 0, "", err
+	}
+	defer release()
+	if r, err = c.cmd(ctx, verb, body); err != nil {
+		return 0, "", err
+	}
+	switch {
+	case verb == "EHLO" && r.code == 250:
+		c.ext = parseExtensions(r.msg)
+	case verb == "HELO" && r.code == 250:
+		c.ext = nil
+	}
+	return r.code, safe(r.msg), nil
 }
 
 // Quit sends QUIT and closes the connection (closed even on error).

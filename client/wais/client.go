@@ -253,6 +253,11 @@ func (c *Conn) Text(ctx context.Context, req *TextRequest) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.text(ctx, msg, req)
+}
+
+// text sends msg, the encoding of req, and reads the text it gets.
+func (c *Conn) text(ctx context.Context, msg []byte, req *TextRequest) ([]byte, error) {
 	sr, err := c.search(ctx, msg)
 	if err != nil {
 		return nil, err
@@ -284,11 +289,28 @@ func (c *Conn) Open(ctx context.Context, database string, docID []byte, typ stri
 	return &docReader{c: c, ctx: ctx, req: TextRequest{Database: database, DocID: docID, Type: typ}, length: length}
 }
 
+// OpenRequest is Open with first, the encoded TextRequest of the first
+// chunk (an access plan's bytes), which is sent as it is; the later
+// chunks are asked for with the same request and the next ranges.
+func (c *Conn) OpenRequest(ctx context.Context, first []byte, length int64) (io.ReadCloser, error) {
+	req, err := ParseRequest(first)
+	if err != nil {
+		return nil, err
+	}
+	tr, ok := req.(*TextRequest)
+	if !ok || tr.Start != 0 {
+		return nil, fmt.Errorf("%w: the first request of a document is no retrieval from byte 0", ErrMalformed)
+	}
+	return &docReader{c: c, ctx: ctx, req: *tr, length: length, first: first, chunk: tr.End}, nil
+}
+
 type docReader struct {
 	c      *Conn
 	ctx    context.Context
 	req    TextRequest
-	length int64 // -1: unknown
+	length int64  // -1: unknown
+	first  []byte // the first chunk's request as the caller wrote it, until sent
+	chunk  int64  // the chunk size of first; 0: Dialer.ChunkSize
 	pos    int64
 	buf    []byte
 	eof    bool
@@ -312,12 +334,23 @@ func (r *docReader) Read(p []byte) (int, error) {
 }
 
 func (r *docReader) fetch() {
-	end := r.pos + r.c.d.ChunkSize
+	size := r.c.d.ChunkSize
+	if r.chunk > 0 {
+		size = r.chunk
+	}
+	end := r.pos + size
 	if r.length >= 0 && end > r.length {
 		end = r.length
 	}
 	r.req.Start, r.req.End = r.pos, end
-	text, err := r.c.Text(r.ctx, &r.req)
+	var text []byte
+	var err error
+	if r.first != nil {
+		text, err = r.c.text(r.ctx, r.first, &r.req)
+		r.first = nil
+	} else {
+		text, err = r.c.Text(r.ctx, &r.req)
+	}
 	switch {
 	case r.pos > 0 && r.length < 0 && (errors.Is(err, ErrNotFound) || errors.Is(err, ErrDiagnostic)):
 		// The previous chunk ended exactly at the end of the document:
@@ -367,7 +400,17 @@ const maxSource = 64 << 10
 // database's name, whose hit "database.src" (type WSRC) is retrieved. A
 // server without one answers ErrNotFound.
 func (c *Conn) Source(ctx context.Context, database string) (*Source, error) {
-	sr, err := c.Search(ctx, &SearchRequest{Database: "INFO", SeedWords: database})
+	msg, err := (&SearchRequest{Database: "INFO", SeedWords: database}).Marshal()
+	if err != nil {
+		return nil, err
+	}
+	return c.SourceRequest(ctx, msg, database)
+}
+
+// SourceRequest is Source with search, the encoded search of the INFO
+// database (an access plan's bytes), which is sent as it is.
+func (c *Conn) SourceRequest(ctx context.Context, search []byte, database string) (*Source, error) {
+	sr, err := c.search(ctx, search)
 	if err != nil {
 		return nil, err
 	}

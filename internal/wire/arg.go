@@ -3,6 +3,7 @@ package wire
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ErrUnsafeArg matches (with errors.Is) every [*ArgError].
@@ -54,4 +55,23 @@ func CheckArg(s string, forbidTab bool) error {
 		}
 	}
 	return nil
+}
+
+// ErrNoLineEnd reports a command line handed to a client without the CR
+// LF that ends it.
+var ErrNoLineEnd = errors.New("command line does not end in CR LF")
+
+// CheckLine checks line, one whole command line as a plan writes it: it
+// must end in CR LF and hold no other CR, LF or NUL (an [*ArgError] with
+// the offset in line). It returns the line without its CR LF, for
+// [Session.Send], which writes it back.
+func CheckLine(line string) (string, error) {
+	body, ok := strings.CutSuffix(line, "\r\n")
+	if !ok {
+		return "", ErrNoLineEnd
+	}
+	if err := CheckArg(body, false); err != nil {
+		return "", err
+	}
+	return body, nil
 }
