@@ -289,15 +289,26 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 				}
 				resp.Fields = append(resp.Fields, Field{"MLST", facts})
 			}
-			resp.Body = &ftpBody{r: strings.NewReader(""), closeData: func() error { return nil }, c: c, ctx: ctx, want: -1, keep: o.keeper(key, c, home)}
+			resp.Body = o.noData(ctx, c, key, home)
 		case "EPSV":
 			// Sent by the client's passive logic with the next RETR or NLST.
 		case "REST":
-			// Sent by the client with the RETR, after the passive setup.
+			// Sent by the client with the RETR, after the passive setup,
+			// unless SIZE settles it: a copy as long as the file is
+			// complete (no RETR), a longer one is not its start (RETR
+			// from byte 0, as curl -C - and wget -c do).
 			restart = req.Resume.Offset
-			if resp.Size >= 0 && restart > resp.Size {
-				return nil, &Error{Op: "open", Offset: -1, Kind: ErrStatus,
-					Rule: fmt.Sprintf("cannot resume: the partial copy has %d bytes, the remote file %d (SIZE); it changed: remove the partial copy", restart, resp.Size)}
+			switch {
+			case resp.Size < 0 || restart < resp.Size:
+			case restart == resp.Size:
+				resp.Offset, resp.Size = restart, 0
+				resp.Body = o.noData(ctx, c, key, home)
+				ok = true
+				return resp, nil
+			default:
+				restart = 0
+				resp.restartNoted = true
+				resp.Warnings = append(resp.Warnings, fmt.Sprintf("the %d bytes held are more than the remote file's %d (SIZE): it is not their continuation; fetched again from the start", req.Resume.Offset, resp.Size))
 			}
 		case "NLST":
 			l, err := c.Nlst(ctx, st.Arg)
@@ -326,7 +337,7 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 			if restart > 0 && resp.Size >= 0 {
 				resp.Size -= restart
 			}
-			if req.Resume.Offset > 0 && restart == 0 {
+			if req.Resume.Offset > 0 && restart == 0 && !resp.restartNoted {
 				resp.restartNoted = true
 				resp.Warnings = append(resp.Warnings, "a TYPE A transfer cannot be resumed (its offsets count the network's CRLF text, not the file's bytes): fetched again from the start")
 			}
@@ -344,6 +355,12 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 	}
 	ok = true
 	return resp, nil
+}
+
+// noData is the empty Body of an answer without a data transfer (Head,
+// a resumed copy already complete); its Close keeps or quits c.
+func (o *FTPOpener) noData(ctx context.Context, c *ftp.Conn, key, home string) *ftpBody {
+	return &ftpBody{r: strings.NewReader(""), closeData: func() error { return nil }, c: c, ctx: ctx, want: -1, keep: o.keeper(key, c, home)}
 }
 
 // list starts the listing of a --list plan after its FEAT: MLSD when
