@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -109,4 +111,35 @@ func allZero(t *testing.T, path string, size int64) {
 	if n != size {
 		t.Fatalf("%s: %d bytes, want %d", path, n, size)
 	}
+}
+
+// Another user's FILE in a sticky world-writable directory (/tmp) is
+// not appended to, even by root: anyone may have put it there. get -C -
+// fetches the resource whole into its partial copy and replaces FILE,
+// as get -o does.
+func TestGetContinueOthersFileInSticky(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: another user's file")
+	}
+	const nobody = 65534
+	body := randomBytes(t, 40000)
+	var ranges []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ranges = append(ranges, r.Header.Get("Range"))
+		http.ServeContent(w, r, "f.bin", time.Time{}, bytes.NewReader(body))
+	}))
+	defer srv.Close()
+	dir, out := heldFile(t, "f.bin", body[:12000], 0o666)
+	if err := os.Chmod(dir, os.ModeSticky|0o777); err != nil || os.Chown(out, nobody, nobody) != nil {
+		t.Fatal("cannot make the sticky directory or give FILE away")
+	}
+	code, _, stderr := runCLI(t, "", false, "get", "-q", "-C", "-", "-o", out, srv.URL+"/f.bin")
+	got, _ := os.ReadFile(out)
+	if code != exitOK || !bytes.Equal(got, body) {
+		t.Fatalf("exit %d, %d bytes: %s", code, len(got), stderr)
+	}
+	if len(ranges) != 1 || ranges[0] != "" {
+		t.Errorf("requests with Range %q, want one for the whole resource", ranges)
+	}
+	onlyFile(t, dir, "f.bin")
 }

@@ -84,7 +84,13 @@ func openResume(path string) (*outputFile, fetch.Resume, error) {
 		return nil, fetch.Resume{}, nil
 	}
 	if _, err := os.Lstat(partName(final)); errors.Is(err, fs.ErrNotExist) && fi != nil && fi.Size() > 0 {
-		return openInPlace(path, final)
+		// Another user's FILE in /tmp is not appended to (Linux's
+		// fs.protected_regular keeps even root from opening it with
+		// O_CREAT there): it is fetched whole into the partial copy,
+		// then replaced.
+		if planted, err := othersInSticky(final, fi); err == nil && !planted {
+			return openInPlace(path, final)
+		}
 	}
 	f, err := openPart(path, final)
 	if err != nil {
