@@ -400,9 +400,11 @@ func (f *Fetcher) Fetch(ctx context.Context, u *urlkit.URL) (*Response, error) {
 // FetchFrom is Fetch continuing a partial copy of r.Offset bytes: FTP
 // with REST (TYPE I only, checked against SIZE), HTTP with Range (and
 // If-Range on r.Validator). The Response's Offset says where its Body
-// starts: r.Offset when the protocol continued there, or 0 when the
-// whole resource comes again (HTTP 200 to a range, a TYPE A transfer,
-// Gopher and file URLs, which cannot resume), with a warning.
+// starts: r.Offset when the protocol continued there (an empty Body of
+// Size 0 when the copy is already complete: FTP SIZE, HTTP 416 naming
+// that length), or 0 when the whole resource comes again (HTTP 200 to a
+// range, a copy longer than the resource, a TYPE A transfer, Gopher and
+// file URLs, which cannot resume), with a warning.
 func (f *Fetcher) FetchFrom(ctx context.Context, u *urlkit.URL, r Resume) (*Response, error) {
 	return f.fetch(ctx, u, r, false)
 }

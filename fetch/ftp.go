@@ -253,7 +253,11 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 			}
 			continue
 		}
-		if err := x.step(ctx, i); err != nil {
+		if err := x.step(ctx, i); err == errCopyComplete {
+			x.resp.Offset, x.resp.Size = req.Resume.Offset, 0
+			x.resp.Body = x.body(strings.NewReader(""), func() error { return nil }, -1)
+			break
+		} else if err != nil {
 			return nil, err
 		}
 		req.progress()
@@ -267,6 +271,10 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 	ok = true
 	return x.resp, nil
 }
+
+// errCopyComplete stops a resumed run at its REST step: the copy held is
+// as long as the file (SIZE), so there is nothing to transfer.
+var errCopyComplete = errors.New("the copy held is complete")
 
 // ftpRun is the state of one run of an FTP plan.
 type ftpRun struct {
@@ -301,9 +309,17 @@ func (x *ftpRun) step(ctx context.Context, i int) error {
 			return nil // the client makes the data connection its own way
 		}
 	case "REST":
-		if resp.Size >= 0 && x.req.Resume.Offset > resp.Size {
-			return &Error{Op: "open", Offset: -1, Kind: ErrStatus,
-				Rule: fmt.Sprintf("cannot resume: the partial copy has %d bytes, the remote file %d (SIZE); it changed: remove the partial copy", x.req.Resume.Offset, resp.Size)}
+		// SIZE may settle it: a copy as long as the file is complete (no
+		// RETR), a longer one is not its start (RETR from byte 0, as
+		// curl -C - and wget -c do).
+		switch held := x.req.Resume.Offset; {
+		case resp.Size < 0 || held < resp.Size:
+		case held == resp.Size:
+			return errCopyComplete
+		default:
+			resp.restartNoted = true
+			resp.Warnings = append(resp.Warnings, fmt.Sprintf("the %d bytes held are more than the remote file's %d (SIZE): it is not their continuation; fetched again from the start", held, resp.Size))
+			return nil // no REST: the RETR starts at byte 0
 		}
 	case "USER":
 		x.user = st.Arg
@@ -437,7 +453,7 @@ func (x *ftpRun) transfer(ctx context.Context, i int, line string) error {
 	if restart > 0 && resp.Size >= 0 {
 		resp.Size -= restart
 	}
-	if x.req.Resume.Offset > 0 && restart == 0 {
+	if x.req.Resume.Offset > 0 && restart == 0 && !resp.restartNoted {
 		resp.restartNoted = true
 		resp.Warnings = append(resp.Warnings, "a TYPE A transfer cannot be resumed (its offsets count the network's CRLF text, not the file's bytes): fetched again from the start")
 	}

@@ -284,11 +284,28 @@ func (o *HTTPOpener) do(ctx context.Context, req *Request, hreq *http.Request, p
 	final := hresp.Request.URL.Redacted()
 	resume := hreq.Header.Get("Range") != "" && req.Resume.Offset > 0
 	if resume && hresp.StatusCode == http.StatusRequestedRangeNotSatisfiable {
-		// "bytes */LENGTH": the copy is complete when it has LENGTH bytes.
-		if n, ok := strings.CutPrefix(hresp.Header.Get("Content-Range"), "bytes */"); ok && n == strconv.FormatInt(req.Resume.Offset, 10) {
+		// "bytes */LENGTH": the copy is complete when it has LENGTH
+		// bytes; with more it is not the resource's start, which comes
+		// again whole (curl -C - and wget -c do the same).
+		n, ok := strings.CutPrefix(hresp.Header.Get("Content-Range"), "bytes */")
+		length, err := strconv.ParseInt(n, 10, 64)
+		switch {
+		case ok && err == nil && length == req.Resume.Offset:
 			hresp.Body.Close()
 			return &Response{Body: io.NopCloser(strings.NewReader("")), URL: final, Size: 0, Offset: req.Resume.Offset,
 				Reply: hresp.Status, Validator: validator(hresp.Header), ContentType: hresp.Header.Get("Content-Type")}, nil
+		case ok && err == nil && length >= 0 && length < req.Resume.Offset:
+			io.Copy(io.Discard, io.LimitReader(hresp.Body, 64<<10))
+			hresp.Body.Close()
+			whole := hreq.Clone(hreq.Context())
+			whole.Header.Del("Range")
+			whole.Header.Del("If-Range")
+			resp, err := o.do(ctx, req, whole, proxy)
+			if err == nil {
+				resp.restartNoted = true
+				resp.Warnings = append(resp.Warnings, fmt.Sprintf("the %d bytes held are more than the resource's %d (%s): they are not its start; fetched again from the start", req.Resume.Offset, length, hresp.Status))
+			}
+			return resp, err
 		}
 	}
 	if hresp.StatusCode < 200 || hresp.StatusCode > 299 {

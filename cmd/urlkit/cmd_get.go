@@ -392,7 +392,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	var file *outputFile
 	var from fetch.Resume
 	if o.resume && job.out != "" {
-		if file, from, err = openPart(job.out); err != nil {
+		if file, from, err = openResume(job.out); err != nil {
 			return attempt{code: exitWrite, msg: "urlkit: " + safetext.Visible(err.Error())}
 		}
 		if file != nil {
@@ -494,17 +494,16 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	case err != nil && werr != nil:
 		a.code, a.msg = exitWrite, fmt.Sprintf("urlkit: writing %s: %s", safetext.Visible(outName(job.out)), safetext.Visible(unwrapPath(werr).Error()))
 	case err != nil && file != nil && errors.Is(err, fetch.ErrLongTransfer):
-		partial := file.partial
-		file.discard()
-		a.code, a.msg, a.cause = exitOf(err), describe(err), err
-		if partial {
-			a.msg += "; the partial copy is removed: it cannot be continued"
-		}
+		a.code, a.msg, a.cause = exitOf(err), describe(err)+file.discard(), err
 	case err != nil:
 		a.code, a.msg, a.cause = exitOf(err), describe(err)+partialNote(file), err
 	case file != nil:
 		if err := file.commit(); err != nil {
 			a.code, a.msg = exitWrite, fmt.Sprintf("urlkit: writing %s: %s", safetext.Visible(job.out), safetext.Visible(unwrapPath(err).Error()))
+		} else if file.inPlace && cw.n == 0 {
+			// The server had nothing past FILE's end (HTTP 416 naming
+			// that length, FTP SIZE): wget -c says so too.
+			fmt.Fprintf(st.Err, "urlkit: %s: %s is already complete (%d bytes): nothing to fetch\n", quoteInput(resp.URL, 0), safetext.Visible(job.out), file.held)
 		}
 	}
 	return a

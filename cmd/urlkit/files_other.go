@@ -16,6 +16,9 @@ func ownFile(fi os.FileInfo) bool { return fi.Mode().IsRegular() }
 // mayFollow follows every link where there are no owners.
 func mayFollow(link string, fi os.FileInfo) error { return nil }
 
+// othersInSticky finds no other user's file where there are no owners.
+func othersInSticky(path string, fi os.FileInfo) (bool, error) { return false, nil }
+
 // keepOwner does nothing where files have no Unix owner.
 func keepOwner(f *os.File, old os.FileInfo) {}
 

@@ -37,19 +37,26 @@ func ownFile(fi os.FileInfo) bool {
 // user's link there would have root's get -o /tmp/out replace the file
 // it names.
 func mayFollow(link string, fi os.FileInfo) error {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || int(st.Uid) == os.Geteuid() {
-		return nil
-	}
-	dir, err := os.Stat(filepath.Dir(link))
-	if err != nil {
+	if planted, err := othersInSticky(link, fi); err != nil || !planted {
 		return err
 	}
-	ds, ok := dir.Sys().(*syscall.Stat_t)
-	if !ok || dir.Mode()&os.ModeSticky == 0 || dir.Mode().Perm()&0o002 == 0 || ds.Uid == st.Uid {
-		return nil
-	}
 	return &os.PathError{Op: "open", Path: link, Err: errors.New("a symbolic link of another user in a sticky world-writable directory: not followed (as fs.protected_symlinks)")}
+}
+
+// othersInSticky reports whether the file at path (fi: its Lstat)
+// belongs to another user, in a sticky world-writable directory (/tmp)
+// that user does not own either: there, anyone may have put it.
+func othersInSticky(path string, fi os.FileInfo) (bool, error) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || int(st.Uid) == os.Geteuid() {
+		return false, nil
+	}
+	dir, err := os.Stat(filepath.Dir(path))
+	if err != nil {
+		return false, err
+	}
+	ds, ok := dir.Sys().(*syscall.Stat_t)
+	return ok && dir.Mode()&os.ModeSticky != 0 && dir.Mode().Perm()&0o002 != 0 && ds.Uid != st.Uid, nil
 }
 
 // keepOwner gives f the owner and group of the file old describes, when

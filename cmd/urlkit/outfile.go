@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // An outputFile is where get -o writes. What happens to the target
@@ -32,6 +35,8 @@ type outputFile struct {
 	final   string // the file renamed into place (the symlink's target)
 	atomic  bool   // written under a temporary name
 	partial bool   // the temporary file is get -C -'s partial copy: kept on failure
+	inPlace bool   // get -C - appends to the target itself (another tool's copy)
+	held    int64  // with inPlace: the bytes the target held before
 	done    bool
 }
 
@@ -239,6 +244,14 @@ func (f *outputFile) Write(p []byte) (int, error) {
 // storage, gives it the replaced file's mode and owner (else 0666 less
 // the umask) and renames it into place.
 func (f *outputFile) commit() error {
+	if f.inPlace {
+		err := f.Sync()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		f.done = true
+		return nameTarget(err, "write", f.target)
+	}
 	if !f.atomic {
 		f.done = true
 		return nameTarget(f.Close(), "close", f.target)
@@ -271,13 +284,27 @@ func (f *outputFile) commit() error {
 
 // discard is abort for data that is not the resource (fetch's
 // ErrLongTransfer): a partial copy for -C - is removed too, since it
-// cannot be continued.
-func (f *outputFile) discard() {
-	if f.partial && !f.done {
+// cannot be continued, and a target continued in place is cut back to
+// the bytes it held. It returns what the error message adds.
+func (f *outputFile) discard() string {
+	switch {
+	case f.done:
+		return ""
+	case f.inPlace:
+		err := f.Truncate(f.held)
+		f.abort()
+		if err != nil {
+			return fmt.Sprintf("; cutting %s back to its %d bytes failed: %s", safetext.Visible(f.target), f.held, safetext.Visible(unwrapPath(err).Error()))
+		}
+		return fmt.Sprintf("; %s is cut back to the %d bytes it held", safetext.Visible(f.target), f.held)
+	case f.partial:
 		f.partial = false
 		os.Remove(f.Name() + ".validator")
+		f.abort()
+		return "; the partial copy is removed: it cannot be continued"
 	}
 	f.abort()
+	return ""
 }
 
 // abort removes the temporary file (a special file is just closed); it
@@ -287,6 +314,11 @@ func (f *outputFile) abort() {
 		return
 	}
 	f.done = true
+	if f.inPlace {
+		// What arrived continues the bytes held: the next -C - goes on.
+		f.Close()
+		return
+	}
 	if f.partial {
 		// Kept for the next -C -, unless nothing arrived.
 		if fi, err := f.Stat(); err == nil && fi.Size() == 0 {

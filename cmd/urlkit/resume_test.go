@@ -130,14 +130,7 @@ func TestGetResumeHTTPShortRange(t *testing.T) {
 // is not the file's start plus its rest; it is removed, not offered for
 // another -C -.
 func TestGetResumeFTPRestIgnored(t *testing.T) {
-	var d wt.Data
-	srv := wt.Start(t, wt.Send("220 fake server"),
-		wt.Expect("USER anonymous"), wt.Send("331 pw"), wt.Expect("PASS "+faultEmail), wt.Send("230 ok"),
-		wt.Expect("TYPE I"), wt.Send("200 ok"), wt.Expect("SIZE f.bin"), wt.Send("213 1000"),
-		wt.Expect("EPSV"), wt.EPSV(&d), wt.Expect("REST 4"), wt.Send("350 restarting at 4"),
-		wt.Expect("RETR f.bin"), wt.Send("150 Opening BINARY mode data connection"),
-		wt.OnData(&d, wt.SendRaw(strings.Repeat("y", 1000)), wt.Close()),
-		wt.Send("226 Transfer complete"), wt.Expect("QUIT"), wt.Send("221 bye"))
+	srv := restIgnored(t, 4)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "f.bin")
 	if err := os.WriteFile(partName(out), []byte("xxxx"), 0o600); err != nil {
@@ -150,6 +143,19 @@ func TestGetResumeFTPRestIgnored(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("left in the directory: %v", entries)
 	}
+}
+
+// restIgnored is an FTP server whose f.bin has 1000 bytes (SIZE) and
+// that answers REST rest with 350, then sends all 1000 from the start.
+func restIgnored(t *testing.T, rest int) *wt.Server {
+	var d wt.Data
+	return wt.Start(t, wt.Send("220 fake server"),
+		wt.Expect("USER anonymous"), wt.Send("331 pw"), wt.Expect("PASS "+faultEmail), wt.Send("230 ok"),
+		wt.Expect("TYPE I"), wt.Send("200 ok"), wt.Expect("SIZE f.bin"), wt.Send("213 1000"),
+		wt.Expect("EPSV"), wt.EPSV(&d), wt.Expect(fmt.Sprintf("REST %d", rest)), wt.Sendf("350 restarting at %d", rest),
+		wt.Expect("RETR f.bin"), wt.Send("150 Opening BINARY mode data connection"),
+		wt.OnData(&d, wt.SendRaw(strings.Repeat("y", 1000)), wt.Close()),
+		wt.Send("226 Transfer complete"), wt.Expect("QUIT"), wt.Send("221 bye"))
 }
 
 // An FTP transfer cut at 60% (a fault server resets the data connection)
@@ -274,7 +280,7 @@ func TestGetResumeRefusesPlantedPart(t *testing.T) {
 	if err := os.Symlink(secret, partName(out)+".validator"); err != nil {
 		t.Fatal(err)
 	}
-	part, r, err := openPart(out)
+	part, r, err := openResume(out)
 	if err != nil {
 		t.Fatal(err)
 	}
