@@ -309,14 +309,10 @@ func (x *ftpRun) step(ctx context.Context, i int) error {
 			return nil // the client makes the data connection its own way
 		}
 	case "REST":
-		// SIZE may settle it: a copy as long as the file is complete (no
-		// RETR), a longer one is not its start (RETR from byte 0, as
-		// curl -C - and wget -c do).
-		switch held := x.req.Resume.Offset; {
-		case resp.Size < 0 || held < resp.Size:
-		case held == resp.Size:
-			return errCopyComplete
-		default:
+		// A copy longer than the file (SIZE) is not its start: RETR from
+		// byte 0, as curl -C - and wget -c do. (One as long as the file
+		// ended the run at SIZE.)
+		if held := x.req.Resume.Offset; resp.Size >= 0 && held > resp.Size {
 			resp.restartNoted = true
 			resp.Warnings = append(resp.Warnings, fmt.Sprintf("the %d bytes held are more than the remote file's %d (SIZE): it is not their continuation; fetched again from the start", held, resp.Size))
 			return nil // no REST: the RETR starts at byte 0
@@ -370,6 +366,9 @@ func (x *ftpRun) step(ctx context.Context, i int) error {
 			resp.Size = n
 			if x.req.Head {
 				resp.Fields = append(resp.Fields, Field{"Content-Length", strconv.FormatInt(n, 10)})
+			}
+			if n > 0 && n == x.req.Resume.Offset && x.restarts() {
+				return errCopyComplete // before the data connection: nothing to transfer
 			}
 		}
 		return nil // a refusal is ignored
@@ -459,6 +458,11 @@ func (x *ftpRun) transfer(ctx context.Context, i int, line string) error {
 	}
 	resp.Body = x.body(rc, rc.Close, resp.Size)
 	return nil
+}
+
+// restarts reports whether the plan resumes its transfer (a REST step).
+func (x *ftpRun) restarts() bool {
+	return slices.ContainsFunc(x.steps, func(st scheme.Step) bool { return st.Kind == scheme.Send && st.Op == "REST" })
 }
 
 // body returns the Body of the data r: on Close, the completion reply
