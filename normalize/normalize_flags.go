@@ -5,11 +5,11 @@ import (
 	"net/netip"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/ipv4"
 	"github.com/urlkit/urlkit/internal/percent"
 	"github.com/urlkit/urlkit/internal/registry"
 	"github.com/urlkit/urlkit/internal/resolver"
@@ -306,8 +306,8 @@ func (n Normalizer) applyFlags(v *urlkit.URL, t *trace) {
 			host(FlagRemoveUnnecessaryHostDots, trimHostDots(v.Host))
 		}
 		if f&FlagDecodeNumericHost != 0 {
-			if a, ok := numericIPv4(v.Host); ok {
-				host(FlagDecodeNumericHost, a)
+			if a, ok := ipv4.Aton(v.Host); ok {
+				host(FlagDecodeNumericHost, a.String())
 			}
 		}
 		if f&FlagHostToPunycode != 0 {
@@ -514,49 +514,6 @@ func trimHostDots(h string) string {
 // isNumericHost reports whether h is made of digits and dots only.
 func isNumericHost(h string) bool {
 	return strings.Trim(h, "0123456789.") == ""
-}
-
-// numericIPv4 reads h as inet_aton does (POSIX inet_addr): one to four
-// parts separated by dots, each decimal, octal with a leading 0 or
-// hexadecimal with 0x; the last part fills the remaining bytes. It
-// returns the dotted-decimal form.
-func numericIPv4(h string) (string, bool) {
-	if h == "" || strings.HasPrefix(h, "[") {
-		return "", false
-	}
-	parts := strings.Split(h, ".")
-	if len(parts) > 4 {
-		return "", false
-	}
-	var nums [4]uint64
-	for i, s := range parts {
-		base := 10
-		switch {
-		case len(s) > 2 && (s[:2] == "0x" || s[:2] == "0X"):
-			s, base = s[2:], 16
-		case len(s) > 1 && s[0] == '0':
-			s, base = s[1:], 8
-		}
-		v, err := strconv.ParseUint(s, base, 32)
-		if err != nil {
-			return "", false
-		}
-		nums[i] = v
-	}
-	last := len(parts) - 1
-	var addr uint64
-	for i := 0; i < last; i++ {
-		if nums[i] > 255 {
-			return "", false
-		}
-		addr |= nums[i] << (8 * (3 - i))
-	}
-	if nums[last] >= 1<<(8*(4-last)) {
-		return "", false
-	}
-	addr |= nums[last]
-	a := netip.AddrFrom4([4]byte{byte(addr >> 24), byte(addr >> 16), byte(addr >> 8), byte(addr)})
-	return a.String(), true
 }
 
 // rfc5952 writes the IPv6 literal h ("[...]", with an optional RFC 6874

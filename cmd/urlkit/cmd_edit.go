@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/urlkit/urlkit/internal/edit"
 	"github.com/urlkit/urlkit/internal/safetext"
 )
 
@@ -52,7 +53,8 @@ edit reads them as curl does, and writes them as trurl does:
     the query each pair is re-encoded with "+" for a space and lower-case
     hex, but only written back when some pair changed (or --sort-query,
     --qtrim, --replace, --append query=... change the query); empty
-    query pairs are dropped then.
+    query pairs are dropped, as trurl drops them ('e?e&&' is
+    http://e/?e), which writes the query back.
 
 --set COMPONENT=VALUE encodes VALUE (COMPONENT:=VALUE takes it encoded;
 COMPONENT?=VALUE sets it only if it is not set; an empty VALUE removes the
@@ -151,8 +153,8 @@ type editConfig struct {
 	forceReplace                                   bool
 	json, verify, sortQuery, urlencode, quiet      bool
 	version                                        bool
-	parse                                          editOptions
-	out                                            urlOut
+	parse                                          edit.Options
+	out                                            edit.Out
 }
 
 func setupEdit(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
@@ -177,13 +179,13 @@ func setupEdit(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 	fs.Var(appendingReplace{c}, "force-replace", "the first name of --replace-append `KEY=VALUE`")
 	fs.BoolVar(&c.json, "json", false, "write each URL as trurl's JSON object, in an array")
 	fs.BoolVar(&c.verify, "verify", false, "stop at the first URL that cannot be read (exit status 1)")
-	fs.BoolVar(&c.parse.acceptSpace, "accept-space", false, "accept spaces in URLs, and encode them")
-	fs.BoolVar(&c.parse.curlOnly, "curl", false, "accept only the schemes libcurl supports")
-	fs.BoolVar(&c.parse.noGuess, "no-guess-scheme", false, "refuse URLs without a scheme instead of guessing one")
-	fs.BoolVar(&c.out.defaultPort, "default-port", false, "write the scheme's default port where no port is given")
-	fs.BoolVar(&c.out.keepPort, "keep-port", false, "keep a port that is the scheme's default")
-	fs.BoolVar(&c.out.puny, "punycode", false, "write international host names in punycode (IDNA A-labels)")
-	fs.BoolVar(&c.out.idn, "as-idn", false, "write punycode host names as international names")
+	fs.BoolVar(&c.parse.AcceptSpace, "accept-space", false, "accept spaces in URLs, and encode them")
+	fs.BoolVar(&c.parse.CurlOnly, "curl", false, "accept only the schemes libcurl supports")
+	fs.BoolVar(&c.parse.NoGuess, "no-guess-scheme", false, "refuse URLs without a scheme instead of guessing one")
+	fs.BoolVar(&c.out.DefaultPort, "default-port", false, "write the scheme's default port where no port is given")
+	fs.BoolVar(&c.out.KeepPort, "keep-port", false, "keep a port that is the scheme's default")
+	fs.BoolVar(&c.out.Puny, "punycode", false, "write international host names in punycode (IDNA A-labels)")
+	fs.BoolVar(&c.out.IDN, "as-idn", false, "write punycode host names as international names")
 	fs.BoolVar(&c.sortQuery, "sort-query", false, "sort the query pairs (ASCII case ignored)")
 	fs.BoolVar(&c.urlencode, "urlencode", false, "write components encoded in --get and --json")
 	fs.BoolVar(&c.quiet, "quiet", false, "leave out (some) notes")
@@ -246,7 +248,7 @@ func parseSet(s string) (editSet, error) {
 		set.conditional = set.conditional || name[len(name)-1] == '?'
 		name = name[:len(name)-1]
 	}
-	if name != "url" && !isEditComponent(name) {
+	if name != "url" && !edit.IsComponent(name) {
 		return editSet{}, fmt.Errorf("unknown component %q in --set", name)
 	}
 	set.name = name
@@ -280,7 +282,7 @@ func runEdit(ctx context.Context, st *Streams, c *editConfig, args []string) int
 	if c.json && c.hasFormat {
 		return usage("--get and --json exclude each other")
 	}
-	if c.out.puny && c.out.idn {
+	if c.out.Puny && c.out.IDN {
 		return usage("--punycode and --as-idn exclude each other")
 	}
 	r := &editRun{c: c, st: st, sep: '&'}
@@ -306,7 +308,7 @@ func runEdit(ctx context.Context, st *Streams, c *editConfig, args []string) int
 		name, list, ok := strings.Cut(it, "=")
 		raw := strings.HasSuffix(name, ":")
 		name = strings.TrimSuffix(name, ":")
-		if !ok || !isEditComponent(name) {
+		if !ok || !edit.IsComponent(name) {
 			return usage("bad --iterate %q: want COMPONENT=V1 V2 ...", it)
 		}
 		if seen[name] {
@@ -317,9 +319,9 @@ func runEdit(ctx context.Context, st *Streams, c *editConfig, args []string) int
 	}
 	for _, a := range c.appends {
 		if seg, ok := strings.CutPrefix(a, "path="); ok {
-			r.appendP = append(r.appendP, curlEscape(seg))
+			r.appendP = append(r.appendP, edit.Escape(seg))
 		} else {
-			r.appendQ = append(r.appendQ, encodeAssign(strings.TrimPrefix(a, "query=")))
+			r.appendQ = append(r.appendQ, edit.EncodeAssign(strings.TrimPrefix(a, "query=")))
 		}
 	}
 	for i, t := range c.trims {
@@ -455,14 +457,14 @@ func (r *editRun) bad(format string, a ...any) int {
 // one edits one input URL (none when built from --set alone) and writes
 // the results: one per combination of the --iterate values.
 func (r *editRun) one(input string, has bool) int {
-	var base editURL
+	var base edit.URL
 	if has {
-		u, err := parseEditURL(input, r.c.parse)
+		u, err := edit.Parse(input, r.c.parse)
 		if err != nil {
 			return r.bad("%v [%s]", err, shown(redactLogin(input)))
 		}
 		if r.c.hasRedirect {
-			if u, err = redirect(u, r.c.redirect, r.c.parse); err != nil {
+			if u, err = u.Redirect(r.c.redirect, r.c.parse); err != nil {
 				return r.bad("invalid redirection: %v [%s]", err, shown(r.c.redirect))
 			}
 		}
@@ -488,57 +490,57 @@ func (r *editRun) one(input string, has bool) int {
 	}
 }
 
-func (r *editRun) edit(u editURL, has bool, combo []int) int {
+func (r *editRun) edit(u edit.URL, has bool, combo []int) int {
 	for _, s := range r.sets {
-		if s.conditional && u.isSet(s.name) {
+		if s.conditional && u.IsSet(s.name) {
 			continue
 		}
-		if err := u.set(s.name, s.value, s.raw, r.c.parse); err != nil {
+		if err := u.Set(s.name, s.value, s.raw, r.c.parse); err != nil {
 			fmt.Fprintf(r.st.Err, "urlkit edit: note: error setting %s: %v\n", s.name, err)
 		}
 	}
 	for i, it := range r.iters {
-		if err := u.set(it.name, it.values[combo[i]], it.raw, r.c.parse); err != nil {
+		if err := u.Set(it.name, it.values[combo[i]], it.raw, r.c.parse); err != nil {
 			fmt.Fprintf(r.st.Err, "urlkit edit: note: error setting %s: %v\n", it.name, err)
 		}
 	}
 	for _, seg := range r.appendP {
-		if !strings.HasSuffix(u.path, "/") {
-			u.path += "/"
+		if !strings.HasSuffix(u.Path, "/") {
+			u.Path += "/"
 		}
-		u.path += seg
+		u.Path += seg
 	}
-	u.normalizeParts()
-	q := newEditQuery(u.query, r.sep, r.c.json)
+	u.NormalizeParts()
+	q := edit.NewQuery(u.Query, r.sep, r.c.json)
 	for _, t := range r.c.trims {
-		q.trim(t)
+		q.Trim(t)
 	}
 	for _, kv := range r.c.replaces {
-		q.replace(encodeAssign(kv), r.c.forceReplace)
+		q.Replace(edit.EncodeAssign(kv), r.c.forceReplace)
 	}
 	for _, kv := range r.appendQ {
-		q.add(kv)
-		q.modified = true
+		q.Add(kv)
+		q.Modified = true
 	}
 	if r.c.sortQuery {
-		q.sortPairs()
+		q.Sort()
 	}
-	if q.modified {
-		u.query, u.emptyQuery = q.text(), false
+	if q.Modified {
+		u.Query, u.EmptyQuery = q.Text(), false
 	}
 	if !has || r.c.hasRedirect || len(r.sets) > 0 || len(r.iters) > 0 || len(r.appendP) > 0 {
-		if u.scheme == "" || u.host == "" && u.scheme != "file" {
+		if u.Scheme == "" || u.Host == "" && u.Scheme != "file" {
 			if !has && len(r.sets) == 0 {
 				return r.bad("not enough input for a URL: give URLs as arguments, --url, or -f FILE (-f - for standard input)")
 			}
 			return r.bad("not enough input for a URL")
 		}
-		text, _ := u.format(urlOut{keepPort: true})
-		v, err := parseEditURL(text, r.c.parse)
+		text, _ := u.Format(edit.Out{KeepPort: true})
+		v, err := edit.Parse(text, r.c.parse)
 		if err != nil {
 			return r.bad("%v [%s]", err, shown(redactLogin(text)))
 		}
-		v.guessed, v.emptyQuery, v.emptyFragment = u.guessed, u.emptyQuery, u.emptyFragment
+		v.Guessed, v.EmptyQuery, v.EmptyFragment = u.Guessed, u.EmptyQuery, u.EmptyFragment
 		u = v
 	}
 	switch {
@@ -547,7 +549,7 @@ func (r *editRun) edit(u editURL, has bool, combo []int) int {
 	case r.tmpl != nil:
 		return r.writeGet(&u, q)
 	default:
-		s, err := u.format(r.c.out)
+		s, err := u.Format(r.c.out)
 		if err != nil {
 			r.note("error converting the host name: %v", err)
 		}
@@ -555,20 +557,6 @@ func (r *editRun) edit(u editURL, has bool, combo []int) int {
 		r.out.WriteByte('\n')
 	}
 	return exitOK
-}
-
-// redirect resolves ref against u (RFC 3986 5.2) and reads the result
-// with curl's rules.
-func redirect(u editURL, ref string, o editOptions) (editURL, error) {
-	if _, _, ok := schemePrefix(ref, !o.noGuess); ok {
-		return parseEditURL(ref, o)
-	}
-	base, _ := u.format(urlOut{keepPort: true})
-	target, err := resolveText(base, ref)
-	if err != nil {
-		return u, err
-	}
-	return parseEditURL(target, o)
 }
 
 // redactLogin hides the password of a URL quoted in a note; a URL

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/urlkit/urlkit/internal/edit"
 )
 
 // curlCases are inputs whose reading by curl the edit model must match:
@@ -26,7 +28,7 @@ var curlCases = []string{
 	"file:///etc/passwd", "file:/etc/passwd", "file://localhost/etc", "file://h/etc",
 }
 
-// TestEditAgainstLibcurl compares the edit model (parseEditURL, format)
+// TestEditAgainstLibcurl compares the edit model (edit.Parse, Format)
 // with libcurl's URL API, through testdata/libcurl/curlurl.c, on
 // curlCases and on the benchmark data sets when they are there. It skips
 // without a C compiler and libcurl's headers (Debian:
@@ -87,14 +89,14 @@ func TestEditAgainstLibcurl(t *testing.T) {
 	i, differ, skipped := 0, 0, 0
 	for ; sc.Scan(); i++ {
 		s, curl := kept[i], sc.Text()
-		if name, _, ok := schemePrefix(s, true); ok && !supported[strings.ToLower(name)] && curlPorts[strings.ToLower(name)] > 0 {
+		if name, _, ok := edit.SchemePrefix(s, true); ok && !supported[strings.ToLower(name)] && edit.DefaultPort(strings.ToLower(name)) != "" {
 			skipped++ // a scheme edit knows that this libcurl was built without
 			continue
 		}
-		u, err := parseEditURL(s, editOptions{})
+		u, err := edit.Parse(s, edit.Options{})
 		mine := "ERR"
 		if err == nil {
-			f, _ := u.format(urlOut{})
+			f, _ := u.Format(edit.Out{})
 			mine = "OK " + f
 		}
 		if curl == mine || strings.HasPrefix(curl, "ERR") && mine == "ERR" {

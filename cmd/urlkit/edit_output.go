@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/resolve"
+	"github.com/urlkit/urlkit/internal/edit"
 )
 
 // tmplPart is a piece of a --get template: literal text, or a variable.
@@ -127,14 +126,14 @@ func parseVariable(v string) (tmplPart, error) {
 	if v == "" {
 		return p, fmt.Errorf("bad --get syntax: {%s}", whole)
 	}
-	if v != "url" && !isEditComponent(v) {
+	if v != "url" && !edit.IsComponent(v) {
 		return p, fmt.Errorf("%q is not a recognized URL component", v)
 	}
 	p.name = v
 	return p, nil
 }
 
-func (r *editRun) writeGet(u *editURL, q *editQuery) int {
+func (r *editRun) writeGet(u *edit.URL, q *edit.Query) int {
 	for _, p := range r.tmpl {
 		if !p.isVar {
 			r.out.WriteString(p.lit)
@@ -142,26 +141,26 @@ func (r *editRun) writeGet(u *editURL, q *editQuery) int {
 		}
 		encoded := p.encoded || r.c.urlencode
 		o := r.c.out
-		o.defaultPort = o.defaultPort || p.def
-		o.puny = o.puny || p.puny
-		o.idn = (o.idn || p.idn) && !o.puny
+		o.DefaultPort = o.DefaultPort || p.def
+		o.Puny = o.Puny || p.puny
+		o.IDN = (o.IDN || p.idn) && !o.Puny
 		switch {
 		case p.isQuery:
-			vs := q.values(p.queryKey, encoded)
+			vs := q.Values(p.queryKey, encoded)
 			if !p.queryAll && len(vs) > 1 {
 				vs = vs[:1]
 			}
 			r.out.WriteString(strings.Join(vs, " "))
 		case p.name == "url":
-			s, err := u.format(o)
+			s, err := u.Format(o)
 			if err != nil {
 				r.note("error converting the host name: %v", err)
 			}
 			r.out.WriteString(s)
 		default:
-			v, ok := u.part(p.name, o)
+			v, ok := u.Part(p.name, o)
 			if !ok {
-				if p.must && !(p.name == "query" && u.emptyQuery || p.name == "fragment" && u.emptyFragment) {
+				if p.must && !(p.name == "query" && u.EmptyQuery || p.name == "fragment" && u.EmptyFragment) {
 					r.out.Flush()
 					fmt.Fprintf(r.st.Err, "urlkit edit: missing must:%s\n", p.name)
 					return exitFail
@@ -169,7 +168,7 @@ func (r *editRun) writeGet(u *editURL, q *editQuery) int {
 				continue
 			}
 			if !encoded {
-				v = curlUnescape(v)
+				v = edit.Unescape(v)
 				if strings.IndexByte(v, 0) >= 0 {
 					if p.strict {
 						r.out.Flush()
@@ -188,8 +187,8 @@ func (r *editRun) writeGet(u *editURL, q *editQuery) int {
 }
 
 // writeJSON writes one object of trurl's --json array, in trurl's layout.
-func (r *editRun) writeJSON(u *editURL, q *editQuery) {
-	s, err := u.format(r.c.out)
+func (r *editRun) writeJSON(u *edit.URL, q *edit.Query) {
+	s, err := u.Format(r.c.out)
 	if err != nil {
 		r.note("error converting the host name: %v", err)
 	}
@@ -202,8 +201,8 @@ func (r *editRun) writeJSON(u *editURL, q *editQuery) {
 	b = appendJSONString(b, s)
 	b = append(b, ",\n    \"parts\": {\n"...)
 	first := true
-	for _, name := range editComponents {
-		v, ok := u.part(name, urlOut{defaultPort: r.c.out.defaultPort, puny: r.c.out.puny, idn: r.c.out.idn})
+	for _, name := range edit.Components {
+		v, ok := u.Part(name, edit.Out{DefaultPort: r.c.out.DefaultPort, Puny: r.c.out.Puny, IDN: r.c.out.IDN})
 		if !ok {
 			continue
 		}
@@ -211,7 +210,7 @@ func (r *editRun) writeJSON(u *editURL, q *editQuery) {
 			if name == "query" {
 				v = strings.ReplaceAll(v, "+", " ")
 			}
-			v = curlUnescape(v)
+			v = edit.Unescape(v)
 		}
 		if !first {
 			b = append(b, ",\n"...)
@@ -221,14 +220,14 @@ func (r *editRun) writeJSON(u *editURL, q *editQuery) {
 		b = appendJSONString(b, v)
 	}
 	b = append(b, "\n    }"...)
-	if len(q.pairs) > 0 {
+	if len(q.Pairs) > 0 {
 		b = append(b, ",\n    \"params\": [\n"...)
 		first = true
-		for _, p := range q.pairs {
-			if p.dec == "" {
+		for _, p := range q.Pairs {
+			if p.Dec == "" {
 				continue
 			}
-			k, v, _ := strings.Cut(p.dec, "=")
+			k, v, _ := strings.Cut(p.Dec, "=")
 			if !first {
 				b = append(b, ",\n"...)
 			}
@@ -243,26 +242,4 @@ func (r *editRun) writeJSON(u *editURL, q *editQuery) {
 	}
 	b = append(b, "\n  }"...)
 	r.out.Write(b)
-}
-
-// resolveText resolves ref against base under RFC 3986 5.2, reading both
-// leniently where RFC 3986 refuses them (a space of --accept-space).
-func resolveText(base, ref string) (string, error) {
-	b, _, err := urlkit.ParseMode(base, urlkit.RFC3986)
-	if err != nil {
-		if b, _, err = urlkit.ParseMode(base, urlkit.Lenient); err != nil {
-			return "", err
-		}
-	}
-	rf, _, err := urlkit.ParseReference(ref, urlkit.RFC3986)
-	if err != nil {
-		if rf, _, err = urlkit.ParseReference(ref, urlkit.Lenient); err != nil {
-			return "", err
-		}
-	}
-	t, err := resolve.Resolve(&b, &rf, resolve.Rule3986)
-	if err != nil {
-		return "", err
-	}
-	return t.String(), nil
 }

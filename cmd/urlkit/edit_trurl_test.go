@@ -35,7 +35,7 @@ var trurlCases = [][]string{
 	{"ftp://smith:secret@example.com:33/path?search=me+now#where", "--json"},
 	{"https://curl.se/this has space/index.html", "--accept-space"},
 	{"http://åäö/", "--punycode"}, {"http://xn--4cab6c/", "--as-idn"},
-	{"example.com", "--no-guess-scheme"}, {"https://x/?a=b+c&d=%20", "-g", "{:query} {query}"},
+	{"example.com", "--no-guess-scheme"}, {"e?e&&"}, {"e?e&&&&a&&"}, {"https://x/?a=b+c&d=%20", "-g", "{:query} {query}"},
 }
 
 // TestEditAgainstTrurl runs trurlCases through trurl, where trurl 0.16 is

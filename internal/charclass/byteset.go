@@ -23,7 +23,15 @@ func (t *ByteSet) Escape(s string) string { return t.EscapeForm(s, false) }
 
 // EscapeForm is Escape with RFC 1630's query-string rule when plus is
 // set: a space is written "+" and a real "+" %2B.
-func (t *ByteSet) EscapeForm(s string, plus bool) string {
+func (t *ByteSet) EscapeForm(s string, plus bool) string { return t.escape(s, plus, UpperHex) }
+
+// EscapeLower is EscapeForm with lower-case hex digits, which curl's
+// URL API writes (the command line's edit follows it).
+func (t *ByteSet) EscapeLower(s string, plus bool) string {
+	return t.escape(s, plus, "0123456789abcdef")
+}
+
+func (t *ByteSet) escape(s string, plus bool, digits string) string {
 	n := 0 // bytes that change
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; !t[c] || plus && (c == ' ' || c == '+') {
@@ -42,8 +50,8 @@ func (t *ByteSet) EscapeForm(s string, plus bool) string {
 			b.WriteByte('+')
 		case !t[c] || plus && c == '+':
 			b.WriteByte('%')
-			b.WriteByte(UpperHex[c>>4])
-			b.WriteByte(UpperHex[c&15])
+			b.WriteByte(digits[c>>4])
+			b.WriteByte(digits[c&15])
 		default:
 			b.WriteByte(c)
 		}

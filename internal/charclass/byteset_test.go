@@ -13,4 +13,10 @@ func TestByteSet(t *testing.T) {
 	if got := digits.EscapeForm("1 +2", true); got != "1+%2B2" {
 		t.Errorf("EscapeForm = %q", got)
 	}
+	if got := digits.EscapeLower("1 \xff", false); got != "1%20%ff" {
+		t.Errorf("EscapeLower = %q", got)
+	}
+	if got := digits.EscapeLower("1 +", true); got != "1+%2b" {
+		t.Errorf("EscapeLower with plus = %q", got)
+	}
 }

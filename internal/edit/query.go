@@ -1,48 +1,55 @@
-package main
+package edit
 
 import (
 	"slices"
 	"strings"
 )
 
-// The query of `urlkit edit` as trurl handles it: a list of pairs split
-// on the separator (--query-separator, "&" by default), each kept twice:
+// Query is a query as trurl handles it: a list of pairs split on the
+// separator (--query-separator, "&" by default), each kept twice:
 // normalized (decoded with "+" as a space, then encoded again: a space as
 // "+", every byte but ALPHA DIGIT - . _ ~ * as %xx with lower-case hex)
 // and decoded from the text as written (without the "+" rule: trurl's
-// {query:KEY} and --json params show a "+" as it is). The query is written
-// back only when a pair changed.
-
-type editPair struct {
-	enc string // normalized; "" for a removed or empty pair
-	dec string // decoded from the text as written
-}
-
-type editQuery struct {
+// {query:KEY} and --json params show a "+" as it is). The query is
+// written back (Text) only when Modified: when a pair changed, or an
+// empty pair was dropped, as trurl drops them ("e&&a" is "e&a").
+type Query struct {
 	sep      byte
 	json     bool // keep a decoded NUL (JSON escapes it); else it is shown as "."
-	pairs    []editPair
-	modified bool
+	Pairs    []Pair
+	Modified bool
 }
 
-func newEditQuery(query string, sep byte, json bool) *editQuery {
-	q := &editQuery{sep: sep, json: json}
+// Pair is one query pair; a removed pair has both forms empty.
+type Pair struct {
+	Enc string // normalized
+	Dec string // decoded from the text as written
+}
+
+// NewQuery splits query on sep. With json, a NUL in a decoded value is
+// kept; else it is shown as ".", as trurl does.
+func NewQuery(query string, sep byte, json bool) *Query {
+	q := &Query{sep: sep, json: json}
 	if query == "" {
 		return q
 	}
 	for part := range strings.SplitSeq(query, string(sep)) {
-		q.add(part)
+		if part == "" {
+			q.Modified = true // dropped: the query is written back without it
+			continue
+		}
+		q.Add(part)
 	}
 	return q
 }
 
-// add appends a pair given as written (or as built by encodeAssign).
-func (q *editQuery) add(part string) {
-	p := editPair{enc: normalizePair(part), dec: decodeShown(part, q.json)}
-	if p.enc != part {
-		q.modified = true
+// Add appends a pair given as written (or as built by EncodeAssign).
+func (q *Query) Add(part string) {
+	p := Pair{Enc: normalizePair(part), Dec: decodeShown(part, q.json)}
+	if p.Enc != part {
+		q.Modified = true
 	}
-	q.pairs = append(q.pairs, p)
+	q.Pairs = append(q.Pairs, p)
 }
 
 // normalizePair decodes and encodes again each side of the first "=".
@@ -62,30 +69,28 @@ func normalizePair(s string) string {
 func decodeShown(s string, json bool) string {
 	k, v, ok := strings.Cut(s, "=")
 	if !ok {
-		return curlUnescape(k)
+		return Unescape(k)
 	}
-	v = curlUnescape(v)
+	v = Unescape(v)
 	if !json {
 		v = strings.ReplaceAll(v, "\x00", ".")
 	}
-	return curlUnescape(k) + "=" + v
+	return Unescape(k) + "=" + v
 }
 
-func decodeQueryPart(s string) string { return curlUnescape(strings.ReplaceAll(s, "+", " ")) }
+func decodeQueryPart(s string) string { return Unescape(strings.ReplaceAll(s, "+", " ")) }
 
 // encodeQueryPart writes a space as "+" and keeps "*" (trurl's choice).
-func encodeQueryPart(s string) string {
-	return escapeKeep(s, func(c byte) bool { return c == '*' || isCurlUnreserved(c) }, true, "0123456789abcdef")
-}
+func encodeQueryPart(s string) string { return queryPart.EscapeLower(s, true) }
 
-// encodeAssign encodes both sides of the first "=" of an argument of
+// EncodeAssign encodes both sides of the first "=" of an argument of
 // --append query= or --replace, as curl_easy_escape does.
-func encodeAssign(s string) string {
+func EncodeAssign(s string) string {
 	k, v, ok := strings.Cut(s, "=")
 	if !ok {
-		return curlEscape(s)
+		return Escape(s)
 	}
-	return curlEscape(k) + "=" + curlEscape(v)
+	return Escape(k) + "=" + Escape(v)
 }
 
 func pairKey(enc string) string {
@@ -93,10 +98,10 @@ func pairKey(enc string) string {
 	return k
 }
 
-// trim removes the pairs whose key matches pattern, compared with the
+// Trim removes the pairs whose key matches pattern, compared with the
 // normalized key without regard to ASCII case: a trailing "*" matches any
 // rest, and "\*" at the end is a literal "*".
-func (q *editQuery) trim(pattern string) {
+func (q *Query) Trim(pattern string) {
 	prefix := false
 	switch {
 	case strings.HasSuffix(pattern, `\*`):
@@ -104,51 +109,51 @@ func (q *editQuery) trim(pattern string) {
 	case strings.HasSuffix(pattern, "*"):
 		pattern, prefix = pattern[:len(pattern)-1], true
 	}
-	for i, p := range q.pairs {
-		if p.enc == "" {
+	for i, p := range q.Pairs {
+		if p.Enc == "" {
 			continue
 		}
-		k := pairKey(p.enc)
+		k := pairKey(p.Enc)
 		if prefix && len(k) >= len(pattern) && strings.EqualFold(k[:len(pattern)], pattern) || !prefix && strings.EqualFold(k, pattern) {
-			q.pairs[i] = editPair{}
-			q.modified = true
+			q.Pairs[i] = Pair{}
+			q.Modified = true
 		}
 	}
 }
 
-// replace gives the pairs with the key of kv (an encodeAssign result) its
+// Replace gives the pairs with the key of kv (an EncodeAssign result) its
 // value: the first one in place, later ones removed; with appendMissing
 // the pair is added when no pair has the key. trurl compares the first
 // len(key) bytes only, so that "--replace a=1" also hits "ab=2"; edit
 // compares the whole key.
-func (q *editQuery) replace(kv string, appendMissing bool) {
+func (q *Query) Replace(kv string, appendMissing bool) {
 	norm := normalizePair(kv)
 	key := pairKey(norm)
 	done := false
-	for i, p := range q.pairs {
-		if p.enc == "" || pairKey(p.enc) != key {
+	for i, p := range q.Pairs {
+		if p.Enc == "" || pairKey(p.Enc) != key {
 			continue
 		}
 		if done {
-			q.pairs[i] = editPair{}
+			q.Pairs[i] = Pair{}
 		} else {
-			q.pairs[i] = editPair{enc: norm, dec: decodeShown(kv, q.json)}
+			q.Pairs[i] = Pair{Enc: norm, Dec: decodeShown(kv, q.json)}
 			done = true
 		}
-		q.modified = true
+		q.Modified = true
 	}
 	if !done && appendMissing {
-		q.add(kv)
-		q.modified = true
+		q.Add(kv)
+		q.Modified = true
 	}
 }
 
-// sortPairs orders the normalized pairs and, apart, the decoded ones, by
+// Sort orders the normalized pairs and, apart, the decoded ones, by
 // their text compared byte by byte with bit 0x20 set (ASCII case folded),
 // as trurl does. trurl calls a pair that is a prefix of another equal to
 // it, which is no ordering (its result then depends on the sort
 // algorithm); here the shorter comes first. Removed pairs stay out.
-func (q *editQuery) sortPairs() {
+func (q *Query) Sort() {
 	cmp := func(a, b string) int {
 		n := min(len(a), len(b))
 		for i := 0; i < n; i++ {
@@ -159,54 +164,54 @@ func (q *editQuery) sortPairs() {
 		return len(a) - len(b)
 	}
 	var enc, dec []string
-	for _, p := range q.pairs {
-		if p.enc != "" {
-			enc = append(enc, p.enc)
+	for _, p := range q.Pairs {
+		if p.Enc != "" {
+			enc = append(enc, p.Enc)
 		}
-		if p.dec != "" {
-			dec = append(dec, p.dec)
+		if p.Dec != "" {
+			dec = append(dec, p.Dec)
 		}
 	}
 	slices.SortStableFunc(enc, cmp)
 	slices.SortStableFunc(dec, cmp)
-	q.pairs = q.pairs[:0]
+	q.Pairs = q.Pairs[:0]
 	for i := range max(len(enc), len(dec)) {
-		var p editPair
+		var p Pair
 		if i < len(enc) {
-			p.enc = enc[i]
+			p.Enc = enc[i]
 		}
 		if i < len(dec) {
-			p.dec = dec[i]
+			p.Dec = dec[i]
 		}
-		q.pairs = append(q.pairs, p)
+		q.Pairs = append(q.Pairs, p)
 	}
-	q.modified = true
+	q.Modified = true
 }
 
-// text joins the normalized pairs that are left.
-func (q *editQuery) text() string {
+// Text joins the normalized pairs that are left.
+func (q *Query) Text() string {
 	var b strings.Builder
-	for _, p := range q.pairs {
-		if p.enc == "" {
+	for _, p := range q.Pairs {
+		if p.Enc == "" {
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteByte(q.sep)
 		}
-		b.WriteString(p.enc)
+		b.WriteString(p.Enc)
 	}
 	return b.String()
 }
 
-// values returns the values of the pairs with key, encoded or decoded.
-func (q *editQuery) values(key string, encoded bool) []string {
+// Values returns the values of the pairs with key, encoded or decoded.
+func (q *Query) Values(key string, encoded bool) []string {
 	var vs []string
-	for _, p := range q.pairs {
-		s := p.dec
+	for _, p := range q.Pairs {
+		s := p.Dec
 		if encoded {
-			s = p.enc
+			s = p.Enc
 		}
-		if p.enc == "" && p.dec == "" {
+		if p.Enc == "" && p.Dec == "" {
 			continue
 		}
 		if k, v, ok := strings.Cut(s, "="); ok && k == key {
