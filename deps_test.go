@@ -15,13 +15,19 @@ import (
 var allowedImports = map[string][]string{
 	"":                   {"internal/charclass", "internal/registry", "internal/safetext", "internal/resolver", "internal/percent"},
 	"internal/charclass": {},
+	// inet_aton's IPv4 forms, shared by normalize and the command
+	// line's edit.
+	"internal/ipv4": {},
+	// curl's reading of URLs and trurl's editing, for the command line's
+	// edit: on the core, with curl's own steps around its parser.
+	"internal/edit": {"", "resolve", "internal/resolver", "internal/charclass", "internal/percent", "internal/registry", "internal/ipv4"},
 	// Percent-encoding by character set, below the root and the views.
 	"internal/percent": {"internal/charclass"},
 	// The resolution engine, shared by the root (RFC 3986's
 	// ResolveReference), resolve (every rule) and normalize (dot segments).
 	"internal/resolver": {"internal/charclass", "internal/registry", "internal/safetext"},
 	"resolve":           {"", "internal/resolver", "internal/safetext"},
-	"normalize":         {"", "resolve", "internal/resolver", "internal/charclass", "internal/registry", "internal/percent"},
+	"normalize":         {"", "resolve", "internal/resolver", "internal/charclass", "internal/registry", "internal/percent", "internal/ipv4"},
 	"internal/registry": {},
 	// The Gopher item types are protocol facts, shared by the client
 	// and package scheme's gopher view without either knowing the other.
@@ -49,7 +55,7 @@ var allowedImports = map[string][]string{
 
 // networkFree lists packages that must not reach network code, even
 // indirectly: the URL packages are pure functions of their input.
-var networkFree = []string{"", "internal/charclass", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "scheme", "extract"}
+var networkFree = []string{"", "internal/charclass", "internal/ipv4", "internal/edit", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "scheme", "extract"}
 
 // networkPackages are the standard packages that open connections.
 var networkPackages = []string{"net", "net/http", "crypto/tls", "net/smtp", "net/textproto", "os/exec"}

@@ -1,8 +1,8 @@
 package edit
 
 import (
-	"github.com/urlkit/urlkit"
 	cc "github.com/urlkit/urlkit/internal/charclass"
+	"github.com/urlkit/urlkit/internal/percent"
 )
 
 // The encodings of curl and trurl, as sets of the module's one escaper
@@ -35,6 +35,5 @@ func urlEncode(s string, keepSlash, plusSpace bool) string {
 
 // Unescape decodes every %XX escape and keeps any other "%", as curl does.
 func Unescape(s string) string {
-	d, _ := urlkit.Unescape(s, urlkit.AllowBadEscapes)
-	return d
+	return percent.Loose(s, false)
 }

@@ -1,6 +1,9 @@
 package edit
 
-import "github.com/urlkit/urlkit"
+import (
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/resolve"
+)
 
 // Redirect resolves ref against u as --redirect does: a ref with a
 // scheme (curl's rule) is read alone; any other is resolved under RFC
@@ -10,16 +13,16 @@ func (u *URL) Redirect(ref string, o Options) (URL, error) {
 		return Parse(ref, o)
 	}
 	base, _ := u.Format(Out{KeepPort: true})
-	target, err := resolve(base, ref)
+	target, err := resolveText(base, ref)
 	if err != nil {
 		return *u, err
 	}
 	return Parse(target, o)
 }
 
-// resolve resolves ref against base under RFC 3986 5.2, reading both
+// resolveText resolves ref against base under RFC 3986 5.2, reading both
 // leniently where RFC 3986 refuses them (a space of --accept-space).
-func resolve(base, ref string) (string, error) {
+func resolveText(base, ref string) (string, error) {
 	b, _, err := urlkit.ParseMode(base, urlkit.RFC3986)
 	if err != nil {
 		if b, _, err = urlkit.ParseMode(base, urlkit.Lenient); err != nil {
@@ -32,7 +35,7 @@ func resolve(base, ref string) (string, error) {
 			return "", err
 		}
 	}
-	t, err := urlkit.Resolve(&b, &rf, urlkit.Rule3986)
+	t, err := resolve.Resolve(&b, &rf, resolve.Rule3986)
 	if err != nil {
 		return "", err
 	}

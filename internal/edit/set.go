@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/urlkit/urlkit/internal/dotseg"
+	"github.com/urlkit/urlkit/internal/resolver"
 )
 
 // canonicalPath decodes and encodes again each segment of the path (a
@@ -23,9 +23,18 @@ func canonicalPath(p string) string {
 	}
 	path := strings.Join(segs, "/")
 	if decodedDot {
-		path = dotseg.String(absolute(path))
+		path = removeDots(absolute(path))
 	}
 	return path
+}
+
+// removeDots is RFC 3986 5.2.4's remove_dot_segments (the resolver's,
+// which the root and normalize use too) on the path p.
+func removeDots(p string) string {
+	if !resolver.HasDotSegment(p) {
+		return p
+	}
+	return string(resolver.RemoveDotSegments([]byte(p), nil, ""))
 }
 
 // NormalizeParts is trurl's normalization of the path, the fragment and

@@ -1,6 +1,6 @@
 // Package edit is the URL as curl's URL API reads and writes it, and as
 // trurl (whose options `urlkit edit` takes) edits it, built on the core:
-// urlkit's RFC 3986 parser splits the URL, internal/dotseg removes dot
+// urlkit's RFC 3986 parser splits the URL, internal/resolver removes dot
 // segments, internal/ipv4 reads inet_aton's numbers, the registry gives
 // the default ports and charclass's escaper encodes. What is curl's own
 // is here: the steps before the parser (a guessed scheme, one to three
@@ -18,7 +18,6 @@ import (
 
 	"github.com/urlkit/urlkit"
 	cc "github.com/urlkit/urlkit/internal/charclass"
-	"github.com/urlkit/urlkit/internal/dotseg"
 	"github.com/urlkit/urlkit/internal/ipv4"
 	"golang.org/x/net/idna"
 )
@@ -310,7 +309,7 @@ func (u *URL) setLogin(c parts) {
 // setTail sets the path (made absolute, dot segments removed), the query
 // and the fragment the core split.
 func (u *URL) setTail(c parts) {
-	u.Path = dotseg.String(absolute(c.Path))
+	u.Path = removeDots(absolute(c.Path))
 	u.Query, u.Fragment = c.Query, c.Fragment
 	u.EmptyQuery = c.HasQuery && c.Query == ""
 	u.EmptyFragment = c.HasFragment && c.Fragment == ""
@@ -389,7 +388,7 @@ func (u *URL) setIPv6(in string) error {
 		if zone == "" {
 			return editErr("bad IPv6 address: empty zone id")
 		}
-		z, err := urlkit.Unescape(zone, 0)
+		z, err := urlkit.PathUnescape(zone)
 		if err != nil || strings.ContainsAny(z, "/?#[]%@ ") {
 			return editErr("bad IPv6 zone id " + strconv.Quote(zone))
 		}
@@ -414,7 +413,7 @@ func (u *URL) setHostText(h string, decode bool) error {
 		return u.setIPv6(h[1 : len(h)-1])
 	}
 	if decode {
-		d, err := urlkit.Unescape(h, 0)
+		d, err := urlkit.PathUnescape(h)
 		if err != nil {
 			return editErr("bad host name " + strconv.Quote(h) + ": bad percent escape")
 		}
