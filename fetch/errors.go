@@ -15,6 +15,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/internal/wire"
+	urlscheme "github.com/urlkit/urlkit/scheme"
 )
 
 // Sentinel kinds of failure. Every error a Fetcher returns is an *Error
@@ -224,6 +225,20 @@ func invalid(err error) error {
 		return &Error{Op: "check", Offset: ue.Offset, Kind: ErrInvalidURL, Rule: ue.Rule, Err: ue.Err}
 	}
 	return &Error{Op: "check", Offset: -1, Kind: ErrInvalidURL, Err: err}
+}
+
+// viewOf returns the view of u read in the mode m (scheme.Parse), as
+// the scheme's own type T, or the *Error of a URL that is no valid view.
+func viewOf[T urlscheme.View](u *urlkit.URL, m urlkit.Mode) (T, error) {
+	v, err := urlscheme.Parse(u, m)
+	t, ok := v.(T)
+	switch {
+	case err != nil:
+		return t, invalid(err)
+	case !ok:
+		return t, &Error{Op: "check", Offset: -1, Kind: ErrInvalidURL, Rule: "this opener does not read " + u.SchemeName() + " URLs"}
+	}
+	return t, nil
 }
 
 // classify chooses the Kind of a failure from the error of a client or

@@ -49,9 +49,9 @@ func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	if err := refused(plan); err != nil {
 		return nil, err
 	}
-	fv, err := scheme.ParseFile(req.URL)
+	fv, err := viewOf[*scheme.File](req.URL, urlkit.Lenient)
 	if err != nil {
-		return nil, invalid(err)
+		return nil, err
 	}
 	if !o.isLocal(fv.Host) {
 		return nil, &Error{Op: "open", Offset: -1, Kind: ErrRemoteFile,

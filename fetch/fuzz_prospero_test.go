@@ -39,7 +39,7 @@ func FuzzProsperoReplyURLs(f *testing.F) {
 			// followForward refuses one that does not parse (ErrProtocol);
 			// one that does is a prospero view.
 			if u, err := urlkit.Parse(to); err == nil {
-				if _, err := scheme.ParseProspero(&u); err != nil {
+				if _, err := viewOf[*scheme.Prospero](&u, urlkit.RFC1738); err != nil {
 					t.Fatalf("FORWARDED URL %q: %v", to, err)
 				}
 			}
@@ -58,7 +58,7 @@ func FuzzProsperoReplyURLs(f *testing.F) {
 				continue
 			}
 			u := check(e.URL, "link URL")
-			v, err := scheme.ParseProspero(u)
+			v, err := viewOf[*scheme.Prospero](u, urlkit.RFC1738)
 			if err != nil {
 				t.Fatalf("link URL %q: %v", e.URL, err)
 			}

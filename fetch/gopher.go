@@ -85,9 +85,9 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 	if r == nil {
 		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the gopher access plan sends no request"}
 	}
-	v, err := scheme.ParseGopher(req.URL)
+	v, err := viewOf[*scheme.Gopher](req.URL, urlkit.Lenient)
 	if err != nil {
-		return nil, invalid(err)
+		return nil, err
 	}
 	typ := gopher.ItemType(v.Type)
 	c := o.Client

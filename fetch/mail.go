@@ -98,9 +98,9 @@ func splitMID(u *urlkit.URL) (id, cid string) {
 
 // Open opens a cid: URL: the decoded body part of Message.
 func (o *MailOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	v, err := scheme.ParseCID(req.URL)
+	v, err := viewOf[*scheme.CID](req.URL, urlkit.RFC3986)
 	if err != nil {
-		return nil, invalid(err)
+		return nil, err
 	}
 	cid := v.ID
 	if strings.ContainsAny(cid, "\r\n\x00") {

@@ -329,7 +329,7 @@ func prosperoURL(v scheme.Prospero) string {
 	if err != nil {
 		return ""
 	}
-	w, err := scheme.ParseProspero(&u)
+	w, err := viewOf[*scheme.Prospero](&u, urlkit.Lenient)
 	if err != nil || w.Host != v.Host || w.Port != v.Port || w.HSOName != v.HSOName || w.HasVersion != v.HasVersion || w.Version != v.Version {
 		return ""
 	}

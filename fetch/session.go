@@ -118,9 +118,9 @@ func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error
 	if err := refused(plan); err != nil {
 		return req.wrap(ctx, "check", err)
 	}
-	v, err := scheme.ParseTelnet(u)
+	v, err := viewOf[*scheme.Telnet](u, urlkit.Lenient)
 	if err != nil {
-		return req.wrap(ctx, "check", invalid(err))
+		return req.wrap(ctx, "check", err)
 	}
 	var addr string
 	for _, st := range plan.Steps {

@@ -53,9 +53,9 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	if err := refused(plan); err != nil {
 		return nil, err
 	}
-	v, err := scheme.ParseWAIS(req.URL)
+	v, err := viewOf[*scheme.WAIS](req.URL, urlkit.Lenient)
 	if err != nil {
-		return nil, invalid(err)
+		return nil, err
 	}
 	var addr string
 	var send *scheme.Step

@@ -9,14 +9,15 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
-func ExampleParseFTP() {
+func ExampleFTP() {
 	// RFC 1738 3.2.2: %2F stays inside its segment.
 	for _, s := range []string{"ftp://myname@host.dom/%2Fetc/motd", "ftp://myname@host.dom//etc/motd"} {
 		u, _ := urlkit.Parse(s)
-		f, err := scheme.ParseFTP(&u)
+		v, err := scheme.Parse(&u, urlkit.RFC1738)
 		if err != nil {
 			panic(err)
 		}
+		f := v.(*scheme.FTP)
 		fmt.Printf("user %q CWD %q name %q\n", f.User, f.CWD, f.Name)
 	}
 	// Output:
@@ -33,39 +34,34 @@ func ExampleFTP_URL() {
 
 func ExampleGopher_PlusRequest() {
 	u, _ := urlkit.Parse("gopher://host/0a_gopher_selector%09%09+application/postscript%20Es_ES")
-	g, _ := scheme.ParseGopher(&u)
+	v, _ := scheme.Parse(&u, urlkit.RFC1738)
+	g := v.(*scheme.Gopher)
 	p, _ := g.PlusRequest()
 	fmt.Printf("type %c selector %q: %v view %q language %q\n", g.Type, g.Selector, p.Kind, p.View, p.Language)
 	// Output:
 	// type 0 selector "a_gopher_selector": view view "application/postscript" language "Es_ES"
 }
 
-func ExampleParseGopherPlus() {
-	// RFC 1738 3.4: a filled-out ASK form, decoded.
-	p, err := scheme.ParseGopherPlus("+\t1\r\n+-1\r\nask_item1_value\r\nask_item2_value\r\n.\r\n")
-	fmt.Println(p.Kind, p.Form, p.Values, err)
-	// Output:
-	// view true [ask_item1_value ask_item2_value] <nil>
-}
-
-func ExampleParseMailto() {
+func ExampleMailto() {
 	u, _ := urlkit.Parse("mailto:%22John%20Doe%22@example.com")
-	m, _ := scheme.ParseMailto(&u)
+	v, _ := scheme.Parse(&u, urlkit.RFC1738)
+	m := v.(*scheme.Mailto)
 	local, domain := m.Split()
 	fmt.Println(m.Address, "|", local, "|", domain)
 
 	u, _, _ = urlkit.ParseMode("mailto:john%20doe@example.com", urlkit.RFC3986)
-	_, err := scheme.ParseMailto(&u)
+	_, err := scheme.Parse(&u, urlkit.RFC3986)
 	fmt.Println(err)
 	// Output:
 	// "John Doe"@example.com | "John Doe" | example.com
 	// urlkit: "mailto:john%20doe@example.com": offset 11: space (written %20) may not appear unquoted in the local-part of an RFC 822 address (RFC 822 6.1, local-part = word *("." word); RFC 1738 3.5)
 }
 
-func ExampleParseNews() {
+func ExampleNews() {
 	for _, s := range []string{"news:comp.infosystems.www.misc", "news:12345667123asdghfh@info.cern.ch", "news:*"} {
 		u, _ := urlkit.Parse(s)
-		n, _ := scheme.ParseNews(&u)
+		v, _ := scheme.Parse(&u, urlkit.RFC1738)
+		n := v.(*scheme.News)
 		fmt.Printf("%s %q %q\n", n.Kind(), n.Group, n.MessageID)
 	}
 	// Output:
@@ -74,10 +70,11 @@ func ExampleParseNews() {
 	// all "" ""
 }
 
-func ExampleParseWAIS() {
+func ExampleWAIS() {
 	// RFC 1630's wpath fields, in the rfc1630 mode.
 	u, _, _ := urlkit.ParseMode("wais://quake.think.com/db/TEXT/1=abc;2=x%3By;", urlkit.RFC1630)
-	w, _ := scheme.ParseWAIS(&u)
+	v, _ := scheme.Parse(&u, urlkit.RFC1630)
+	w := v.(*scheme.WAIS)
 	fmt.Printf("%s %s %q %v\n", w.Database, w.WType, w.WPath, w.Fields)
 	// Output:
 	// db TEXT "1=abc;2=x;y;" [{1 abc} {2 x;y}]
@@ -96,15 +93,17 @@ func ExampleFileFromVMS() {
 
 func ExampleFile_LocalPath() {
 	u, _ := urlkit.Parse("file://localhost/etc/motd")
-	f, _ := scheme.ParseFile(&u)
+	v, _ := scheme.Parse(&u, urlkit.RFC1738)
+	f := v.(*scheme.File)
 	fmt.Println(f.IsLocal(), f.Path)
 	// Output:
 	// true /etc/motd
 }
 
-func ExampleParseProspero() {
+func ExampleProspero() {
 	u, _ := urlkit.Parse("prospero://host.dom//pros/name%0012;OBJECT-VERSION=3")
-	p, _ := scheme.ParseProspero(&u)
+	v, _ := scheme.Parse(&u, urlkit.RFC1738)
+	p := v.(*scheme.Prospero)
 	fmt.Printf("%q version %q fields %v\n", p.HSOName, p.Version, p.Fields)
 	// Output:
 	// "/pros/name" version "12" fields [{OBJECT-VERSION 3}]
@@ -193,14 +192,17 @@ func ExampleBlockedPort() {
 	// 8080 allowed
 }
 
-func ExampleParseMailto6068() {
-	// RFC 6068 2: several addresses, and header fields after "?".
+func ExampleParse_dialect() {
+	// The mode the URL was parsed in chooses the dialect: in RFC3986 (and
+	// Lenient), RFC 6068's mailto, with several addresses and header
+	// fields after "?".
 	u, _, _ := urlkit.ParseMode("mailto:a@example.org,b@example.org?cc=c@example.org&subject=Lunch%20today&body=Noon%3F", urlkit.RFC3986)
-	m, err := scheme.ParseMailto6068(&u)
+	v, err := scheme.Parse(&u, urlkit.RFC3986)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	m := v.(*scheme.Mailto)
 	fmt.Println(m.To, m.Recipients())
 	for _, f := range m.Fields {
 		fmt.Printf("%s: %s\n", f.Name, f.Value)

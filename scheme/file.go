@@ -26,12 +26,12 @@ type File struct {
 	At struct{ Host, Path Span }
 }
 
-// ParseFile returns the view of a file URL. Each segment is decoded after
+// parseFile returns the view of a file URL. Each segment is decoded after
 // the path is split at its unencoded "/", so a segment holding %2F (a
 // file name with a "/" in it, which no hierarchical file system has) is
 // an error. A URL without an authority (file:/path, which RFC 3986-era
 // software writes) is read as one with an empty host.
-func ParseFile(u *urlkit.URL) (*File, error) {
+func parseFile(u *urlkit.URL) (*File, error) {
 	f := new(File)
 	if err := f.read(u); err != nil {
 		return nil, err
@@ -41,9 +41,6 @@ func ParseFile(u *urlkit.URL) (*File, error) {
 
 // read fills f with the view of u.
 func (f *File) read(u *urlkit.URL) error {
-	if err := expect(u, "file"); err != nil {
-		return err
-	}
 	p, off := "", layoutOf(u).path
 	if u.HasAuthority {
 		var ok bool
@@ -247,7 +244,7 @@ func (f *File) VMSPath() (string, error) {
 func quote(s string) string { return "\"" + s + "\"" }
 
 func init() {
-	register(&unit{parse: view(ParseFile), parts: func(dst []Part, u *urlkit.URL, _ urlkit.Mode) ([]Part, error) {
+	register(&unit{parse: view(parseFile), parts: func(dst []Part, u *urlkit.URL, _ urlkit.Mode) ([]Part, error) {
 		var f File // on the stack
 		if err := f.read(u); err != nil {
 			return dst, err

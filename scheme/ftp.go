@@ -34,9 +34,10 @@ type FTP struct {
 	Name string
 	// Type is the type code in lower case: "a" (ASCII), "i" (image), "d"
 	// (directory listing), or "" when the URL gives none. The drafts'
-	// codes that ParseFTPLenient accepts are "a" or "e" followed by a form
-	// code "n", "t" or "c", "e" alone, and "l" followed by a byte size
-	// ("l8"); TypeCommand gives their TYPE argument.
+	// codes, which Parse accepts in the Lenient mode, are "a" or "e"
+	// followed by a form code "n", "t" or "c", "e" alone, and "l"
+	// followed by a byte size ("l8"); TypeCommand gives their TYPE
+	// argument.
 	Type string
 	// NoPath reports a URL without a url-path: "ftp://host" (RFC 1630
 	// and draft-03: list the directory the login starts in), where
@@ -55,18 +56,13 @@ type FTPSpans struct {
 	Type Span // the type code after ";type=", empty when there is none
 }
 
-// ParseFTP returns the view of an ftp URL. A ";" in the url-path must
+// parseFTP returns the view of an ftp URL. A ";" in the url-path must
 // start the final ";type=" (matched without regard to case) and the type
-// code must be one of A I D a i d (RFC 1738 section 5, ftptype).
-func ParseFTP(u *urlkit.URL) (*FTP, error) { return parseFTP(u, false) }
-
-// ParseFTPLenient is ParseFTP that also accepts the type codes of the
-// 1993-94 drafts (draft-ietf-uri-url-03 BNF: "A" formcode, "E" formcode,
-// "I", "L" digits, with formcode N, T or C, written without the space of
-// RFC 959's TYPE command).
-func ParseFTPLenient(u *urlkit.URL) (*FTP, error) { return parseFTP(u, true) }
-
-// parseFTP is ParseFTP, or ParseFTPLenient with drafts.
+// code must be one of A I D a i d (RFC 1738 section 5, ftptype); with
+// drafts (the Lenient mode), also one of the type codes of the 1993-94
+// drafts (draft-ietf-uri-url-03 BNF: "A" formcode, "E" formcode, "I",
+// "L" digits, with formcode N, T or C, written without the space of RFC
+// 959's TYPE command).
 func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
 	f := new(FTP)
 	if err := f.read(u, drafts); err != nil {
@@ -78,9 +74,6 @@ func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
 // read fills f with the view of u, with the drafts' type codes if
 // drafts is set.
 func (f *FTP) read(u *urlkit.URL, drafts bool) error {
-	if err := expect(u, "ftp"); err != nil {
-		return err
-	}
 	if err := needAuthority(u); err != nil {
 		return err
 	}

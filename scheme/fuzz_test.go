@@ -96,7 +96,7 @@ func checkView(t *testing.T, u *urlkit.URL, m urlkit.Mode) {
 	}
 	if m == urlkit.RFC1738 && err != nil && grammar1738[u.SchemeName()] {
 		// The file view refuses a %2F inside a segment, which fsegment
-		// allows: a file name cannot hold "/" (see ParseFile).
+		// allows: a file name cannot hold "/" (see parseFile).
 		if !(u.SchemeName() == "file" && strings.Contains(err.Error(), "%2F in a file path")) {
 			t.Fatalf("%q is valid in the rfc1738 mode but not a view: %v", s, err)
 		}
@@ -346,11 +346,11 @@ func FuzzGopherPlus(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		p, err := ParseGopherPlus(s)
+		p, err := parseGopherPlus(s)
 		if err != nil {
 			return
 		}
-		q, err := ParseGopherPlus(p.String())
+		q, err := parseGopherPlus(p.String())
 		if err != nil || !reflect.DeepEqual(p, q) {
 			t.Fatalf("%q: %#v prints %q, which reads %#v, %v", s, p, p.String(), q, err)
 		}

@@ -45,8 +45,8 @@ type GopherSpans struct {
 	Type, Selector, Search, Plus Span
 }
 
-// ParseGopher returns the view of a gopher URL.
-func ParseGopher(u *urlkit.URL) (*Gopher, error) {
+// parseGopher returns the view of a gopher URL.
+func parseGopher(u *urlkit.URL) (*Gopher, error) {
 	g := new(Gopher)
 	if err := g.read(u); err != nil {
 		return nil, err
@@ -56,9 +56,6 @@ func ParseGopher(u *urlkit.URL) (*Gopher, error) {
 
 // read fills g with the view of u.
 func (g *Gopher) read(u *urlkit.URL) error {
-	if err := expect(u, "gopher"); err != nil {
-		return err
-	}
 	if err := needAuthority(u); err != nil {
 		return err
 	}
@@ -144,7 +141,7 @@ func (g *Gopher) PlusRequest() (GopherPlus, error) {
 	if !g.HasPlus {
 		return GopherPlus{}, nil
 	}
-	return ParseGopherPlus(g.Plus)
+	return parseGopherPlus(g.Plus)
 }
 
 // GopherTypeMeaning says what a gopher item type stands for ("a text
@@ -203,14 +200,14 @@ type GopherPlus struct {
 	Values []string
 }
 
-// ParseGopherPlus classifies a decoded Gopher+ string. The forms are
+// parseGopherPlus classifies a decoded Gopher+ string. The forms are
 // those of draft-ietf-uri-url-03's summary and RFC 1738 3.4:
 //
 //	+[view_name[ language_name]][<TAB>1<CRLF>+-1<CRLF>value<CRLF>...<CRLF>.<CRLF>]
 //	?
 //	![attribute_name[ attribute_name]...]
 //	$[attribute_name[ attribute_name]...]
-func ParseGopherPlus(s string) (GopherPlus, error) {
+func parseGopherPlus(s string) (GopherPlus, error) {
 	if s == "" {
 		return GopherPlus{}, nil
 	}
@@ -299,7 +296,7 @@ func (p GopherPlus) String() string {
 }
 
 func init() {
-	register(&unit{parse: view(ParseGopher), parts: func(dst []Part, u *urlkit.URL, _ urlkit.Mode) ([]Part, error) {
+	register(&unit{parse: view(parseGopher), parts: func(dst []Part, u *urlkit.URL, _ urlkit.Mode) ([]Part, error) {
 		var g Gopher // on the stack
 		if err := g.read(u); err != nil {
 			return dst, err

@@ -40,20 +40,12 @@ type HTTPSpans struct {
 	Path, Search Span
 }
 
-// ParseHTTP returns the view of an http or https URL.
-func ParseHTTP(u *urlkit.URL) (*HTTP, error) {
+// parseHTTP returns the view of an http or https URL, with its user name
+// and password if login is set (the RFC3986 and Lenient modes: RFC 3986
+// allows them in http URLs, RFC 1738 3.3 does not).
+func parseHTTP(u *urlkit.URL, login bool) (*HTTP, error) {
 	h := new(HTTP)
-	if err := h.read(u, false); err != nil {
-		return nil, err
-	}
-	return h, nil
-}
-
-// ParseHTTP3986 is ParseHTTP that also reads a user name and password,
-// which RFC 3986 allows in http URLs (RFC 1738 3.3 does not).
-func ParseHTTP3986(u *urlkit.URL) (*HTTP, error) {
-	h := new(HTTP)
-	if err := h.read(u, true); err != nil {
+	if err := h.read(u, login); err != nil {
 		return nil, err
 	}
 	return h, nil
@@ -62,9 +54,6 @@ func ParseHTTP3986(u *urlkit.URL) (*HTTP, error) {
 // read fills h, a zero HTTP, with the view of u, with its login if login
 // is set (else a login is an error).
 func (h *HTTP) read(u *urlkit.URL, login bool) error {
-	if err := expect(u, "http", "https"); err != nil {
-		return err
-	}
 	if err := needAuthority(u); err != nil {
 		return err
 	}
@@ -136,10 +125,7 @@ func (h *HTTP) Hostname() string { return strings.TrimSuffix(strings.TrimPrefix(
 
 func init() {
 	register(&unit{parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
-		if currentReading(m) {
-			return nilView(ParseHTTP3986(u))
-		}
-		return nilView(ParseHTTP(u))
+		return nilView(parseHTTP(u, currentReading(m)))
 	}, parts: httpParts, plan: httpPlan, proxied: true}, "http", "https")
 }
 

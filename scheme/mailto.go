@@ -21,7 +21,7 @@ type Mailto struct {
 	// At holds where the address is written in the URL's String form.
 	At struct{ Address Span }
 
-	// RFC 6068 (read in the rfc3986 and lenient modes, ParseMailto6068):
+	// RFC 6068 (read in the rfc3986 and lenient modes):
 	// To is every address, those before "?" and those of "to" hfields;
 	// Fields the other hfields in order, decoded; Body the "body"
 	// hfield. In the rfc1738 mode To holds Address alone.
@@ -57,7 +57,8 @@ type HField struct {
 	At          Span
 }
 
-// ParseMailto6068 returns the view of an RFC 6068 mailto URL:
+// parseMailto6068 returns the view of an RFC 6068 mailto URL (the
+// RFC3986 and Lenient modes):
 //
 //	mailto:[addr-spec *("," addr-spec)]["?" hfname "=" hfvalue *("&" hfname "=" hfvalue)]
 //
@@ -67,10 +68,7 @@ type HField struct {
 // is the message body, and any other hfield is a header field. Names and
 // values are percent-decoded (RFC 6068 2); control characters in them
 // are refused later, as concerns, before anything is sent.
-func ParseMailto6068(u *urlkit.URL) (*Mailto, error) {
-	if err := expect(u, "mailto"); err != nil {
-		return nil, err
-	}
+func parseMailto6068(u *urlkit.URL) (*Mailto, error) {
 	l := layoutOf(u)
 	m := &Mailto{}
 	addAddrs := func(raw string, off int) error {
@@ -144,8 +142,9 @@ func splitOutsideQuotes(s string, sep byte) []string {
 	return append(out, s[start:])
 }
 
-// ParseMailto returns the view of a mailto URL, checking the address.
-func ParseMailto(u *urlkit.URL) (*Mailto, error) {
+// parseMailto returns the view of an RFC 1738 mailto URL (the RFC1738
+// and RFC1630 modes), checking the address.
+func parseMailto(u *urlkit.URL) (*Mailto, error) {
 	m := new(Mailto)
 	if err := m.read(u); err != nil {
 		return nil, err
@@ -155,9 +154,6 @@ func ParseMailto(u *urlkit.URL) (*Mailto, error) {
 
 // read fills m with the view of u (RFC 1738's mailto).
 func (m *Mailto) read(u *urlkit.URL) error {
-	if err := expect(u, "mailto"); err != nil {
-		return err
-	}
 	addr, err := addrSpec(u)
 	if err != nil {
 		return err
@@ -321,7 +317,7 @@ func splitAddr(a string) (string, string) {
 // mailtoParts is unit.parts: RFC 1738's view on the stack.
 func mailtoParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error) {
 	if currentReading(m) {
-		v, err := ParseMailto6068(u)
+		v, err := parseMailto6068(u)
 		if err != nil {
 			return dst, err
 		}
@@ -341,12 +337,9 @@ type MID struct {
 	ID string // decoded
 }
 
-// ParseMID returns the view of a mid URL, checking that the id is an
+// parseMID returns the view of a mid URL, checking that the id is an
 // addr-spec.
-func ParseMID(u *urlkit.URL) (*MID, error) {
-	if err := expect(u, "mid"); err != nil {
-		return nil, err
-	}
+func parseMID(u *urlkit.URL) (*MID, error) {
 	id, err := addrSpec(u)
 	if err != nil {
 		return nil, err
@@ -370,12 +363,9 @@ type CID struct {
 	ID string // decoded
 }
 
-// ParseCID returns the view of a cid URL, checking that the id is an
+// parseCID returns the view of a cid URL, checking that the id is an
 // addr-spec.
-func ParseCID(u *urlkit.URL) (*CID, error) {
-	if err := expect(u, "cid"); err != nil {
-		return nil, err
-	}
+func parseCID(u *urlkit.URL) (*CID, error) {
 	id, err := addrSpec(u)
 	if err != nil {
 		return nil, err
@@ -399,11 +389,8 @@ type URN struct {
 	Name string // the scheme-specific part as written
 }
 
-// ParseURN returns the view of a urn URL.
-func ParseURN(u *urlkit.URL) (*URN, error) {
-	if err := expect(u, "urn"); err != nil {
-		return nil, err
-	}
+// parseURN returns the view of a urn URL.
+func parseURN(u *urlkit.URL) (*URN, error) {
 	return &URN{Name: u.SchemeSpecificPart()}, nil
 }
 
@@ -419,17 +406,17 @@ func (n *URN) URL() *urlkit.URL { return opaqueURL("urn", n.Name) }
 func init() {
 	register(&unit{parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
 		if currentReading(m) {
-			return nilView(ParseMailto6068(u))
+			return nilView(parseMailto6068(u))
 		}
-		return nilView(ParseMailto(u))
+		return nilView(parseMailto(u))
 	}, parts: mailtoParts, concerns: mailtoConcerns, plan: mailtoPlan}, "mailto")
-	register(&unit{parse: view(ParseMID), plan: func(v View, p *planner) {
+	register(&unit{parse: view(parseMID), plan: func(v View, p *planner) {
 		p.comment("mid: a mail message already received (RFC 1630): the client looks in the user's mail for the message whose Message-ID is <%s>", v.(*MID).ID)
 	}}, "mid")
-	register(&unit{parse: view(ParseCID), plan: func(v View, p *planner) {
+	register(&unit{parse: view(parseCID), plan: func(v View, p *planner) {
 		p.comment("cid: a body part of the MIME message this URL appears in (RFC 1630): the one whose Content-ID is <%s>", v.(*CID).ID)
 	}}, "cid")
-	register(&unit{parse: view(ParseURN)}, "urn")
+	register(&unit{parse: view(parseURN)}, "urn")
 }
 
 // mailtoConcerns: the address goes into RCPT TO.

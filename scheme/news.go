@@ -22,19 +22,16 @@ type News struct {
 	Group     string // decoded; a group name holds no "@"
 	MessageID string // decoded, without "<" and ">"; it holds an "@"
 	// Host and Port name the server of RFC 5538's news://HOST/GROUP,
-	// read in the RFC3986 mode only (ParseNews5538); "" otherwise.
+	// read in the RFC3986 mode only; "" otherwise.
 	Host, Port string
 }
 
-// ParseNews5538 is ParseNews that also reads RFC 5538's form with a
+// parseNews5538 is parseNews that also reads RFC 5538's form with a
 // server, news://HOST[:PORT]/GROUP or news://HOST/MESSAGE-ID (RFC 5538
 // 2.1), which the RFC 3986 mode accepts and RFC 1738 does not.
-func ParseNews5538(u *urlkit.URL) (*News, error) {
+func parseNews5538(u *urlkit.URL) (*News, error) {
 	if !u.HasAuthority || u.Host == "" {
-		return ParseNews(u)
-	}
-	if err := expect(u, "news"); err != nil {
-		return nil, err
+		return parseNews(u)
 	}
 	p, off, ok := urlPath(u)
 	if !ok || p == "" {
@@ -52,11 +49,8 @@ func ParseNews5538(u *urlkit.URL) (*News, error) {
 	return n, nil
 }
 
-// ParseNews returns the view of a news URL.
-func ParseNews(u *urlkit.URL) (*News, error) {
-	if err := expect(u, "news"); err != nil {
-		return nil, err
-	}
+// parseNews returns the view of an RFC 1738 news URL.
+func parseNews(u *urlkit.URL) (*News, error) {
 	off := layoutOf(u).ssp
 	ssp := u.SchemeSpecificPart()
 	if u.HasAuthority {
@@ -164,11 +158,8 @@ type NNTPSpans struct {
 	Group, Article Span
 }
 
-// ParseNNTP returns the view of an nntp URL.
-func ParseNNTP(u *urlkit.URL) (*NNTP, error) {
-	if err := expect(u, "nntp"); err != nil {
-		return nil, err
-	}
+// parseNNTP returns the view of an nntp URL.
+func parseNNTP(u *urlkit.URL) (*NNTP, error) {
 	if err := needAuthority(u); err != nil {
 		return nil, err
 	}
@@ -229,11 +220,11 @@ func (n *NNTP) URL() *urlkit.URL {
 func init() {
 	register(&unit{parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
 		if m == urlkit.RFC3986 {
-			return nilView(ParseNews5538(u))
+			return nilView(parseNews5538(u))
 		}
-		return nilView(ParseNews(u))
+		return nilView(parseNews(u))
 	}, concerns: newsConcerns, plan: newsPlan, proxied: true}, "news")
-	register(&unit{parse: view(ParseNNTP), concerns: nntpConcerns, plan: nntpPlan, proxied: true}, "nntp")
+	register(&unit{parse: view(parseNNTP), concerns: nntpConcerns, plan: nntpPlan, proxied: true}, "nntp")
 }
 
 // newsConcerns: the group or message-id goes into an NNTP command,

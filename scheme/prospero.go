@@ -46,11 +46,8 @@ type Field struct {
 	Name, Value string
 }
 
-// ParseProspero returns the view of a prospero URL.
-func ParseProspero(u *urlkit.URL) (*Prospero, error) {
-	if err := expect(u, "prospero"); err != nil {
-		return nil, err
-	}
+// parseProspero returns the view of a prospero URL.
+func parseProspero(u *urlkit.URL) (*Prospero, error) {
 	if err := needAuthority(u); err != nil {
 		return nil, err
 	}
@@ -136,11 +133,8 @@ type AFS struct {
 	Path string // decoded, starting with "/"
 }
 
-// ParseAFS returns the view of an afs URL.
-func ParseAFS(u *urlkit.URL) (*AFS, error) {
-	if err := expect(u, "afs"); err != nil {
-		return nil, err
-	}
+// parseAFS returns the view of an afs URL.
+func parseAFS(u *urlkit.URL) (*AFS, error) {
 	if err := needAuthority(u); err != nil {
 		return nil, err
 	}
@@ -176,8 +170,8 @@ func (a *AFS) URL() *urlkit.URL {
 func (a *AFS) GlobalPath() string { return "/afs/" + a.Cell + a.Path }
 
 func init() {
-	register(&unit{parse: view(ParseProspero), concerns: prosperoConcerns, plan: func(v View, p *planner) { p.prospero(v.(*Prospero)) }}, "prospero")
-	register(&unit{parse: view(ParseAFS), concerns: fileConcerns, plan: func(v View, p *planner) {
+	register(&unit{parse: view(parseProspero), concerns: prosperoConcerns, plan: func(v View, p *planner) { p.prospero(v.(*Prospero)) }}, "prospero")
+	register(&unit{parse: view(parseAFS), concerns: fileConcerns, plan: func(v View, p *planner) {
 		p.open(v.(*AFS).GlobalPath())
 		p.comment("afs (draft-ietf-uri-url-03, historical): the Andrew File System global name, read where AFS mounts its cells under /afs")
 	}}, "afs")

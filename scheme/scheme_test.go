@@ -208,12 +208,8 @@ func TestViewErrors(t *testing.T) {
 	}
 }
 
-func TestWrongScheme(t *testing.T) {
-	u := parseURL(t, "http://h/", urlkit.RFC1738)
-	if _, err := ParseFTP(u); !errors.Is(err, ErrWrongScheme) {
-		t.Errorf("ParseFTP(http URL) = %v", err)
-	}
-	u = parseURL(t, "x-private:thing", urlkit.RFC1738)
+func TestNoView(t *testing.T) {
+	u := parseURL(t, "x-private:thing", urlkit.RFC1738)
 	if v, err := Parse(u, urlkit.RFC1738); v != nil || err != nil {
 		t.Errorf("Parse(x-private:) = %v, %v; want no view", v, err)
 	}
@@ -270,17 +266,17 @@ func TestGopherPlus(t *testing.T) {
 		{"RFC 1738 3.4 (no values)", "+\t1\r\n+-1\r\n.\r\n", GopherPlus{Kind: PlusView, Form: true}},
 		{"no Gopher+ string", "", GopherPlus{}},
 	} {
-		got, err := ParseGopherPlus(tc.in)
+		got, err := parseGopherPlus(tc.in)
 		if err != nil || !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s: ParseGopherPlus(%q) = %#v, %v; want %#v", tc.section, tc.in, got, err, tc.want)
+			t.Errorf("%s: parseGopherPlus(%q) = %#v, %v; want %#v", tc.section, tc.in, got, err, tc.want)
 		}
 		if s := got.String(); s != tc.in {
 			t.Errorf("%s: String() = %q, want %q", tc.section, s, tc.in)
 		}
 	}
 	for _, in := range []string{"x", "?x", "!a  b", "!a\tb", "+\t2\r\n", "+\t1\r\n+-1\r\nv\r\n", "+\t1\r\n+-1\r\n.\r\n.\r\n", "+a\rb"} {
-		if p, err := ParseGopherPlus(in); err == nil {
-			t.Errorf("ParseGopherPlus(%q) = %#v; want an error", in, p)
+		if p, err := parseGopherPlus(in); err == nil {
+			t.Errorf("parseGopherPlus(%q) = %#v; want an error", in, p)
 		}
 	}
 }
@@ -410,7 +406,7 @@ func TestVMS(t *testing.T) {
 		t.Errorf("FileFromVMS = %q", got)
 	}
 	u := parseURL(t, "file://vms.host.edu/disk$user/my/notes/note12345.txt", urlkit.RFC1738)
-	g, err := ParseFile(u)
+	g, err := parseFile(u)
 	if err != nil {
 		t.Fatal(err)
 	}

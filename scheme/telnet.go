@@ -28,11 +28,8 @@ type Telnet struct {
 	At Server
 }
 
-// ParseTelnet returns the view of a telnet, rlogin or tn3270 URL.
-func ParseTelnet(u *urlkit.URL) (*Telnet, error) {
-	if err := expect(u, "telnet", "rlogin", "tn3270"); err != nil {
-		return nil, err
-	}
+// parseTelnet returns the view of a telnet, rlogin or tn3270 URL.
+func parseTelnet(u *urlkit.URL) (*Telnet, error) {
 	if err := needAuthority(u); err != nil {
 		return nil, err
 	}
@@ -67,7 +64,7 @@ func (t *Telnet) URL() *urlkit.URL {
 }
 
 func init() {
-	register(&unit{parse: view(ParseTelnet), concerns: telnetConcerns, plan: telnetPlan}, "telnet", "rlogin", "tn3270")
+	register(&unit{parse: view(parseTelnet), concerns: telnetConcerns, plan: telnetPlan}, "telnet", "rlogin", "tn3270")
 }
 
 // telnetConcerns: the user name and password of a session are printed

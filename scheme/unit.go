@@ -14,8 +14,8 @@ import (
 //     cover, a Production (then also its check in the root's grammar.go,
 //     and a splitter in internal/registry if the view needs the same
 //     split).
-//  2. One file here, scheme/<name>.go: the view (ParseXXX, URL, Scheme,
-//     AppendParts, with the Span of each part in an At field), its concerns
+//  2. One file here, scheme/<name>.go: the view (its parse function, URL,
+//     Scheme, AppendParts, with the Span of each part in an At field), its concerns
 //     (the decoded parts that go into protocol lines, scanned with
 //     concernList.scanSpan), its plan (a func(View, *planner) writing the
 //     steps: connect, one send per line with its Op, Arg and Why/RFC,
@@ -24,7 +24,7 @@ import (
 //     request, End for how the data ends; p.unsupported for what the
 //     clients cannot do), and an init that registers the unit. A scheme
 //     whose URLs come by the million (http, ftp, file, mailto, gopher)
-//     also reads its view in place (a read method that ParseXXX calls)
+//     also reads its view in place (a read method that its parse calls)
 //     and gives the unit a parts func that lists the view from the
 //     stack, for AppendParts.
 //  3. In package fetch, an opener that carries out the plan's steps
@@ -84,7 +84,7 @@ func unitOf(name string) (*unit, *registry.Scheme) {
 	return units[r.Name], r
 }
 
-// view adapts a ParseXXX function to unit.parse.
+// view adapts a scheme's parse function to unit.parse.
 func view[T View](parse func(*urlkit.URL) (T, error)) func(*urlkit.URL, urlkit.Mode) (View, error) {
 	return func(u *urlkit.URL, _ urlkit.Mode) (View, error) { return nilView(parse(u)) }
 }

@@ -49,12 +49,9 @@ type WAISField struct {
 	Value  string // decoded
 }
 
-// ParseWAIS returns the view of a wais URL. A wpath with further "/" (in
+// parseWAIS returns the view of a wais URL. A wpath with further "/" (in
 // modes that allow it) is read whole: RFC 1738 wants them encoded.
-func ParseWAIS(u *urlkit.URL) (*WAIS, error) {
-	if err := expect(u, "wais"); err != nil {
-		return nil, err
-	}
+func parseWAIS(u *urlkit.URL) (*WAIS, error) {
 	if err := needAuthority(u); err != nil {
 		return nil, err
 	}
@@ -165,7 +162,7 @@ func (w *WAIS) URL() *urlkit.URL {
 }
 
 func init() {
-	register(&unit{parse: view(ParseWAIS), plan: func(v View, p *planner) { p.wais(v.(*WAIS)) }, proxied: true}, "wais")
+	register(&unit{parse: view(parseWAIS), plan: func(v View, p *planner) { p.wais(v.(*WAIS)) }, proxied: true}, "wais")
 }
 
 // WAISChunkSize is the number of document bytes each retrieval request

@@ -13,7 +13,7 @@ func waisView(t testing.TB, raw string) (*WAIS, *urlkit.URL) {
 	if err != nil {
 		t.Fatalf("%s: %v", raw, err)
 	}
-	w, err := ParseWAIS(&u)
+	w, err := parseWAIS(&u)
 	if err != nil {
 		t.Fatalf("%s: %v", raw, err)
 	}
@@ -67,7 +67,7 @@ func FuzzWAISDocument(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q: %v", s, err)
 		}
-		w2, err := ParseWAIS(&v)
+		w2, err := parseWAIS(&v)
 		if err != nil {
 			t.Fatalf("%q: %v", s, err)
 		}
@@ -78,7 +78,7 @@ func FuzzWAISDocument(f *testing.F) {
 		if err != nil {
 			return
 		}
-		w3, err := ParseWAIS(&v)
+		w3, err := parseWAIS(&v)
 		if err != nil || !w3.HasDocument {
 			return
 		}

@@ -32,9 +32,6 @@ type Toy struct {
 }
 
 func parseToy(u *urlkit.URL) (*Toy, error) {
-	if err := expect(u, "x-toy"); err != nil {
-		return nil, err
-	}
 	if err := needAuthority(u); err != nil {
 		return nil, err
 	}
