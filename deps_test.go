@@ -30,7 +30,10 @@ var allowedImports = map[string][]string{
 	"internal/safetext":   {},
 	"internal/wiretest":   {},
 	"internal/bufpool":    {},
-	"scheme":              {"", "internal/charclass", "internal/registry", "internal/percent", "internal/gophertype", "client/wais", "client/prospero"},
+	// scheme_data, the command line's listing of a view's parts: its
+	// types, and the hook package scheme installs.
+	"internal/schemedata": {""},
+	"scheme":              {"", "internal/charclass", "internal/registry", "internal/percent", "internal/gophertype", "internal/schemedata", "client/wais", "client/prospero"},
 	"extract":             {"", "scheme", "internal/charclass", "internal/registry", "internal/bufpool", "internal/safetext"},
 	"fetch":               {"", "scheme", "internal/wire", "internal/percent", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
 	"client/ftp":          {"internal/wire"},
@@ -49,7 +52,7 @@ var allowedImports = map[string][]string{
 
 // networkFree lists packages that must not reach network code, even
 // indirectly: the URL packages are pure functions of their input.
-var networkFree = []string{"", "internal/charclass", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "scheme", "extract"}
+var networkFree = []string{"", "internal/charclass", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "internal/schemedata", "scheme", "extract"}
 
 // networkPackages are the standard packages that open connections.
 var networkPackages = []string{"net", "net/http", "crypto/tls", "net/smtp", "net/textproto", "os/exec"}

@@ -205,7 +205,7 @@ func (f *Fetcher) lineSession(ctx context.Context, req *Request, plan *scheme.Pl
 	}
 	var conn telnet.Remote
 	var resize func(w, h int) error
-	switch v.Scheme() {
+	switch v.Session {
 	case "rlogin":
 		d := rlogin.Dialer{Timeout: timeout, Trace: req.Trace, Width: t.Width, Height: t.Height}
 		c, err := d.DialHandshake(ctx, addr, handshakeOf(plan)) // the plan's bytes

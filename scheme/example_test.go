@@ -3,7 +3,6 @@ package scheme_test
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/scheme"
@@ -113,9 +112,9 @@ func ExampleParse() {
 	u, _ := urlkit.Parse("nntp://news.example/comp.infosystems.www/1234")
 	v, _ := scheme.Parse(&u, urlkit.RFC1738)
 	n := v.(*scheme.NNTP)
-	fmt.Println(v.Scheme(), n.Group, n.Article)
+	fmt.Println(n.Host, n.Group, n.Article)
 	// Output:
-	// nntp comp.infosystems.www 1234
+	// news.example comp.infosystems.www 1234
 }
 
 func ExampleKnown() {
@@ -213,31 +212,4 @@ func ExampleParse_dialect() {
 	// Cc: c@example.org
 	// Subject: Lunch today
 	// body "Noon?"
-}
-
-func ExampleView_AppendParts() {
-	var parts []scheme.Part // reused from one URL to the next
-	for _, s := range []string{"ftp://u@host/pub/f.txt;type=a", "mailto:joe@example.com"} {
-		u, _ := urlkit.Parse(s)
-		v, err := scheme.Parse(&u, urlkit.RFC1738)
-		if err != nil {
-			panic(err)
-		}
-		parts = v.AppendParts(parts[:0])
-		var shown []string
-		for _, p := range parts {
-			switch p.Value.Kind {
-			case scheme.KindNull:
-				shown = append(shown, p.Name+": absent")
-			case scheme.KindStrings:
-				shown = append(shown, fmt.Sprintf("%s: %q", p.Name, p.Value.Strings))
-			default:
-				shown = append(shown, fmt.Sprintf("%s: %q", p.Name, p.Value.Str))
-			}
-		}
-		fmt.Println(strings.Join(shown, "; "))
-	}
-	// Output:
-	// cwd: ["pub"]; name: "f.txt"; type: "a"; user: "u"; password: absent
-	// address: "joe@example.com"; local_part: "joe"; domain: "example.com"
 }

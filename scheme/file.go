@@ -74,19 +74,16 @@ func (f *File) read(u *urlkit.URL) error {
 	return nil
 }
 
-// Scheme returns "file".
-func (f *File) Scheme() string { return "file" }
-
-// AppendParts appends host, path and local_path (null when the file is
+// appendParts appends host, path and local_path (null when the file is
 // not on this machine or no file name can hold its path).
-func (f *File) AppendParts(dst []Part) []Part {
-	var local Value
+func (f *File) appendParts(dst []part) []part {
+	var local value
 	if f.IsLocal() { // else LocalPath's error, built only to be dropped
 		if p, err := f.LocalPath(); err == nil {
 			local = str(p)
 		}
 	}
-	return append(dst, Part{"host", str(f.Host)}, Part{"path", str(f.Path)}, Part{"local_path", local})
+	return append(dst, kv("host", str(f.Host)), kv("path", str(f.Path)), kv("local_path", local))
 }
 
 // URL builds "file://", the host and the path, each segment encoded for
@@ -244,12 +241,12 @@ func (f *File) VMSPath() (string, error) {
 func quote(s string) string { return "\"" + s + "\"" }
 
 func init() {
-	register(&unit{parse: view(parseFile), parts: func(dst []Part, u *urlkit.URL, _ urlkit.Mode) ([]Part, error) {
+	register(&unit{parse: view(parseFile), parts: func(dst []part, u *urlkit.URL, _ urlkit.Mode) ([]part, error) {
 		var f File // on the stack
 		if err := f.read(u); err != nil {
 			return dst, err
 		}
-		return f.AppendParts(dst), nil
+		return f.appendParts(dst), nil
 	}, concerns: fileConcerns, plan: func(v View, p *planner) { p.file(v.(*File)) }}, "file")
 }
 

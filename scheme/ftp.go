@@ -151,13 +151,10 @@ func validFTPType(code string, drafts bool) bool {
 	return false
 }
 
-// Scheme returns "ftp".
-func (f *FTP) Scheme() string { return "ftp" }
-
-// AppendParts appends cwd, name, type, user and password.
-func (f *FTP) AppendParts(dst []Part) []Part {
-	return append(dst, Part{"cwd", strs(f.CWD)}, Part{"name", str(f.Name)}, Part{"type", opt(f.Type, f.Type != "")},
-		Part{"user", opt(f.User, f.HasUser)}, Part{"password", opt(f.Password, f.HasPassword)})
+// appendParts appends cwd, name, type, user and password.
+func (f *FTP) appendParts(dst []part) []part {
+	return append(dst, kv("cwd", strs(f.CWD)), kv("name", str(f.Name)), kv("type", opt(f.Type, f.Type != "")),
+		kv("user", opt(f.User, f.HasUser)), kv("password", opt(f.Password, f.HasPassword)))
 }
 
 // URL builds the ftp URL: user and password encoded for RFC 1738's user
@@ -285,12 +282,12 @@ func init() {
 		parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
 			return nilView(parseFTP(u, m == urlkit.Lenient))
 		},
-		parts: func(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error) {
+		parts: func(dst []part, u *urlkit.URL, m urlkit.Mode) ([]part, error) {
 			var f FTP // on the stack
 			if err := f.read(u, m == urlkit.Lenient); err != nil {
 				return dst, err
 			}
-			return f.AppendParts(dst), nil
+			return f.appendParts(dst), nil
 		},
 		concerns: ftpConcerns,
 		plan:     ftpPlan,

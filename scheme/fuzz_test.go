@@ -90,7 +90,7 @@ func checkView(t *testing.T, u *urlkit.URL, m urlkit.Mode) {
 	s := u.String()
 	v, err := Parse(u, m)
 	// AppendParts (the common views on the stack) agrees with Parse.
-	parts, ok, perr := AppendParts(nil, u, m)
+	parts, ok, perr := appendParts(nil, u, m)
 	if fmt.Sprint(perr) != fmt.Sprint(err) || ok != (err == nil && v != nil) || ok && listingOf(parts) != listing(v) {
 		t.Fatalf("%q (%v): AppendParts = %s, %v, %v; Parse = %#v, %v", s, m, listingOf(parts), ok, perr, v, err)
 	}

@@ -9,6 +9,7 @@ import (
 	cc "github.com/urlkit/urlkit/internal/charclass"
 	"github.com/urlkit/urlkit/internal/gophertype"
 	"github.com/urlkit/urlkit/internal/registry"
+	"github.com/urlkit/urlkit/internal/schemedata"
 )
 
 // Gopher is the view of a gopher URL (RFC 1738 3.4):
@@ -89,28 +90,25 @@ func (g *Gopher) read(u *urlkit.URL) error {
 	return nil
 }
 
-// Scheme returns "gopher".
-func (g *Gopher) Scheme() string { return "gopher" }
-
-// AppendParts appends type, selector, search, plus and plus_request (the
+// appendParts appends type, selector, search, plus and plus_request (the
 // Gopher+ string classified, null when there is none or it is none of
 // the forms).
-func (g *Gopher) AppendParts(dst []Part) []Part {
-	var req Value
+func (g *Gopher) appendParts(dst []part) []part {
+	var req value
 	if p, err := g.PlusRequest(); err == nil && p.Kind != PlusNone {
 		view := p.Kind == PlusView
-		var attrs, values Value
+		var attrs, values value
 		if p.Attributes != nil {
 			attrs = strs(p.Attributes)
 		}
 		if p.Form {
 			values = strs(p.Values)
 		}
-		req = Value{Kind: KindObject, Sub: []Part{{"kind", str(p.Kind.String())}, {"view", opt(p.View, view)},
-			{"language", opt(p.Language, view)}, {"attributes", attrs}, {"ask_values", values}}}
+		req = value{Kind: schemedata.KindObject, Sub: []part{kv("kind", str(p.Kind.String())), kv("view", opt(p.View, view)),
+			kv("language", opt(p.Language, view)), kv("attributes", attrs), kv("ask_values", values)}}
 	}
-	return append(dst, Part{"type", str(string([]byte{g.Type}))}, Part{"selector", str(g.Selector)},
-		Part{"search", opt(g.Search, g.HasSearch)}, Part{"plus", opt(g.Plus, g.HasPlus)}, Part{"plus_request", req})
+	return append(dst, kv("type", str(string([]byte{g.Type}))), kv("selector", str(g.Selector)),
+		kv("search", opt(g.Search, g.HasSearch)), kv("plus", opt(g.Plus, g.HasPlus)), kv("plus_request", req))
 }
 
 // URL builds the gopher URL: the type and selector encoded for xchar, the
@@ -296,12 +294,12 @@ func (p GopherPlus) String() string {
 }
 
 func init() {
-	register(&unit{parse: view(parseGopher), parts: func(dst []Part, u *urlkit.URL, _ urlkit.Mode) ([]Part, error) {
+	register(&unit{parse: view(parseGopher), parts: func(dst []part, u *urlkit.URL, _ urlkit.Mode) ([]part, error) {
 		var g Gopher // on the stack
 		if err := g.read(u); err != nil {
 			return dst, err
 		}
-		return g.AppendParts(dst), nil
+		return g.appendParts(dst), nil
 	}, concerns: gopherConcerns, plan: gopherPlan, proxied: true}, "gopher")
 }
 

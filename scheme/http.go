@@ -81,27 +81,27 @@ func (h *HTTP) read(u *urlkit.URL, login bool) error {
 	return nil
 }
 
-// Scheme returns "http" or "https".
-func (h *HTTP) Scheme() string {
+// name returns "http" or "https".
+func (h *HTTP) name() string {
 	if h.Secure {
 		return "https"
 	}
 	return "http"
 }
 
-// AppendParts appends path (null for a URL without one) and search, and
+// appendParts appends path (null for a URL without one) and search, and
 // user and password when the URL has a login.
-func (h *HTTP) AppendParts(dst []Part) []Part {
-	dst = append(dst, Part{"path", opt(h.Path, !h.NoPath)}, Part{"search", opt(h.Search, h.HasSearch)})
+func (h *HTTP) appendParts(dst []part) []part {
+	dst = append(dst, kv("path", opt(h.Path, !h.NoPath)), kv("search", opt(h.Search, h.HasSearch)))
 	if h.HasUser {
-		dst = append(dst, Part{"user", str(h.User)}, Part{"password", opt(h.Password, h.HasPassword)})
+		dst = append(dst, kv("user", str(h.User)), kv("password", opt(h.Password, h.HasPassword)))
 	}
 	return dst
 }
 
 // URL builds the URL from the path and search as they are.
 func (h *HTTP) URL() *urlkit.URL {
-	u := serverURL(h.Scheme(), h.Host, h.Port)
+	u := serverURL(h.name(), h.Host, h.Port)
 	setLogin(u, h.User, h.Password, h.HasUser, h.HasPassword)
 	if !h.NoPath || h.Path != "" {
 		u.Path = "/" + h.Path
@@ -130,12 +130,12 @@ func init() {
 }
 
 // httpParts is unit.parts, the view on the stack.
-func httpParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error) {
+func httpParts(dst []part, u *urlkit.URL, m urlkit.Mode) ([]part, error) {
 	var h HTTP
 	if err := h.read(u, currentReading(m)); err != nil {
 		return dst, err
 	}
-	return h.AppendParts(dst), nil
+	return h.appendParts(dst), nil
 }
 
 // httpPlan is the request urlkit's access layer sends with net/http: an
@@ -144,7 +144,7 @@ func httpParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error) {
 // concern.
 func httpPlan(v View, p *planner) {
 	h := v.(*HTTP)
-	p.connect(addr(h.Host, h.Port, h.Scheme()))
+	p.connect(addr(h.Host, h.Port, h.name()))
 	if h.Secure {
 		p.comment("https: a TLS handshake with server name %q comes first; the request then goes over TLS (RFC 2818)", h.Hostname())
 	}

@@ -167,13 +167,10 @@ func (m *Mailto) read(u *urlkit.URL) error {
 	return nil
 }
 
-// Scheme returns "mailto".
-func (m *Mailto) Scheme() string { return "mailto" }
-
-// AppendParts appends address, local_part and domain.
-func (m *Mailto) AppendParts(dst []Part) []Part {
+// appendParts appends address, local_part and domain.
+func (m *Mailto) appendParts(dst []part) []part {
 	local, domain := m.Split()
-	return append(dst, Part{"address", str(m.Address)}, Part{"local_part", str(local)}, Part{"domain", str(domain)})
+	return append(dst, kv("address", str(m.Address)), kv("local_part", str(local)), kv("domain", str(domain)))
 }
 
 // URL builds "mailto:" and the address, encoded for xchar (so "%"
@@ -315,19 +312,19 @@ func splitAddr(a string) (string, string) {
 }
 
 // mailtoParts is unit.parts: RFC 1738's view on the stack.
-func mailtoParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error) {
+func mailtoParts(dst []part, u *urlkit.URL, m urlkit.Mode) ([]part, error) {
 	if currentReading(m) {
 		v, err := parseMailto6068(u)
 		if err != nil {
 			return dst, err
 		}
-		return v.AppendParts(dst), nil
+		return v.appendParts(dst), nil
 	}
 	var v Mailto
 	if err := v.read(u); err != nil {
 		return dst, err
 	}
-	return v.AppendParts(dst), nil
+	return v.appendParts(dst), nil
 }
 
 // MID is the view of a mid URL (RFC 1630, Message-Id): the RFC 822
@@ -347,11 +344,8 @@ func parseMID(u *urlkit.URL) (*MID, error) {
 	return &MID{ID: id}, nil
 }
 
-// Scheme returns "mid".
-func (m *MID) Scheme() string { return "mid" }
-
-// AppendParts appends id.
-func (m *MID) AppendParts(dst []Part) []Part { return append(dst, Part{"id", str(m.ID)}) }
+// appendParts appends id.
+func (m *MID) appendParts(dst []part) []part { return append(dst, kv("id", str(m.ID))) }
 
 // URL builds "mid:" and the id encoded for xchar.
 func (m *MID) URL() *urlkit.URL { return opaqueURL("mid", escape(m.ID, &keepXchar)) }
@@ -373,11 +367,8 @@ func parseCID(u *urlkit.URL) (*CID, error) {
 	return &CID{ID: id}, nil
 }
 
-// Scheme returns "cid".
-func (c *CID) Scheme() string { return "cid" }
-
-// AppendParts appends id.
-func (c *CID) AppendParts(dst []Part) []Part { return append(dst, Part{"id", str(c.ID)}) }
+// appendParts appends id.
+func (c *CID) appendParts(dst []part) []part { return append(dst, kv("id", str(c.ID))) }
 
 // URL builds "cid:" and the id encoded for xchar.
 func (c *CID) URL() *urlkit.URL { return opaqueURL("cid", escape(c.ID, &keepXchar)) }
@@ -394,11 +385,8 @@ func parseURN(u *urlkit.URL) (*URN, error) {
 	return &URN{Name: u.SchemeSpecificPart()}, nil
 }
 
-// Scheme returns "urn".
-func (n *URN) Scheme() string { return "urn" }
-
-// AppendParts appends name.
-func (n *URN) AppendParts(dst []Part) []Part { return append(dst, Part{"name", str(n.Name)}) }
+// appendParts appends name.
+func (n *URN) appendParts(dst []part) []part { return append(dst, kv("name", str(n.Name))) }
 
 // URL builds "urn:" and the name as it is.
 func (n *URN) URL() *urlkit.URL { return opaqueURL("urn", n.Name) }

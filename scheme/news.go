@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/schemedata"
 )
 
 // News is the view of a news URL (RFC 1738 3.6):
@@ -73,16 +74,13 @@ func parseNews(u *urlkit.URL) (*News, error) {
 	return &News{Group: v}, nil
 }
 
-// Scheme returns "news".
-func (n *News) Scheme() string { return "news" }
-
-// AppendParts appends kind, group and message_id (and host, port for
+// appendParts appends kind, group and message_id (and host, port for
 // RFC 5538's form).
-func (n *News) AppendParts(dst []Part) []Part {
-	dst = append(dst, Part{"kind", str(n.Kind())}, Part{"group", opt(n.Group, !n.All && n.MessageID == "")},
-		Part{"message_id", opt(n.MessageID, n.MessageID != "")})
+func (n *News) appendParts(dst []part) []part {
+	dst = append(dst, kv("kind", str(n.Kind())), kv("group", opt(n.Group, !n.All && n.MessageID == "")),
+		kv("message_id", opt(n.MessageID, n.MessageID != "")))
 	if n.Host != "" {
-		dst = append(dst, Part{"host", str(n.Host)}, Part{"port", opt(n.Port, n.Port != "")})
+		dst = append(dst, kv("host", str(n.Host)), kv("port", opt(n.Port, n.Port != "")))
 	}
 	return dst
 }
@@ -194,16 +192,13 @@ func (n *NNTP) ArticleNumber() (int64, bool) {
 	return a, err == nil && n.Article != ""
 }
 
-// Scheme returns "nntp".
-func (n *NNTP) Scheme() string { return "nntp" }
-
-// AppendParts appends group and article (a number, null when absent).
-func (n *NNTP) AppendParts(dst []Part) []Part {
-	var a Value
+// appendParts appends group and article (a number, null when absent).
+func (n *NNTP) appendParts(dst []part) []part {
+	var a value
 	if n.Article != "" {
-		a = Value{Kind: KindNumber, Str: n.Article}
+		a = value{Kind: schemedata.KindNumber, Str: n.Article}
 	}
-	return append(dst, Part{"group", str(n.Group)}, Part{"article", a})
+	return append(dst, kv("group", str(n.Group)), kv("article", a))
 }
 
 // URL builds the nntp URL, the group encoded for uchar.

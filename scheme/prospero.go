@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/schemedata"
 )
 
 // Prospero is the view of a prospero URL (RFC 1738 3.11):
@@ -83,18 +84,15 @@ func parseProspero(u *urlkit.URL) (*Prospero, error) {
 	return v, nil
 }
 
-// Scheme returns "prospero".
-func (p *Prospero) Scheme() string { return "prospero" }
-
-// AppendParts appends hsoname, fields (an array of [name, value] pairs),
+// appendParts appends hsoname, fields (an array of [name, value] pairs),
 // version and attributes.
-func (p *Prospero) AppendParts(dst []Part) []Part {
-	pairs := Value{Kind: KindArray, Sub: make([]Part, len(p.Fields))}
+func (p *Prospero) appendParts(dst []part) []part {
+	pairs := value{Kind: schemedata.KindArray, Sub: make([]part, len(p.Fields))}
 	for i, f := range p.Fields {
-		pairs.Sub[i] = Part{"", strs([]string{f.Name, f.Value})}
+		pairs.Sub[i] = kv("", strs([]string{f.Name, f.Value}))
 	}
-	return append(dst, Part{"hsoname", str(p.HSOName)}, Part{"fields", pairs}, Part{"version", opt(p.Version, p.HasVersion)},
-		Part{"attributes", strs(p.Attributes)})
+	return append(dst, kv("hsoname", str(p.HSOName)), kv("fields", pairs), kv("version", opt(p.Version, p.HasVersion)),
+		kv("attributes", strs(p.Attributes)))
 }
 
 // URL builds the prospero URL: the hsoname encoded for psegment with its
@@ -148,12 +146,9 @@ func parseAFS(u *urlkit.URL) (*AFS, error) {
 	return &AFS{Cell: u.Host, Path: "/" + unescape(p)}, nil
 }
 
-// Scheme returns "afs".
-func (a *AFS) Scheme() string { return "afs" }
-
-// AppendParts appends cell and path.
-func (a *AFS) AppendParts(dst []Part) []Part {
-	return append(dst, Part{"cell", str(a.Cell)}, Part{"path", str(a.Path)})
+// appendParts appends cell and path.
+func (a *AFS) appendParts(dst []part) []part {
+	return append(dst, kv("cell", str(a.Cell)), kv("path", str(a.Path)))
 }
 
 // URL builds "afs://", the cell and the path, each segment encoded for

@@ -40,16 +40,15 @@ import (
 
 // View is a typed scheme view: *FTP, *HTTP, *Gopher, *Mailto, *News,
 // *NNTP, *Telnet, *WAIS, *File, *Prospero, *MID, *CID, *URN or *AFS.
+// Only this package's types are views.
 type View interface {
-	// Scheme returns the scheme name in lower case.
-	Scheme() string
 	// URL builds the URL the view stands for.
 	URL() *urlkit.URL
-	// AppendParts appends the view's parts, decoded, to dst for
-	// machine-readable output (absent parts null) and returns the
-	// extended slice; a caller that reuses dst lists the common views
-	// without allocating.
-	AppendParts(dst []Part) []Part
+	// appendParts appends the view's parts, decoded, to dst for the
+	// command line's scheme_data (internal/schemedata; absent parts
+	// null) and returns the extended slice; a caller that reuses dst
+	// lists the common views without allocating.
+	appendParts(dst []part) []part
 }
 
 // Parse returns the typed view of u for its scheme: *FTP, *HTTP, *Gopher,
@@ -84,14 +83,11 @@ func viewUnit(u *urlkit.URL, m urlkit.Mode) *unit {
 	return un
 }
 
-// AppendParts appends the parts of u's view to dst, as Parse(u, m) and
-// the view's AppendParts would, and reports whether it listed a view:
-// false when urlkit has no view for u's scheme, or with Parse's error
-// when u is not a valid view of it (dst is then returned as it was). The
-// common schemes (http, https, ftp, file, mailto, gopher) build their
-// view on the stack, so that with a reused dst listing a URL of them
-// allocates nothing beyond what decoding its parts needs.
-func AppendParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, bool, error) {
+// appendParts is schemedata.Append: it appends the parts of u's view
+// to dst, as Parse(u, m) and the view's appendParts would, and reports
+// whether it listed a view. The common schemes build their view on the
+// stack (unit.parts).
+func appendParts(dst []part, u *urlkit.URL, m urlkit.Mode) ([]part, bool, error) {
 	un := viewUnit(u, m)
 	if un == nil {
 		return dst, false, nil
@@ -104,7 +100,7 @@ func AppendParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, bool, error)
 	if err != nil {
 		return dst, false, err
 	}
-	return v.AppendParts(dst), true, nil
+	return v.appendParts(dst), true, nil
 }
 
 // nilView turns a typed nil pointer into a nil View, so that a failed

@@ -151,8 +151,8 @@ func TestViewExamples(t *testing.T) {
 		if got := v.URL().String(); got != back {
 			t.Errorf("%s: %q: URL() = %q, want %q", tc.section, tc.in, got, back)
 		}
-		if v.Scheme() != u.SchemeName() {
-			t.Errorf("%s: Scheme() = %q", tc.section, v.Scheme())
+		if got := v.URL().SchemeName(); got != u.SchemeName() {
+			t.Errorf("%s: URL() has scheme %q", tc.section, got)
 		}
 	}
 }

@@ -42,22 +42,22 @@ func parseTelnet(u *urlkit.URL) (*Telnet, error) {
 	return t, nil
 }
 
-// Scheme returns the session's scheme ("telnet" when Session is empty).
-func (t *Telnet) Scheme() string {
+// name returns the session's scheme ("telnet" when Session is empty).
+func (t *Telnet) name() string {
 	if t.Session == "" {
 		return "telnet"
 	}
 	return t.Session
 }
 
-// AppendParts appends user and password.
-func (t *Telnet) AppendParts(dst []Part) []Part {
-	return append(dst, Part{"user", opt(t.User, t.HasUser)}, Part{"password", opt(t.Password, t.HasPassword)})
+// appendParts appends user and password.
+func (t *Telnet) appendParts(dst []part) []part {
+	return append(dst, kv("user", opt(t.User, t.HasUser)), kv("password", opt(t.Password, t.HasPassword)))
 }
 
 // URL builds the URL with its final "/".
 func (t *Telnet) URL() *urlkit.URL {
-	u := serverURL(t.Scheme(), t.Host, t.Port)
+	u := serverURL(t.name(), t.Host, t.Port)
 	setLogin(u, t.User, t.Password, t.HasUser, t.HasPassword)
 	u.Path = "/"
 	return u
@@ -167,8 +167,8 @@ func (p *planner) telnetNegotiation(term string, w, h int) {
 
 func telnetPlan(v View, p *planner) {
 	t := v.(*Telnet)
-	p.connect(addr(t.Host, t.Port, t.Scheme()))
-	switch t.Scheme() {
+	p.connect(addr(t.Host, t.Port, t.name()))
+	switch t.name() {
 	case "rlogin":
 		p.rlogin(t)
 		return
@@ -246,14 +246,14 @@ func (p *planner) sessionLogin(t *Telnet) {
 		return
 	}
 	p.comment("the URL suggests the %s: typed at the server's prompts once, as asked (get --login); advisory otherwise (RFC 1738 3.8)", advice)
-	if t.Scheme() != "rlogin" {
+	if t.name() != "rlogin" {
 		p.add(Step{Kind: Send, Op: "LOGIN", Arg: t.User, At: t.At.User, Text: t.User + "\r\n",
 			Why: "the user name, at the login prompt", RFC: "RFC 1738 3.8",
 			When: Cond{Text: "the server prompts \"login:\" (with BINARY on our side the line ends with LF alone)"}})
 	}
 	if t.HasPassword {
 		// rlogin's stream is raw bytes, no NVT: the Return key's CR alone.
-		end, raw := "\r\n", t.Scheme() == "rlogin"
+		end, raw := "\r\n", t.name() == "rlogin"
 		if raw {
 			end = "\r"
 		}

@@ -47,7 +47,7 @@ type unit struct {
 	// parts, when not nil, appends the parts of the view parse would
 	// return, building the view on the stack (the common schemes, for
 	// AppendParts); when nil, AppendParts lists what parse returns.
-	parts func(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error)
+	parts func(dst []part, u *urlkit.URL, m urlkit.Mode) ([]part, error)
 	// concerns adds the refusals for the decoded fields of v that its
 	// access puts into protocol lines; nil when there are none. v is
 	// nil when the URL is no valid view (CheckSafe still scans what it

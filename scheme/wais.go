@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/schemedata"
 )
 
 // WAIS is the view of a wais URL (RFC 1738 3.9), in one of three forms:
@@ -115,22 +116,19 @@ func waisFields(raw string) []WAISField {
 	return fields
 }
 
-// Scheme returns "wais".
-func (w *WAIS) Scheme() string { return "wais" }
-
-// AppendParts appends database, search, wtype, wpath and wpath_fields
+// appendParts appends database, search, wtype, wpath and wpath_fields
 // (an array of [number, contents] pairs).
-func (w *WAIS) AppendParts(dst []Part) []Part {
-	var fields Value
+func (w *WAIS) appendParts(dst []part) []part {
+	var fields value
 	if w.Fields != nil {
-		fields = Value{Kind: KindArray, Sub: make([]Part, len(w.Fields))}
+		fields = value{Kind: schemedata.KindArray, Sub: make([]part, len(w.Fields))}
 		for i, f := range w.Fields {
-			pair := []Part{{"", Value{Kind: KindNumber, Str: strconv.Itoa(f.Number)}}, {"", str(f.Value)}}
-			fields.Sub[i] = Part{"", Value{Kind: KindArray, Sub: pair}}
+			pair := []part{kv("", value{Kind: schemedata.KindNumber, Str: strconv.Itoa(f.Number)}), kv("", str(f.Value))}
+			fields.Sub[i] = kv("", value{Kind: schemedata.KindArray, Sub: pair})
 		}
 	}
-	return append(dst, Part{"database", str(w.Database)}, Part{"search", opt(w.Search, w.HasSearch)},
-		Part{"wtype", opt(w.WType, w.HasDocument)}, Part{"wpath", opt(w.WPath, w.HasDocument)}, Part{"wpath_fields", fields})
+	return append(dst, kv("database", str(w.Database)), kv("search", opt(w.Search, w.HasSearch)),
+		kv("wtype", opt(w.WType, w.HasDocument)), kv("wpath", opt(w.WPath, w.HasDocument)), kv("wpath_fields", fields))
 }
 
 // URL builds the wais URL: the database, wtype and wpath encoded for

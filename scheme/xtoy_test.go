@@ -44,8 +44,6 @@ func parseToy(u *urlkit.URL) (*Toy, error) {
 	return t, nil
 }
 
-func (t *Toy) Scheme() string { return "x-toy" }
-
 func (t *Toy) URL() *urlkit.URL {
 	u := serverURL("x-toy", t.Host, t.Port)
 	u.Path = "/" + escape(t.Key, &keepUchar)
@@ -105,4 +103,4 @@ func TestToyScheme(t *testing.T) {
 	}
 }
 
-func (t *Toy) AppendParts(dst []Part) []Part { return append(dst, Part{"key", str(t.Key)}) }
+func (t *Toy) appendParts(dst []part) []part { return append(dst, kv("key", str(t.Key))) }
