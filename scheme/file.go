@@ -21,9 +21,9 @@ type File struct {
 	Host string // as written; "" or "localhost" for this machine
 	Path string // decoded; starts with "/"
 
-	// At holds where the host and the path are written in the URL's
+	// at holds where the host and the path are written in the URL's
 	// String form.
-	At struct{ Host, Path Span }
+	at struct{ Host, Path Span }
 }
 
 // parseFile returns the view of a file URL. Each segment is decoded after
@@ -66,10 +66,10 @@ func (f *File) read(u *urlkit.URL) error {
 	}
 	*f = File{Host: u.Host, Path: unescape(p)}
 	o := u.Offsets()
-	f.At.Host = Span{o.Host, o.Host + len(u.Host)}
-	f.At.Path = Span{o.Path, o.Fragment} // the path and a "?" part: fsegment data
+	f.at.Host = Span{o.Host, o.Host + len(u.Host)}
+	f.at.Path = Span{o.Path, o.Fragment} // the path and a "?" part: fsegment data
 	if u.HasFragment {
-		f.At.Path.End-- // the "#"
+		f.at.Path.End-- // the "#"
 	}
 	return nil
 }
@@ -253,7 +253,7 @@ func init() {
 // fileConcerns: no file name can hold NUL.
 func fileConcerns(v View, c *concernList) {
 	if f, _ := v.(*File); f != nil {
-		c.scanSpan(f.At.Path, ctlNUL, "file name")
+		c.scanSpan(f.at.Path, ctlNUL, "file name")
 		return
 	}
 	c.scan(c.u.Path, c.l.path, ctlNUL, "file name")
@@ -264,7 +264,7 @@ func (p *planner) file(f *File) {
 	local := File{Path: f.Path}
 	name, err := local.LocalPath()
 	if err != nil {
-		p.unsupported(f.At.Path.At, strings.TrimPrefix(err.Error(), "scheme: "))
+		p.unsupported(f.at.Path.At, strings.TrimPrefix(err.Error(), "scheme: "))
 		return
 	}
 	p.open(name)

@@ -44,13 +44,13 @@ type FTP struct {
 	// "ftp://host/" has an empty one.
 	NoPath bool
 
-	// At holds where each part is written in the URL's String form.
-	At FTPSpans
+	// at holds where each part is written in the URL's String form.
+	at ftpSpans
 }
 
-// FTPSpans are the spans of an ftp URL's parts (see Span).
-type FTPSpans struct {
-	Server
+// ftpSpans are the spans of an ftp URL's parts (see Span).
+type ftpSpans struct {
+	authSpans
 	CWD  []Span // one per CWD argument
 	Name Span
 	Type Span // the type code after ";type=", empty when there is none
@@ -78,7 +78,7 @@ func (f *FTP) read(u *urlkit.URL, drafts bool) error {
 		return err
 	}
 	*f = FTP{Host: u.Host, Port: port(u), HasUser: u.HasUser, HasPassword: u.HasPassword}
-	f.At.Server = serverSpans(u)
+	f.at.authSpans = serverSpans(u)
 	f.User, _ = u.DecodedUser()
 	f.Password, _ = u.DecodedPassword()
 	p, off, ok := urlPath(u)
@@ -86,7 +86,7 @@ func (f *FTP) read(u *urlkit.URL, drafts bool) error {
 		if u.HasQuery {
 			return noSlashBeforeQuery(u)
 		}
-		f.NoPath, f.At.Name = true, Span{off - 1, off - 1}
+		f.NoPath, f.at.Name = true, Span{off - 1, off - 1}
 		return nil
 	}
 	sp := registry.SplitFTP(p) // the split the strict check reads
@@ -105,20 +105,20 @@ func (f *FTP) read(u *urlkit.URL, drafts bool) error {
 			return syntaxError(u, off+sp.TypeAt+6, rule)
 		}
 		f.Type = code
-		f.At.Type = Span{off + sp.TypeAt + 6, off + len(p)}
+		f.at.Type = Span{off + sp.TypeAt + 6, off + len(p)}
 	}
 	if n := strings.Count(p[:sp.End], "/"); n > 0 { // the CWD segments, each ended by a "/"
-		f.CWD, f.At.CWD = make([]string, 0, n), make([]Span, 0, n)
+		f.CWD, f.at.CWD = make([]string, 0, n), make([]Span, 0, n)
 	}
 	for at := 0; ; {
 		start, end, next, last := sp.NextSegment(p, at)
 		seg := unescape(p[start:end])
 		if last {
-			f.Name, f.At.Name = seg, Span{off + start, off + end}
+			f.Name, f.at.Name = seg, Span{off + start, off + end}
 			break
 		}
 		f.CWD = append(f.CWD, seg)
-		f.At.CWD = append(f.At.CWD, Span{off + start, off + end})
+		f.at.CWD = append(f.at.CWD, Span{off + start, off + end})
 		at = next
 	}
 	return nil
@@ -302,12 +302,12 @@ func ftpConcerns(v View, c *concernList) {
 	if f == nil {
 		return
 	}
-	c.scanSpan(f.At.User, ctlLine, "FTP USER command")
-	c.scanSpan(f.At.Password, ctlLine, "FTP PASS command")
-	for _, sp := range f.At.CWD {
+	c.scanSpan(f.at.User, ctlLine, "FTP USER command")
+	c.scanSpan(f.at.Password, ctlLine, "FTP PASS command")
+	for _, sp := range f.at.CWD {
 		c.scanSpan(sp, ctlLine, "FTP CWD command")
 	}
-	c.scanSpan(f.At.Name, ctlLine, "FTP RETR or NLST command")
+	c.scanSpan(f.at.Name, ctlLine, "FTP RETR or NLST command")
 }
 
 // ftpPlan is the access algorithm of RFC 1738 section 3.2, as urlkit's
@@ -388,8 +388,8 @@ func ftpAccess(f *FTP, p *planner) bool {
 	for i, c := range f.CWD {
 		st := p.send("CWD", c, ftpLine("CWD", c))
 		st.Reply = "250"
-		if i < len(f.At.CWD) {
-			st.At = f.At.CWD[i]
+		if i < len(f.at.CWD) {
+			st.At = f.at.CWD[i]
 		}
 		if c == "" {
 			st.Why, st.RFC = "an empty segment: CWD with a null argument", "RFC 1738 3.2.2"
@@ -482,7 +482,7 @@ func ftpAccess(f *FTP, p *planner) bool {
 // reports whether the plan goes on.
 func (p *planner) ftpType(f *FTP, typ string) bool {
 	if typ != "A" && typ != "I" {
-		p.unsupported(f.At.Type.At, "TYPE "+typ+": urlkit's FTP client transfers types A and I only (the drafts' E, L and form codes are read, not carried out)")
+		p.unsupported(f.at.Type.At, "TYPE "+typ+": urlkit's FTP client transfers types A and I only (the drafts' E, L and form codes are read, not carried out)")
 		return false
 	}
 	st := p.send("TYPE", typ, "TYPE "+typ+"\r\n")

@@ -36,13 +36,13 @@ type Gopher struct {
 	Plus      string // the Gopher+ string, decoded; see HasPlus and PlusRequest
 	HasPlus   bool   // a second %09 is present (HasPlus implies HasSearch)
 
-	// At holds where each part is written in the URL's String form.
-	At GopherSpans
+	// at holds where each part is written in the URL's String form.
+	at gopherSpans
 }
 
-// GopherSpans are the spans of a gopher URL's parts (see Span).
-type GopherSpans struct {
-	Server
+// gopherSpans are the spans of a gopher URL's parts (see Span).
+type gopherSpans struct {
+	authSpans
 	Type, Selector, Search, Plus Span
 }
 
@@ -61,7 +61,7 @@ func (g *Gopher) read(u *urlkit.URL) error {
 		return err
 	}
 	*g = Gopher{Host: u.Host, Port: port(u), Type: '1'}
-	g.At.Server = serverSpans(u)
+	g.at.authSpans = serverSpans(u)
 	p, off, ok := urlPath(u)
 	if !ok && u.HasQuery {
 		return noSlashBeforeQuery(u)
@@ -75,17 +75,17 @@ func (g *Gopher) read(u *urlkit.URL) error {
 	} else {
 		g.Type = p[0]
 	}
-	g.At.Type = Span{off, off + sp.TypeEnd}
+	g.at.Type = Span{off, off + sp.TypeEnd}
 	g.Selector = unescape(p[sp.TypeEnd:sp.SelectorEnd])
-	g.At.Selector = Span{off + sp.TypeEnd, off + sp.SelectorEnd}
+	g.at.Selector = Span{off + sp.TypeEnd, off + sp.SelectorEnd}
 	if sp.SearchAt < 0 {
 		return nil
 	}
 	g.HasSearch, g.Search = true, unescape(p[sp.SearchAt:sp.SearchEnd])
-	g.At.Search = Span{off + sp.SearchAt, off + sp.SearchEnd}
+	g.at.Search = Span{off + sp.SearchAt, off + sp.SearchEnd}
 	if sp.PlusAt >= 0 {
 		g.HasPlus, g.Plus = true, unescape(p[sp.PlusAt:])
-		g.At.Plus = Span{off + sp.PlusAt, off + len(p)}
+		g.at.Plus = Span{off + sp.PlusAt, off + len(p)}
 	}
 	return nil
 }
@@ -311,23 +311,23 @@ func gopherConcerns(v View, c *concernList) {
 	if g == nil {
 		return
 	}
-	c.scanSpan(g.At.Selector, ctlLine, "Gopher selector line")
-	c.scanSpan(g.At.Search, ctlLine, "Gopher search")
+	c.scanSpan(g.at.Selector, ctlLine, "Gopher selector line")
+	c.scanSpan(g.at.Search, ctlLine, "Gopher search")
 	if !g.HasPlus {
 		return
 	}
-	plus := c.s[g.At.Plus.At:g.At.Plus.End]
+	plus := c.s[g.at.Plus.At:g.at.Plus.End]
 	req, err := g.PlusRequest()
 	head := indexEscape(plus, '\t')
 	if err != nil || !req.Form || head < 0 { // a raw TAB was reported as a raw byte
-		c.scanSpan(g.At.Plus, ctlLine|ctlTAB, "Gopher+ string")
+		c.scanSpan(g.at.Plus, ctlLine|ctlTAB, "Gopher+ string")
 		return
 	}
 	// An ASK submission: the head (up to its TAB) holds no control
 	// character; after it, the CR LF are the form's own (the values were
 	// checked to hold none) and a value may not hold NUL.
-	c.scanSpan(Span{g.At.Plus.At, g.At.Plus.At + head}, ctlLine|ctlTAB, "Gopher+ view")
-	c.scanSpan(Span{g.At.Plus.At + head, g.At.Plus.End}, ctlNUL, "Gopher+ ASK value")
+	c.scanSpan(Span{g.at.Plus.At, g.at.Plus.At + head}, ctlLine|ctlTAB, "Gopher+ view")
+	c.scanSpan(Span{g.at.Plus.At + head, g.at.Plus.End}, ctlNUL, "Gopher+ ASK value")
 }
 
 // GopherRequest is the request of a gopher Plan, for the executor: the
@@ -379,7 +379,7 @@ func gopherPlan(v View, p *planner) {
 		if g.Type == 'T' {
 			kind = "tn3270"
 		}
-		p.unsupported(g.At.Type.At, fmt.Sprintf("gopher item type %q is an interactive %s session on %s, not a document to fetch; the selector, if any, is the user name to log in with (RFC 1436)",
+		p.unsupported(g.at.Type.At, fmt.Sprintf("gopher item type %q is an interactive %s session on %s, not a document to fetch; the selector, if any, is the user name to log in with (RFC 1436)",
 			string([]byte{g.Type}), kind, addr(g.Host, g.Port, "gopher")))
 		return
 	}

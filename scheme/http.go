@@ -30,13 +30,13 @@ type HTTP struct {
 	Search               string // the search part as written, after "?"; see HasSearch
 	HasSearch            bool   // a "?" is present
 
-	// At holds where each part is written in the URL's String form.
-	At HTTPSpans
+	// at holds where each part is written in the URL's String form.
+	at httpSpans
 }
 
-// HTTPSpans are the spans of an http URL's parts (see Span).
-type HTTPSpans struct {
-	Server
+// httpSpans are the spans of an http URL's parts (see Span).
+type httpSpans struct {
+	authSpans
 	Path, Search Span
 }
 
@@ -63,15 +63,15 @@ func (h *HTTP) read(u *urlkit.URL, login bool) error {
 	o := u.Offsets()
 	h.Secure = len(u.Scheme) == len("https") // expect took http or https
 	h.Host, h.Port, h.Search, h.HasSearch = u.Host, port(u), u.Query, u.HasQuery
-	h.At.Server = serverSpansAt(u, o)
+	h.at.authSpans = serverSpansAt(u, o)
 	if len(u.Path) > 0 {
 		h.Path = u.Path[1:]
-		h.At.Path = Span{o.Path + 1, o.Path + len(u.Path)}
+		h.at.Path = Span{o.Path + 1, o.Path + len(u.Path)}
 	} else {
 		h.NoPath = true
 	}
 	if u.HasQuery {
-		h.At.Search = Span{o.Query, o.Query + len(u.Query)}
+		h.at.Search = Span{o.Query, o.Query + len(u.Query)}
 	}
 	if login {
 		h.HasUser, h.HasPassword = u.HasUser, u.HasPassword

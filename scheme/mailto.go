@@ -18,8 +18,8 @@ import (
 type Mailto struct {
 	Address string // the addr-spec, decoded (RFC 6068: the first address)
 
-	// At holds where the address is written in the URL's String form.
-	At struct{ Address Span }
+	// at holds where the address is written in the URL's String form.
+	at struct{ Address Span }
 
 	// RFC 6068 (read in the rfc3986 and lenient modes):
 	// To is every address, those before "?" and those of "to" hfields;
@@ -51,10 +51,11 @@ func (m *Mailto) Recipients() []string {
 }
 
 // HField is one header field of an RFC 6068 mailto URL ("?subject=hi"):
-// its name and value decoded, and where "name=value" is written.
+// its name and value, decoded.
 type HField struct {
 	Name, Value string
-	At          Span
+
+	at Span // where "name=value" is written
 }
 
 // parseMailto6068 returns the view of an RFC 6068 mailto URL (the
@@ -93,7 +94,7 @@ func parseMailto6068(u *urlkit.URL) (*Mailto, error) {
 	if err := addAddrs(path, l.ssp); err != nil {
 		return nil, err
 	}
-	m.At.Address = Span{l.ssp, l.ssp + len(path)}
+	m.at.Address = Span{l.ssp, l.ssp + len(path)}
 	if u.HasQuery {
 		off := l.query
 		for _, f := range strings.Split(u.Query, "&") {
@@ -110,7 +111,7 @@ func parseMailto6068(u *urlkit.URL) (*Mailto, error) {
 			case "body":
 				m.Body, m.HasBody = m.Body+v, true
 			default:
-				m.Fields = append(m.Fields, HField{Name: canonicalField(n), Value: v, At: Span{off, off + len(f)}})
+				m.Fields = append(m.Fields, HField{Name: canonicalField(n), Value: v, at: Span{off, off + len(f)}})
 			}
 			off += len(f) + 1
 		}
@@ -160,9 +161,9 @@ func (m *Mailto) read(u *urlkit.URL) error {
 	}
 	*m = Mailto{Address: addr}
 	o := u.Offsets()
-	m.At.Address = Span{o.SchemeSpecificPart, o.Fragment}
+	m.at.Address = Span{o.SchemeSpecificPart, o.Fragment}
 	if u.HasFragment {
-		m.At.Address.End-- // the "#"
+		m.at.Address.End-- // the "#"
 	}
 	return nil
 }
@@ -410,11 +411,11 @@ func init() {
 // mailtoConcerns: the address goes into RCPT TO.
 func mailtoConcerns(v View, c *concernList) {
 	if m, _ := v.(*Mailto); m != nil {
-		c.scanSpan(m.At.Address, ctlCR|ctlLF|ctlNUL, "SMTP RCPT TO address")
+		c.scanSpan(m.at.Address, ctlCR|ctlLF|ctlNUL, "SMTP RCPT TO address")
 		for _, f := range m.Fields {
 			// A line break in a header value would start another
 			// field (header injection: "?subject=x%0D%0ABcc:victim").
-			c.scanSpan(f.At, ctlCR|ctlLF|ctlNUL, "header field "+f.Name+" of the message")
+			c.scanSpan(f.at, ctlCR|ctlLF|ctlNUL, "header field "+f.Name+" of the message")
 		}
 		if c.u.HasQuery {
 			off := c.l.query

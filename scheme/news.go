@@ -146,13 +146,13 @@ type NNTP struct {
 	// length reads and builds back unchanged; ArticleNumber converts it.)
 	Article string
 
-	// At holds where each part is written in the URL's String form.
-	At NNTPSpans
+	// at holds where each part is written in the URL's String form.
+	at nntpSpans
 }
 
-// NNTPSpans are the spans of an nntp URL's parts (see Span).
-type NNTPSpans struct {
-	Server
+// nntpSpans are the spans of an nntp URL's parts (see Span).
+type nntpSpans struct {
+	authSpans
 	Group, Article Span
 }
 
@@ -161,18 +161,18 @@ func parseNNTP(u *urlkit.URL) (*NNTP, error) {
 	if err := needAuthority(u); err != nil {
 		return nil, err
 	}
-	n := &NNTP{Host: u.Host, Port: port(u), At: NNTPSpans{Server: serverSpans(u)}}
+	n := &NNTP{Host: u.Host, Port: port(u), at: nntpSpans{authSpans: serverSpans(u)}}
 	p, off, ok := urlPath(u)
 	if !ok || p == "" {
 		return nil, syntaxError(u, off-1+len(u.Path), "an nntp URL needs '/' and a newsgroup name after the host (RFC 1738 3.7)")
 	}
 	group, num, hasNum := strings.Cut(p, "/")
-	n.Group, n.At.Group = unescape(group), Span{off, off + len(group)}
+	n.Group, n.at.Group = unescape(group), Span{off, off + len(group)}
 	if !hasNum {
 		return n, nil
 	}
 	off += len(group) + 1
-	n.At.Article = Span{off, off + len(num)}
+	n.at.Article = Span{off, off + len(num)}
 	if num == "" {
 		return nil, syntaxError(u, off, "an article number (digits) must follow the '/' after the newsgroup (RFC 1738 3.7)")
 	}
@@ -233,10 +233,10 @@ func nntpConcerns(v View, c *concernList) {
 	c.scan(c.u.User, c.l.user, ctlLine, "NNTP AUTHINFO USER command")
 	c.scan(c.u.Password, c.l.pass, ctlLine, "NNTP AUTHINFO PASS command")
 	if n, _ := v.(*NNTP); n != nil {
-		c.scanSpan(n.At.Group, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
-		c.scanSpan(n.At.Article, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
+		c.scanSpan(n.at.Group, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
+		c.scanSpan(n.at.Article, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
 		if len(n.Article) > maxArticleDigits {
-			c.add(n.At.Article.At, true, "an article number of "+strconv.Itoa(len(n.Article))+" digits: NNTP's are at most "+strconv.Itoa(maxArticleDigits)+" (RFC 3977 6: up to 2^63-1, written without leading zeros)")
+			c.add(n.at.Article.At, true, "an article number of "+strconv.Itoa(len(n.Article))+" digits: NNTP's are at most "+strconv.Itoa(maxArticleDigits)+" (RFC 3977 6: up to 2^63-1, written without leading zeros)")
 		}
 	} else if p, off, ok := urlPath(c.u); ok {
 		c.scan(p, off, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")

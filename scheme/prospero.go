@@ -30,14 +30,14 @@ type Prospero struct {
 	Attributes []string // decoded, after further %00; nil when none (they imply HasVersion)
 	Fields     []Field  // the ";name=value" fields, decoded; nil when none
 
-	// At holds where each part is written in the URL's String form: the
+	// at holds where each part is written in the URL's String form: the
 	// hsoname (with its %00 version and attributes) and each field.
-	At ProsperoSpans
+	at prosperoSpans
 }
 
-// ProsperoSpans are the spans of a prospero URL's parts (see Span).
-type ProsperoSpans struct {
-	Server
+// prosperoSpans are the spans of a prospero URL's parts (see Span).
+type prosperoSpans struct {
+	authSpans
 	Path   Span   // the hsoname, version and attributes, up to the first ";"
 	Fields []Span // each "name=value"
 }
@@ -57,9 +57,9 @@ func parseProspero(u *urlkit.URL) (*Prospero, error) {
 		return nil, syntaxError(u, off-1, "a prospero URL needs '/' and an hsoname after the host (RFC 1738 3.11)")
 	}
 	v := &Prospero{Host: u.Host, Port: port(u)}
-	v.At.Server = serverSpans(u)
+	v.at.authSpans = serverSpans(u)
 	ppath, fields, hasFields := strings.Cut(p, ";")
-	v.At.Path = Span{off, off + len(ppath)}
+	v.at.Path = Span{off, off + len(ppath)}
 	parts := splitEscape(ppath, 0)
 	v.HSOName = unescape(parts[0])
 	if len(parts) > 1 {
@@ -78,7 +78,7 @@ func parseProspero(u *urlkit.URL) (*Prospero, error) {
 			return nil, syntaxError(u, off+len(f), "a Prospero field is \";\" fieldname \"=\" fieldvalue: the '=' is missing (RFC 1738 3.11)")
 		}
 		v.Fields = append(v.Fields, Field{Name: unescape(name), Value: unescape(value)})
-		v.At.Fields = append(v.At.Fields, Span{off, off + len(f)})
+		v.at.Fields = append(v.at.Fields, Span{off, off + len(f)})
 		off += len(f) + 1
 	}
 	return v, nil
@@ -175,8 +175,8 @@ func init() {
 // prosperoConcerns: the hsoname and the fields go into the request.
 func prosperoConcerns(v View, c *concernList) {
 	if p, _ := v.(*Prospero); p != nil {
-		c.scanSpan(p.At.Path, ctlCR|ctlLF, "Prospero request (hsoname)")
-		for _, f := range p.At.Fields {
+		c.scanSpan(p.at.Path, ctlCR|ctlLF, "Prospero request (hsoname)")
+		for _, f := range p.at.Fields {
 			c.scanSpan(f, ctlCR|ctlLF|ctlNUL, "Prospero request (fields)")
 		}
 		return
@@ -219,25 +219,25 @@ func (pl *planner) prospero(p *Prospero) {
 	version := ""
 	if p.HasVersion {
 		if !prosperoVersion(p.Version) {
-			pl.unsupported(p.At.Path.At, fmt.Sprintf("Prospero object version %q: a version is a number (protocol version 5, \"Versions\")", p.Version))
+			pl.unsupported(p.at.Path.At, fmt.Sprintf("Prospero object version %q: a version is a number (protocol version 5, \"Versions\")", p.Version))
 			return
 		}
 		version = p.Version
 	}
 	if len(p.Attributes) > 0 {
-		pl.unsupported(p.At.Path.At, "the October 1993 draft's %00 attributes are not supported: Prospero version 5 has no request that takes them with a name")
+		pl.unsupported(p.at.Path.At, "the October 1993 draft's %00 attributes are not supported: Prospero version 5 has no request that takes them with a name")
 		return
 	}
 	for i, f := range p.Fields {
 		switch {
 		case strings.EqualFold(f.Name, "version") || strings.EqualFold(f.Name, "object-version"):
 			if !prosperoVersion(f.Value) {
-				pl.unsupported(p.At.Fields[i].At, fmt.Sprintf("Prospero object version %q: a version is a number (protocol version 5, \"Versions\")", f.Value))
+				pl.unsupported(p.at.Fields[i].At, fmt.Sprintf("Prospero object version %q: a version is a number (protocol version 5, \"Versions\")", f.Value))
 				return
 			}
 			version = f.Value
 		default:
-			pl.unsupported(p.At.Fields[i].At, fmt.Sprintf("the Prospero field %q is not supported (urlkit applies version and OBJECT-VERSION only)", f.Name))
+			pl.unsupported(p.at.Fields[i].At, fmt.Sprintf("the Prospero field %q is not supported (urlkit applies version and OBJECT-VERSION only)", f.Name))
 			return
 		}
 	}
@@ -254,12 +254,12 @@ func (pl *planner) prospero(p *Prospero) {
 	}
 	req := &ProsperoRequest{HSOName: p.HSOName, Version: version}
 	st := pl.send(ProsperoOpList, p.HSOName, "")
-	st.Request, st.At, st.Why, st.RFC = req, p.At.Path, "list the object as a directory, with the attributes the server finds interesting (size, dates, access methods)", "RFC 1738 3.11"
+	st.Request, st.At, st.Why, st.RFC = req, p.at.Path, "list the object as a directory, with the attributes the server finds interesting (size, dates, access methods)", "RFC 1738 3.11"
 	st.Reply = "LINK lines, or FAILURE NOT-A-DIRECTORY for a file"
 	st = pl.send(ProsperoOpContents, p.HSOName, "")
-	st.Request, st.At, st.Why, st.When = req, p.At.Path, "the object is a file: its data, from its CONTENTS attribute", Cond{On: ProsperoOpList, Reply: "NOT-A-DIRECTORY", Text: "the server replies FAILURE NOT-A-DIRECTORY"}
+	st.Request, st.At, st.Why, st.When = req, p.at.Path, "the object is a file: its data, from its CONTENTS attribute", Cond{On: ProsperoOpList, Reply: "NOT-A-DIRECTORY", Text: "the server replies FAILURE NOT-A-DIRECTORY"}
 	st = pl.send(ProsperoOpAccess, p.HSOName, "")
-	st.Request, st.At, st.Why, st.When = req, p.At.Path, "the data is elsewhere: the access methods name it", Cond{On: ProsperoOpContents, Lists: "CONTENTS", Not: true, Text: "the reply has no CONTENTS attribute"}
+	st.Request, st.At, st.Why, st.When = req, p.at.Path, "the data is elsewhere: the access methods name it", Cond{On: ProsperoOpContents, Lists: "CONTENTS", Not: true, Text: "the reply has no CONTENTS attribute"}
 	pl.comment("an AFTP or FTP access method's target is fetched as an ftp URL through urlkit's FTP access")
 	pl.fragmentNote()
 }

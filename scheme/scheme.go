@@ -381,22 +381,22 @@ func splitEscape(s string, c byte) []string {
 }
 
 // Span is where a part of a URL is written: the byte offsets At
-// (inclusive) and End (exclusive) in the URL's String form. The views
-// record the span of every part they decode, so that errors, safety
-// concerns and access plans name the place without splitting the URL
-// again. A view built by hand (not by Parse) has zero spans.
+// (inclusive) and End (exclusive) in the URL's String form (Step.At).
+// Parse records the span of every part a view decodes, so that errors,
+// safety concerns and access plans name the place without splitting the
+// URL again.
 type Span struct{ At, End int }
 
-// Server holds the spans of the parts of the common Internet scheme
+// authSpans holds the spans of the parts of the common Internet scheme
 // syntax (RFC 1738 3.1): user, password, host, port. A missing part has
 // an empty span where it would be.
-type Server struct{ User, Password, Host, Port Span }
+type authSpans struct{ User, Password, Host, Port Span }
 
-func serverSpans(u *urlkit.URL) Server { return serverSpansAt(u, u.Offsets()) }
+func serverSpans(u *urlkit.URL) authSpans { return serverSpansAt(u, u.Offsets()) }
 
 // serverSpansAt is serverSpans with u's offsets at hand.
-func serverSpansAt(u *urlkit.URL, o urlkit.Offsets) Server {
-	return Server{
+func serverSpansAt(u *urlkit.URL, o urlkit.Offsets) authSpans {
+	return authSpans{
 		User:     Span{o.User, o.User + len(u.User)},
 		Password: Span{o.Password, o.Password + len(u.Password)},
 		Host:     Span{o.Host, o.Host + len(u.Host)},

@@ -14,9 +14,9 @@ import (
 //     cover, a Production (then also its check in the root's grammar.go,
 //     and a splitter in internal/registry if the view needs the same
 //     split).
-//  2. One file here, scheme/<name>.go: the view (its parse function, URL,
-//     Scheme, AppendParts, with the Span of each part in an At field), its concerns
-//     (the decoded parts that go into protocol lines, scanned with
+//  2. One file here, scheme/<name>.go: the view (its parse function,
+//     URL, appendParts, with the Span of each part in its at field), its
+//     concerns (the decoded parts that go into protocol lines, scanned with
 //     concernList.scanSpan), its plan (a func(View, *planner) writing the
 //     steps: connect, one send per line with its Op, Arg and Why/RFC,
 //     When for a step that depends on a reply, Expect for the reply that

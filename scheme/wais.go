@@ -33,13 +33,13 @@ type WAIS struct {
 	// otherwise.
 	Fields []WAISField
 
-	// At holds where each part is written in the URL's String form.
-	At WAISSpans
+	// at holds where each part is written in the URL's String form.
+	at waisSpans
 }
 
-// WAISSpans are the spans of a wais URL's parts (see Span).
-type WAISSpans struct {
-	Server
+// waisSpans are the spans of a wais URL's parts (see Span).
+type waisSpans struct {
+	authSpans
 	Database, Search, WType, WPath Span
 }
 
@@ -57,7 +57,7 @@ func parseWAIS(u *urlkit.URL) (*WAIS, error) {
 		return nil, err
 	}
 	w := &WAIS{Host: u.Host, Port: port(u)}
-	w.At.Server = serverSpans(u)
+	w.at.authSpans = serverSpans(u)
 	l := layoutOf(u)
 	if u.Path == "" {
 		return nil, syntaxError(u, l.path, "a wais URL needs '/' and a database name after the host (RFC 1738 3.9)")
@@ -65,12 +65,12 @@ func parseWAIS(u *urlkit.URL) (*WAIS, error) {
 	segs := strings.SplitN(u.Path[1:], "/", 3)
 	w.Database = unescape(segs[0])
 	at := l.path + 1
-	w.At.Database = Span{at, at + len(segs[0])}
+	w.at.Database = Span{at, at + len(segs[0])}
 	switch len(segs) {
 	case 1:
 		w.Search, w.HasSearch = unescape(u.Query), u.HasQuery
 		if u.HasQuery {
-			w.At.Search = Span{l.query, l.query + len(u.Query)}
+			w.at.Search = Span{l.query, l.query + len(u.Query)}
 		}
 		return w, nil
 	case 2:
@@ -83,9 +83,9 @@ func parseWAIS(u *urlkit.URL) (*WAIS, error) {
 	w.WType = unescape(segs[1])
 	w.WPath = unescape(segs[2])
 	at += len(segs[0]) + 1
-	w.At.WType = Span{at, at + len(segs[1])}
+	w.at.WType = Span{at, at + len(segs[1])}
 	at += len(segs[1]) + 1
-	w.At.WPath = Span{at, at + len(segs[2])}
+	w.at.WPath = Span{at, at + len(segs[2])}
 	w.Fields = waisFields(segs[2])
 	return w, nil
 }
@@ -213,10 +213,10 @@ type WAISDocument struct {
 // never RFC 1738's form, where both are reserved).
 func (w *WAIS) Document(raw string) WAISDocument {
 	d := WAISDocument{DocID: []byte(w.WPath), Length: -1, Form: "rfc1738"}
-	if w.At.WPath.End > len(raw) || w.At.WPath.At > w.At.WPath.End {
+	if w.at.WPath.End > len(raw) || w.at.WPath.At > w.at.WPath.End {
 		return d
 	}
-	wpath := raw[w.At.WPath.At:w.At.WPath.End]
+	wpath := raw[w.at.WPath.At:w.at.WPath.End]
 	length := int64(-1)
 	if n, rest, ok := strings.Cut(wpath, "/"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
 		if v, err := strconv.ParseInt(n, 10, 64); err == nil {
@@ -247,19 +247,19 @@ func (p *planner) wais(w *WAIS) {
 			first = min(first, d.Length)
 		}
 		req := &WAISRequest{Database: w.Database, DocID: d.DocID, DocIDFields: d.Fields, Type: w.WType, Start: 0, End: first}
-		p.binary(WAISOpRetrieve, w.WPath, req, w.At.WPath, "a retrieval of bytes [0, "+strconv.FormatInt(first, 10)+"): query type \"1\", element set \"Document Text\"")
+		p.binary(WAISOpRetrieve, w.WPath, req, w.at.WPath, "a retrieval of bytes [0, "+strconv.FormatInt(first, 10)+"): query type \"1\", element set \"Document Text\"")
 		p.add(Step{Kind: Expect, Reply: "search response", Text: "a document text record; the server's diagnostic otherwise"})
 		p.comment("further requests ask for the next %d bytes each, until a chunk comes back short (or the length from the URL is reached)", WAISChunkSize)
 		p.add(Step{Kind: End, Text: "the document ends with a chunk shorter than asked, or at its length"})
 	case w.HasSearch:
 		req := &WAISRequest{Database: w.Database, SeedWords: w.Search}
-		p.binary(WAISOpSearch, w.Search, req, w.At.Search, fmt.Sprintf("a search of database %q for %q: query type \"3\", the seed words exactly as decoded", w.Database, w.Search))
+		p.binary(WAISOpSearch, w.Search, req, w.at.Search, fmt.Sprintf("a search of database %q for %q: query type \"3\", the seed words exactly as decoded", w.Database, w.Search))
 		p.add(Step{Kind: Expect, Reply: "search response", Text: "one header group per hit (headline, score, lines, length, types, DocID)"})
 	default:
 		p.add(Step{Kind: Ask, Text: fmt.Sprintf("the words to search database %q for (on a terminal)", w.Database)})
 		p.comment("then a search of %q for them, as for %s?WORDS", w.Database, w.Database)
 		req := &WAISRequest{Database: "INFO", SeedWords: w.Database}
-		st := p.binary(WAISOpSource, w.Database, req, w.At.Database, "the database's description: its source record, found by a search of the server's INFO database")
+		st := p.binary(WAISOpSource, w.Database, req, w.at.Database, "the database's description: its source record, found by a search of the server's INFO database")
 		st.When.Text = "there is no terminal to ask on"
 		p.comment("then the hit %q (type WSRC) is retrieved", w.Database+".src")
 	}

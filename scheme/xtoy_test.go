@@ -28,7 +28,7 @@ func init() {
 // Toy is the view.
 type Toy struct {
 	Host, Port, Key string
-	At              struct{ Key Span }
+	at              struct{ Key Span }
 }
 
 func parseToy(u *urlkit.URL) (*Toy, error) {
@@ -40,7 +40,7 @@ func parseToy(u *urlkit.URL) (*Toy, error) {
 		return nil, syntaxError(u, off-1, "an x-toy URL names a key after the host")
 	}
 	t := &Toy{Host: u.Host, Port: port(u), Key: unescape(p)}
-	t.At.Key = Span{off, off + len(p)}
+	t.at.Key = Span{off, off + len(p)}
 	return t, nil
 }
 
@@ -52,7 +52,7 @@ func (t *Toy) URL() *urlkit.URL {
 
 func toyConcerns(v View, c *concernList) {
 	if t, _ := v.(*Toy); t != nil {
-		c.scanSpan(t.At.Key, ctlLine, "toy GET command")
+		c.scanSpan(t.at.Key, ctlLine, "toy GET command")
 	}
 }
 
