@@ -66,7 +66,7 @@ func (n NullCWD) String() string {
 //     RFC 1738 says nothing, lists the directory the same way (NLST),
 //     as "urlkit explain" says.
 //  5. Otherwise TYPE A or I, as the URL's type code says or, without
-//     one, guessed from the name by scheme.GuessType: A for text names
+//     one, guessed from the name as the plan does: A for text names
 //     (.txt, .html, README, ...), I for everything else, so that unknown
 //     data arrives byte for byte. In TYPE I a SIZE command gives the
 //     size in advance (servers refuse it in TYPE A). Then RETR of the

@@ -31,14 +31,15 @@ func ExampleFTP_URL() {
 	// ftp://host.dom/%2Fetc/a%3Bb;type=a
 }
 
-func ExampleGopher_PlusRequest() {
+func ExampleGopher() {
+	// RFC 1738 3.4: the type, the selector, an empty search and a
+	// Gopher+ string asking for an alternate view.
 	u, _ := urlkit.Parse("gopher://host/0a_gopher_selector%09%09+application/postscript%20Es_ES")
 	v, _ := scheme.Parse(&u, urlkit.RFC1738)
 	g := v.(*scheme.Gopher)
-	p, _ := g.PlusRequest()
-	fmt.Printf("type %c selector %q: %v view %q language %q\n", g.Type, g.Selector, p.Kind, p.View, p.Language)
+	fmt.Printf("type %c selector %q search %q Gopher+ %q\n", g.Type, g.Selector, g.Search, g.Plus)
 	// Output:
-	// type 0 selector "a_gopher_selector": view view "application/postscript" language "Es_ES"
+	// type 0 selector "a_gopher_selector" search "" Gopher+ "+application/postscript Es_ES"
 }
 
 func ExampleMailto() {

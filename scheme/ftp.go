@@ -222,13 +222,13 @@ func (f *FTP) TypeCommand() string {
 	}
 }
 
-// GuessType returns the type code a client would use for a file name the
+// guessType returns the type code a client would use for a file name the
 // URL gives no ";type=" for (RFC 1738 3.2.3: "the client program
 // interpreting the URL must guess the appropriate mode"), and why. Names
 // with a suffix of text formats, and a few conventional text file names
 // (README, motd), guess "a"; every other name guesses "i", which
 // transfers every byte unchanged.
-func GuessType(name string) (code, reason string) {
+func guessType(name string) (code, reason string) {
 	lower := lowerASCII(name) // byte for byte: strings.ToLower may change the length
 	if textNames[lower] {
 		return "a", "\"" + name + "\" is conventionally a text file"
@@ -451,7 +451,7 @@ func ftpAccess(f *FTP, p *planner) bool {
 		p.add(Step{Kind: End, Text: "the listing, one name per line, ends when the server closes the data connection; the 226 reply confirms it"})
 	} else {
 		if f.Type == "" {
-			code, why := GuessType(f.Name)
+			code, why := guessType(f.Name)
 			typ = strings.ToUpper(code)
 			p.comment("no ;type= in the URL, so the client guesses (RFC 1738 3.2.3): TYPE %s, since %s", typ, why)
 		}

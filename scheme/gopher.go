@@ -33,7 +33,7 @@ type Gopher struct {
 	Selector  string // decoded
 	Search    string // decoded; see HasSearch
 	HasSearch bool   // a first %09 is present
-	Plus      string // the Gopher+ string, decoded; see HasPlus and PlusRequest
+	Plus      string // the Gopher+ string, decoded; see HasPlus and plusRequest
 	HasPlus   bool   // a second %09 is present (HasPlus implies HasSearch)
 
 	// at holds where each part is written in the URL's String form.
@@ -95,8 +95,8 @@ func (g *Gopher) read(u *urlkit.URL) error {
 // the forms).
 func (g *Gopher) appendParts(dst []part) []part {
 	var req value
-	if p, err := g.PlusRequest(); err == nil && p.Kind != PlusNone {
-		view := p.Kind == PlusView
+	if p, err := g.plusRequest(); err == nil && p.Kind != plusNone {
+		view := p.Kind == plusView
 		var attrs, values value
 		if p.Attributes != nil {
 			attrs = strs(p.Attributes)
@@ -132,64 +132,56 @@ func (g *Gopher) URL() *urlkit.URL {
 	return u
 }
 
-// PlusRequest classifies the Gopher+ string (RFC 1738 3.4;
+// plusRequest classifies the Gopher+ string (RFC 1738 3.4;
 // draft-ietf-uri-url-06 3.4.4 to 3.4.9; draft-ietf-uri-url-03's
-// summary). It returns PlusNone when the URL has no Gopher+ string.
-func (g *Gopher) PlusRequest() (GopherPlus, error) {
+// summary). It returns plusNone when the URL has no Gopher+ string.
+func (g *Gopher) plusRequest() (gopherPlus, error) {
 	if !g.HasPlus {
-		return GopherPlus{}, nil
+		return gopherPlus{}, nil
 	}
 	return parseGopherPlus(g.Plus)
 }
 
-// GopherTypeMeaning says what a gopher item type stands for ("a text
-// file"), from the one table of item types that the Gopher client reads
-// too; "" for a type RFC 1436 and the conventions do not define.
-func GopherTypeMeaning(t byte) string {
-	it, _ := gophertype.Lookup(t)
-	return it.Meaning
-}
-
-// PlusKind is the kind of a Gopher+ request.
-type PlusKind uint8
+// plusKind is the kind of a Gopher+ request.
+type plusKind uint8
 
 const (
-	// PlusNone: no Gopher+ string (or an empty one).
-	PlusNone PlusKind = iota
-	// PlusView: "+" for the default view, "+VIEW LANGUAGE" for an
+	// plusNone: no Gopher+ string (or an empty one).
+	plusNone plusKind = iota
+	// plusView: "+" for the default view, "+VIEW LANGUAGE" for an
 	// alternate view, optionally with a filled-out ASK form (Values).
-	PlusView
-	// PlusAsk: "?", an item with an ASK form to fill out.
-	PlusAsk
-	// PlusItemAttributes: "!" for all of an item's attributes, or "!"
+	plusView
+	// plusAsk: "?", an item with an ASK form to fill out.
+	plusAsk
+	// plusItemAttributes: "!" for all of an item's attributes, or "!"
 	// and attribute names separated by spaces.
-	PlusItemAttributes
-	// PlusDirectoryAttributes: "$", the attributes of every item of a
+	plusItemAttributes
+	// plusDirectoryAttributes: "$", the attributes of every item of a
 	// directory, or only the named ones.
-	PlusDirectoryAttributes
+	plusDirectoryAttributes
 )
 
 var plusKindNames = [...]string{"none", "view", "ask", "item_attributes", "directory_attributes"}
 
 // String returns the kind as "none", "view", "ask", "item_attributes" or
 // "directory_attributes".
-func (k PlusKind) String() string {
+func (k plusKind) String() string {
 	if int(k) < len(plusKindNames) {
 		return plusKindNames[k]
 	}
 	return "unknown"
 }
 
-// GopherPlus is a classified Gopher+ string.
-type GopherPlus struct {
-	Kind PlusKind
-	// View and Language name an alternate view (PlusView); both are ""
+// gopherPlus is a classified Gopher+ string.
+type gopherPlus struct {
+	Kind plusKind
+	// View and Language name an alternate view (plusView); both are ""
 	// for the default view. A view name holds no space.
 	View, Language string
-	// Attributes are the attribute names of PlusItemAttributes and
-	// PlusDirectoryAttributes ("+ABSTRACT"); nil means all of them.
+	// Attributes are the attribute names of plusItemAttributes and
+	// plusDirectoryAttributes ("+ABSTRACT"); nil means all of them.
 	Attributes []string
-	// Form reports an ASK submission (PlusView only): the string goes on
+	// Form reports an ASK submission (plusView only): the string goes on
 	// with a TAB, "1" CR LF, "+-1" CR LF, one line per value and a line
 	// holding only ".".
 	Form bool
@@ -205,23 +197,23 @@ type GopherPlus struct {
 //	?
 //	![attribute_name[ attribute_name]...]
 //	$[attribute_name[ attribute_name]...]
-func parseGopherPlus(s string) (GopherPlus, error) {
+func parseGopherPlus(s string) (gopherPlus, error) {
 	if s == "" {
-		return GopherPlus{}, nil
+		return gopherPlus{}, nil
 	}
-	fail := func(msg string) (GopherPlus, error) {
-		return GopherPlus{}, errors.New("scheme: gopher+: " + msg)
+	fail := func(msg string) (gopherPlus, error) {
+		return gopherPlus{}, errors.New("scheme: gopher+: " + msg)
 	}
 	switch s[0] {
 	case '?':
 		if len(s) > 1 {
 			return fail("a Gopher+ \"?\" (an item with an ASK form) stands alone (draft-ietf-uri-url-06 3.4.4)")
 		}
-		return GopherPlus{Kind: PlusAsk}, nil
+		return gopherPlus{Kind: plusAsk}, nil
 	case '!', '$':
-		p := GopherPlus{Kind: PlusItemAttributes}
+		p := gopherPlus{Kind: plusItemAttributes}
 		if s[0] == '$' {
-			p.Kind = PlusDirectoryAttributes
+			p.Kind = plusDirectoryAttributes
 		}
 		if len(s) == 1 {
 			return p, nil
@@ -234,7 +226,7 @@ func parseGopherPlus(s string) (GopherPlus, error) {
 		}
 		return p, nil
 	case '+':
-		p := GopherPlus{Kind: PlusView}
+		p := gopherPlus{Kind: plusView}
 		head, form, hasForm := strings.Cut(s[1:], "\t")
 		if strings.ContainsAny(head, "\r\n") {
 			return fail("a Gopher+ view name holds no CR or LF (draft-ietf-uri-url-06 3.4.8)")
@@ -266,17 +258,17 @@ func parseGopherPlus(s string) (GopherPlus, error) {
 
 // String returns the Gopher+ string of the request, decoded: what a
 // Gopher view's Plus holds.
-func (p GopherPlus) String() string {
+func (p gopherPlus) String() string {
 	switch p.Kind {
-	case PlusAsk:
+	case plusAsk:
 		return "?"
-	case PlusItemAttributes, PlusDirectoryAttributes:
+	case plusItemAttributes, plusDirectoryAttributes:
 		c := "!"
-		if p.Kind == PlusDirectoryAttributes {
+		if p.Kind == plusDirectoryAttributes {
 			c = "$"
 		}
 		return c + strings.Join(p.Attributes, " ")
-	case PlusView:
+	case plusView:
 		s := "+" + p.View
 		if p.Language != "" {
 			s += " " + p.Language
@@ -317,7 +309,7 @@ func gopherConcerns(v View, c *concernList) {
 		return
 	}
 	plus := c.s[g.at.Plus.At:g.at.Plus.End]
-	req, err := g.PlusRequest()
+	req, err := g.plusRequest()
 	head := indexEscape(plus, '\t')
 	if err != nil || !req.Form || head < 0 { // a raw TAB was reported as a raw byte
 		c.scanSpan(g.at.Plus, ctlLine|ctlTAB, "Gopher+ string")
@@ -388,7 +380,7 @@ func gopherPlan(v View, p *planner) {
 		s := g.Search
 		r.Search = &s
 	}
-	preq, perr := g.PlusRequest()
+	preq, perr := g.plusRequest()
 	if g.HasPlus && g.Plus != "" {
 		s := g.Plus
 		r.Plus = &s
@@ -412,11 +404,11 @@ func gopherPlan(v View, p *planner) {
 		p.comment("not a search item: the selector, a TAB and the Gopher+ string, without the empty search (draft-ietf-uri-url-06 3.4.3)")
 	}
 	switch preq.Kind {
-	case PlusNone:
+	case plusNone:
 		if g.HasSearch {
 			p.comment("the selector, a TAB and the search string (RFC 1738 3.4)")
 		}
-	case PlusView:
+	case plusView:
 		switch {
 		case preq.Form:
 			p.gopherForm(r, preq)
@@ -428,7 +420,7 @@ func gopherPlan(v View, p *planner) {
 		default:
 			p.comment("Gopher+: the alternate view %q in the language %q (RFC 1738 3.4)", preq.View, preq.Language)
 		}
-	case PlusAsk:
+	case plusAsk:
 		r.AskForm = true
 		bang := "!"
 		attrs := &GopherRequest{Selector: g.Selector, Plus: &bang, Attributes: true}
@@ -441,10 +433,10 @@ func gopherPlan(v View, p *planner) {
 		p.formLines(r.Selector, nil)
 		p.gopherReply(g, true)
 		return
-	case PlusItemAttributes, PlusDirectoryAttributes:
+	case plusItemAttributes, plusDirectoryAttributes:
 		r.Attributes = true
 		of := "the item"
-		if preq.Kind == PlusDirectoryAttributes {
+		if preq.Kind == plusDirectoryAttributes {
 			of = "every item of the directory"
 		}
 		if preq.Attributes == nil {
@@ -458,7 +450,7 @@ func gopherPlan(v View, p *planner) {
 }
 
 // gopherForm adds the submission of a filled-in ASK form.
-func (p *planner) gopherForm(r *GopherRequest, preq GopherPlus) {
+func (p *planner) gopherForm(r *GopherRequest, preq gopherPlus) {
 	r.Form = append([]string{}, preq.Values...)
 	p.comment("a filled-out ASK form: %d value(s) in a +-1 data block ending with a line holding \".\" (RFC 1738 3.4)", len(preq.Values))
 	if preq.View != "" {

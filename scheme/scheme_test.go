@@ -251,20 +251,20 @@ func TestBuildEncodes(t *testing.T) {
 func TestGopherPlus(t *testing.T) {
 	for _, tc := range []struct {
 		section, in string
-		want        GopherPlus
+		want        gopherPlus
 	}{
-		{"draft-06 3.4.4", "+", GopherPlus{Kind: PlusView}},
-		{"RFC 1738 3.4", "+application/postscript Es_ES", GopherPlus{Kind: PlusView, View: "application/postscript", Language: "Es_ES"}},
-		{"draft-06 3.4.4", "?", GopherPlus{Kind: PlusAsk}},
-		{"draft-06 3.4.6", "!", GopherPlus{Kind: PlusItemAttributes}},
-		{"draft-06 3.4.6", "$", GopherPlus{Kind: PlusDirectoryAttributes}},
-		{"draft-06 3.4.7", "!+ABSTRACT", GopherPlus{Kind: PlusItemAttributes, Attributes: []string{"+ABSTRACT"}}},
-		{"RFC 1738 3.4", "!+ABSTRACT +SMELL", GopherPlus{Kind: PlusItemAttributes, Attributes: []string{"+ABSTRACT", "+SMELL"}}},
-		{"draft-03 summary", "$+VIEWS", GopherPlus{Kind: PlusDirectoryAttributes, Attributes: []string{"+VIEWS"}}},
-		{"RFC 1738 3.4", "+\t1\r\n+-1\r\nask_item1_value\r\nask_item2_value\r\n.\r\n", GopherPlus{Kind: PlusView, Form: true, Values: []string{"ask_item1_value", "ask_item2_value"}}},
-		{"draft-03 (view and ASK)", "+view_name language_name\t1\r\n+-1\r\nv1\r\nv2\r\n.\r\n", GopherPlus{Kind: PlusView, View: "view_name", Language: "language_name", Form: true, Values: []string{"v1", "v2"}}},
-		{"RFC 1738 3.4 (no values)", "+\t1\r\n+-1\r\n.\r\n", GopherPlus{Kind: PlusView, Form: true}},
-		{"no Gopher+ string", "", GopherPlus{}},
+		{"draft-06 3.4.4", "+", gopherPlus{Kind: plusView}},
+		{"RFC 1738 3.4", "+application/postscript Es_ES", gopherPlus{Kind: plusView, View: "application/postscript", Language: "Es_ES"}},
+		{"draft-06 3.4.4", "?", gopherPlus{Kind: plusAsk}},
+		{"draft-06 3.4.6", "!", gopherPlus{Kind: plusItemAttributes}},
+		{"draft-06 3.4.6", "$", gopherPlus{Kind: plusDirectoryAttributes}},
+		{"draft-06 3.4.7", "!+ABSTRACT", gopherPlus{Kind: plusItemAttributes, Attributes: []string{"+ABSTRACT"}}},
+		{"RFC 1738 3.4", "!+ABSTRACT +SMELL", gopherPlus{Kind: plusItemAttributes, Attributes: []string{"+ABSTRACT", "+SMELL"}}},
+		{"draft-03 summary", "$+VIEWS", gopherPlus{Kind: plusDirectoryAttributes, Attributes: []string{"+VIEWS"}}},
+		{"RFC 1738 3.4", "+\t1\r\n+-1\r\nask_item1_value\r\nask_item2_value\r\n.\r\n", gopherPlus{Kind: plusView, Form: true, Values: []string{"ask_item1_value", "ask_item2_value"}}},
+		{"draft-03 (view and ASK)", "+view_name language_name\t1\r\n+-1\r\nv1\r\nv2\r\n.\r\n", gopherPlus{Kind: plusView, View: "view_name", Language: "language_name", Form: true, Values: []string{"v1", "v2"}}},
+		{"RFC 1738 3.4 (no values)", "+\t1\r\n+-1\r\n.\r\n", gopherPlus{Kind: plusView, Form: true}},
+		{"no Gopher+ string", "", gopherPlus{}},
 	} {
 		got, err := parseGopherPlus(tc.in)
 		if err != nil || !reflect.DeepEqual(got, tc.want) {
@@ -294,8 +294,8 @@ func TestFTPTypes(t *testing.T) {
 		{"motd", "a"}, {"README", "a"}, {"rfc1436.txt", "a"}, {"overview.HTM", "a"}, {"http-spec.txt.Z", "i"},
 		{"Gopher+.txt", "a"}, {"x.tar.gz", "i"}, {"picture.GIF", "i"}, {"noext", "i"}, {"data.xyz", "i"}, {"trailing.", "i"},
 	} {
-		if code, why := GuessType(tc.name); code != tc.code || why == "" {
-			t.Errorf("GuessType(%q) = %q, %q; want %q", tc.name, code, why, tc.code)
+		if code, why := guessType(tc.name); code != tc.code || why == "" {
+			t.Errorf("guessType(%q) = %q, %q; want %q", tc.name, code, why, tc.code)
 		}
 	}
 }
@@ -514,8 +514,8 @@ func TestConcernsPort(t *testing.T) {
 			t.Errorf("CheckSafe(%q) refuses a port", tc.in)
 		}
 	}
-	if s, ok := PortService(119); !ok || s != "NNTP" {
-		t.Errorf("PortService(119) = %q, %v", s, ok)
+	if s, ok := portService(119); !ok || s != "NNTP" {
+		t.Errorf("portService(119) = %q, %v", s, ok)
 	}
 }
 
