@@ -7,6 +7,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/prospero"
 	"github.com/urlkit/urlkit/client/wais"
+	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -95,7 +96,7 @@ func FuzzPlanEncoders(f *testing.F) {
 				t.Fatalf("%q: a %s step was not encoded", s, st.Op)
 			}
 			switch r := st.Request.(type) {
-			case *scheme.WAISRequest:
+			case *request.WAIS:
 				got, err := wais.ParseRequest([]byte(st.Text))
 				if err != nil {
 					t.Fatalf("%q: %s request does not decode: %v", s, st.Op, err)
@@ -112,7 +113,7 @@ func FuzzPlanEncoders(f *testing.F) {
 				default:
 					t.Fatalf("%q: %T", s, got)
 				}
-			case *scheme.ProsperoRequest:
+			case *request.Prospero:
 				if !strings.Contains(st.Text, prospero.Quote(r.HSOName)) || !strings.HasSuffix(st.Text, "\n") {
 					t.Fatalf("%q: %q", s, st.Text)
 				}

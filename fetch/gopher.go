@@ -11,6 +11,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/internal/wire"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -76,9 +77,9 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 	if err := refused(plan); err != nil {
 		return nil, err
 	}
-	var r *scheme.GopherRequest
+	var r *request.Gopher
 	for _, st := range plan.Steps {
-		if gr, ok := st.Request.(*scheme.GopherRequest); ok && gr != nil && r == nil {
+		if gr, ok := st.Request.(*request.Gopher); ok && gr != nil && r == nil {
 			r = gr
 		}
 	}

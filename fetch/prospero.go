@@ -10,6 +10,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/prospero"
+	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -92,14 +93,14 @@ func (o *ProsperoOpener) Open(ctx context.Context, req *Request) (*Response, err
 		}
 		req.progress()
 		switch st.Op {
-		case scheme.ProsperoOpList:
+		case request.ProsperoList:
 			return o.listing(addr, st.Arg, reply.Links)
-		case scheme.ProsperoOpContents:
+		case request.ProsperoContents:
 			if data, ok := contentsOf(reply.Attributes); ok {
 				return bodyOf("text/plain", data), nil
 			}
 			out.set(i, 0, "") // no CONTENTS attribute
-		case scheme.ProsperoOpAccess:
+		case request.ProsperoAccess:
 			return o.access(ctx, req, reply)
 		}
 	}

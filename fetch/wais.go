@@ -10,6 +10,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/wais"
+	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -27,7 +28,7 @@ const WAISHitsType = "text/x-wais-hits"
 //     URL of the document in RFC 1738's form (the DocID's bytes
 //     percent-encoded), which this opener retrieves in turn.
 //   - wais://host:port/database/wtype/wpath: the document, retrieved in
-//     chunks of scheme.WAISChunkSize bytes. The wpath is RFC 1738's form
+//     chunks of 32 KiB. The wpath is RFC 1738's form
 //     or Lynx's ("type=value;" per DocID field, after an optional length
 //     segment; read in the lenient mode, which get falls back to).
 //   - wais://host:port/database: with a way to ask (Request.Prompt) the
@@ -73,9 +74,9 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	d := o.Dialer
 	d.Trace = req.Trace
 	d.Timeout = req.connectTimeout(d.Timeout)
-	d.ChunkSize = scheme.WAISChunkSize
+	d.ChunkSize = request.WAISChunkSize
 	msg := []byte(send.Text)
-	if send.Op == scheme.WAISOpSource && req.Prompt != nil {
+	if send.Op == request.WAISSource && req.Prompt != nil {
 		// On a terminal: the search words are asked for, then the search
 		// is the one the plan shows for database?WORDS.
 		words, err := req.Prompt(ctx, Prompt{Text: fmt.Sprintf("Search WAIS database %q on %s for", v.Database, addr)})
@@ -85,7 +86,7 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		if msg, err = (&wais.SearchRequest{Database: v.Database, SeedWords: words}).Marshal(); err != nil {
 			return nil, &Error{Op: "open", Offset: -1, Kind: ErrInvalidURL, Err: err}
 		}
-		send = &scheme.Step{Op: scheme.WAISOpSearch}
+		send = &scheme.Step{Op: request.WAISSearch}
 	}
 	parsed, err := wais.ParseRequest(msg)
 	if err != nil {
@@ -96,13 +97,16 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		return nil, err
 	}
 	switch send.Op {
-	case scheme.WAISOpRetrieve:
+	case request.WAISRetrieve:
 		tr, ok := parsed.(*wais.TextRequest)
 		if !ok {
 			c.Close()
 			return nil, &Error{Op: "open", Offset: -1, Kind: ErrProtocol, Rule: "the plan's retrieval is no text request"}
 		}
-		length := v.Document(req.URL.String()).Length
+		length := int64(-1)
+		if r, ok := send.Request.(*request.WAIS); ok {
+			length = r.Length
+		}
 		rc, err := c.OpenRequest(ctx, msg, length) // the plan's bytes, then the next chunks
 		if err != nil {
 			c.Close()
@@ -110,7 +114,7 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		}
 		resp := &Response{Size: length, ContentType: waisContentType(tr.Type), Body: &waisBody{rc: rc, c: c}}
 		return resp, nil
-	case scheme.WAISOpSource:
+	case request.WAISSource:
 		defer c.Close()
 		src, err := c.SourceRequest(ctx, msg, send.Arg) // the plan's search of INFO
 		if err != nil {

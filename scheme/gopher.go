@@ -9,6 +9,7 @@ import (
 	cc "github.com/urlkit/urlkit/internal/charclass"
 	"github.com/urlkit/urlkit/internal/gophertype"
 	"github.com/urlkit/urlkit/internal/registry"
+	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/internal/schemedata"
 )
 
@@ -322,39 +323,6 @@ func gopherConcerns(v View, c *concernList) {
 	c.scanSpan(Span{g.at.Plus.At + head, g.at.Plus.End}, ctlNUL, "Gopher+ ASK value")
 }
 
-// GopherRequest is the request of a gopher Plan, for the executor: the
-// fields of the request line, or what the client must ask first.
-type GopherRequest struct {
-	Selector string
-	// Search is the search field, nil when the line has none.
-	Search *string
-	// Plus is the Gopher+ field, nil when the line has none.
-	Plus *string
-	// AskSearch: a search server (type 7) and no words in the URL: the
-	// client asks the user and sends them as the search field.
-	AskSearch bool
-	// AskForm: Gopher+ "?": the client fetches the item's attributes
-	// ("!"), asks the questions of its +ASK block, then submits the
-	// answers as a form.
-	AskForm bool
-	// Form holds the values of a filled-in ASK form to submit (a "+"
-	// request with a +-1 data block); nil when there is none.
-	Form []string
-	// Attributes: a "!" or "$" request, answered with attribute blocks.
-	Attributes bool
-}
-
-// Line returns the request line with its CR LF.
-func (r *GopherRequest) Line() string {
-	line := r.Selector
-	for _, f := range []*string{r.Search, r.Plus} {
-		if f != nil {
-			line += "\t" + *f
-		}
-	}
-	return line + "\r\n"
-}
-
 // gopherPlan is the access of RFC 1738 3.4 and RFC 1436, with Gopher+ as
 // draft-ietf-uri-url-06 3.4 describes it.
 func gopherPlan(v View, p *planner) {
@@ -375,7 +343,7 @@ func gopherPlan(v View, p *planner) {
 			string([]byte{g.Type}), kind, addr(g.Host, g.Port, "gopher")))
 		return
 	}
-	r := &GopherRequest{Selector: g.Selector}
+	r := &request.Gopher{Selector: g.Selector}
 	if g.HasSearch {
 		s := g.Search
 		r.Search = &s
@@ -423,7 +391,7 @@ func gopherPlan(v View, p *planner) {
 	case plusAsk:
 		r.AskForm = true
 		bang := "!"
-		attrs := &GopherRequest{Selector: g.Selector, Plus: &bang, Attributes: true}
+		attrs := &request.Gopher{Selector: g.Selector, Plus: &bang, Attributes: true}
 		st := p.send("ATTRIBUTES", g.Selector, attrs.Line())
 		st.Request = r
 		st.Why, st.RFC = "Gopher+ \"?\": the item has an ASK form; the client fetches all of its attributes (\"!\", since servers such as pygopherd answer \"!+ASK\" with the document itself) and reads its +ASK block", "draft-ietf-uri-url-06 3.4.5"
@@ -450,7 +418,7 @@ func gopherPlan(v View, p *planner) {
 }
 
 // gopherForm adds the submission of a filled-in ASK form.
-func (p *planner) gopherForm(r *GopherRequest, preq gopherPlus) {
+func (p *planner) gopherForm(r *request.Gopher, preq gopherPlus) {
 	r.Form = append([]string{}, preq.Values...)
 	p.comment("a filled-out ASK form: %d value(s) in a +-1 data block ending with a line holding \".\" (RFC 1738 3.4)", len(preq.Values))
 	if preq.View != "" {
@@ -463,7 +431,7 @@ func (p *planner) gopherForm(r *GopherRequest, preq gopherPlus) {
 // formLines adds the lines of an ASK submission (Gopher+ 2.6): the head,
 // "+-1", each value (dot-stuffed), ".". With r nil the values are the
 // user's answers, not known yet.
-func (p *planner) formLines(selector string, r *GopherRequest) {
+func (p *planner) formLines(selector string, r *request.Gopher) {
 	st := p.send("ASK", selector, selector+"\t+\t1\r\n")
 	st.Request = r
 	p.send("", "", "+-1\r\n")

@@ -101,7 +101,7 @@ type Step struct {
 	// errors about it; zero when it does not come from the URL.
 	At Span
 	// Request holds the structured request of a scheme whose request is
-	// more than a command and an argument (*GopherRequest), for its
+	// more than a command and an argument (internal/request), for its
 	// executor; nil otherwise.
 	Request any
 	// Why says why the step is taken; RFC names the section that says

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/internal/schemedata"
 )
 
@@ -188,25 +189,6 @@ func prosperoConcerns(v View, c *concernList) {
 	}
 }
 
-// The Op of the Send steps of a prospero plan. Each step's Request is a
-// *ProsperoRequest (Step.Arg is the hsoname); its Text, the whole request
-// message, is written by the encoder package fetch installs
-// (RegisterEncoder).
-const (
-	ProsperoOpList     = "LIST"          // list the directory hsoname
-	ProsperoOpContents = "CONTENTS"      // GET-OBJECT-INFO CONTENTS: a file's data
-	ProsperoOpAccess   = "ACCESS-METHOD" // GET-OBJECT-INFO ACCESS-METHOD: where a file's data is
-)
-
-// ProsperoRequest is the request of a Send step of a prospero plan: the
-// operation is the step's Op.
-type ProsperoRequest struct {
-	HSOName string
-	// Version is the object version sent after the hsoname; "" for the
-	// current one (version 0, left out).
-	Version string
-}
-
 // prosperoVersion checks an object version (RFC 1630's %00 form or a
 // ;version= or ;OBJECT-VERSION= field): Prospero protocol version 5
 // ("Versions") has 0 for the current version and positive integers for
@@ -252,14 +234,14 @@ func (pl *planner) prospero(p *Prospero) {
 	if version != "" {
 		pl.comment("object version %s follows the hsoname (protocol version 5: DIRECTORY and GET-OBJECT-INFO take an object-version; 0, the current version, is left out)", version)
 	}
-	req := &ProsperoRequest{HSOName: p.HSOName, Version: version}
-	st := pl.send(ProsperoOpList, p.HSOName, "")
+	req := &request.Prospero{HSOName: p.HSOName, Version: version}
+	st := pl.send(request.ProsperoList, p.HSOName, "")
 	st.Request, st.At, st.Why, st.RFC = req, p.at.Path, "list the object as a directory, with the attributes the server finds interesting (size, dates, access methods)", "RFC 1738 3.11"
 	st.Reply = "LINK lines, or FAILURE NOT-A-DIRECTORY for a file"
-	st = pl.send(ProsperoOpContents, p.HSOName, "")
-	st.Request, st.At, st.Why, st.When = req, p.at.Path, "the object is a file: its data, from its CONTENTS attribute", Cond{On: ProsperoOpList, Reply: "NOT-A-DIRECTORY", Text: "the server replies FAILURE NOT-A-DIRECTORY"}
-	st = pl.send(ProsperoOpAccess, p.HSOName, "")
-	st.Request, st.At, st.Why, st.When = req, p.at.Path, "the data is elsewhere: the access methods name it", Cond{On: ProsperoOpContents, Lists: "CONTENTS", Not: true, Text: "the reply has no CONTENTS attribute"}
+	st = pl.send(request.ProsperoContents, p.HSOName, "")
+	st.Request, st.At, st.Why, st.When = req, p.at.Path, "the object is a file: its data, from its CONTENTS attribute", Cond{On: request.ProsperoList, Reply: "NOT-A-DIRECTORY", Text: "the server replies FAILURE NOT-A-DIRECTORY"}
+	st = pl.send(request.ProsperoAccess, p.HSOName, "")
+	st.Request, st.At, st.Why, st.When = req, p.at.Path, "the data is elsewhere: the access methods name it", Cond{On: request.ProsperoContents, Lists: "CONTENTS", Not: true, Text: "the reply has no CONTENTS attribute"}
 	pl.comment("an AFTP or FTP access method's target is fetched as an ftp URL through urlkit's FTP access")
 	pl.fragmentNote()
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/internal/schemedata"
 )
 
@@ -163,35 +164,8 @@ func init() {
 	register(&unit{parse: view(parseWAIS), plan: func(v View, p *planner) { p.wais(v.(*WAIS)) }, proxied: true}, "wais")
 }
 
-// WAISChunkSize is the number of document bytes each retrieval request
-// of a wais access plan asks for (client/wais's default chunk).
-const WAISChunkSize = 32 << 10
-
-// The Op of the Send steps of a wais plan. Each step's Request is a
-// *WAISRequest; its Text, the whole request message (WAIS header and
-// APDU, Step.Binary), is written by the encoder package fetch installs
-// (RegisterEncoder).
-const (
-	WAISOpSearch   = "SEARCH"   // a search of the database for the seed words (query type "3")
-	WAISOpRetrieve = "RETRIEVE" // the first chunk of a document (query type "1")
-	WAISOpSource   = "SOURCE"   // the search of the INFO database for the database's source record
-)
-
-// WAISRequest is the request of a Send step of a wais plan.
-type WAISRequest struct {
-	Database  string
-	SeedWords string // a search: the words, exactly as decoded
-	// A retrieval: the DocID's bytes (RFC 1738's form), or its fields
-	// (Lynx's form) from which the encoder builds them; the document
-	// type; the byte range [Start, End).
-	DocID       []byte
-	DocIDFields []WAISField
-	Type        string
-	Start, End  int64
-}
-
-// WAISDocument is what a wais document URL's wpath stands for.
-type WAISDocument struct {
+// waisDocument is what a wais document URL's wpath stands for.
+type waisDocument struct {
 	// DocID holds the DocID's bytes in RFC 1738's form; nil in the fields
 	// form.
 	DocID []byte
@@ -206,13 +180,13 @@ type WAISDocument struct {
 	Form string
 }
 
-// Document decodes the wpath of a document URL (HasDocument); raw is the
+// document decodes the wpath of a document URL (HasDocument); raw is the
 // URL's String form, for the wpath as written. RFC 1738's form is the
 // DocID's bytes percent-encoded; Lynx's is an optional "length/" and the
 // DocID's fields as "type=value;" (a "=" or ";" written unencoded is
 // never RFC 1738's form, where both are reserved).
-func (w *WAIS) Document(raw string) WAISDocument {
-	d := WAISDocument{DocID: []byte(w.WPath), Length: -1, Form: "rfc1738"}
+func (w *WAIS) document(raw string) waisDocument {
+	d := waisDocument{DocID: []byte(w.WPath), Length: -1, Form: "rfc1738"}
 	if w.at.WPath.End > len(raw) || w.at.WPath.At > w.at.WPath.End {
 		return d
 	}
@@ -227,7 +201,7 @@ func (w *WAIS) Document(raw string) WAISDocument {
 	if fields == nil {
 		return d
 	}
-	return WAISDocument{Fields: fields, Length: length, Form: "fields"}
+	return waisDocument{Fields: fields, Length: length, Form: "fields"}
 }
 
 func (p *planner) wais(w *WAIS) {
@@ -235,31 +209,31 @@ func (p *planner) wais(w *WAIS) {
 	p.comment("WAIS: Z39.50-1988 APDUs behind a 25-byte WAIS header, binary requests shown escaped; no init request (freeWAIS answers without one, as Lynx relied on)")
 	switch {
 	case w.HasDocument:
-		d := w.Document(p.u.String())
+		d := w.document(p.u.String())
 		if d.Fields != nil {
 			p.comment("the document of database %q, type %q, DocID fields %v (Lynx's form)", w.Database, w.WType, d.Fields)
 		} else {
 			p.comment("the document of database %q, type %q, DocID %q (RFC 1738's form)", w.Database, w.WType, d.DocID)
 		}
-		first := int64(WAISChunkSize)
+		first := int64(request.WAISChunkSize)
 		if d.Length >= 0 {
 			p.comment("length %d bytes, from the URL", d.Length)
 			first = min(first, d.Length)
 		}
-		req := &WAISRequest{Database: w.Database, DocID: d.DocID, DocIDFields: d.Fields, Type: w.WType, Start: 0, End: first}
-		p.binary(WAISOpRetrieve, w.WPath, req, w.at.WPath, "a retrieval of bytes [0, "+strconv.FormatInt(first, 10)+"): query type \"1\", element set \"Document Text\"")
+		req := &request.WAIS{Database: w.Database, DocID: d.DocID, DocIDFields: docIDFields(d.Fields), Type: w.WType, Start: 0, End: first, Length: d.Length}
+		p.binary(request.WAISRetrieve, w.WPath, req, w.at.WPath, "a retrieval of bytes [0, "+strconv.FormatInt(first, 10)+"): query type \"1\", element set \"Document Text\"")
 		p.add(Step{Kind: Expect, Reply: "search response", Text: "a document text record; the server's diagnostic otherwise"})
-		p.comment("further requests ask for the next %d bytes each, until a chunk comes back short (or the length from the URL is reached)", WAISChunkSize)
+		p.comment("further requests ask for the next %d bytes each, until a chunk comes back short (or the length from the URL is reached)", request.WAISChunkSize)
 		p.add(Step{Kind: End, Text: "the document ends with a chunk shorter than asked, or at its length"})
 	case w.HasSearch:
-		req := &WAISRequest{Database: w.Database, SeedWords: w.Search}
-		p.binary(WAISOpSearch, w.Search, req, w.at.Search, fmt.Sprintf("a search of database %q for %q: query type \"3\", the seed words exactly as decoded", w.Database, w.Search))
+		req := &request.WAIS{Database: w.Database, SeedWords: w.Search}
+		p.binary(request.WAISSearch, w.Search, req, w.at.Search, fmt.Sprintf("a search of database %q for %q: query type \"3\", the seed words exactly as decoded", w.Database, w.Search))
 		p.add(Step{Kind: Expect, Reply: "search response", Text: "one header group per hit (headline, score, lines, length, types, DocID)"})
 	default:
 		p.add(Step{Kind: Ask, Text: fmt.Sprintf("the words to search database %q for (on a terminal)", w.Database)})
 		p.comment("then a search of %q for them, as for %s?WORDS", w.Database, w.Database)
-		req := &WAISRequest{Database: "INFO", SeedWords: w.Database}
-		st := p.binary(WAISOpSource, w.Database, req, w.at.Database, "the database's description: its source record, found by a search of the server's INFO database")
+		req := &request.WAIS{Database: "INFO", SeedWords: w.Database}
+		st := p.binary(request.WAISSource, w.Database, req, w.at.Database, "the database's description: its source record, found by a search of the server's INFO database")
 		st.When.Text = "there is no terminal to ask on"
 		p.comment("then the hit %q (type WSRC) is retrieved", w.Database+".src")
 	}
@@ -267,8 +241,20 @@ func (p *planner) wais(w *WAIS) {
 }
 
 // binary adds a Send step of a WAIS request, encoded later (encode).
-func (p *planner) binary(op, arg string, req *WAISRequest, at Span, why string) *Step {
+func (p *planner) binary(op, arg string, req *request.WAIS, at Span, why string) *Step {
 	st := p.send(op, arg, "")
 	st.Request, st.Binary, st.At, st.Why, st.RFC = req, true, at, why, "RFC 1738 3.9"
 	return st
+}
+
+// docIDFields are the wpath's fields as the request carries them.
+func docIDFields(fields []WAISField) []request.DocIDField {
+	if fields == nil {
+		return nil
+	}
+	d := make([]request.DocIDField, len(fields))
+	for i, f := range fields {
+		d[i] = request.DocIDField{Number: f.Number, Value: f.Value}
+	}
+	return d
 }
