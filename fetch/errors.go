@@ -242,11 +242,11 @@ func viewOf[T urlscheme.View](u *urlkit.URL, m urlkit.Mode) (T, error) {
 }
 
 // classify chooses the Kind of a failure from the error of a client or
-// the operating system: first as the opener's Classifier says (c, may be
+// the operating system: first as the opener's classifier says (c, may be
 // nil), then by the rules every protocol shares. body tells whether the
 // data was being read: then a broken connection is a short transfer
 // rather than a failed connect.
-func classify(ctx context.Context, err error, body bool, c Classifier) error {
+func classify(ctx context.Context, err error, body bool, c classifier) error {
 	if err == nil {
 		return nil
 	}
@@ -267,7 +267,7 @@ func classify(ctx context.Context, err error, body bool, c Classifier) error {
 		return ErrLongTransfer
 	}
 	if c != nil {
-		if k := c.Classify(err); k != nil {
+		if k := c.classify(err); k != nil {
 			return k
 		}
 	}

@@ -10,9 +10,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/client/wais"
 	"github.com/urlkit/urlkit/fetch"
-	"github.com/urlkit/urlkit/scheme"
 )
 
 func ExampleFetcher_Get() {
@@ -79,7 +77,7 @@ func ExampleRender() {
 		"7Search\t/search\tgopher.example\t70\r\n" +
 		"hHome page\tURL:http://www.example/\tgopher.example\t70\r\n" +
 		".\r\n"
-	resp := &fetch.Response{Body: io.NopCloser(strings.NewReader(menu)), ContentType: fetch.GopherMenuType}
+	resp := &fetch.Response{Body: io.NopCloser(strings.NewReader(menu)), ContentType: "application/gopher-menu"}
 	fetch.Render(os.Stdout, resp)
 	// Output:
 	//          Welcome
@@ -89,14 +87,33 @@ func ExampleRender() {
 	// [html]   Home page <http://www.example/>
 }
 
-// WAISHits gives each hit of a search the wais URL of its document, the
-// DocID's bytes percent-encoded as RFC 1738 3.9 writes them.
-func ExampleWAISHits() {
-	v := &scheme.WAIS{Host: "127.0.0.1", Port: "2210", Database: "test"}
-	hits := fetch.WAISHits(v, "test", []wais.Hit{{
-		Headline: "Alpha document", Score: 197, Lines: 3, Length: 137, Types: []string{"TEXT"},
-		DocID: []byte("\x01\x06vm:210\x03\x05alpha"),
-	}})
-	fmt.Println(hits[0].URL)
-	// Output: wais://127.0.0.1:2210/test/TEXT/%01%06vm%3A210%03%05alpha
+// memo serves memo:NAME URLs from a map: an Opener of the program's own.
+type memo map[string]string
+
+func (m memo) Open(ctx context.Context, req *fetch.Request) (*fetch.Response, error) {
+	text, ok := m[req.URL.SchemeSpecificPart()]
+	if !ok {
+		return nil, &fetch.Error{Op: "open", Offset: -1, Kind: fetch.ErrNotFound}
+	}
+	return &fetch.Response{Body: io.NopCloser(strings.NewReader(text)), Size: int64(len(text)), ContentType: "text/plain"}, nil
+}
+
+func ExampleFetcher_Register() {
+	f := fetch.Fetcher{IgnoreEnvironment: true}
+	f.Register("memo", memo{"hello": "Hello, memo.\n"})
+	f.Register("wais", nil) // takes the standard wais opener away
+	for _, s := range []string{"memo:hello", "memo:missing", "wais://127.0.0.1/db"} {
+		u, _ := urlkit.Parse(s)
+		resp, err := f.Fetch(context.Background(), &u)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		io.Copy(os.Stdout, resp.Body)
+		resp.Body.Close()
+	}
+	// Output:
+	// Hello, memo.
+	// fetch: "memo:missing": not found
+	// fetch: "wais://127.0.0.1/db": unsupported scheme: no opener for "wais": fetch it through a gateway (wais_proxy, WWW_wais_GATEWAY)
 }

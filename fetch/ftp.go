@@ -41,8 +41,9 @@ func (n NullCWD) String() string {
 	return "fail"
 }
 
-// FTPOpener opens ftp: URLs with the algorithm of RFC 1738 section 3.2
-// (and draft-ietf-uri-url-06 3.2). Its zero value is ready to use:
+// FTPOpener opens ftp: URLs for a Fetcher (its FTP field) with the
+// algorithm of RFC 1738 section 3.2 (and draft-ietf-uri-url-06 3.2). Its
+// zero value is ready to use:
 // passive mode, the anonymous password from $EMAIL or user@hostname, a
 // refused null CWD fails.
 //
@@ -151,14 +152,14 @@ func (o *FTPOpener) closeIdle() {
 // directory: the fetch starts again on a new one.
 var errStale = errors.New("the kept connection cannot go back to the login directory")
 
-// Open carries out the access plan of the URL (scheme.PlanURL), the one
+// open carries out the access plan of the URL (scheme.PlanURL), the one
 // "urlkit explain" prints: the FTP client sends the text of each Send
 // step, as it is, and the conditions of the steps (scheme.Cond) are
 // evaluated on the replies, so the wire is the plan. The plan assumes
 // the client's default data connection: with Dialer.Active (EPRT, PORT)
 // or Dialer.DisableEPSV (PASV alone) the client makes its own instead of
 // the plan's EPSV and PASV.
-func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+func (o *FTPOpener) open(ctx context.Context, req *Request) (*Response, error) {
 	opts := scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req), KeepFTP: o.Keep, FTPRestart: req.Resume.Offset, Head: req.Head, List: req.List}
 	plan, err := planURL(req.URL, opts)
 	if err != nil {
@@ -553,8 +554,8 @@ func (o *FTPOpener) nullCWD(st scheme.Step, re *ftp.ReplyError, resp *Response) 
 	return nil
 }
 
-// Classify names the kind of the FTP client's errors (see Classifier).
-func (o *FTPOpener) Classify(err error) error {
+// classify names the kind of the FTP client's errors (see classifier).
+func (o *FTPOpener) classify(err error) error {
 	var re *ftp.ReplyError
 	switch {
 	case errors.Is(err, ftp.ErrDataPort):

@@ -54,7 +54,7 @@ func FuzzProsperoReplyURLs(f *testing.F) {
 				check(to, "AFTP URL")
 			}
 		}
-		for i, e := range ProsperoEntries(r.Links) {
+		for i, e := range prosperoEntries(r.Links) {
 			if e.URL == "" {
 				continue
 			}

@@ -15,12 +15,12 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// WAISHitsType is the ContentType of a WAIS hit list as text; with
+// waisHitsType is the ContentType of a WAIS hit list as text; with
 // WAISOpener.JSON it is "application/json".
-const WAISHitsType = "text/x-wais-hits"
+const waisHitsType = "text/x-wais-hits"
 
-// WAISOpener opens wais: URLs (RFC 1738 3.9) over the WAIS protocol
-// (client/wais), carrying out the plan "urlkit explain" prints: each
+// WAISOpener opens wais: URLs for a Fetcher (its WAIS field; RFC 1738
+// 3.9) over the WAIS protocol (client/wais), carrying out the plan "urlkit explain" prints: each
 // Send step's bytes are a whole request message, sent as they are.
 //
 //   - wais://host:port/database?words: a search; the Body lists the hits,
@@ -45,8 +45,8 @@ type WAISOpener struct {
 	JSON bool
 }
 
-// Open carries out the access plan of the URL (scheme.PlanURL).
-func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+// open carries out the access plan of the URL (scheme.PlanURL).
+func (o *WAISOpener) open(ctx context.Context, req *Request) (*Response, error) {
 	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
 	if err != nil {
 		return nil, invalid(err)
@@ -138,7 +138,7 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	if len(resp.Hits) == 0 && len(resp.Diagnostics) > 0 {
 		return nil, &resp.Diagnostics[0]
 	}
-	hits := WAISHits(v, sr.Database, resp.Hits)
+	hits := waisHits(v, sr.Database, resp.Hits)
 	if o.JSON {
 		r := bodyOf("application/json", jsonLines(hits))
 		r.Listing = true
@@ -149,13 +149,13 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	for i, h := range hits {
 		fmt.Fprintf(&b, "%3d. %s\n     score %d, %d lines, %d bytes, %s\n     %s\n", i+1, h.Headline, h.Score, h.Lines, h.Length, strings.Join(h.Types, " "), h.URL)
 	}
-	r := bodyOf(WAISHitsType, b.Bytes())
+	r := bodyOf(waisHitsType, b.Bytes())
 	r.Listing = true
 	return r, nil
 }
 
-// WAISHit is one hit of a WAIS search as the wais opener reports it.
-type WAISHit struct {
+// waisHit is one hit of a WAIS search as the wais opener reports it.
+type waisHit struct {
 	Headline string   `json:"headline"` // made printable
 	Score    int64    `json:"score"`
 	Lines    int64    `json:"lines"`  // -1 when the server did not say
@@ -166,10 +166,10 @@ type WAISHit struct {
 	URL string `json:"url"`
 }
 
-// WAISHits turns the hits of a search of database on the server of v
-// into WAISHits with the URLs of their documents.
-func WAISHits(v *scheme.WAIS, database string, hits []wais.Hit) []WAISHit {
-	out := make([]WAISHit, 0, len(hits))
+// waisHits turns the hits of a search of database on the server of v
+// into waisHits with the URLs of their documents.
+func waisHits(v *scheme.WAIS, database string, hits []wais.Hit) []waisHit {
+	out := make([]waisHit, 0, len(hits))
 	for _, h := range hits {
 		typ := "TEXT"
 		if len(h.Types) > 0 && h.Types[0] != "" {
@@ -180,7 +180,7 @@ func WAISHits(v *scheme.WAIS, database string, hits []wais.Hit) []WAISHit {
 		for i, t := range h.Types {
 			types[i] = safetext.Visible(t)
 		}
-		out = append(out, WAISHit{Headline: safetext.Visible(h.Headline), Score: h.Score, Lines: h.Lines, Length: h.Length, Types: types, URL: doc.URL().String()})
+		out = append(out, waisHit{Headline: safetext.Visible(h.Headline), Score: h.Score, Lines: h.Lines, Length: h.Length, Types: types, URL: doc.URL().String()})
 	}
 	return out
 }
@@ -198,8 +198,8 @@ func waisContentType(t string) string {
 	return "application/octet-stream"
 }
 
-// Classify names the kind of the WAIS client's errors (see Classifier).
-func (o *WAISOpener) Classify(err error) error {
+// classify names the kind of the WAIS client's errors (see classifier).
+func (o *WAISOpener) classify(err error) error {
 	var d *wais.Diagnostic
 	switch {
 	case errors.As(err, &d):
