@@ -55,7 +55,7 @@ var (
 	ErrNeedInput = errors.New("input required")
 	// ErrNullCWD: the FTP server refused the null-argument CWD that an
 	// empty path segment stands for (RFC 1738 section 3.2.2); see
-	// FTPOpener.NullCWD.
+	// FTPOpener.SkipNullCWD.
 	ErrNullCWD = errors.New("null CWD refused")
 	// ErrIsDirectory: the URL names a directory as a file (FTP RETR of a
 	// directory, or a file: URL with a trailing name that is a directory

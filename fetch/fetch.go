@@ -222,7 +222,7 @@ type Response struct {
 	// redacted), "" when fetched directly.
 	Via string
 	// Warnings are the deviations from the access algorithm that the
-	// opener accepted (see FTPOpener.NullCWD), and doubts about the data
+	// opener accepted (see FTPOpener.SkipNullCWD), and doubts about the data
 	// found while the Body is read (a Gopher menu without its "." line):
 	// look again after reading the Body to its end.
 	Warnings []string

@@ -20,27 +20,6 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// NullCWD says what an FTPOpener does when the server refuses the
-// null-argument CWD of an empty path segment.
-type NullCWD uint8
-
-const (
-	// NullCWDFail (the default) fails the fetch with ErrNullCWD: the
-	// access algorithm of the URL cannot be carried out on that server.
-	NullCWDFail NullCWD = iota
-	// NullCWDSkip goes on without the refused CWD (the working directory
-	// stays what it was) and records a warning in Response.Warnings.
-	NullCWDSkip
-)
-
-// String returns "fail" or "skip".
-func (n NullCWD) String() string {
-	if n == NullCWDSkip {
-		return "skip"
-	}
-	return "fail"
-}
-
 // FTPOpener opens ftp: URLs for a Fetcher (its FTP field) with the
 // algorithm of RFC 1738 section 3.2 (and draft-ietf-uri-url-06 3.2). Its
 // zero value is ready to use:
@@ -60,7 +39,7 @@ func (n NullCWD) String() string {
 //     is "CWD" with a null argument (RFC 1738 section 3.2.2: "//etc/motd
 //     would CWD with a null argument, then CWD etc"). Servers disagree on
 //     it: pure-ftpd goes to the home directory, vsftpd answers 550,
-//     ProFTPD 501; a refusal is handled as NullCWD says.
+//     ProFTPD 501; a refusal is handled as SkipNullCWD says.
 //  3. With ";type=d", NLST of the name (or of the working directory when
 //     the name is empty): the names, one per line.
 //  4. An empty name (the URL ends in "/", or has no path), about which
@@ -93,8 +72,12 @@ type FTPOpener struct {
 	// "the Internet e-mail address of the end user"). Empty means $EMAIL,
 	// or else USER@HOSTNAME from the local user and host names.
 	Email string
-	// NullCWD is the policy for a refused null-argument CWD.
-	NullCWD NullCWD
+	// SkipNullCWD: when the server refuses the null-argument CWD of an
+	// empty path segment, the opener goes on without it (the working
+	// directory stays what it was) and records a warning in
+	// Response.Warnings. By default the fetch fails with ErrNullCWD: the
+	// access algorithm of the URL cannot be carried out on that server.
+	SkipNullCWD bool
 	// Keep keeps the control connection of a fetch that ended well for
 	// the next URL of the same server, user and password
 	// (draft-ietf-uri-url-06 3.2.5: "a client may keep the control
@@ -539,13 +522,13 @@ func refused(plan *scheme.Plan) error {
 	return &Error{Op: "check", Offset: c.Offset, Kind: kind, Rule: c.Message}
 }
 
-// nullCWD applies the NullCWD policy to a refused CWD step: a refused
+// nullCWD applies the SkipNullCWD policy to a refused CWD step: a refused
 // null CWD fails or is skipped; another refusal fails.
 func (o *FTPOpener) nullCWD(st scheme.Step, re *ftp.ReplyError, resp *Response) error {
 	if st.Arg != "" || re.Code/100 != 5 {
 		return re
 	}
-	if o.NullCWD != NullCWDSkip {
+	if !o.SkipNullCWD {
 		return &Error{Op: "open", Offset: st.At.At, Kind: ErrNullCWD, Err: re,
 			Rule: fmt.Sprintf("the server refused the CWD with a null argument that the empty path segment here stands for (RFC 1738 section 3.2.2): %d %s; "+
 				"write %%2F for an absolute path", re.Code, re.Msg)}
