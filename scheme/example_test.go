@@ -110,12 +110,30 @@ func ExampleProspero() {
 }
 
 func ExampleParse() {
-	u, _ := urlkit.Parse("nntp://news.example/comp.infosystems.www/1234")
-	v, _ := scheme.Parse(&u, urlkit.RFC1738)
-	n := v.(*scheme.NNTP)
-	fmt.Println(n.Host, n.Group, n.Article)
+	for _, s := range []string{
+		"nntp://news.example/comp.infosystems.www/1234",
+		"gopher://gopher.example/7/search%09urls",
+		"ftp://ftp.example/pub/README",
+		"x-private:thing", // no view: x- schemes are by mutual agreement
+	} {
+		u, _ := urlkit.Parse(s)
+		v, err := scheme.Parse(&u, urlkit.RFC1738)
+		switch v := v.(type) {
+		case *scheme.NNTP:
+			fmt.Println("nntp: group", v.Group, "article", v.Article)
+		case *scheme.Gopher:
+			fmt.Printf("gopher: type %c selector %q search %q\n", v.Type, v.Selector, v.Search)
+		case *scheme.FTP:
+			fmt.Println("ftp: CWD", v.CWD, "name", v.Name, "a listing:", v.IsDir())
+		case nil:
+			fmt.Println("no view:", u.Scheme, err)
+		}
+	}
 	// Output:
-	// news.example comp.infosystems.www 1234
+	// nntp: group comp.infosystems.www article 1234
+	// gopher: type 7 selector "/search" search "urls"
+	// ftp: CWD [pub] name README a listing: false
+	// no view: x-private <nil>
 }
 
 func ExampleKnown() {
@@ -193,9 +211,25 @@ func ExampleBlockedPort() {
 }
 
 func ExampleParse_dialect() {
-	// The mode the URL was parsed in chooses the dialect: in RFC3986 (and
-	// Lenient), RFC 6068's mailto, with several addresses and header
-	// fields after "?".
+	// The mode the URL was parsed in chooses the dialect. RFC 1738 allows
+	// no login in an http URL; RFC 3986 does.
+	const login = "http://joe:secret@www.example/private"
+	for _, m := range []urlkit.Mode{urlkit.RFC1738, urlkit.RFC3986} {
+		u, _, err := urlkit.ParseMode(login, m)
+		if err != nil {
+			fmt.Println(m, err)
+			continue
+		}
+		v, err := scheme.Parse(&u, m)
+		if err != nil {
+			fmt.Println(m, err)
+			continue
+		}
+		fmt.Println(m, "user", v.(*scheme.HTTP).User)
+	}
+
+	// In RFC3986 (and Lenient), RFC 6068's mailto, with several
+	// addresses and header fields after "?".
 	u, _, _ := urlkit.ParseMode("mailto:a@example.org,b@example.org?cc=c@example.org&subject=Lunch%20today&body=Noon%3F", urlkit.RFC3986)
 	v, err := scheme.Parse(&u, urlkit.RFC3986)
 	if err != nil {
@@ -208,9 +242,59 @@ func ExampleParse_dialect() {
 		fmt.Printf("%s: %s\n", f.Name, f.Value)
 	}
 	fmt.Printf("body %q\n", m.Body)
+
+	// In Lenient, also what the 1993-94 drafts allowed: FTP's type E
+	// (EBCDIC), and the afs scheme.
+	for _, s := range []string{"ftp://host.example/pub/data;type=e", "afs://cern.ch/user/timbl"} {
+		u, _, _ := urlkit.ParseMode(s, urlkit.Lenient)
+		v, _ := scheme.Parse(&u, urlkit.Lenient)
+		switch v := v.(type) {
+		case *scheme.FTP:
+			fmt.Println("TYPE", v.TypeCommand())
+		case *scheme.AFS:
+			fmt.Println(v.GlobalPath())
+		}
+	}
 	// Output:
+	// rfc1738 urlkit: "http://joe:xxxxx@www.example/private": offset 7: a user name or password is not allowed in http URLs (RFC 1738 section 5, httpurl)
+	// rfc3986 user joe
 	// [a@example.org b@example.org] [a@example.org b@example.org c@example.org]
 	// Cc: c@example.org
 	// Subject: Lunch today
 	// body "Noon?"
+	// TYPE E
+	// /afs/cern.ch/user/timbl
+}
+
+func ExampleHTTP_RequestURI() {
+	u, _ := urlkit.Parse("http://www.example:8080/a%20b/c?q=1#top")
+	v, _ := scheme.Parse(&u, urlkit.RFC1738)
+	h := v.(*scheme.HTTP)
+	fmt.Println(h.Host, h.Port, h.RequestURI())
+	// Output:
+	// www.example 8080 /a%20b/c?q=1
+}
+
+func ExampleFileFromPath() {
+	f, err := scheme.FileFromPath("/home/joe/notes #1.txt")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(f.URL())
+	// Output:
+	// file:///home/joe/notes%20%231.txt
+}
+
+func ExampleFTP_Login() {
+	for _, s := range []string{"ftp://ftp.example/pub/", "ftp://joe@ftp.example/", "ftp://joe:pw@ftp.example/"} {
+		u, _ := urlkit.Parse(s)
+		v, _ := scheme.Parse(&u, urlkit.RFC1738)
+		l := v.(*scheme.FTP).Login()
+		fmt.Printf("anonymous %v user %q password given %v\n", l.Anonymous, l.User, l.HasPassword)
+	}
+	// Output:
+	// anonymous true user "anonymous" password given false
+	// anonymous false user "joe" password given false
+	// anonymous false user "joe" password given true
 }
