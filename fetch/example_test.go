@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/fetch"
@@ -34,6 +35,62 @@ func ExampleFetcher_Get() {
 	// Hello, file.
 	// 13 bytes
 	// true
+}
+
+func ExampleFetcher_Fetch() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+
+	// A URL parsed once, in the mode of the caller's choice, is fetched
+	// as it is: here a directory, whose Body is its listing.
+	u, err := urlkit.Parse("file://" + filepath.ToSlash(dir) + "/")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var f fetch.Fetcher
+	resp, err := f.Fetch(context.Background(), &u)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer resp.Body.Close()
+	fmt.Println("listing:", resp.Listing)
+	io.Copy(os.Stdout, resp.Body)
+	// Output:
+	// listing: true
+	// a.txt
+	// sub/
+}
+
+func ExampleError() {
+	var f fetch.Fetcher
+	_, err := f.Get(context.Background(), "ftp://ftp.example/pub/a%0D%0ADELE%20b")
+	var fe *fetch.Error
+	if errors.As(err, &fe) {
+		fmt.Println(fe.Op, fe.Offset, errors.Is(err, fetch.ErrUnsafe))
+	}
+	fmt.Println(err)
+	// Output:
+	// check 23 true
+	// fetch: "ftp://ftp.example/pub/a%0D%0ADELE%20b": offset 23: %0D decodes to CR in the FTP RETR or NLST command: CR ends the line, and what follows would be read as a command of its own (RFC 1738 section 6); the access layer refuses this URL
+}
+
+func ExampleTransient() {
+	for _, err := range []error{
+		&fetch.Error{Op: "open", Offset: -1, Kind: fetch.ErrConnect},
+		&fetch.Error{Op: "open", Offset: -1, Kind: fetch.ErrNotFound},
+		&fetch.Error{Op: "open", Offset: -1, Kind: fetch.ErrStatus, Err: &fetch.StatusError{Code: 503, Status: "503 Service Unavailable", RetryAfter: 2 * time.Second}},
+	} {
+		again, after := fetch.Transient(err)
+		fmt.Println(again, after)
+	}
+	// Output:
+	// true 0s
+	// false 0s
+	// true 2s
 }
 
 func ExampleCheckURL() {
