@@ -26,9 +26,9 @@ import (
 //     whose URLs come by the million (http, ftp, file, mailto, gopher)
 //     also reads its view in place (a read method that its parse calls)
 //     and gives the unit a parts func that lists the view from the
-//     stack, for AppendParts.
+//     stack, for appendParts (internal/schemedata).
 //  3. In package fetch, an opener that carries out the plan's steps
-//     through the protocol client (dispatching on Step.Op), a Classify
+//     through the protocol client (dispatching on Step.Op), a classify
 //     method for the client's errors, a line in standardOpeners, and rows
 //     in fetch's TestPlanEqualsWire against the real server.
 //
@@ -46,7 +46,7 @@ type unit struct {
 	parse func(u *urlkit.URL, m urlkit.Mode) (View, error)
 	// parts, when not nil, appends the parts of the view parse would
 	// return, building the view on the stack (the common schemes, for
-	// AppendParts); when nil, AppendParts lists what parse returns.
+	// appendParts); when nil, appendParts lists what parse returns.
 	parts func(dst []part, u *urlkit.URL, m urlkit.Mode) ([]part, error)
 	// concerns adds the refusals for the decoded fields of v that its
 	// access puts into protocol lines; nil when there are none. v is
