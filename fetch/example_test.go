@@ -120,11 +120,11 @@ func ExampleCheckURL() {
 
 func ExampleParseGateway() {
 	scheme, gw, err := fetch.ParseGateway("ftp=http://proxy.example:3128")
-	fmt.Println(scheme, gw.URL, gw.Mode, err)
+	fmt.Println(scheme, gw.URL, gw.Mode == fetch.GatewayProxy, err)
 	f := fetch.Fetcher{Gateways: map[string]fetch.Gateway{scheme: gw}}
 	_ = f // f fetches ftp: URLs with "GET ftp://... HTTP/1.1" to proxy.example:3128
 	// Output:
-	// ftp http://proxy.example:3128 proxy <nil>
+	// ftp http://proxy.example:3128 true <nil>
 }
 
 func ExampleRender() {
