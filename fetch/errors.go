@@ -15,7 +15,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/internal/wire"
-	urlscheme "github.com/urlkit/urlkit/scheme"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // Sentinel kinds of failure. Every error a Fetcher returns is an *Error
@@ -229,8 +229,8 @@ func invalid(err error) error {
 
 // viewOf returns the view of u read in the mode m (scheme.Parse), as
 // the scheme's own type T, or the *Error of a URL that is no valid view.
-func viewOf[T urlscheme.View](u *urlkit.URL, m urlkit.Mode) (T, error) {
-	v, err := urlscheme.Parse(u, m)
+func viewOf[T scheme.View](u *urlkit.URL, m urlkit.Mode) (T, error) {
+	v, err := scheme.Parse(u, m)
 	t, ok := v.(T)
 	switch {
 	case err != nil:
