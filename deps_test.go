@@ -36,18 +36,25 @@ var allowedImports = map[string][]string{
 	"internal/safetext":   {},
 	"internal/wiretest":   {},
 	"internal/bufpool":    {},
-	"scheme":              {"", "internal/charclass", "internal/registry", "internal/percent", "internal/gophertype", "client/wais", "client/prospero"},
-	"extract":             {"", "scheme", "internal/charclass", "internal/registry", "internal/bufpool", "internal/safetext"},
-	"fetch":               {"", "scheme", "internal/wire", "internal/percent", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
-	"client/ftp":          {"internal/wire"},
-	"client/gopher":       {"internal/wire", "internal/gophertype"},
-	"client/nntp":         {"internal/wire"},
-	"client/smtp":         {"internal/wire"},
-	"client/telnet":       {"internal/wire"},
-	"client/wais":         {"internal/wire"},
-	"client/prospero":     {"internal/wire"},
-	"client/mailbox":      {},
-	"client/rlogin":       {"internal/wire"},
+	// scheme_data, the command line's listing of a view's parts: its
+	// types, and the hook package scheme installs.
+	"internal/schemedata": {""},
+	// The structured requests of the access plans, shared by package
+	// scheme (which writes the plans) and package fetch (which carries
+	// them out).
+	"internal/request": {},
+	"scheme":           {"", "internal/charclass", "internal/registry", "internal/percent", "internal/gophertype", "internal/schemedata", "internal/request", "client/wais", "client/prospero"},
+	"extract":          {"", "scheme", "internal/charclass", "internal/registry", "internal/bufpool", "internal/safetext"},
+	"fetch":            {"", "scheme", "internal/request", "internal/wire", "internal/percent", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
+	"client/ftp":       {"internal/wire"},
+	"client/gopher":    {"internal/wire", "internal/gophertype"},
+	"client/nntp":      {"internal/wire"},
+	"client/smtp":      {"internal/wire"},
+	"client/telnet":    {"internal/wire"},
+	"client/wais":      {"internal/wire"},
+	"client/prospero":  {"internal/wire"},
+	"client/mailbox":   {},
+	"client/rlogin":    {"internal/wire"},
 	// TN3270 is telnet with three options (RFC 1576): it reuses the NVT.
 	"client/tn3270": {"internal/wire", "client/telnet"},
 	"cmd/urlkit":    {"*"},
@@ -55,7 +62,7 @@ var allowedImports = map[string][]string{
 
 // networkFree lists packages that must not reach network code, even
 // indirectly: the URL packages are pure functions of their input.
-var networkFree = []string{"", "internal/charclass", "internal/ipv4", "internal/edit", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "scheme", "extract"}
+var networkFree = []string{"", "internal/charclass", "internal/ipv4", "internal/edit", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "internal/schemedata", "internal/request", "scheme", "extract"}
 
 // networkPackages are the standard packages that open connections.
 var networkPackages = []string{"net", "net/http", "crypto/tls", "net/smtp", "net/textproto", "os/exec"}

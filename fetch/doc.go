@@ -14,14 +14,14 @@
 //
 // # Openers
 //
-// A Registry maps schemes to Openers, explicitly: nothing registers
-// itself. A Fetcher without a Registry uses its standard openers, one per
-// file: FileOpener (file), HTTPOpener (http, https), FTPOpener (ftp,
-// RFC 1738 3.2), GopherOpener (gopher and Gopher+, RFC 1738 3.4),
-// WAISOpener (wais, RFC 1738 3.9) and ProsperoOpener (prospero, RFC 1738
-// 3.11); their
-// documentation gives each algorithm. Each is a struct whose zero value
-// works and whose fields are the scheme's settings.
+// A Fetcher's zero value serves its standard schemes, one opener per
+// file, each configured by a field of the Fetcher whose zero value works:
+// File (file), HTTP (http, https), FTP (ftp, RFC 1738 3.2), Gopher
+// (gopher and Gopher+, RFC 1738 3.4), NNTP (news and nntp), Mail (cid;
+// mid with NNTP), WAIS (wais, RFC 1738 3.9) and Prospero (prospero, RFC
+// 1738 3.11); the documentation of their types gives each algorithm. A
+// program serves another scheme, or one of these its own way, with an
+// Opener of its own: Fetcher.Register. Nothing registers itself.
 //
 // An opener carries out the URL's access plan (scheme.PlanURL), the one
 // "urlkit explain" prints: it walks the plan's steps and makes the
@@ -43,9 +43,8 @@
 //
 // The core (Fetcher, Request, Response, Error) knows no protocol: an
 // opener gets everything it needs on the Request, names the kind of its
-// client's errors as a Classifier, and fills the protocol-neutral
-// Response fields; the standard openers are looked up in a table built
-// once.
+// client's errors, and fills the protocol-neutral Response fields; the
+// standard openers are looked up in a table built once.
 //
 // # Safety
 //

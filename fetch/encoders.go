@@ -7,6 +7,7 @@ import (
 
 	"github.com/urlkit/urlkit/client/prospero"
 	"github.com/urlkit/urlkit/client/wais"
+	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -20,16 +21,16 @@ func init() {
 }
 
 func encodeWAIS(st *scheme.Step) error {
-	r, ok := st.Request.(*scheme.WAISRequest)
+	r, ok := st.Request.(*request.WAIS)
 	if !ok {
 		return fmt.Errorf("a wais step holds %T", st.Request)
 	}
 	var msg []byte
 	var err error
 	switch st.Op {
-	case scheme.WAISOpSearch, scheme.WAISOpSource:
+	case request.WAISSearch, request.WAISSource:
 		msg, err = (&wais.SearchRequest{Database: r.Database, SeedWords: r.SeedWords}).Marshal()
-	case scheme.WAISOpRetrieve:
+	case request.WAISRetrieve:
 		docID := r.DocID
 		if r.DocIDFields != nil {
 			fs := make([]wais.DocIDField, len(r.DocIDFields))
@@ -53,7 +54,7 @@ func encodeWAIS(st *scheme.Step) error {
 }
 
 func encodeProspero(st *scheme.Step) error {
-	r, ok := st.Request.(*scheme.ProsperoRequest)
+	r, ok := st.Request.(*request.Prospero)
 	if !ok {
 		return fmt.Errorf("a prospero step holds %T", st.Request)
 	}
@@ -61,9 +62,9 @@ func encodeProspero(st *scheme.Step) error {
 	var msg []byte
 	var err error
 	switch st.Op {
-	case scheme.ProsperoOpList:
+	case request.ProsperoList:
 		msg, err = c.ListRequest(r.HSOName, nil, []string{})
-	case scheme.ProsperoOpContents, scheme.ProsperoOpAccess:
+	case request.ProsperoContents, request.ProsperoAccess:
 		msg, err = c.ObjectInfoRequest(r.HSOName, st.Op)
 	default:
 		return fmt.Errorf("unknown prospero operation %q", st.Op)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -15,9 +16,9 @@ func TestEncodeWAISFieldTypes(t *testing.T) {
 		number int
 		ok     bool
 	}{{0, true}, {1<<32 - 1, true}, {-1, false}, {1 << 32, false}} {
-		st := &scheme.Step{Kind: scheme.Send, Op: scheme.WAISOpRetrieve, Request: &scheme.WAISRequest{
+		st := &scheme.Step{Kind: scheme.Send, Op: request.WAISRetrieve, Request: &request.WAIS{
 			Database: "db", Type: "TEXT", End: 100,
-			DocIDFields: []scheme.WAISField{{Number: tt.number, Value: "x"}},
+			DocIDFields: []request.DocIDField{{Number: tt.number, Value: "x"}},
 		}}
 		err := encodeWAIS(st)
 		if (err == nil) != tt.ok || !tt.ok && !strings.Contains(err.Error(), "32-bit") {

@@ -15,6 +15,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/internal/wire"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // Sentinel kinds of failure. Every error a Fetcher returns is an *Error
@@ -54,7 +55,7 @@ var (
 	ErrNeedInput = errors.New("input required")
 	// ErrNullCWD: the FTP server refused the null-argument CWD that an
 	// empty path segment stands for (RFC 1738 section 3.2.2); see
-	// FTPOpener.NullCWD.
+	// FTPOpener.SkipNullCWD.
 	ErrNullCWD = errors.New("null CWD refused")
 	// ErrIsDirectory: the URL names a directory as a file (FTP RETR of a
 	// directory, or a file: URL with a trailing name that is a directory
@@ -226,12 +227,26 @@ func invalid(err error) error {
 	return &Error{Op: "check", Offset: -1, Kind: ErrInvalidURL, Err: err}
 }
 
+// viewOf returns the view of u read in the mode m (scheme.Parse), as
+// the scheme's own type T, or the *Error of a URL that is no valid view.
+func viewOf[T scheme.View](u *urlkit.URL, m urlkit.Mode) (T, error) {
+	v, err := scheme.Parse(u, m)
+	t, ok := v.(T)
+	switch {
+	case err != nil:
+		return t, invalid(err)
+	case !ok:
+		return t, &Error{Op: "check", Offset: -1, Kind: ErrInvalidURL, Rule: "this opener does not read " + u.SchemeName() + " URLs"}
+	}
+	return t, nil
+}
+
 // classify chooses the Kind of a failure from the error of a client or
-// the operating system: first as the opener's Classifier says (c, may be
+// the operating system: first as the opener's classifier says (c, may be
 // nil), then by the rules every protocol shares. body tells whether the
 // data was being read: then a broken connection is a short transfer
 // rather than a failed connect.
-func classify(ctx context.Context, err error, body bool, c Classifier) error {
+func classify(ctx context.Context, err error, body bool, c classifier) error {
 	if err == nil {
 		return nil
 	}
@@ -252,7 +267,7 @@ func classify(ctx context.Context, err error, body bool, c Classifier) error {
 		return ErrLongTransfer
 	}
 	if c != nil {
-		if k := c.Classify(err); k != nil {
+		if k := c.classify(err); k != nil {
 			return k
 		}
 	}

@@ -8,11 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/client/wais"
 	"github.com/urlkit/urlkit/fetch"
-	"github.com/urlkit/urlkit/scheme"
 )
 
 func ExampleFetcher_Get() {
@@ -36,6 +35,62 @@ func ExampleFetcher_Get() {
 	// Hello, file.
 	// 13 bytes
 	// true
+}
+
+func ExampleFetcher_Fetch() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+
+	// A URL parsed once, in the mode of the caller's choice, is fetched
+	// as it is: here a directory, whose Body is its listing.
+	u, err := urlkit.Parse("file://" + filepath.ToSlash(dir) + "/")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var f fetch.Fetcher
+	resp, err := f.Fetch(context.Background(), &u)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer resp.Body.Close()
+	fmt.Println("listing:", resp.Listing)
+	io.Copy(os.Stdout, resp.Body)
+	// Output:
+	// listing: true
+	// a.txt
+	// sub/
+}
+
+func ExampleError() {
+	var f fetch.Fetcher
+	_, err := f.Get(context.Background(), "ftp://ftp.example/pub/a%0D%0ADELE%20b")
+	var fe *fetch.Error
+	if errors.As(err, &fe) {
+		fmt.Println(fe.Op, fe.Offset, errors.Is(err, fetch.ErrUnsafe))
+	}
+	fmt.Println(err)
+	// Output:
+	// check 23 true
+	// fetch: "ftp://ftp.example/pub/a%0D%0ADELE%20b": offset 23: %0D decodes to CR in the FTP RETR or NLST command: CR ends the line, and what follows would be read as a command of its own (RFC 1738 section 6); the access layer refuses this URL
+}
+
+func ExampleTransient() {
+	for _, err := range []error{
+		&fetch.Error{Op: "open", Offset: -1, Kind: fetch.ErrConnect},
+		&fetch.Error{Op: "open", Offset: -1, Kind: fetch.ErrNotFound},
+		&fetch.Error{Op: "open", Offset: -1, Kind: fetch.ErrStatus, Err: &fetch.StatusError{Code: 503, Status: "503 Service Unavailable", RetryAfter: 2 * time.Second}},
+	} {
+		again, after := fetch.Transient(err)
+		fmt.Println(again, after)
+	}
+	// Output:
+	// true 0s
+	// false 0s
+	// true 2s
 }
 
 func ExampleCheckURL() {
@@ -65,11 +120,11 @@ func ExampleCheckURL() {
 
 func ExampleParseGateway() {
 	scheme, gw, err := fetch.ParseGateway("ftp=http://proxy.example:3128")
-	fmt.Println(scheme, gw.URL, gw.Mode, err)
+	fmt.Println(scheme, gw.URL, gw.Mode == fetch.GatewayProxy, err)
 	f := fetch.Fetcher{Gateways: map[string]fetch.Gateway{scheme: gw}}
 	_ = f // f fetches ftp: URLs with "GET ftp://... HTTP/1.1" to proxy.example:3128
 	// Output:
-	// ftp http://proxy.example:3128 proxy <nil>
+	// ftp http://proxy.example:3128 true <nil>
 }
 
 func ExampleRender() {
@@ -79,7 +134,7 @@ func ExampleRender() {
 		"7Search\t/search\tgopher.example\t70\r\n" +
 		"hHome page\tURL:http://www.example/\tgopher.example\t70\r\n" +
 		".\r\n"
-	resp := &fetch.Response{Body: io.NopCloser(strings.NewReader(menu)), ContentType: fetch.GopherMenuType}
+	resp := &fetch.Response{Body: io.NopCloser(strings.NewReader(menu)), ContentType: "application/gopher-menu"}
 	fetch.Render(os.Stdout, resp)
 	// Output:
 	//          Welcome
@@ -89,14 +144,33 @@ func ExampleRender() {
 	// [html]   Home page <http://www.example/>
 }
 
-// WAISHits gives each hit of a search the wais URL of its document, the
-// DocID's bytes percent-encoded as RFC 1738 3.9 writes them.
-func ExampleWAISHits() {
-	v := &scheme.WAIS{Host: "127.0.0.1", Port: "2210", Database: "test"}
-	hits := fetch.WAISHits(v, "test", []wais.Hit{{
-		Headline: "Alpha document", Score: 197, Lines: 3, Length: 137, Types: []string{"TEXT"},
-		DocID: []byte("\x01\x06vm:210\x03\x05alpha"),
-	}})
-	fmt.Println(hits[0].URL)
-	// Output: wais://127.0.0.1:2210/test/TEXT/%01%06vm%3A210%03%05alpha
+// memo serves memo:NAME URLs from a map: an Opener of the program's own.
+type memo map[string]string
+
+func (m memo) Open(ctx context.Context, req *fetch.Request) (*fetch.Response, error) {
+	text, ok := m[req.URL.SchemeSpecificPart()]
+	if !ok {
+		return nil, &fetch.Error{Op: "open", Offset: -1, Kind: fetch.ErrNotFound}
+	}
+	return &fetch.Response{Body: io.NopCloser(strings.NewReader(text)), Size: int64(len(text)), ContentType: "text/plain"}, nil
+}
+
+func ExampleFetcher_Register() {
+	f := fetch.Fetcher{IgnoreEnvironment: true}
+	f.Register("memo", memo{"hello": "Hello, memo.\n"})
+	f.Register("wais", nil) // takes the standard wais opener away
+	for _, s := range []string{"memo:hello", "memo:missing", "wais://127.0.0.1/db"} {
+		u, _ := urlkit.Parse(s)
+		resp, err := f.Fetch(context.Background(), &u)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		io.Copy(os.Stdout, resp.Body)
+		resp.Body.Close()
+	}
+	// Output:
+	// Hello, memo.
+	// fetch: "memo:missing": not found
+	// fetch: "wais://127.0.0.1/db": unsupported scheme: no opener for "wais": fetch it through a gateway (wais_proxy, WWW_wais_GATEWAY)
 }

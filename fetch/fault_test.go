@@ -253,12 +253,12 @@ func classifyRender(err error) error {
 	return &Error{Kind: classify(context.Background(), err, true, classifiers{&FTPOpener{}, &GopherOpener{}}), Err: err}
 }
 
-// classifiers tries each Classifier in turn.
-type classifiers []Classifier
+// classifiers tries each classifier in turn.
+type classifiers []classifier
 
-func (cs classifiers) Classify(err error) error {
+func (cs classifiers) classify(err error) error {
 	for _, c := range cs {
-		if k := c.Classify(err); k != nil {
+		if k := c.classify(err); k != nil {
 			return k
 		}
 	}

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/urlkit/urlkit"
@@ -26,11 +24,8 @@ const DefaultTimeout = 30 * time.Second
 // prompt the user, no trace. A Fetcher may be
 // used concurrently once configured; do not change its fields meanwhile.
 type Fetcher struct {
-	// Registry maps schemes to openers. Nil means the standard openers
-	// below (see StandardRegistry).
-	Registry *Registry
-
-	// The standard openers and their settings.
+	// The standard openers' settings, one field per scheme family (see
+	// Register for openers of other schemes).
 	File     FileOpener
 	HTTP     HTTPOpener
 	FTP      FTPOpener
@@ -101,6 +96,8 @@ type Fetcher struct {
 	// ASK form. Nil means nobody can be asked: those fetches fail with
 	// ErrNeedPassword or ErrNeedInput.
 	Prompt func(ctx context.Context, p Prompt) (string, error)
+
+	openers map[string]Opener // by Register, by scheme in lower case
 }
 
 // Prompt is a question for the user.
@@ -115,12 +112,29 @@ type Prompt struct {
 	Choices []string
 }
 
-// Opener retrieves the resources of one scheme. Open is called after the
-// Fetcher has checked the URL (CheckURL) and chosen no gateway; ctx is
-// cancelled when the idle timeout passes or the fetch is abandoned, and
-// must govern the whole transfer, up to the Close of the Response's Body.
+// Opener retrieves the resources of a scheme the standard openers do not
+// serve, or serves one of theirs instead (see Fetcher.Register). Open is
+// called after the Fetcher has checked the URL (CheckURL) and chosen no
+// gateway; ctx is cancelled when the idle timeout passes or the fetch is
+// abandoned, and must govern the whole transfer, up to the Close of the
+// Response's Body. Its errors get a Kind by the rules every protocol
+// shares (timeouts, connection failures, file system errors), unless it
+// returns an *Error with a Kind of its own.
 type Opener interface {
 	Open(ctx context.Context, req *Request) (*Response, error)
+}
+
+// opener is how a Fetcher calls its openers: the standard ones (the
+// FileOpener, FTPOpener, ... of its fields) and the Openers registered.
+type opener interface {
+	open(ctx context.Context, req *Request) (*Response, error)
+}
+
+// registered is an Opener of the program's, as a Fetcher calls it.
+type registered struct{ o Opener }
+
+func (r registered) open(ctx context.Context, req *Request) (*Response, error) {
+	return r.o.Open(ctx, req)
 }
 
 // Request is what an Opener gets: the URL and the Fetcher's settings that
@@ -160,18 +174,18 @@ type Request struct {
 	// warning.
 	Resume Resume
 
-	opener   Opener // for the classification of its errors
+	kinds    classifier // the opener's, for its errors; nil when it names none
 	wd       *watchdog
 	redactor *safetext.Redactor // see secrets
 }
 
-// A Classifier is an Opener that names the kind of its protocol's
+// A classifier is an opener that names the kind of its protocol's
 // errors (ErrNotFound for an FTP 550, ErrProtocol for a malformed Gopher+
 // block, ...), so that the Fetcher's core needs to know no protocol. It
 // returns nil for an error it does not recognise; the core then applies
 // the generic rules (timeouts, connection failures, file system errors).
-type Classifier interface {
-	Classify(err error) error
+type classifier interface {
+	classify(err error) error
 }
 
 // Response is a retrieved resource: its data as a stream, and what the
@@ -208,7 +222,7 @@ type Response struct {
 	// redacted), "" when fetched directly.
 	Via string
 	// Warnings are the deviations from the access algorithm that the
-	// opener accepted (see FTPOpener.NullCWD), and doubts about the data
+	// opener accepted (see FTPOpener.SkipNullCWD), and doubts about the data
 	// found while the Body is read (a Gopher menu without its "." line):
 	// look again after reading the Body to its end.
 	Warnings []string
@@ -285,89 +299,47 @@ type Resume struct {
 	Validator string
 }
 
-// Registry maps URL schemes to Openers. Schemes are case-insensitive.
-// The zero Registry is empty; use NewRegistry or StandardRegistry.
-type Registry struct {
-	mu sync.RWMutex
-	m  map[string]Opener
-}
-
-// NewRegistry returns an empty Registry.
-func NewRegistry() *Registry { return &Registry{m: map[string]Opener{}} }
-
-// Register makes o the opener of scheme, replacing any other.
-func (r *Registry) Register(scheme string, o Opener) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.m == nil {
-		r.m = map[string]Opener{}
+// Register makes o the opener of the scheme's URLs (case-insensitive), in
+// place of the standard opener if there is one; a nil o leaves the
+// scheme without an opener, so that its URLs fail with
+// ErrUnsupportedScheme. Register is configuration: call it before f is
+// used.
+func (f *Fetcher) Register(scheme string, o Opener) {
+	if f.openers == nil {
+		f.openers = map[string]Opener{}
 	}
-	r.m[strings.ToLower(scheme)] = o
-}
-
-// Lookup returns the opener of scheme.
-func (r *Registry) Lookup(scheme string) (Opener, bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	o, ok := r.m[strings.ToLower(scheme)]
-	return o, ok
-}
-
-// Schemes returns the registered schemes, sorted.
-func (r *Registry) Schemes() []string {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	s := make([]string, 0, len(r.m))
-	for k := range r.m {
-		s = append(s, k)
-	}
-	sort.Strings(s)
-	return s
+	f.openers[strings.ToLower(scheme)] = o
 }
 
 // standardOpeners maps each scheme of the standard openers to the
 // Fetcher field that serves it; built once, for every Fetcher.
-var standardOpeners = map[string]func(f *Fetcher) Opener{
-	"file": func(f *Fetcher) Opener {
+var standardOpeners = map[string]func(f *Fetcher) opener{
+	"file": func(f *Fetcher) opener {
 		if f.FileOverFTP {
 			return &fileOverFTP{&f.File}
 		}
 		return &f.File
 	},
-	"http":     func(f *Fetcher) Opener { return &f.HTTP },
-	"https":    func(f *Fetcher) Opener { return &f.HTTP },
-	"ftp":      func(f *Fetcher) Opener { return &f.FTP },
-	"gopher":   func(f *Fetcher) Opener { return &f.Gopher },
-	"news":     func(f *Fetcher) Opener { return &f.NNTP },
-	"nntp":     func(f *Fetcher) Opener { return &f.NNTP },
-	"mid":      func(f *Fetcher) Opener { return &midOpener{f} },
-	"cid":      func(f *Fetcher) Opener { return &f.Mail },
-	"wais":     func(f *Fetcher) Opener { return &f.WAIS },
-	"prospero": func(f *Fetcher) Opener { return &f.Prospero },
+	"http":     func(f *Fetcher) opener { return &f.HTTP },
+	"https":    func(f *Fetcher) opener { return &f.HTTP },
+	"ftp":      func(f *Fetcher) opener { return &f.FTP },
+	"gopher":   func(f *Fetcher) opener { return &f.Gopher },
+	"news":     func(f *Fetcher) opener { return &f.NNTP },
+	"nntp":     func(f *Fetcher) opener { return &f.NNTP },
+	"mid":      func(f *Fetcher) opener { return &midOpener{f} },
+	"cid":      func(f *Fetcher) opener { return &f.Mail },
+	"wais":     func(f *Fetcher) opener { return &f.WAIS },
+	"prospero": func(f *Fetcher) opener { return &f.Prospero },
 }
 
-// StandardRegistry returns a new Registry holding f's standard openers:
-// file (&f.File, fetching another host's files over FTP when
-// f.FileOverFTP is set), http and https (&f.HTTP), ftp (&f.FTP) and
-// gopher (&f.Gopher), news and nntp (&f.NNTP), cid (&f.Mail), mid
-// (f.Mail's mailboxes, then f.NNTP), wais (&f.WAIS) and prospero
-// (&f.Prospero). Add schemes to it and set it as f.Registry to
-// extend f.
-func (f *Fetcher) StandardRegistry() *Registry {
-	r := NewRegistry()
-	for name, o := range standardOpeners {
-		r.Register(name, o(f))
+// lookup returns the opener of a scheme: the one registered, or the
+// standard one (no table is built per fetch).
+func (f *Fetcher) lookup(scheme string) (opener, bool) {
+	scheme = strings.ToLower(scheme)
+	if o, ok := f.openers[scheme]; ok {
+		return registered{o}, o != nil
 	}
-	return r
-}
-
-// lookup returns the opener of a scheme: f.Registry's, or the standard
-// one (no registry is built per fetch).
-func (f *Fetcher) lookup(scheme string) (Opener, bool) {
-	if f.Registry != nil {
-		return f.Registry.Lookup(scheme)
-	}
-	o, ok := standardOpeners[strings.ToLower(scheme)]
+	o, ok := standardOpeners[scheme]
 	if !ok {
 		return nil, false
 	}
@@ -512,14 +484,14 @@ func (f *Fetcher) dispatch(ctx context.Context, req *Request) (*Response, error)
 	u := req.URL
 	scheme := u.SchemeName()
 	if gw, ok := f.gatewayFor(u); ok {
-		req.opener = &f.HTTP
+		req.kinds = nil // HTTP names no kinds of its own
 		return f.HTTP.openVia(ctx, req, gw)
 	}
 	o, ok := f.lookup(scheme)
 	if !ok {
 		return nil, req.errorf("check", ErrUnsupportedScheme, noOpener(scheme))
 	}
-	req.opener = o
+	req.kinds, _ = o.(classifier)
 	req.Reopen = func(ctx context.Context, v *urlkit.URL) (*Response, error) {
 		if err := CheckURL(v, f.AllowPorts); err != nil {
 			return nil, err
@@ -527,10 +499,10 @@ func (f *Fetcher) dispatch(ctx context.Context, req *Request) (*Response, error)
 		sub := f.newRequest(v)
 		sub.Trace, sub.Prompt, sub.wd, sub.redactor = req.Trace, req.Prompt, req.wd, req.redactor
 		resp, err := f.dispatch(ctx, sub)
-		req.opener = sub.opener // its errors are classified by its opener
+		req.kinds = sub.kinds // its errors are classified by its opener
 		return resp, err
 	}
-	return o.Open(ctx, req)
+	return o.open(ctx, req)
 }
 
 // connectTimeout returns the connect timeout for a client whose own
@@ -580,8 +552,7 @@ func (req *Request) wrap(ctx context.Context, op string, err error) error {
 		}
 		return fe
 	}
-	c, _ := req.opener.(Classifier)
-	return req.errorf(op, classify(ctx, err, op == "read" || op == "close", c), err)
+	return req.errorf(op, classify(ctx, err, op == "read" || op == "close", req.kinds), err)
 }
 
 // body wraps an opener's Body: it kicks the watchdog on progress, turns

@@ -18,8 +18,8 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// FileOpener opens file: URLs (RFC 1738 section 3.10) on this machine:
-// the host must be empty, "localhost" or this machine's host name (or its
+// FileOpener opens file: URLs (RFC 1738 section 3.10) on this machine,
+// for a Fetcher (its File field): the host must be empty, "localhost" or this machine's host name (or its
 // first label), compared without regard to case. Its zero value is ready
 // to use.
 //
@@ -39,8 +39,8 @@ type FileOpener struct {
 	AllowSpecial bool
 }
 
-// Open opens the file or directory.
-func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+// open opens the file or directory.
+func (o *FileOpener) open(ctx context.Context, req *Request) (*Response, error) {
 	// The plan's Open step names the file: the one explain prints.
 	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
 	if err != nil {
@@ -49,9 +49,9 @@ func (o *FileOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	if err := refused(plan); err != nil {
 		return nil, err
 	}
-	fv, err := scheme.ParseFile(req.URL)
+	fv, err := viewOf[*scheme.File](req.URL, urlkit.Lenient)
 	if err != nil {
-		return nil, invalid(err)
+		return nil, err
 	}
 	if !o.isLocal(fv.Host) {
 		return nil, &Error{Op: "open", Offset: -1, Kind: ErrRemoteFile,
@@ -198,8 +198,8 @@ func (c *ctxReader) Close() error { return c.c.Close() }
 // (Mosaic, Lynx; Fetcher.FileOverFTP).
 type fileOverFTP struct{ *FileOpener }
 
-func (o *fileOverFTP) Open(ctx context.Context, req *Request) (*Response, error) {
-	resp, err := o.FileOpener.Open(ctx, req)
+func (o *fileOverFTP) open(ctx context.Context, req *Request) (*Response, error) {
+	resp, err := o.FileOpener.open(ctx, req)
 	if !errors.Is(err, ErrRemoteFile) || req.Reopen == nil {
 		return resp, err
 	}

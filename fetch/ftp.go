@@ -20,29 +20,9 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// NullCWD says what an FTPOpener does when the server refuses the
-// null-argument CWD of an empty path segment.
-type NullCWD uint8
-
-const (
-	// NullCWDFail (the default) fails the fetch with ErrNullCWD: the
-	// access algorithm of the URL cannot be carried out on that server.
-	NullCWDFail NullCWD = iota
-	// NullCWDSkip goes on without the refused CWD (the working directory
-	// stays what it was) and records a warning in Response.Warnings.
-	NullCWDSkip
-)
-
-// String returns "fail" or "skip".
-func (n NullCWD) String() string {
-	if n == NullCWDSkip {
-		return "skip"
-	}
-	return "fail"
-}
-
-// FTPOpener opens ftp: URLs with the algorithm of RFC 1738 section 3.2
-// (and draft-ietf-uri-url-06 3.2). Its zero value is ready to use:
+// FTPOpener opens ftp: URLs for a Fetcher (its FTP field) with the
+// algorithm of RFC 1738 section 3.2 (and draft-ietf-uri-url-06 3.2). Its
+// zero value is ready to use:
 // passive mode, the anonymous password from $EMAIL or user@hostname, a
 // refused null CWD fails.
 //
@@ -59,14 +39,14 @@ func (n NullCWD) String() string {
 //     is "CWD" with a null argument (RFC 1738 section 3.2.2: "//etc/motd
 //     would CWD with a null argument, then CWD etc"). Servers disagree on
 //     it: pure-ftpd goes to the home directory, vsftpd answers 550,
-//     ProFTPD 501; a refusal is handled as NullCWD says.
+//     ProFTPD 501; a refusal is handled as SkipNullCWD says.
 //  3. With ";type=d", NLST of the name (or of the working directory when
 //     the name is empty): the names, one per line.
 //  4. An empty name (the URL ends in "/", or has no path), about which
 //     RFC 1738 says nothing, lists the directory the same way (NLST),
 //     as "urlkit explain" says.
 //  5. Otherwise TYPE A or I, as the URL's type code says or, without
-//     one, guessed from the name by scheme.GuessType: A for text names
+//     one, guessed from the name as the plan does: A for text names
 //     (.txt, .html, README, ...), I for everything else, so that unknown
 //     data arrives byte for byte. In TYPE I a SIZE command gives the
 //     size in advance (servers refuse it in TYPE A). Then RETR of the
@@ -92,8 +72,12 @@ type FTPOpener struct {
 	// "the Internet e-mail address of the end user"). Empty means $EMAIL,
 	// or else USER@HOSTNAME from the local user and host names.
 	Email string
-	// NullCWD is the policy for a refused null-argument CWD.
-	NullCWD NullCWD
+	// SkipNullCWD: when the server refuses the null-argument CWD of an
+	// empty path segment, the opener goes on without it (the working
+	// directory stays what it was) and records a warning in
+	// Response.Warnings. By default the fetch fails with ErrNullCWD: the
+	// access algorithm of the URL cannot be carried out on that server.
+	SkipNullCWD bool
 	// Keep keeps the control connection of a fetch that ended well for
 	// the next URL of the same server, user and password
 	// (draft-ietf-uri-url-06 3.2.5: "a client may keep the control
@@ -151,14 +135,14 @@ func (o *FTPOpener) closeIdle() {
 // directory: the fetch starts again on a new one.
 var errStale = errors.New("the kept connection cannot go back to the login directory")
 
-// Open carries out the access plan of the URL (scheme.PlanURL), the one
+// open carries out the access plan of the URL (scheme.PlanURL), the one
 // "urlkit explain" prints: the FTP client sends the text of each Send
 // step, as it is, and the conditions of the steps (scheme.Cond) are
 // evaluated on the replies, so the wire is the plan. The plan assumes
 // the client's default data connection: with Dialer.Active (EPRT, PORT)
 // or Dialer.DisableEPSV (PASV alone) the client makes its own instead of
 // the plan's EPSV and PASV.
-func (o *FTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+func (o *FTPOpener) open(ctx context.Context, req *Request) (*Response, error) {
 	opts := scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req), KeepFTP: o.Keep, FTPRestart: req.Resume.Offset, Head: req.Head, List: req.List}
 	plan, err := planURL(req.URL, opts)
 	if err != nil {
@@ -538,13 +522,13 @@ func refused(plan *scheme.Plan) error {
 	return &Error{Op: "check", Offset: c.Offset, Kind: kind, Rule: c.Message}
 }
 
-// nullCWD applies the NullCWD policy to a refused CWD step: a refused
+// nullCWD applies the SkipNullCWD policy to a refused CWD step: a refused
 // null CWD fails or is skipped; another refusal fails.
 func (o *FTPOpener) nullCWD(st scheme.Step, re *ftp.ReplyError, resp *Response) error {
 	if st.Arg != "" || re.Code/100 != 5 {
 		return re
 	}
-	if o.NullCWD != NullCWDSkip {
+	if !o.SkipNullCWD {
 		return &Error{Op: "open", Offset: st.At.At, Kind: ErrNullCWD, Err: re,
 			Rule: fmt.Sprintf("the server refused the CWD with a null argument that the empty path segment here stands for (RFC 1738 section 3.2.2): %d %s; "+
 				"write %%2F for an absolute path", re.Code, re.Msg)}
@@ -553,8 +537,8 @@ func (o *FTPOpener) nullCWD(st scheme.Step, re *ftp.ReplyError, resp *Response) 
 	return nil
 }
 
-// Classify names the kind of the FTP client's errors (see Classifier).
-func (o *FTPOpener) Classify(err error) error {
+// classify names the kind of the FTP client's errors (see classifier).
+func (o *FTPOpener) classify(err error) error {
 	var re *ftp.ReplyError
 	switch {
 	case errors.Is(err, ftp.ErrDataPort):

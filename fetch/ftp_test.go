@@ -109,7 +109,7 @@ func TestRealFTP(t *testing.T) {
 
 // RFC 1738 3.2.2: "//etc/motd" is a CWD with a null argument. ProFTPD
 // refuses it with 501: by default the fetch fails, naming the offset of
-// the empty segment; with NullCWDSkip it goes on and warns.
+// the empty segment; with SkipNullCWD it goes on and warns.
 func TestRealFTPNullCWD(t *testing.T) {
 	e := realFTP(t)
 	log := followLog(t, "FTP_LOG")
@@ -131,7 +131,7 @@ func TestRealFTPNullCWD(t *testing.T) {
 	}
 
 	f := &Fetcher{Getenv: noEnv()}
-	f.FTP.NullCWD = NullCWDSkip
+	f.FTP.SkipNullCWD = true
 	resp, err := f.Get(testCtx(t), u)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/prospero"
 	"github.com/urlkit/urlkit/client/wais"
+	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -39,7 +40,7 @@ func FuzzProsperoReplyURLs(f *testing.F) {
 			// followForward refuses one that does not parse (ErrProtocol);
 			// one that does is a prospero view.
 			if u, err := urlkit.Parse(to); err == nil {
-				if _, err := scheme.ParseProspero(&u); err != nil {
+				if _, err := viewOf[*scheme.Prospero](&u, urlkit.RFC1738); err != nil {
 					t.Fatalf("FORWARDED URL %q: %v", to, err)
 				}
 			}
@@ -53,12 +54,12 @@ func FuzzProsperoReplyURLs(f *testing.F) {
 				check(to, "AFTP URL")
 			}
 		}
-		for i, e := range ProsperoEntries(r.Links) {
+		for i, e := range prosperoEntries(r.Links) {
 			if e.URL == "" {
 				continue
 			}
 			u := check(e.URL, "link URL")
-			v, err := scheme.ParseProspero(u)
+			v, err := viewOf[*scheme.Prospero](u, urlkit.RFC1738)
 			if err != nil {
 				t.Fatalf("link URL %q: %v", e.URL, err)
 			}
@@ -95,7 +96,7 @@ func FuzzPlanEncoders(f *testing.F) {
 				t.Fatalf("%q: a %s step was not encoded", s, st.Op)
 			}
 			switch r := st.Request.(type) {
-			case *scheme.WAISRequest:
+			case *request.WAIS:
 				got, err := wais.ParseRequest([]byte(st.Text))
 				if err != nil {
 					t.Fatalf("%q: %s request does not decode: %v", s, st.Op, err)
@@ -112,7 +113,7 @@ func FuzzPlanEncoders(f *testing.F) {
 				default:
 					t.Fatalf("%q: %T", s, got)
 				}
-			case *scheme.ProsperoRequest:
+			case *request.Prospero:
 				if !strings.Contains(st.Text, prospero.Quote(r.HSOName)) || !strings.HasSuffix(st.Text, "\n") {
 					t.Fatalf("%q: %q", s, st.Text)
 				}

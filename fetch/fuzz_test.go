@@ -47,7 +47,7 @@ func FuzzCheckURL(f *testing.F) {
 			if u.SchemeName() != "ftp" {
 				continue
 			}
-			if _, err := scheme.ParseFTP(&u); err != nil {
+			if _, err := scheme.Parse(&u, urlkit.RFC1738); err != nil {
 				// The FTP opener refuses what its view rejects (ErrInvalidURL)
 				// before dialing: "ftp:%000" has no host to send to.
 				continue

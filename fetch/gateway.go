@@ -33,14 +33,6 @@ const (
 	GatewayPath
 )
 
-// String returns "proxy" or "path".
-func (m GatewayMode) String() string {
-	if m == GatewayPath {
-		return "path"
-	}
-	return "proxy"
-}
-
 // Gateway is an HTTP server through which the URLs of one scheme are
 // fetched (RFC 1738 section 4, RFC 1630).
 //

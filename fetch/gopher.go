@@ -11,22 +11,23 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/internal/wire"
 	"github.com/urlkit/urlkit/scheme"
 )
 
 // Media types of gopher responses that have no other name.
 const (
-	// GopherMenuType is the ContentType of a Gopher menu (types 1 and 7).
-	GopherMenuType = "application/gopher-menu"
-	// GopherAttributesType is the ContentType of the attribute blocks
+	// gopherMenuType is the ContentType of a Gopher menu (types 1 and 7).
+	gopherMenuType = "application/gopher-menu"
+	// gopherAttributesType is the ContentType of the attribute blocks
 	// answering a Gopher+ "!" or "$" request.
-	GopherAttributesType = "application/gopher+-attributes"
+	gopherAttributesType = "application/gopher+-attributes"
 )
 
-// GopherOpener opens gopher: URLs (RFC 1738 section 3.4, RFC 1436, and
-// Gopher+ as draft-ietf-uri-url-06 3.4.1-3.4.9 describes it). Its zero
-// value is ready to use.
+// GopherOpener opens gopher: URLs for a Fetcher (its Gopher field): RFC
+// 1738 section 3.4, RFC 1436, and Gopher+ as draft-ietf-uri-url-06
+// 3.4.1-3.4.9 describes it. Its zero value is ready to use.
 //
 // The request line is the decoded selector, then TAB and the search when
 // the URL has one, then TAB and the Gopher+ string when it has one, and
@@ -41,7 +42,7 @@ const (
 // Gopher+ strings: "+" or "+VIEW LANGUAGE" asks for the item's data (in a
 // view); "!" and "$" (optionally followed by attribute names) for the
 // attributes of the item or of every item of a menu, ContentType
-// GopherAttributesType; "?" for an item with an ASK form: its +ASK block
+// "application/gopher+-attributes"; "?" for an item with an ASK form: its +ASK block
 // is fetched, Fetcher.Prompt asks each question (ErrNeedInput without
 // it), and the answers are submitted. A Gopher+ string that is itself a
 // filled-in form ("+%091%0D%0A+-1%0D%0A...%0D%0A.%0D%0A") is submitted as
@@ -64,11 +65,11 @@ type GopherOpener struct {
 	Client gopher.Client
 }
 
-// Open carries out the access plan of the URL (scheme.PlanURL), the one
+// open carries out the access plan of the URL (scheme.PlanURL), the one
 // "urlkit explain" prints: the request step's fields go to the Gopher
 // client, which writes the line the plan shows (a test compares them
 // with the wire against real servers).
-func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+func (o *GopherOpener) open(ctx context.Context, req *Request) (*Response, error) {
 	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
 	if err != nil {
 		return nil, invalid(err)
@@ -76,18 +77,18 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 	if err := refused(plan); err != nil {
 		return nil, err
 	}
-	var r *scheme.GopherRequest
+	var r *request.Gopher
 	for _, st := range plan.Steps {
-		if gr, ok := st.Request.(*scheme.GopherRequest); ok && gr != nil && r == nil {
+		if gr, ok := st.Request.(*request.Gopher); ok && gr != nil && r == nil {
 			r = gr
 		}
 	}
 	if r == nil {
 		return nil, &Error{Op: "open", Offset: -1, Kind: ErrUnsupportedScheme, Rule: "the gopher access plan sends no request"}
 	}
-	v, err := scheme.ParseGopher(req.URL)
+	v, err := viewOf[*scheme.Gopher](req.URL, urlkit.Lenient)
 	if err != nil {
-		return nil, invalid(err)
+		return nil, err
 	}
 	typ := gopher.ItemType(v.Type)
 	c := o.Client
@@ -106,7 +107,7 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 	}
 	switch {
 	case r.Attributes && gr.Plus:
-		resp.ContentType = GopherAttributesType
+		resp.ContentType = gopherAttributesType
 	case r.Attributes:
 		// A plain Gopher server ignores the Gopher+ field and sends the
 		// item itself: say so rather than pass the item off as its
@@ -118,9 +119,9 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 		resp.ContentType = gopherContentType(typ)
 		resp.Listing = typ.IsMenu()
 	}
-	resp.DotStuffed = !typ.IsBinary() && !typ.IsMenu() && resp.ContentType != GopherAttributesType
+	resp.DotStuffed = !typ.IsBinary() && !typ.IsMenu() && resp.ContentType != gopherAttributesType
 	var body io.Reader = gr // binary data: read straight from the connection
-	if !typ.IsBinary() && resp.ContentType != GopherAttributesType {
+	if !typ.IsBinary() && resp.ContentType != gopherAttributesType {
 		br := bufio.NewReaderSize(gr, 32<<10)
 		if err := gopherErrorItem(br); err != nil {
 			gr.Close()
@@ -149,7 +150,7 @@ func (o *GopherOpener) Open(ctx context.Context, req *Request) (*Response, error
 func gopherContentType(t gopher.ItemType) string {
 	switch {
 	case t.IsMenu():
-		return GopherMenuType
+		return gopherMenuType
 	case t == gopher.TypeHTML:
 		return "text/html"
 	case t == gopher.TypeGIF:
@@ -160,9 +161,9 @@ func gopherContentType(t gopher.ItemType) string {
 	return "text/plain"
 }
 
-// Classify names the kind of the Gopher client's errors (see
-// Classifier).
-func (o *GopherOpener) Classify(err error) error {
+// classify names the kind of the Gopher client's errors (see
+// classifier).
+func (o *GopherOpener) classify(err error) error {
 	var pe *gopher.PlusError
 	switch {
 	case errors.As(err, &pe):

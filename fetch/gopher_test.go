@@ -50,8 +50,8 @@ func TestRealGopher(t *testing.T) {
 		size     int64
 		kind     error
 	}{
-		{name: "empty path: the top menu", path: "", want: "[menu]   docs <" + base + "/1/docs>", rendered: true, ctype: GopherMenuType, gtype: '1'},
-		{name: "slash only", path: "/", want: "[text]   hello <" + base + "/0/hello.txt>", rendered: true, ctype: GopherMenuType, gtype: '1'},
+		{name: "empty path: the top menu", path: "", want: "[menu]   docs <" + base + "/1/docs>", rendered: true, ctype: gopherMenuType, gtype: '1'},
+		{name: "slash only", path: "/", want: "[text]   hello <" + base + "/0/hello.txt>", rendered: true, ctype: gopherMenuType, gtype: '1'},
 		{name: "text, as sent", path: "/0/hello.txt", want: "Hello from gopher.\r\n", ctype: "text/plain", gtype: '0'},
 		{name: "text, rendered", path: "/0/hello.txt", want: "Hello from gopher.\n", rendered: true},
 		{name: "escaped spaces in the selector", path: "/0/docs/sub%20dir/file%20with%20space.txt", want: "spaces in names\n"},
@@ -63,11 +63,11 @@ func TestRealGopher(t *testing.T) {
 		{name: "gophermap: telnet item", path: "/1/map", want: "[telnet] Telnet item <telnet://%2Fmap%2FTelnet%20item@127.0.0.1:2323/>", rendered: true},
 		{name: "gophermap: info item", path: "/1/map", want: "         Hand-written menu for tests\n", rendered: true},
 		{name: "gophermap: h URL: link", path: "/1/map", want: "[html]   HTML link <http://127.0.0.1/>", rendered: true},
-		{name: "type 7 search", path: "/7/map/search%09hello%20world", want: "results for: hello world", rendered: true, ctype: GopherMenuType},
+		{name: "type 7 search", path: "/7/map/search%09hello%20world", want: "results for: hello world", rendered: true, ctype: gopherMenuType},
 		{name: "Gopher+ data: +N header", path: "/0/hello.txt%09%09+", want: "Hello from gopher.\r\n", plus: true, size: 20},
 		{name: "Gopher+ view", path: "/0/hello.txt%09%09+text/plain", want: "Hello from gopher.\r\n", plus: true, size: 20},
-		{name: "Gopher+ item attributes", path: "/0/hello.txt%09%09!", want: "+ABSTRACT:\n    This is the abstract of hello.txt\n", rendered: true, ctype: GopherAttributesType, plus: true},
-		{name: "Gopher+ menu attributes", path: "/1/docs%09%09$", want: "+INFO: 0readme\t/docs/readme.txt", rendered: true, ctype: GopherAttributesType, plus: true},
+		{name: "Gopher+ item attributes", path: "/0/hello.txt%09%09!", want: "+ABSTRACT:\n    This is the abstract of hello.txt\n", rendered: true, ctype: gopherAttributesType, plus: true},
+		{name: "Gopher+ menu attributes", path: "/1/docs%09%09$", want: "+INFO: 0readme\t/docs/readme.txt", rendered: true, ctype: gopherAttributesType, plus: true},
 		{name: "missing: a type 3 error item", path: "/0/nope", kind: ErrNotFound},
 		{name: "missing: a Gopher+ error", path: "/0/nope%09%09+", kind: ErrNotFound},
 	}
@@ -86,7 +86,7 @@ func TestRealGopher(t *testing.T) {
 			if tt.ctype != "" && resp.ContentType != tt.ctype {
 				t.Errorf("ContentType %q, want %q", resp.ContentType, tt.ctype)
 			}
-			if tt.gtype != 0 && resp.DotStuffed != (!tt.gtype.IsBinary() && !tt.gtype.IsMenu() && resp.ContentType != GopherAttributesType) {
+			if tt.gtype != 0 && resp.DotStuffed != (!tt.gtype.IsBinary() && !tt.gtype.IsMenu() && resp.ContentType != gopherAttributesType) {
 				t.Errorf("type %q: DotStuffed %v", tt.gtype, resp.DotStuffed)
 			}
 			if plus := strings.HasPrefix(resp.Reply, "+"); tt.plus != plus || tt.size != 0 && resp.Size != tt.size {

@@ -23,12 +23,13 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// DefaultMaxRedirects is the number of HTTP redirects followed when
+// defaultMaxRedirects is the number of HTTP redirects followed when
 // HTTPOpener.MaxRedirects is zero.
-const DefaultMaxRedirects = 10
+const defaultMaxRedirects = 10
 
-// HTTPOpener opens http: and https: URLs with net/http, and fetches URLs
-// of any scheme through gateways. Its zero value is ready to use.
+// HTTPOpener opens http: and https: URLs for a Fetcher (its HTTP field)
+// with net/http, and fetches URLs of any scheme through gateways. Its
+// zero value is ready to use.
 //
 // The request carries the path and search as written; the fragment is
 // never sent (RFC 1630). A user and password in the URL (which RFC 1738
@@ -45,8 +46,8 @@ type HTTPOpener struct {
 	// of your own, its transport decides about proxies for http and https
 	// URLs. Its CheckRedirect is replaced.
 	Client *http.Client
-	// MaxRedirects is the number of redirects followed (default
-	// DefaultMaxRedirects); a negative value follows none.
+	// MaxRedirects is the number of redirects followed; zero means 10,
+	// a negative value none.
 	MaxRedirects int
 	// UserAgent is the User-Agent header; "" means "urlkit".
 	UserAgent string
@@ -92,13 +93,13 @@ var sharedTransport = sync.OnceValue(func() *http.Transport {
 	return t
 })
 
-// Open fetches an http or https URL, through the proxy configured for
+// open fetches an http or https URL, through the proxy configured for
 // it, if any.
 //
 // The request is the GET of the URL's access plan (scheme.PlanURL, what
 // "urlkit explain" prints): net/http writes the lines of its Send steps,
 // as the plan-equals-wire test checks against a real server.
-func (o *HTTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+func (o *HTTPOpener) open(ctx context.Context, req *Request) (*Response, error) {
 	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, UserAgent: o.UserAgent, Compressed: o.Compressed, Head: req.Head})
 	if err != nil {
 		return nil, invalid(err)
@@ -478,7 +479,7 @@ func (o *HTTPOpener) client(req *Request) *http.Client {
 	}
 	max := o.MaxRedirects
 	if max == 0 {
-		max = DefaultMaxRedirects
+		max = defaultMaxRedirects
 	}
 	allow := req.AllowPorts
 	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {

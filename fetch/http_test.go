@@ -231,8 +231,9 @@ func TestGatewayMisconfigured(t *testing.T) {
 }
 
 func TestUnsupportedScheme(t *testing.T) {
-	// An empty Registry: wais has an opener among the standard ones.
-	f := &Fetcher{Getenv: noEnv(), Registry: NewRegistry()}
+	// wais has an opener among the standard ones: Register takes it away.
+	f := &Fetcher{Getenv: noEnv()}
+	f.Register("WAIS", nil)
 	_, err := f.Get(testCtx(t), "wais://127.0.0.1/db")
 	if !errors.Is(err, ErrUnsupportedScheme) || !strings.Contains(err.Error(), "wais_proxy") {
 		t.Errorf("err = %v, want ErrUnsupportedScheme naming the gateway variables", err)

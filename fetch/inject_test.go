@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -26,8 +27,8 @@ func TestPlanInjectedLineOnWire(t *testing.T) {
 		{"nntp", "news group listing (OVER in batches of 2: 1-2, 3-3)", "GROUP", "local.test", "local.general", ""},
 		{"smtp", "mailto aiosmtpd", "MAIL", "planwire@", "injected@", ""},
 		{"smtp", "mailto exim, several addresses (RFC 6068)", "RCPT", "b@example.org", "e@example.org", ""},
-		{"wais", "wais search", scheme.WAISOpSearch, "gopher", "GOPHER", "Alpha document about gophers"},
-		{"prospero", "prospero directory", scheme.ProsperoOpList, "VERSION 5 urlkit", "VERSION 5 urlkix", "hello.txt"},
+		{"wais", "wais search", request.WAISSearch, "gopher", "GOPHER", "Alpha document about gophers"},
+		{"prospero", "prospero directory", request.ProsperoList, "VERSION 5 urlkit", "VERSION 5 urlkix", "hello.txt"},
 		{"telnet", "telnet: the option negotiation with inetutils telnetd", "SB", "DUMB", "VT100", "login:"},
 		{"rlogin", "rlogin: the RFC 1282 handshake with rsh-redone in.rlogind", "HANDSHAKE", "network/", "vt100/", "Password:"},
 		{"tn3270", "tn3270: the TN3270 negotiation with Hercules, then its logo screen", "SB", "IBM-3278-2", "IBM-3279-2", ""},

@@ -19,12 +19,12 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// MaxMessage bounds the message Send reads (its header is checked, and
+// maxMessage bounds the message Send reads (its header is checked, and
 // its size announced, before anything is sent).
-const MaxMessage = 32 << 20
+const maxMessage = 32 << 20
 
-// MailOpener finds mail: mid: URLs in mailboxes and cid: URLs in a
-// message (RFC 1630, RFC 2392), and holds the settings of Send for
+// MailOpener finds mail for a Fetcher (its Mail field): mid: URLs in
+// mailboxes and cid: URLs in a message (RFC 1630, RFC 2392), and holds the settings of Send for
 // mailto: URLs. Its zero value reads $MAIL.
 type MailOpener struct {
 	// Mailboxes are the Maildir directories and mbox files searched for
@@ -50,7 +50,7 @@ type MailOpener struct {
 // server is set, the news article with that message-id.
 type midOpener struct{ f *Fetcher }
 
-func (o *midOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+func (o *midOpener) open(ctx context.Context, req *Request) (*Response, error) {
 	id, cid := splitMID(req.URL)
 	if strings.ContainsAny(id+cid, "\r\n\x00") {
 		return nil, &Error{Op: "check", Offset: -1, Kind: ErrUnsafe, Rule: "the message-id holds CR, LF or NUL"}
@@ -81,8 +81,8 @@ func (o *midOpener) Open(ctx context.Context, req *Request) (*Response, error) {
 	return partResponse(rc, cid)
 }
 
-// Classify names the kind of the mailbox errors (see Classifier).
-func (o *midOpener) Classify(err error) error { return o.f.Mail.Classify(err) }
+// classify names the kind of the mailbox errors (see classifier).
+func (o *midOpener) classify(err error) error { return o.f.Mail.classify(err) }
 
 // splitMID splits RFC 2392's mid:MESSAGE-ID/CONTENT-ID, decoded.
 func splitMID(u *urlkit.URL) (id, cid string) {
@@ -96,11 +96,11 @@ func splitMID(u *urlkit.URL) (id, cid string) {
 	return id, cid
 }
 
-// Open opens a cid: URL: the decoded body part of Message.
-func (o *MailOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	v, err := scheme.ParseCID(req.URL)
+// open opens a cid: URL: the decoded body part of Message.
+func (o *MailOpener) open(ctx context.Context, req *Request) (*Response, error) {
+	v, err := viewOf[*scheme.CID](req.URL, urlkit.RFC3986)
 	if err != nil {
-		return nil, invalid(err)
+		return nil, err
 	}
 	cid := v.ID
 	if strings.ContainsAny(cid, "\r\n\x00") {
@@ -143,8 +143,8 @@ func (o *MailOpener) mailboxes(req *Request) []string {
 	return nil
 }
 
-// Classify names the kind of the mailbox and SMTP clients' errors.
-func (o *MailOpener) Classify(err error) error {
+// classify names the kind of the mailbox and SMTP clients' errors.
+func (o *MailOpener) classify(err error) error {
 	var re *smtp.ReplyError
 	var rs *smtp.RecipientsError
 	switch {
@@ -191,8 +191,9 @@ type Sent struct {
 //     the URL, Message-ID and Date added when absent, the header checked
 //     per RFC 5536 before connecting; POST.
 //
-// The Sent result holds the plan carried out, for explain-like output
-// and the plan-equals-wire test.
+// A message larger than 32 MiB fails with ErrTooLarge before anything
+// is sent. The Sent result holds the plan carried out, for explain-like
+// output and the plan-equals-wire test.
 func (f *Fetcher) Send(ctx context.Context, u *urlkit.URL, msg io.Reader) (*Sent, error) {
 	req := f.newRequest(u)
 	red := req.secrets()
@@ -206,12 +207,12 @@ func (f *Fetcher) Send(ctx context.Context, u *urlkit.URL, msg io.Reader) (*Sent
 		err.(*Error).secrets = red
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(msg, MaxMessage+1))
+	data, err := io.ReadAll(io.LimitReader(msg, maxMessage+1))
 	if err != nil {
 		return nil, req.errorf("read", nil, err)
 	}
-	if len(data) > MaxMessage {
-		return nil, req.errorf("check", ErrTooLarge, fmt.Errorf("the message is larger than %d bytes", MaxMessage))
+	if len(data) > maxMessage {
+		return nil, req.errorf("check", ErrTooLarge, fmt.Errorf("the message is larger than %d bytes", maxMessage))
 	}
 	ctx, wd := newWatchdog(ctx, f.timeout())
 	defer wd.stop()
@@ -219,10 +220,10 @@ func (f *Fetcher) Send(ctx context.Context, u *urlkit.URL, msg io.Reader) (*Sent
 	var sent Sent
 	switch u.SchemeName() {
 	case "mailto":
-		req.opener = &f.Mail
+		req.kinds = &f.Mail
 		err = f.Mail.submit(ctx, req, data, &sent)
 	case "news", "nntp":
-		req.opener = &f.NNTP
+		req.kinds = &f.NNTP
 		err = f.NNTP.post(ctx, req, data, &sent)
 	default:
 		//lint:ignore ST1005 the colon is the scheme's ("not http:")

@@ -14,9 +14,10 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// NNTPOpener opens news: and nntp: URLs (RFC 1738 3.6, 3.7; RFC 5538's
-// news://HOST/... in the rfc3986 mode) by carrying out their access plan
-// with client/nntp. Its zero value is ready to use.
+// NNTPOpener opens news: and nntp: URLs for a Fetcher (its NNTP field;
+// RFC 1738 3.6, 3.7; RFC 5538's news://HOST/... in the rfc3986 mode) by
+// carrying out their access plan with client/nntp. Its zero value is
+// ready to use.
 //
 // news: URLs name no server: Server is used, else the NNTPSERVER
 // environment variable (HOST or HOST:PORT, as tin, slrn and Lynx read
@@ -153,10 +154,10 @@ func (o *NNTPOpener) start(ctx context.Context, c *nntp.Conn, st scheme.Step, i 
 	return nil
 }
 
-// Open carries out the URL's access plan (what "urlkit explain" prints):
+// open carries out the URL's access plan (what "urlkit explain" prints):
 // the client's commands are the plan's Send steps, which a test compares
 // with the wire against INN.
-func (o *NNTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+func (o *NNTPOpener) open(ctx context.Context, req *Request) (*Response, error) {
 	plan, err := o.plan(req, false, false)
 	if err != nil {
 		return nil, err
@@ -460,8 +461,8 @@ func (b *newsBody) Close() error {
 	return nil
 }
 
-// Classify names the kind of the NNTP client's errors (see Classifier).
-func (o *NNTPOpener) Classify(err error) error {
+// classify names the kind of the NNTP client's errors (see classifier).
+func (o *NNTPOpener) classify(err error) error {
 	var re *nntp.ReplyError
 	switch {
 	case errors.Is(err, nntp.ErrNoSuchGroup), errors.Is(err, nntp.ErrNoSuchArticle):

@@ -35,7 +35,7 @@ type planWireCase struct {
 	// server as an HTTP proxy; fails: the server may refuse it (nginx is
 	// no proxy), the wire is compared all the same.
 	via, fails bool
-	nullCWD    NullCWD  // the FTP opener's policy
+	skipNull   bool     // the FTP opener's SkipNullCWD
 	kind       error    // the error the fetch must end with (implies fails)
 	compressed bool     // HTTPOpener.Compressed (get --compressed)
 	answers    []string // what the user answers, in order
@@ -69,7 +69,7 @@ var planWireCases = []planWireCase{
 	{name: "ftp ;type=i on a directory performs TYPE I (D8)", server: "FTP_PORT", path: "/pub/;type=i", body: "hello.txt"},
 	{name: "ftp escaped name", server: "FTP_PORT", path: "/pub/sub%20dir/nested%20file.txt"},
 	{name: "ftp login with password", server: "FTP_PORT", user: "tester:secret@", path: "/home.txt"},
-	{name: "ftp a null CWD, refused by ProFTPD and skipped", server: "FTP_PORT", path: "//pub/hello.txt", nullCWD: NullCWDSkip, warn: "null-argument CWD"},
+	{name: "ftp a null CWD, refused by ProFTPD and skipped", server: "FTP_PORT", path: "//pub/hello.txt", skipNull: true, warn: "null-argument CWD"},
 	{name: "ftp a directory named as a file: RETR 550, then the CWD that tells", server: "FTP_PORT", path: "/pub", fails: true, kind: ErrIsDirectory},
 	{name: "ftp %2F: an absolute CWD", server: "FTP_PORT", user: "tester:secret@", path: "/%2Fpub/root.txt"},
 	{name: "gopher text", server: "GOPHER_PORT", path: "/0/hello.txt"},
@@ -158,7 +158,7 @@ func planWire(t *testing.T, tc planWireCase, inject func(*scheme.Plan) string) {
 	}
 	{
 		{
-			f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email, NullCWD: tc.nullCWD}}
+			f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email, SkipNullCWD: tc.skipNull}}
 			f.NNTP.Dialer.OverviewBatch = 2 // several OVER ranges even in a small group
 			if tc.answers != nil {
 				answers := tc.answers

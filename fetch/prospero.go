@@ -10,16 +10,17 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/prospero"
+	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// ProsperoListingType is the ContentType of a Prospero directory listing
+// prosperoListingType is the ContentType of a Prospero directory listing
 // as text; with ProsperoOpener.JSON it is "application/json".
-const ProsperoListingType = "text/x-prospero-listing"
+const prosperoListingType = "text/x-prospero-listing"
 
-// ProsperoOpener opens prospero: URLs (RFC 1738 3.11) over ARDP/UDP
-// (client/prospero), carrying out the plan "urlkit explain" prints: the
+// ProsperoOpener opens prospero: URLs for a Fetcher (its Prospero field;
+// RFC 1738 3.11) over ARDP/UDP (client/prospero), carrying out the plan "urlkit explain" prints: the
 // hsoname is listed as a directory; a directory's Body is its listing
 // (name, target type, host and hsoname, size and modification time from
 // the attributes, and the prospero URL of each link, which may name
@@ -44,8 +45,8 @@ type ProsperoOpener struct {
 	JSON bool
 }
 
-// Open carries out the access plan of the URL (scheme.PlanURL).
-func (o *ProsperoOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+// open carries out the access plan of the URL (scheme.PlanURL).
+func (o *ProsperoOpener) open(ctx context.Context, req *Request) (*Response, error) {
 	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
 	if err != nil {
 		return nil, invalid(err)
@@ -92,14 +93,14 @@ func (o *ProsperoOpener) Open(ctx context.Context, req *Request) (*Response, err
 		}
 		req.progress()
 		switch st.Op {
-		case scheme.ProsperoOpList:
+		case request.ProsperoList:
 			return o.listing(addr, st.Arg, reply.Links)
-		case scheme.ProsperoOpContents:
+		case request.ProsperoContents:
 			if data, ok := contentsOf(reply.Attributes); ok {
 				return bodyOf("text/plain", data), nil
 			}
 			out.set(i, 0, "") // no CONTENTS attribute
-		case scheme.ProsperoOpAccess:
+		case request.ProsperoAccess:
 			return o.access(ctx, req, reply)
 		}
 	}
@@ -270,9 +271,9 @@ func prosperoHost(h string) (host, port string) {
 	return h, ""
 }
 
-// ProsperoEntry is one link of a Prospero directory listing as the
+// prosperoEntry is one link of a Prospero directory listing as the
 // prospero opener reports it. Server text is made printable.
-type ProsperoEntry struct {
+type prosperoEntry struct {
 	Name     string `json:"name"`
 	Target   string `json:"target"` // FILE, DIRECTORY, ...
 	Host     string `json:"host"`
@@ -284,11 +285,11 @@ type ProsperoEntry struct {
 	URL string `json:"url,omitempty"`
 }
 
-// ProsperoEntries turns the links of a listing into ProsperoEntries.
-func ProsperoEntries(links []prospero.Link) []ProsperoEntry {
-	out := make([]ProsperoEntry, 0, len(links))
+// prosperoEntries turns the links of a listing into prosperoEntries.
+func prosperoEntries(links []prospero.Link) []prosperoEntry {
+	out := make([]prosperoEntry, 0, len(links))
 	for _, l := range links {
-		e := ProsperoEntry{Name: safetext.Visible(l.Name), Target: safetext.Visible(l.Target), Host: safetext.Visible(l.Host), Hsoname: safetext.Visible(l.Hsoname)}
+		e := prosperoEntry{Name: safetext.Visible(l.Name), Target: safetext.Visible(l.Target), Host: safetext.Visible(l.Host), Hsoname: safetext.Visible(l.Hsoname)}
 		for _, a := range l.Attributes {
 			if len(a.Values) == 0 {
 				continue
@@ -329,7 +330,7 @@ func prosperoURL(v scheme.Prospero) string {
 	if err != nil {
 		return ""
 	}
-	w, err := scheme.ParseProspero(&u)
+	w, err := viewOf[*scheme.Prospero](&u, urlkit.Lenient)
 	if err != nil || w.Host != v.Host || w.Port != v.Port || w.HSOName != v.HSOName || w.HasVersion != v.HasVersion || w.Version != v.Version {
 		return ""
 	}
@@ -338,7 +339,7 @@ func prosperoURL(v scheme.Prospero) string {
 
 // listing renders the links of the directory hsoname.
 func (o *ProsperoOpener) listing(addr, hsoname string, links []prospero.Link) (*Response, error) {
-	entries := ProsperoEntries(links)
+	entries := prosperoEntries(links)
 	var resp *Response
 	if o.JSON {
 		resp = bodyOf("application/json", jsonLines(entries))
@@ -351,15 +352,15 @@ func (o *ProsperoOpener) listing(addr, hsoname string, links []prospero.Link) (*
 				fmt.Fprintf(&b, "          %s\n", e.URL)
 			}
 		}
-		resp = bodyOf(ProsperoListingType, b.Bytes())
+		resp = bodyOf(prosperoListingType, b.Bytes())
 	}
 	resp.Listing = true
 	return resp, nil
 }
 
-// Classify names the kind of the Prospero client's errors (see
-// Classifier).
-func (o *ProsperoOpener) Classify(err error) error {
+// classify names the kind of the Prospero client's errors (see
+// classifier).
+func (o *ProsperoOpener) classify(err error) error {
 	var f *prospero.Failure
 	switch {
 	case errors.As(err, &f):

@@ -26,7 +26,7 @@ func TestProsperoListingMatchesVls(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		entries := decodeLines[ProsperoEntry](t, b)
+		entries := decodeLines[prosperoEntry](t, b)
 		var ours []string
 		for _, e := range entries {
 			kind := "-"

@@ -14,9 +14,10 @@ import (
 )
 
 // Render copies resp's Body to w in a form for people, reading it to the
-// end (the caller still closes it):
+// end (the caller still closes it). It reads resp's ContentType and
+// DotStuffed as the standard openers set them:
 //
-//   - a Gopher menu becomes one line per item: informational lines as
+//   - a Gopher menu ("application/gopher-menu") becomes one line per item: informational lines as
 //     indented text, the others as "[type] name <URL>" where URL is the
 //     gopher: URL of the item (the URL itself for "h" items whose
 //     selector is "URL:...", a telnet: URL for types 8 and T);
@@ -46,9 +47,9 @@ func Render(w io.Writer, resp *Response) error {
 
 func renderBody(w io.Writer, resp *Response) error {
 	switch {
-	case resp.ContentType == GopherMenuType:
+	case resp.ContentType == gopherMenuType:
 		return renderMenu(w, resp.Body)
-	case resp.ContentType == GopherAttributesType:
+	case resp.ContentType == gopherAttributesType:
 		return renderAttributes(w, resp.Body)
 	case resp.DotStuffed:
 		return copyVisibleText(w, gopher.NewTextReader(resp.Body))
@@ -82,7 +83,7 @@ func renderMenu(w io.Writer, r io.Reader) error {
 		case gopher.TypeError:
 			fmt.Fprintf(bw, "[error]  %s\n", safetext.Visible(it.Display))
 		default:
-			fmt.Fprintf(bw, "%-8s %s <%s>\n", safetext.Visible("["+it.Type.String()+"]"), safetext.Visible(it.Display), safetext.Visible(ItemURL(it)))
+			fmt.Fprintf(bw, "%-8s %s <%s>\n", safetext.Visible("["+it.Type.String()+"]"), safetext.Visible(it.Display), safetext.Visible(itemURL(it)))
 		}
 	}
 	if err := bw.Flush(); err != nil {
@@ -91,12 +92,12 @@ func renderMenu(w io.Writer, r io.Reader) error {
 	return m.Err()
 }
 
-// ItemURL returns the URL of a Gopher menu item (RFC 1738 section 3.4):
+// itemURL returns the URL of a Gopher menu item (RFC 1738 section 3.4):
 // gopher://host[:port]/TYPE SELECTOR, the selector escaped as package
 // scheme's Gopher view escapes it, the port left out when it is 70. An "h" item whose selector is "URL:..." (the common
 // convention for links out of Gopher) gives that URL; telnet items (8, T)
 // give telnet://[selector@]host[:port]/.
-func ItemURL(it gopher.Item) string {
+func itemURL(it gopher.Item) string {
 	host := it.Host
 	if strings.Contains(host, ":") {
 		host = "[" + host + "]"

@@ -157,9 +157,10 @@ func TestHintsAreTrue(t *testing.T) {
 	if _, err := f.Get(testCtx(t), "mid:a@b.example"); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "--mailbox") {
 		t.Errorf("mid: without a mailbox: %v", err)
 	}
-	// A retrieval scheme without an opener (an empty Registry: wais has
-	// one of its own now) gets the gateway hint.
-	bare := &Fetcher{Getenv: noEnv(), Registry: NewRegistry()}
+	// A retrieval scheme without an opener (wais has one of its own now,
+	// which Register takes away) gets the gateway hint.
+	bare := &Fetcher{Getenv: noEnv()}
+	bare.Register("wais", nil)
 	if _, err := bare.Get(testCtx(t), "wais://h/db"); err == nil || !strings.Contains(err.Error(), "wais_proxy") {
 		t.Errorf("wais, a retrieval scheme, gets the gateway hint: %v", err)
 	}

@@ -69,9 +69,9 @@ type Terminal struct {
 	Keys string
 }
 
-// ScreenSeparator is the line between two tn3270 screens printed over
+// screenSeparator is the line between two tn3270 screens printed over
 // pipes: each screen is 24 lines of text (trailing blanks removed).
-const ScreenSeparator = "--------------------------------------------------------------------------------"
+const screenSeparator = "--------------------------------------------------------------------------------"
 
 // Session runs the interactive session a telnet, rlogin or tn3270 URL
 // designates (RFC 1738 3.8, RFC 1630): a session is an action, not a
@@ -85,8 +85,8 @@ const ScreenSeparator = "-------------------------------------------------------
 // telnet and rlogin connect In and Out to the server until either side
 // closes, the Prompt's quit, or ctx ends. tn3270 prints the first full
 // screen as text (24 lines of 80 columns, hidden fields blank), plays
-// t.Keys, printing each screen the host answers with (after a
-// ScreenSeparator line), and quits; with an
+// t.Keys, printing each screen the host answers with (after a line of
+// 80 "-"), and quits; with an
 // Interactive terminal, each line of In is then a key script (a line
 // without an attention key gets <enter>), until In ends.
 //
@@ -110,7 +110,7 @@ func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error
 	if f.Trace != nil {
 		req.Trace = red.Writer(f.Trace)
 	}
-	req.opener = sessionClassifier{}
+	req.kinds = sessionClassifier{}
 	plan, err := planURL(u, scheme.PlanOptions{Mode: urlkit.Lenient, Term: t.Term, Width: t.Width, Height: t.Height, LocalUser: t.LocalUser, Login: t.Login})
 	if err != nil {
 		return req.wrap(ctx, "check", invalid(err))
@@ -118,9 +118,9 @@ func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error
 	if err := refused(plan); err != nil {
 		return req.wrap(ctx, "check", err)
 	}
-	v, err := scheme.ParseTelnet(u)
+	v, err := viewOf[*scheme.Telnet](u, urlkit.Lenient)
 	if err != nil {
-		return req.wrap(ctx, "check", invalid(err))
+		return req.wrap(ctx, "check", err)
 	}
 	var addr string
 	for _, st := range plan.Steps {
@@ -205,7 +205,7 @@ func (f *Fetcher) lineSession(ctx context.Context, req *Request, plan *scheme.Pl
 	}
 	var conn telnet.Remote
 	var resize func(w, h int) error
-	switch v.Scheme() {
+	switch v.Session {
 	case "rlogin":
 		d := rlogin.Dialer{Timeout: timeout, Trace: req.Trace, Width: t.Width, Height: t.Height}
 		c, err := d.DialHandshake(ctx, addr, handshakeOf(plan)) // the plan's bytes
@@ -338,7 +338,7 @@ func (f *Fetcher) tn3270Session(ctx context.Context, req *Request, plan *scheme.
 			return err
 		}
 		if shown++; shown > 1 {
-			io.WriteString(out, ScreenSeparator+"\n")
+			io.WriteString(out, screenSeparator+"\n")
 		}
 		_, err := io.WriteString(out, s.Text())
 		return err
@@ -457,9 +457,9 @@ func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 // sessionClassifier names the kinds of the session clients' errors.
 type sessionClassifier struct{}
 
-// Classify: a protocol violation of the server (telnet, 3270 data
+// classify: a protocol violation of the server (telnet, 3270 data
 // stream) is ErrProtocol; an rlogin refusal is ErrAccessDenied.
-func (sessionClassifier) Classify(err error) error {
+func (sessionClassifier) classify(err error) error {
 	switch {
 	case errors.Is(err, telnet.ErrProtocol), errors.Is(err, tn3270.ErrDataStream), errors.Is(err, tn3270.ErrNotTN3270):
 		return ErrProtocol
@@ -467,10 +467,4 @@ func (sessionClassifier) Classify(err error) error {
 		return ErrAccessDenied
 	}
 	return nil
-}
-
-// Open makes sessionClassifier an Opener, for Request.opener; sessions
-// are not opened.
-func (sessionClassifier) Open(context.Context, *Request) (*Response, error) {
-	return nil, errors.New("a session is not retrieved")
 }

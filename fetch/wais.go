@@ -10,16 +10,17 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/wais"
+	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// WAISHitsType is the ContentType of a WAIS hit list as text; with
+// waisHitsType is the ContentType of a WAIS hit list as text; with
 // WAISOpener.JSON it is "application/json".
-const WAISHitsType = "text/x-wais-hits"
+const waisHitsType = "text/x-wais-hits"
 
-// WAISOpener opens wais: URLs (RFC 1738 3.9) over the WAIS protocol
-// (client/wais), carrying out the plan "urlkit explain" prints: each
+// WAISOpener opens wais: URLs for a Fetcher (its WAIS field; RFC 1738
+// 3.9) over the WAIS protocol (client/wais), carrying out the plan "urlkit explain" prints: each
 // Send step's bytes are a whole request message, sent as they are.
 //
 //   - wais://host:port/database?words: a search; the Body lists the hits,
@@ -27,7 +28,7 @@ const WAISHitsType = "text/x-wais-hits"
 //     URL of the document in RFC 1738's form (the DocID's bytes
 //     percent-encoded), which this opener retrieves in turn.
 //   - wais://host:port/database/wtype/wpath: the document, retrieved in
-//     chunks of scheme.WAISChunkSize bytes. The wpath is RFC 1738's form
+//     chunks of 32 KiB. The wpath is RFC 1738's form
 //     or Lynx's ("type=value;" per DocID field, after an optional length
 //     segment; read in the lenient mode, which get falls back to).
 //   - wais://host:port/database: with a way to ask (Request.Prompt) the
@@ -44,8 +45,8 @@ type WAISOpener struct {
 	JSON bool
 }
 
-// Open carries out the access plan of the URL (scheme.PlanURL).
-func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) {
+// open carries out the access plan of the URL (scheme.PlanURL).
+func (o *WAISOpener) open(ctx context.Context, req *Request) (*Response, error) {
 	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
 	if err != nil {
 		return nil, invalid(err)
@@ -53,9 +54,9 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	if err := refused(plan); err != nil {
 		return nil, err
 	}
-	v, err := scheme.ParseWAIS(req.URL)
+	v, err := viewOf[*scheme.WAIS](req.URL, urlkit.Lenient)
 	if err != nil {
-		return nil, invalid(err)
+		return nil, err
 	}
 	var addr string
 	var send *scheme.Step
@@ -73,9 +74,9 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	d := o.Dialer
 	d.Trace = req.Trace
 	d.Timeout = req.connectTimeout(d.Timeout)
-	d.ChunkSize = scheme.WAISChunkSize
+	d.ChunkSize = request.WAISChunkSize
 	msg := []byte(send.Text)
-	if send.Op == scheme.WAISOpSource && req.Prompt != nil {
+	if send.Op == request.WAISSource && req.Prompt != nil {
 		// On a terminal: the search words are asked for, then the search
 		// is the one the plan shows for database?WORDS.
 		words, err := req.Prompt(ctx, Prompt{Text: fmt.Sprintf("Search WAIS database %q on %s for", v.Database, addr)})
@@ -85,7 +86,7 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		if msg, err = (&wais.SearchRequest{Database: v.Database, SeedWords: words}).Marshal(); err != nil {
 			return nil, &Error{Op: "open", Offset: -1, Kind: ErrInvalidURL, Err: err}
 		}
-		send = &scheme.Step{Op: scheme.WAISOpSearch}
+		send = &scheme.Step{Op: request.WAISSearch}
 	}
 	parsed, err := wais.ParseRequest(msg)
 	if err != nil {
@@ -96,13 +97,16 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		return nil, err
 	}
 	switch send.Op {
-	case scheme.WAISOpRetrieve:
+	case request.WAISRetrieve:
 		tr, ok := parsed.(*wais.TextRequest)
 		if !ok {
 			c.Close()
 			return nil, &Error{Op: "open", Offset: -1, Kind: ErrProtocol, Rule: "the plan's retrieval is no text request"}
 		}
-		length := v.Document(req.URL.String()).Length
+		length := int64(-1)
+		if r, ok := send.Request.(*request.WAIS); ok {
+			length = r.Length
+		}
 		rc, err := c.OpenRequest(ctx, msg, length) // the plan's bytes, then the next chunks
 		if err != nil {
 			c.Close()
@@ -110,7 +114,7 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 		}
 		resp := &Response{Size: length, ContentType: waisContentType(tr.Type), Body: &waisBody{rc: rc, c: c}}
 		return resp, nil
-	case scheme.WAISOpSource:
+	case request.WAISSource:
 		defer c.Close()
 		src, err := c.SourceRequest(ctx, msg, send.Arg) // the plan's search of INFO
 		if err != nil {
@@ -134,7 +138,7 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	if len(resp.Hits) == 0 && len(resp.Diagnostics) > 0 {
 		return nil, &resp.Diagnostics[0]
 	}
-	hits := WAISHits(v, sr.Database, resp.Hits)
+	hits := waisHits(v, sr.Database, resp.Hits)
 	if o.JSON {
 		r := bodyOf("application/json", jsonLines(hits))
 		r.Listing = true
@@ -145,13 +149,13 @@ func (o *WAISOpener) Open(ctx context.Context, req *Request) (*Response, error) 
 	for i, h := range hits {
 		fmt.Fprintf(&b, "%3d. %s\n     score %d, %d lines, %d bytes, %s\n     %s\n", i+1, h.Headline, h.Score, h.Lines, h.Length, strings.Join(h.Types, " "), h.URL)
 	}
-	r := bodyOf(WAISHitsType, b.Bytes())
+	r := bodyOf(waisHitsType, b.Bytes())
 	r.Listing = true
 	return r, nil
 }
 
-// WAISHit is one hit of a WAIS search as the wais opener reports it.
-type WAISHit struct {
+// waisHit is one hit of a WAIS search as the wais opener reports it.
+type waisHit struct {
 	Headline string   `json:"headline"` // made printable
 	Score    int64    `json:"score"`
 	Lines    int64    `json:"lines"`  // -1 when the server did not say
@@ -162,10 +166,10 @@ type WAISHit struct {
 	URL string `json:"url"`
 }
 
-// WAISHits turns the hits of a search of database on the server of v
-// into WAISHits with the URLs of their documents.
-func WAISHits(v *scheme.WAIS, database string, hits []wais.Hit) []WAISHit {
-	out := make([]WAISHit, 0, len(hits))
+// waisHits turns the hits of a search of database on the server of v
+// into waisHits with the URLs of their documents.
+func waisHits(v *scheme.WAIS, database string, hits []wais.Hit) []waisHit {
+	out := make([]waisHit, 0, len(hits))
 	for _, h := range hits {
 		typ := "TEXT"
 		if len(h.Types) > 0 && h.Types[0] != "" {
@@ -176,7 +180,7 @@ func WAISHits(v *scheme.WAIS, database string, hits []wais.Hit) []WAISHit {
 		for i, t := range h.Types {
 			types[i] = safetext.Visible(t)
 		}
-		out = append(out, WAISHit{Headline: safetext.Visible(h.Headline), Score: h.Score, Lines: h.Lines, Length: h.Length, Types: types, URL: doc.URL().String()})
+		out = append(out, waisHit{Headline: safetext.Visible(h.Headline), Score: h.Score, Lines: h.Lines, Length: h.Length, Types: types, URL: doc.URL().String()})
 	}
 	return out
 }
@@ -194,8 +198,8 @@ func waisContentType(t string) string {
 	return "application/octet-stream"
 }
 
-// Classify names the kind of the WAIS client's errors (see Classifier).
-func (o *WAISOpener) Classify(err error) error {
+// classify names the kind of the WAIS client's errors (see classifier).
+func (o *WAISOpener) classify(err error) error {
 	var d *wais.Diagnostic
 	switch {
 	case errors.As(err, &d):

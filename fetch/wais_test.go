@@ -51,7 +51,7 @@ func TestWAISSearchThenDocument(t *testing.T) {
 	if !resp.Listing || resp.ContentType != "application/json" {
 		t.Errorf("listing %v, type %q", resp.Listing, resp.ContentType)
 	}
-	hits := decodeLines[WAISHit](t, b)
+	hits := decodeLines[waisHit](t, b)
 	if len(hits) != 1 {
 		t.Fatalf("hits %s", b)
 	}
@@ -190,7 +190,7 @@ func TestProsperoListingAndFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries := decodeLines[ProsperoEntry](t, b)
+	entries := decodeLines[prosperoEntry](t, b)
 	if !resp.Listing || len(entries) != 300 || env["PROSPERO_MANY"] != "300" {
 		t.Errorf("%d entries of %s, listing %v", len(entries), env["PROSPERO_MANY"], resp.Listing)
 	}
@@ -205,7 +205,7 @@ func TestProsperoListingAndFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries = decodeLines[ProsperoEntry](t, b)
+	entries = decodeLines[prosperoEntry](t, b)
 	if len(entries) != len(links) {
 		t.Fatalf("%d entries, the client lists %d", len(entries), len(links))
 	}

@@ -3,20 +3,20 @@ package scheme_test
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/scheme"
 )
 
-func ExampleParseFTP() {
+func ExampleFTP() {
 	// RFC 1738 3.2.2: %2F stays inside its segment.
 	for _, s := range []string{"ftp://myname@host.dom/%2Fetc/motd", "ftp://myname@host.dom//etc/motd"} {
 		u, _ := urlkit.Parse(s)
-		f, err := scheme.ParseFTP(&u)
+		v, err := scheme.Parse(&u, urlkit.RFC1738)
 		if err != nil {
 			panic(err)
 		}
+		f := v.(*scheme.FTP)
 		fmt.Printf("user %q CWD %q name %q\n", f.User, f.CWD, f.Name)
 	}
 	// Output:
@@ -31,41 +31,37 @@ func ExampleFTP_URL() {
 	// ftp://host.dom/%2Fetc/a%3Bb;type=a
 }
 
-func ExampleGopher_PlusRequest() {
+func ExampleGopher() {
+	// RFC 1738 3.4: the type, the selector, an empty search and a
+	// Gopher+ string asking for an alternate view.
 	u, _ := urlkit.Parse("gopher://host/0a_gopher_selector%09%09+application/postscript%20Es_ES")
-	g, _ := scheme.ParseGopher(&u)
-	p, _ := g.PlusRequest()
-	fmt.Printf("type %c selector %q: %v view %q language %q\n", g.Type, g.Selector, p.Kind, p.View, p.Language)
+	v, _ := scheme.Parse(&u, urlkit.RFC1738)
+	g := v.(*scheme.Gopher)
+	fmt.Printf("type %c selector %q search %q Gopher+ %q\n", g.Type, g.Selector, g.Search, g.Plus)
 	// Output:
-	// type 0 selector "a_gopher_selector": view view "application/postscript" language "Es_ES"
+	// type 0 selector "a_gopher_selector" search "" Gopher+ "+application/postscript Es_ES"
 }
 
-func ExampleParseGopherPlus() {
-	// RFC 1738 3.4: a filled-out ASK form, decoded.
-	p, err := scheme.ParseGopherPlus("+\t1\r\n+-1\r\nask_item1_value\r\nask_item2_value\r\n.\r\n")
-	fmt.Println(p.Kind, p.Form, p.Values, err)
-	// Output:
-	// view true [ask_item1_value ask_item2_value] <nil>
-}
-
-func ExampleParseMailto() {
+func ExampleMailto() {
 	u, _ := urlkit.Parse("mailto:%22John%20Doe%22@example.com")
-	m, _ := scheme.ParseMailto(&u)
+	v, _ := scheme.Parse(&u, urlkit.RFC1738)
+	m := v.(*scheme.Mailto)
 	local, domain := m.Split()
 	fmt.Println(m.Address, "|", local, "|", domain)
 
 	u, _, _ = urlkit.ParseMode("mailto:john%20doe@example.com", urlkit.RFC3986)
-	_, err := scheme.ParseMailto(&u)
+	_, err := scheme.Parse(&u, urlkit.RFC3986)
 	fmt.Println(err)
 	// Output:
 	// "John Doe"@example.com | "John Doe" | example.com
 	// urlkit: "mailto:john%20doe@example.com": offset 11: space (written %20) may not appear unquoted in the local-part of an RFC 822 address (RFC 822 6.1, local-part = word *("." word); RFC 1738 3.5)
 }
 
-func ExampleParseNews() {
+func ExampleNews() {
 	for _, s := range []string{"news:comp.infosystems.www.misc", "news:12345667123asdghfh@info.cern.ch", "news:*"} {
 		u, _ := urlkit.Parse(s)
-		n, _ := scheme.ParseNews(&u)
+		v, _ := scheme.Parse(&u, urlkit.RFC1738)
+		n := v.(*scheme.News)
 		fmt.Printf("%s %q %q\n", n.Kind(), n.Group, n.MessageID)
 	}
 	// Output:
@@ -74,10 +70,11 @@ func ExampleParseNews() {
 	// all "" ""
 }
 
-func ExampleParseWAIS() {
+func ExampleWAIS() {
 	// RFC 1630's wpath fields, in the rfc1630 mode.
 	u, _, _ := urlkit.ParseMode("wais://quake.think.com/db/TEXT/1=abc;2=x%3By;", urlkit.RFC1630)
-	w, _ := scheme.ParseWAIS(&u)
+	v, _ := scheme.Parse(&u, urlkit.RFC1630)
+	w := v.(*scheme.WAIS)
 	fmt.Printf("%s %s %q %v\n", w.Database, w.WType, w.WPath, w.Fields)
 	// Output:
 	// db TEXT "1=abc;2=x;y;" [{1 abc} {2 x;y}]
@@ -96,27 +93,47 @@ func ExampleFileFromVMS() {
 
 func ExampleFile_LocalPath() {
 	u, _ := urlkit.Parse("file://localhost/etc/motd")
-	f, _ := scheme.ParseFile(&u)
+	v, _ := scheme.Parse(&u, urlkit.RFC1738)
+	f := v.(*scheme.File)
 	fmt.Println(f.IsLocal(), f.Path)
 	// Output:
 	// true /etc/motd
 }
 
-func ExampleParseProspero() {
+func ExampleProspero() {
 	u, _ := urlkit.Parse("prospero://host.dom//pros/name%0012;OBJECT-VERSION=3")
-	p, _ := scheme.ParseProspero(&u)
+	v, _ := scheme.Parse(&u, urlkit.RFC1738)
+	p := v.(*scheme.Prospero)
 	fmt.Printf("%q version %q fields %v\n", p.HSOName, p.Version, p.Fields)
 	// Output:
 	// "/pros/name" version "12" fields [{OBJECT-VERSION 3}]
 }
 
 func ExampleParse() {
-	u, _ := urlkit.Parse("nntp://news.example/comp.infosystems.www/1234")
-	v, _ := scheme.Parse(&u, urlkit.RFC1738)
-	n := v.(*scheme.NNTP)
-	fmt.Println(v.Scheme(), n.Group, n.Article)
+	for _, s := range []string{
+		"nntp://news.example/comp.infosystems.www/1234",
+		"gopher://gopher.example/7/search%09urls",
+		"ftp://ftp.example/pub/README",
+		"x-private:thing", // no view: x- schemes are by mutual agreement
+	} {
+		u, _ := urlkit.Parse(s)
+		v, err := scheme.Parse(&u, urlkit.RFC1738)
+		switch v := v.(type) {
+		case *scheme.NNTP:
+			fmt.Println("nntp: group", v.Group, "article", v.Article)
+		case *scheme.Gopher:
+			fmt.Printf("gopher: type %c selector %q search %q\n", v.Type, v.Selector, v.Search)
+		case *scheme.FTP:
+			fmt.Println("ftp: CWD", v.CWD, "name", v.Name, "a listing:", v.IsDir())
+		case nil:
+			fmt.Println("no view:", u.Scheme, err)
+		}
+	}
 	// Output:
-	// nntp comp.infosystems.www 1234
+	// nntp: group comp.infosystems.www article 1234
+	// gopher: type 7 selector "/search" search "urls"
+	// ftp: CWD [pub] name README a listing: false
+	// no view: x-private <nil>
 }
 
 func ExampleKnown() {
@@ -193,49 +210,91 @@ func ExampleBlockedPort() {
 	// 8080 allowed
 }
 
-func ExampleParseMailto6068() {
-	// RFC 6068 2: several addresses, and header fields after "?".
+func ExampleParse_dialect() {
+	// The mode the URL was parsed in chooses the dialect. RFC 1738 allows
+	// no login in an http URL; RFC 3986 does.
+	const login = "http://joe:secret@www.example/private"
+	for _, m := range []urlkit.Mode{urlkit.RFC1738, urlkit.RFC3986} {
+		u, _, err := urlkit.ParseMode(login, m)
+		if err != nil {
+			fmt.Println(m, err)
+			continue
+		}
+		v, err := scheme.Parse(&u, m)
+		if err != nil {
+			fmt.Println(m, err)
+			continue
+		}
+		fmt.Println(m, "user", v.(*scheme.HTTP).User)
+	}
+
+	// In RFC3986 (and Lenient), RFC 6068's mailto, with several
+	// addresses and header fields after "?".
 	u, _, _ := urlkit.ParseMode("mailto:a@example.org,b@example.org?cc=c@example.org&subject=Lunch%20today&body=Noon%3F", urlkit.RFC3986)
-	m, err := scheme.ParseMailto6068(&u)
+	v, err := scheme.Parse(&u, urlkit.RFC3986)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	m := v.(*scheme.Mailto)
 	fmt.Println(m.To, m.Recipients())
 	for _, f := range m.Fields {
 		fmt.Printf("%s: %s\n", f.Name, f.Value)
 	}
 	fmt.Printf("body %q\n", m.Body)
+
+	// In Lenient, also what the 1993-94 drafts allowed: FTP's type E
+	// (EBCDIC), and the afs scheme.
+	for _, s := range []string{"ftp://host.example/pub/data;type=e", "afs://cern.ch/user/timbl"} {
+		u, _, _ := urlkit.ParseMode(s, urlkit.Lenient)
+		v, _ := scheme.Parse(&u, urlkit.Lenient)
+		switch v := v.(type) {
+		case *scheme.FTP:
+			fmt.Println("TYPE", v.TypeCommand())
+		case *scheme.AFS:
+			fmt.Println(v.GlobalPath())
+		}
+	}
 	// Output:
+	// rfc1738 urlkit: "http://joe:xxxxx@www.example/private": offset 7: a user name or password is not allowed in http URLs (RFC 1738 section 5, httpurl)
+	// rfc3986 user joe
 	// [a@example.org b@example.org] [a@example.org b@example.org c@example.org]
 	// Cc: c@example.org
 	// Subject: Lunch today
 	// body "Noon?"
+	// TYPE E
+	// /afs/cern.ch/user/timbl
 }
 
-func ExampleView_AppendParts() {
-	var parts []scheme.Part // reused from one URL to the next
-	for _, s := range []string{"ftp://u@host/pub/f.txt;type=a", "mailto:joe@example.com"} {
+func ExampleHTTP_RequestURI() {
+	u, _ := urlkit.Parse("http://www.example:8080/a%20b/c?q=1#top")
+	v, _ := scheme.Parse(&u, urlkit.RFC1738)
+	h := v.(*scheme.HTTP)
+	fmt.Println(h.Host, h.Port, h.RequestURI())
+	// Output:
+	// www.example 8080 /a%20b/c?q=1
+}
+
+func ExampleFileFromPath() {
+	f, err := scheme.FileFromPath("/home/joe/notes #1.txt")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(f.URL())
+	// Output:
+	// file:///home/joe/notes%20%231.txt
+}
+
+func ExampleFTP_Login() {
+	for _, s := range []string{"ftp://ftp.example/pub/", "ftp://joe@ftp.example/", "ftp://joe:pw@ftp.example/"} {
 		u, _ := urlkit.Parse(s)
-		v, err := scheme.Parse(&u, urlkit.RFC1738)
-		if err != nil {
-			panic(err)
-		}
-		parts = v.AppendParts(parts[:0])
-		var shown []string
-		for _, p := range parts {
-			switch p.Value.Kind {
-			case scheme.KindNull:
-				shown = append(shown, p.Name+": absent")
-			case scheme.KindStrings:
-				shown = append(shown, fmt.Sprintf("%s: %q", p.Name, p.Value.Strings))
-			default:
-				shown = append(shown, fmt.Sprintf("%s: %q", p.Name, p.Value.Str))
-			}
-		}
-		fmt.Println(strings.Join(shown, "; "))
+		v, _ := scheme.Parse(&u, urlkit.RFC1738)
+		l := v.(*scheme.FTP).Login()
+		fmt.Printf("anonymous %v user %q password given %v\n", l.Anonymous, l.User, l.HasPassword)
 	}
 	// Output:
-	// cwd: ["pub"]; name: "f.txt"; type: "a"; user: "u"; password: absent
-	// address: "joe@example.com"; local_part: "joe"; domain: "example.com"
+	// anonymous true user "anonymous" password given false
+	// anonymous false user "joe" password given false
+	// anonymous false user "joe" password given true
 }

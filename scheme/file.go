@@ -21,17 +21,17 @@ type File struct {
 	Host string // as written; "" or "localhost" for this machine
 	Path string // decoded; starts with "/"
 
-	// At holds where the host and the path are written in the URL's
+	// at holds where the host and the path are written in the URL's
 	// String form.
-	At struct{ Host, Path Span }
+	at struct{ Host, Path Span }
 }
 
-// ParseFile returns the view of a file URL. Each segment is decoded after
+// parseFile returns the view of a file URL. Each segment is decoded after
 // the path is split at its unencoded "/", so a segment holding %2F (a
 // file name with a "/" in it, which no hierarchical file system has) is
 // an error. A URL without an authority (file:/path, which RFC 3986-era
 // software writes) is read as one with an empty host.
-func ParseFile(u *urlkit.URL) (*File, error) {
+func parseFile(u *urlkit.URL) (*File, error) {
 	f := new(File)
 	if err := f.read(u); err != nil {
 		return nil, err
@@ -41,9 +41,6 @@ func ParseFile(u *urlkit.URL) (*File, error) {
 
 // read fills f with the view of u.
 func (f *File) read(u *urlkit.URL) error {
-	if err := expect(u, "file"); err != nil {
-		return err
-	}
 	p, off := "", layoutOf(u).path
 	if u.HasAuthority {
 		var ok bool
@@ -69,27 +66,24 @@ func (f *File) read(u *urlkit.URL) error {
 	}
 	*f = File{Host: u.Host, Path: unescape(p)}
 	o := u.Offsets()
-	f.At.Host = Span{o.Host, o.Host + len(u.Host)}
-	f.At.Path = Span{o.Path, o.Fragment} // the path and a "?" part: fsegment data
+	f.at.Host = Span{o.Host, o.Host + len(u.Host)}
+	f.at.Path = Span{o.Path, o.Fragment} // the path and a "?" part: fsegment data
 	if u.HasFragment {
-		f.At.Path.End-- // the "#"
+		f.at.Path.End-- // the "#"
 	}
 	return nil
 }
 
-// Scheme returns "file".
-func (f *File) Scheme() string { return "file" }
-
-// AppendParts appends host, path and local_path (null when the file is
+// appendParts appends host, path and local_path (null when the file is
 // not on this machine or no file name can hold its path).
-func (f *File) AppendParts(dst []Part) []Part {
-	var local Value
+func (f *File) appendParts(dst []part) []part {
+	var local value
 	if f.IsLocal() { // else LocalPath's error, built only to be dropped
 		if p, err := f.LocalPath(); err == nil {
 			local = str(p)
 		}
 	}
-	return append(dst, Part{"host", str(f.Host)}, Part{"path", str(f.Path)}, Part{"local_path", local})
+	return append(dst, kv("host", str(f.Host)), kv("path", str(f.Path)), kv("local_path", local))
 }
 
 // URL builds "file://", the host and the path, each segment encoded for
@@ -247,19 +241,19 @@ func (f *File) VMSPath() (string, error) {
 func quote(s string) string { return "\"" + s + "\"" }
 
 func init() {
-	register(&unit{parse: view(ParseFile), parts: func(dst []Part, u *urlkit.URL, _ urlkit.Mode) ([]Part, error) {
+	register(&unit{parse: view(parseFile), parts: func(dst []part, u *urlkit.URL, _ urlkit.Mode) ([]part, error) {
 		var f File // on the stack
 		if err := f.read(u); err != nil {
 			return dst, err
 		}
-		return f.AppendParts(dst), nil
+		return f.appendParts(dst), nil
 	}, concerns: fileConcerns, plan: func(v View, p *planner) { p.file(v.(*File)) }}, "file")
 }
 
 // fileConcerns: no file name can hold NUL.
 func fileConcerns(v View, c *concernList) {
 	if f, _ := v.(*File); f != nil {
-		c.scanSpan(f.At.Path, ctlNUL, "file name")
+		c.scanSpan(f.at.Path, ctlNUL, "file name")
 		return
 	}
 	c.scan(c.u.Path, c.l.path, ctlNUL, "file name")
@@ -270,7 +264,7 @@ func (p *planner) file(f *File) {
 	local := File{Path: f.Path}
 	name, err := local.LocalPath()
 	if err != nil {
-		p.unsupported(f.At.Path.At, strings.TrimPrefix(err.Error(), "scheme: "))
+		p.unsupported(f.at.Path.At, strings.TrimPrefix(err.Error(), "scheme: "))
 		return
 	}
 	p.open(name)

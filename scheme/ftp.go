@@ -34,39 +34,35 @@ type FTP struct {
 	Name string
 	// Type is the type code in lower case: "a" (ASCII), "i" (image), "d"
 	// (directory listing), or "" when the URL gives none. The drafts'
-	// codes that ParseFTPLenient accepts are "a" or "e" followed by a form
-	// code "n", "t" or "c", "e" alone, and "l" followed by a byte size
-	// ("l8"); TypeCommand gives their TYPE argument.
+	// codes, which Parse accepts in the Lenient mode, are "a" or "e"
+	// followed by a form code "n", "t" or "c", "e" alone, and "l"
+	// followed by a byte size ("l8"); TypeCommand gives their TYPE
+	// argument.
 	Type string
 	// NoPath reports a URL without a url-path: "ftp://host" (RFC 1630
 	// and draft-03: list the directory the login starts in), where
 	// "ftp://host/" has an empty one.
 	NoPath bool
 
-	// At holds where each part is written in the URL's String form.
-	At FTPSpans
+	// at holds where each part is written in the URL's String form.
+	at ftpSpans
 }
 
-// FTPSpans are the spans of an ftp URL's parts (see Span).
-type FTPSpans struct {
-	Server
+// ftpSpans are the spans of an ftp URL's parts (see Span).
+type ftpSpans struct {
+	authSpans
 	CWD  []Span // one per CWD argument
 	Name Span
 	Type Span // the type code after ";type=", empty when there is none
 }
 
-// ParseFTP returns the view of an ftp URL. A ";" in the url-path must
+// parseFTP returns the view of an ftp URL. A ";" in the url-path must
 // start the final ";type=" (matched without regard to case) and the type
-// code must be one of A I D a i d (RFC 1738 section 5, ftptype).
-func ParseFTP(u *urlkit.URL) (*FTP, error) { return parseFTP(u, false) }
-
-// ParseFTPLenient is ParseFTP that also accepts the type codes of the
-// 1993-94 drafts (draft-ietf-uri-url-03 BNF: "A" formcode, "E" formcode,
-// "I", "L" digits, with formcode N, T or C, written without the space of
-// RFC 959's TYPE command).
-func ParseFTPLenient(u *urlkit.URL) (*FTP, error) { return parseFTP(u, true) }
-
-// parseFTP is ParseFTP, or ParseFTPLenient with drafts.
+// code must be one of A I D a i d (RFC 1738 section 5, ftptype); with
+// drafts (the Lenient mode), also one of the type codes of the 1993-94
+// drafts (draft-ietf-uri-url-03 BNF: "A" formcode, "E" formcode, "I",
+// "L" digits, with formcode N, T or C, written without the space of RFC
+// 959's TYPE command).
 func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
 	f := new(FTP)
 	if err := f.read(u, drafts); err != nil {
@@ -78,14 +74,11 @@ func parseFTP(u *urlkit.URL, drafts bool) (*FTP, error) {
 // read fills f with the view of u, with the drafts' type codes if
 // drafts is set.
 func (f *FTP) read(u *urlkit.URL, drafts bool) error {
-	if err := expect(u, "ftp"); err != nil {
-		return err
-	}
 	if err := needAuthority(u); err != nil {
 		return err
 	}
 	*f = FTP{Host: u.Host, Port: port(u), HasUser: u.HasUser, HasPassword: u.HasPassword}
-	f.At.Server = serverSpans(u)
+	f.at.authSpans = serverSpans(u)
 	f.User, _ = u.DecodedUser()
 	f.Password, _ = u.DecodedPassword()
 	p, off, ok := urlPath(u)
@@ -93,7 +86,7 @@ func (f *FTP) read(u *urlkit.URL, drafts bool) error {
 		if u.HasQuery {
 			return noSlashBeforeQuery(u)
 		}
-		f.NoPath, f.At.Name = true, Span{off - 1, off - 1}
+		f.NoPath, f.at.Name = true, Span{off - 1, off - 1}
 		return nil
 	}
 	sp := registry.SplitFTP(p) // the split the strict check reads
@@ -112,20 +105,20 @@ func (f *FTP) read(u *urlkit.URL, drafts bool) error {
 			return syntaxError(u, off+sp.TypeAt+6, rule)
 		}
 		f.Type = code
-		f.At.Type = Span{off + sp.TypeAt + 6, off + len(p)}
+		f.at.Type = Span{off + sp.TypeAt + 6, off + len(p)}
 	}
 	if n := strings.Count(p[:sp.End], "/"); n > 0 { // the CWD segments, each ended by a "/"
-		f.CWD, f.At.CWD = make([]string, 0, n), make([]Span, 0, n)
+		f.CWD, f.at.CWD = make([]string, 0, n), make([]Span, 0, n)
 	}
 	for at := 0; ; {
 		start, end, next, last := sp.NextSegment(p, at)
 		seg := unescape(p[start:end])
 		if last {
-			f.Name, f.At.Name = seg, Span{off + start, off + end}
+			f.Name, f.at.Name = seg, Span{off + start, off + end}
 			break
 		}
 		f.CWD = append(f.CWD, seg)
-		f.At.CWD = append(f.At.CWD, Span{off + start, off + end})
+		f.at.CWD = append(f.at.CWD, Span{off + start, off + end})
 		at = next
 	}
 	return nil
@@ -158,13 +151,10 @@ func validFTPType(code string, drafts bool) bool {
 	return false
 }
 
-// Scheme returns "ftp".
-func (f *FTP) Scheme() string { return "ftp" }
-
-// AppendParts appends cwd, name, type, user and password.
-func (f *FTP) AppendParts(dst []Part) []Part {
-	return append(dst, Part{"cwd", strs(f.CWD)}, Part{"name", str(f.Name)}, Part{"type", opt(f.Type, f.Type != "")},
-		Part{"user", opt(f.User, f.HasUser)}, Part{"password", opt(f.Password, f.HasPassword)})
+// appendParts appends cwd, name, type, user and password.
+func (f *FTP) appendParts(dst []part) []part {
+	return append(dst, kv("cwd", strs(f.CWD)), kv("name", str(f.Name)), kv("type", opt(f.Type, f.Type != "")),
+		kv("user", opt(f.User, f.HasUser)), kv("password", opt(f.Password, f.HasPassword)))
 }
 
 // URL builds the ftp URL: user and password encoded for RFC 1738's user
@@ -232,13 +222,13 @@ func (f *FTP) TypeCommand() string {
 	}
 }
 
-// GuessType returns the type code a client would use for a file name the
+// guessType returns the type code a client would use for a file name the
 // URL gives no ";type=" for (RFC 1738 3.2.3: "the client program
 // interpreting the URL must guess the appropriate mode"), and why. Names
 // with a suffix of text formats, and a few conventional text file names
 // (README, motd), guess "a"; every other name guesses "i", which
 // transfers every byte unchanged.
-func GuessType(name string) (code, reason string) {
+func guessType(name string) (code, reason string) {
 	lower := lowerASCII(name) // byte for byte: strings.ToLower may change the length
 	if textNames[lower] {
 		return "a", "\"" + name + "\" is conventionally a text file"
@@ -292,12 +282,12 @@ func init() {
 		parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
 			return nilView(parseFTP(u, m == urlkit.Lenient))
 		},
-		parts: func(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error) {
+		parts: func(dst []part, u *urlkit.URL, m urlkit.Mode) ([]part, error) {
 			var f FTP // on the stack
 			if err := f.read(u, m == urlkit.Lenient); err != nil {
 				return dst, err
 			}
-			return f.AppendParts(dst), nil
+			return f.appendParts(dst), nil
 		},
 		concerns: ftpConcerns,
 		plan:     ftpPlan,
@@ -312,12 +302,12 @@ func ftpConcerns(v View, c *concernList) {
 	if f == nil {
 		return
 	}
-	c.scanSpan(f.At.User, ctlLine, "FTP USER command")
-	c.scanSpan(f.At.Password, ctlLine, "FTP PASS command")
-	for _, sp := range f.At.CWD {
+	c.scanSpan(f.at.User, ctlLine, "FTP USER command")
+	c.scanSpan(f.at.Password, ctlLine, "FTP PASS command")
+	for _, sp := range f.at.CWD {
 		c.scanSpan(sp, ctlLine, "FTP CWD command")
 	}
-	c.scanSpan(f.At.Name, ctlLine, "FTP RETR or NLST command")
+	c.scanSpan(f.at.Name, ctlLine, "FTP RETR or NLST command")
 }
 
 // ftpPlan is the access algorithm of RFC 1738 section 3.2, as urlkit's
@@ -398,8 +388,8 @@ func ftpAccess(f *FTP, p *planner) bool {
 	for i, c := range f.CWD {
 		st := p.send("CWD", c, ftpLine("CWD", c))
 		st.Reply = "250"
-		if i < len(f.At.CWD) {
-			st.At = f.At.CWD[i]
+		if i < len(f.at.CWD) {
+			st.At = f.at.CWD[i]
 		}
 		if c == "" {
 			st.Why, st.RFC = "an empty segment: CWD with a null argument", "RFC 1738 3.2.2"
@@ -461,7 +451,7 @@ func ftpAccess(f *FTP, p *planner) bool {
 		p.add(Step{Kind: End, Text: "the listing, one name per line, ends when the server closes the data connection; the 226 reply confirms it"})
 	} else {
 		if f.Type == "" {
-			code, why := GuessType(f.Name)
+			code, why := guessType(f.Name)
 			typ = strings.ToUpper(code)
 			p.comment("no ;type= in the URL, so the client guesses (RFC 1738 3.2.3): TYPE %s, since %s", typ, why)
 		}
@@ -492,7 +482,7 @@ func ftpAccess(f *FTP, p *planner) bool {
 // reports whether the plan goes on.
 func (p *planner) ftpType(f *FTP, typ string) bool {
 	if typ != "A" && typ != "I" {
-		p.unsupported(f.At.Type.At, "TYPE "+typ+": urlkit's FTP client transfers types A and I only (the drafts' E, L and form codes are read, not carried out)")
+		p.unsupported(f.at.Type.At, "TYPE "+typ+": urlkit's FTP client transfers types A and I only (the drafts' E, L and form codes are read, not carried out)")
 		return false
 	}
 	st := p.send("TYPE", typ, "TYPE "+typ+"\r\n")

@@ -90,13 +90,13 @@ func checkView(t *testing.T, u *urlkit.URL, m urlkit.Mode) {
 	s := u.String()
 	v, err := Parse(u, m)
 	// AppendParts (the common views on the stack) agrees with Parse.
-	parts, ok, perr := AppendParts(nil, u, m)
+	parts, ok, perr := appendParts(nil, u, m)
 	if fmt.Sprint(perr) != fmt.Sprint(err) || ok != (err == nil && v != nil) || ok && listingOf(parts) != listing(v) {
 		t.Fatalf("%q (%v): AppendParts = %s, %v, %v; Parse = %#v, %v", s, m, listingOf(parts), ok, perr, v, err)
 	}
 	if m == urlkit.RFC1738 && err != nil && grammar1738[u.SchemeName()] {
 		// The file view refuses a %2F inside a segment, which fsegment
-		// allows: a file name cannot hold "/" (see ParseFile).
+		// allows: a file name cannot hold "/" (see parseFile).
 		if !(u.SchemeName() == "file" && strings.Contains(err.Error(), "%2F in a file path")) {
 			t.Fatalf("%q is valid in the rfc1738 mode but not a view: %v", s, err)
 		}
@@ -346,11 +346,11 @@ func FuzzGopherPlus(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		p, err := ParseGopherPlus(s)
+		p, err := parseGopherPlus(s)
 		if err != nil {
 			return
 		}
-		q, err := ParseGopherPlus(p.String())
+		q, err := parseGopherPlus(p.String())
 		if err != nil || !reflect.DeepEqual(p, q) {
 			t.Fatalf("%q: %#v prints %q, which reads %#v, %v", s, p, p.String(), q, err)
 		}

@@ -9,6 +9,8 @@ import (
 	cc "github.com/urlkit/urlkit/internal/charclass"
 	"github.com/urlkit/urlkit/internal/gophertype"
 	"github.com/urlkit/urlkit/internal/registry"
+	"github.com/urlkit/urlkit/internal/request"
+	"github.com/urlkit/urlkit/internal/schemedata"
 )
 
 // Gopher is the view of a gopher URL (RFC 1738 3.4):
@@ -32,21 +34,21 @@ type Gopher struct {
 	Selector  string // decoded
 	Search    string // decoded; see HasSearch
 	HasSearch bool   // a first %09 is present
-	Plus      string // the Gopher+ string, decoded; see HasPlus and PlusRequest
+	Plus      string // the Gopher+ string, decoded; see HasPlus and plusRequest
 	HasPlus   bool   // a second %09 is present (HasPlus implies HasSearch)
 
-	// At holds where each part is written in the URL's String form.
-	At GopherSpans
+	// at holds where each part is written in the URL's String form.
+	at gopherSpans
 }
 
-// GopherSpans are the spans of a gopher URL's parts (see Span).
-type GopherSpans struct {
-	Server
+// gopherSpans are the spans of a gopher URL's parts (see Span).
+type gopherSpans struct {
+	authSpans
 	Type, Selector, Search, Plus Span
 }
 
-// ParseGopher returns the view of a gopher URL.
-func ParseGopher(u *urlkit.URL) (*Gopher, error) {
+// parseGopher returns the view of a gopher URL.
+func parseGopher(u *urlkit.URL) (*Gopher, error) {
 	g := new(Gopher)
 	if err := g.read(u); err != nil {
 		return nil, err
@@ -56,14 +58,11 @@ func ParseGopher(u *urlkit.URL) (*Gopher, error) {
 
 // read fills g with the view of u.
 func (g *Gopher) read(u *urlkit.URL) error {
-	if err := expect(u, "gopher"); err != nil {
-		return err
-	}
 	if err := needAuthority(u); err != nil {
 		return err
 	}
 	*g = Gopher{Host: u.Host, Port: port(u), Type: '1'}
-	g.At.Server = serverSpans(u)
+	g.at.authSpans = serverSpans(u)
 	p, off, ok := urlPath(u)
 	if !ok && u.HasQuery {
 		return noSlashBeforeQuery(u)
@@ -77,43 +76,40 @@ func (g *Gopher) read(u *urlkit.URL) error {
 	} else {
 		g.Type = p[0]
 	}
-	g.At.Type = Span{off, off + sp.TypeEnd}
+	g.at.Type = Span{off, off + sp.TypeEnd}
 	g.Selector = unescape(p[sp.TypeEnd:sp.SelectorEnd])
-	g.At.Selector = Span{off + sp.TypeEnd, off + sp.SelectorEnd}
+	g.at.Selector = Span{off + sp.TypeEnd, off + sp.SelectorEnd}
 	if sp.SearchAt < 0 {
 		return nil
 	}
 	g.HasSearch, g.Search = true, unescape(p[sp.SearchAt:sp.SearchEnd])
-	g.At.Search = Span{off + sp.SearchAt, off + sp.SearchEnd}
+	g.at.Search = Span{off + sp.SearchAt, off + sp.SearchEnd}
 	if sp.PlusAt >= 0 {
 		g.HasPlus, g.Plus = true, unescape(p[sp.PlusAt:])
-		g.At.Plus = Span{off + sp.PlusAt, off + len(p)}
+		g.at.Plus = Span{off + sp.PlusAt, off + len(p)}
 	}
 	return nil
 }
 
-// Scheme returns "gopher".
-func (g *Gopher) Scheme() string { return "gopher" }
-
-// AppendParts appends type, selector, search, plus and plus_request (the
+// appendParts appends type, selector, search, plus and plus_request (the
 // Gopher+ string classified, null when there is none or it is none of
 // the forms).
-func (g *Gopher) AppendParts(dst []Part) []Part {
-	var req Value
-	if p, err := g.PlusRequest(); err == nil && p.Kind != PlusNone {
-		view := p.Kind == PlusView
-		var attrs, values Value
+func (g *Gopher) appendParts(dst []part) []part {
+	var req value
+	if p, err := g.plusRequest(); err == nil && p.Kind != plusNone {
+		view := p.Kind == plusView
+		var attrs, values value
 		if p.Attributes != nil {
 			attrs = strs(p.Attributes)
 		}
 		if p.Form {
 			values = strs(p.Values)
 		}
-		req = Value{Kind: KindObject, Sub: []Part{{"kind", str(p.Kind.String())}, {"view", opt(p.View, view)},
-			{"language", opt(p.Language, view)}, {"attributes", attrs}, {"ask_values", values}}}
+		req = value{Kind: schemedata.KindObject, Sub: []part{kv("kind", str(p.Kind.String())), kv("view", opt(p.View, view)),
+			kv("language", opt(p.Language, view)), kv("attributes", attrs), kv("ask_values", values)}}
 	}
-	return append(dst, Part{"type", str(string([]byte{g.Type}))}, Part{"selector", str(g.Selector)},
-		Part{"search", opt(g.Search, g.HasSearch)}, Part{"plus", opt(g.Plus, g.HasPlus)}, Part{"plus_request", req})
+	return append(dst, kv("type", str(string([]byte{g.Type}))), kv("selector", str(g.Selector)),
+		kv("search", opt(g.Search, g.HasSearch)), kv("plus", opt(g.Plus, g.HasPlus)), kv("plus_request", req))
 }
 
 // URL builds the gopher URL: the type and selector encoded for xchar, the
@@ -137,64 +133,56 @@ func (g *Gopher) URL() *urlkit.URL {
 	return u
 }
 
-// PlusRequest classifies the Gopher+ string (RFC 1738 3.4;
+// plusRequest classifies the Gopher+ string (RFC 1738 3.4;
 // draft-ietf-uri-url-06 3.4.4 to 3.4.9; draft-ietf-uri-url-03's
-// summary). It returns PlusNone when the URL has no Gopher+ string.
-func (g *Gopher) PlusRequest() (GopherPlus, error) {
+// summary). It returns plusNone when the URL has no Gopher+ string.
+func (g *Gopher) plusRequest() (gopherPlus, error) {
 	if !g.HasPlus {
-		return GopherPlus{}, nil
+		return gopherPlus{}, nil
 	}
-	return ParseGopherPlus(g.Plus)
+	return parseGopherPlus(g.Plus)
 }
 
-// GopherTypeMeaning says what a gopher item type stands for ("a text
-// file"), from the one table of item types that the Gopher client reads
-// too; "" for a type RFC 1436 and the conventions do not define.
-func GopherTypeMeaning(t byte) string {
-	it, _ := gophertype.Lookup(t)
-	return it.Meaning
-}
-
-// PlusKind is the kind of a Gopher+ request.
-type PlusKind uint8
+// plusKind is the kind of a Gopher+ request.
+type plusKind uint8
 
 const (
-	// PlusNone: no Gopher+ string (or an empty one).
-	PlusNone PlusKind = iota
-	// PlusView: "+" for the default view, "+VIEW LANGUAGE" for an
+	// plusNone: no Gopher+ string (or an empty one).
+	plusNone plusKind = iota
+	// plusView: "+" for the default view, "+VIEW LANGUAGE" for an
 	// alternate view, optionally with a filled-out ASK form (Values).
-	PlusView
-	// PlusAsk: "?", an item with an ASK form to fill out.
-	PlusAsk
-	// PlusItemAttributes: "!" for all of an item's attributes, or "!"
+	plusView
+	// plusAsk: "?", an item with an ASK form to fill out.
+	plusAsk
+	// plusItemAttributes: "!" for all of an item's attributes, or "!"
 	// and attribute names separated by spaces.
-	PlusItemAttributes
-	// PlusDirectoryAttributes: "$", the attributes of every item of a
+	plusItemAttributes
+	// plusDirectoryAttributes: "$", the attributes of every item of a
 	// directory, or only the named ones.
-	PlusDirectoryAttributes
+	plusDirectoryAttributes
 )
 
 var plusKindNames = [...]string{"none", "view", "ask", "item_attributes", "directory_attributes"}
 
 // String returns the kind as "none", "view", "ask", "item_attributes" or
 // "directory_attributes".
-func (k PlusKind) String() string {
+func (k plusKind) String() string {
 	if int(k) < len(plusKindNames) {
 		return plusKindNames[k]
 	}
 	return "unknown"
 }
 
-// GopherPlus is a classified Gopher+ string.
-type GopherPlus struct {
-	Kind PlusKind
-	// View and Language name an alternate view (PlusView); both are ""
+// gopherPlus is a classified Gopher+ string.
+type gopherPlus struct {
+	Kind plusKind
+	// View and Language name an alternate view (plusView); both are ""
 	// for the default view. A view name holds no space.
 	View, Language string
-	// Attributes are the attribute names of PlusItemAttributes and
-	// PlusDirectoryAttributes ("+ABSTRACT"); nil means all of them.
+	// Attributes are the attribute names of plusItemAttributes and
+	// plusDirectoryAttributes ("+ABSTRACT"); nil means all of them.
 	Attributes []string
-	// Form reports an ASK submission (PlusView only): the string goes on
+	// Form reports an ASK submission (plusView only): the string goes on
 	// with a TAB, "1" CR LF, "+-1" CR LF, one line per value and a line
 	// holding only ".".
 	Form bool
@@ -203,30 +191,30 @@ type GopherPlus struct {
 	Values []string
 }
 
-// ParseGopherPlus classifies a decoded Gopher+ string. The forms are
+// parseGopherPlus classifies a decoded Gopher+ string. The forms are
 // those of draft-ietf-uri-url-03's summary and RFC 1738 3.4:
 //
 //	+[view_name[ language_name]][<TAB>1<CRLF>+-1<CRLF>value<CRLF>...<CRLF>.<CRLF>]
 //	?
 //	![attribute_name[ attribute_name]...]
 //	$[attribute_name[ attribute_name]...]
-func ParseGopherPlus(s string) (GopherPlus, error) {
+func parseGopherPlus(s string) (gopherPlus, error) {
 	if s == "" {
-		return GopherPlus{}, nil
+		return gopherPlus{}, nil
 	}
-	fail := func(msg string) (GopherPlus, error) {
-		return GopherPlus{}, errors.New("scheme: gopher+: " + msg)
+	fail := func(msg string) (gopherPlus, error) {
+		return gopherPlus{}, errors.New("scheme: gopher+: " + msg)
 	}
 	switch s[0] {
 	case '?':
 		if len(s) > 1 {
 			return fail("a Gopher+ \"?\" (an item with an ASK form) stands alone (draft-ietf-uri-url-06 3.4.4)")
 		}
-		return GopherPlus{Kind: PlusAsk}, nil
+		return gopherPlus{Kind: plusAsk}, nil
 	case '!', '$':
-		p := GopherPlus{Kind: PlusItemAttributes}
+		p := gopherPlus{Kind: plusItemAttributes}
 		if s[0] == '$' {
-			p.Kind = PlusDirectoryAttributes
+			p.Kind = plusDirectoryAttributes
 		}
 		if len(s) == 1 {
 			return p, nil
@@ -239,7 +227,7 @@ func ParseGopherPlus(s string) (GopherPlus, error) {
 		}
 		return p, nil
 	case '+':
-		p := GopherPlus{Kind: PlusView}
+		p := gopherPlus{Kind: plusView}
 		head, form, hasForm := strings.Cut(s[1:], "\t")
 		if strings.ContainsAny(head, "\r\n") {
 			return fail("a Gopher+ view name holds no CR or LF (draft-ietf-uri-url-06 3.4.8)")
@@ -271,17 +259,17 @@ func ParseGopherPlus(s string) (GopherPlus, error) {
 
 // String returns the Gopher+ string of the request, decoded: what a
 // Gopher view's Plus holds.
-func (p GopherPlus) String() string {
+func (p gopherPlus) String() string {
 	switch p.Kind {
-	case PlusAsk:
+	case plusAsk:
 		return "?"
-	case PlusItemAttributes, PlusDirectoryAttributes:
+	case plusItemAttributes, plusDirectoryAttributes:
 		c := "!"
-		if p.Kind == PlusDirectoryAttributes {
+		if p.Kind == plusDirectoryAttributes {
 			c = "$"
 		}
 		return c + strings.Join(p.Attributes, " ")
-	case PlusView:
+	case plusView:
 		s := "+" + p.View
 		if p.Language != "" {
 			s += " " + p.Language
@@ -299,12 +287,12 @@ func (p GopherPlus) String() string {
 }
 
 func init() {
-	register(&unit{parse: view(ParseGopher), parts: func(dst []Part, u *urlkit.URL, _ urlkit.Mode) ([]Part, error) {
+	register(&unit{parse: view(parseGopher), parts: func(dst []part, u *urlkit.URL, _ urlkit.Mode) ([]part, error) {
 		var g Gopher // on the stack
 		if err := g.read(u); err != nil {
 			return dst, err
 		}
-		return g.AppendParts(dst), nil
+		return g.appendParts(dst), nil
 	}, concerns: gopherConcerns, plan: gopherPlan, proxied: true}, "gopher")
 }
 
@@ -316,56 +304,23 @@ func gopherConcerns(v View, c *concernList) {
 	if g == nil {
 		return
 	}
-	c.scanSpan(g.At.Selector, ctlLine, "Gopher selector line")
-	c.scanSpan(g.At.Search, ctlLine, "Gopher search")
+	c.scanSpan(g.at.Selector, ctlLine, "Gopher selector line")
+	c.scanSpan(g.at.Search, ctlLine, "Gopher search")
 	if !g.HasPlus {
 		return
 	}
-	plus := c.s[g.At.Plus.At:g.At.Plus.End]
-	req, err := g.PlusRequest()
+	plus := c.s[g.at.Plus.At:g.at.Plus.End]
+	req, err := g.plusRequest()
 	head := indexEscape(plus, '\t')
 	if err != nil || !req.Form || head < 0 { // a raw TAB was reported as a raw byte
-		c.scanSpan(g.At.Plus, ctlLine|ctlTAB, "Gopher+ string")
+		c.scanSpan(g.at.Plus, ctlLine|ctlTAB, "Gopher+ string")
 		return
 	}
 	// An ASK submission: the head (up to its TAB) holds no control
 	// character; after it, the CR LF are the form's own (the values were
 	// checked to hold none) and a value may not hold NUL.
-	c.scanSpan(Span{g.At.Plus.At, g.At.Plus.At + head}, ctlLine|ctlTAB, "Gopher+ view")
-	c.scanSpan(Span{g.At.Plus.At + head, g.At.Plus.End}, ctlNUL, "Gopher+ ASK value")
-}
-
-// GopherRequest is the request of a gopher Plan, for the executor: the
-// fields of the request line, or what the client must ask first.
-type GopherRequest struct {
-	Selector string
-	// Search is the search field, nil when the line has none.
-	Search *string
-	// Plus is the Gopher+ field, nil when the line has none.
-	Plus *string
-	// AskSearch: a search server (type 7) and no words in the URL: the
-	// client asks the user and sends them as the search field.
-	AskSearch bool
-	// AskForm: Gopher+ "?": the client fetches the item's attributes
-	// ("!"), asks the questions of its +ASK block, then submits the
-	// answers as a form.
-	AskForm bool
-	// Form holds the values of a filled-in ASK form to submit (a "+"
-	// request with a +-1 data block); nil when there is none.
-	Form []string
-	// Attributes: a "!" or "$" request, answered with attribute blocks.
-	Attributes bool
-}
-
-// Line returns the request line with its CR LF.
-func (r *GopherRequest) Line() string {
-	line := r.Selector
-	for _, f := range []*string{r.Search, r.Plus} {
-		if f != nil {
-			line += "\t" + *f
-		}
-	}
-	return line + "\r\n"
+	c.scanSpan(Span{g.at.Plus.At, g.at.Plus.At + head}, ctlLine|ctlTAB, "Gopher+ view")
+	c.scanSpan(Span{g.at.Plus.At + head, g.at.Plus.End}, ctlNUL, "Gopher+ ASK value")
 }
 
 // gopherPlan is the access of RFC 1738 3.4 and RFC 1436, with Gopher+ as
@@ -384,16 +339,16 @@ func gopherPlan(v View, p *planner) {
 		if g.Type == 'T' {
 			kind = "tn3270"
 		}
-		p.unsupported(g.At.Type.At, fmt.Sprintf("gopher item type %q is an interactive %s session on %s, not a document to fetch; the selector, if any, is the user name to log in with (RFC 1436)",
+		p.unsupported(g.at.Type.At, fmt.Sprintf("gopher item type %q is an interactive %s session on %s, not a document to fetch; the selector, if any, is the user name to log in with (RFC 1436)",
 			string([]byte{g.Type}), kind, addr(g.Host, g.Port, "gopher")))
 		return
 	}
-	r := &GopherRequest{Selector: g.Selector}
+	r := &request.Gopher{Selector: g.Selector}
 	if g.HasSearch {
 		s := g.Search
 		r.Search = &s
 	}
-	preq, perr := g.PlusRequest()
+	preq, perr := g.plusRequest()
 	if g.HasPlus && g.Plus != "" {
 		s := g.Plus
 		r.Plus = &s
@@ -417,11 +372,11 @@ func gopherPlan(v View, p *planner) {
 		p.comment("not a search item: the selector, a TAB and the Gopher+ string, without the empty search (draft-ietf-uri-url-06 3.4.3)")
 	}
 	switch preq.Kind {
-	case PlusNone:
+	case plusNone:
 		if g.HasSearch {
 			p.comment("the selector, a TAB and the search string (RFC 1738 3.4)")
 		}
-	case PlusView:
+	case plusView:
 		switch {
 		case preq.Form:
 			p.gopherForm(r, preq)
@@ -433,10 +388,10 @@ func gopherPlan(v View, p *planner) {
 		default:
 			p.comment("Gopher+: the alternate view %q in the language %q (RFC 1738 3.4)", preq.View, preq.Language)
 		}
-	case PlusAsk:
+	case plusAsk:
 		r.AskForm = true
 		bang := "!"
-		attrs := &GopherRequest{Selector: g.Selector, Plus: &bang, Attributes: true}
+		attrs := &request.Gopher{Selector: g.Selector, Plus: &bang, Attributes: true}
 		st := p.send("ATTRIBUTES", g.Selector, attrs.Line())
 		st.Request = r
 		st.Why, st.RFC = "Gopher+ \"?\": the item has an ASK form; the client fetches all of its attributes (\"!\", since servers such as pygopherd answer \"!+ASK\" with the document itself) and reads its +ASK block", "draft-ietf-uri-url-06 3.4.5"
@@ -446,10 +401,10 @@ func gopherPlan(v View, p *planner) {
 		p.formLines(r.Selector, nil)
 		p.gopherReply(g, true)
 		return
-	case PlusItemAttributes, PlusDirectoryAttributes:
+	case plusItemAttributes, plusDirectoryAttributes:
 		r.Attributes = true
 		of := "the item"
-		if preq.Kind == PlusDirectoryAttributes {
+		if preq.Kind == plusDirectoryAttributes {
 			of = "every item of the directory"
 		}
 		if preq.Attributes == nil {
@@ -463,7 +418,7 @@ func gopherPlan(v View, p *planner) {
 }
 
 // gopherForm adds the submission of a filled-in ASK form.
-func (p *planner) gopherForm(r *GopherRequest, preq GopherPlus) {
+func (p *planner) gopherForm(r *request.Gopher, preq gopherPlus) {
 	r.Form = append([]string{}, preq.Values...)
 	p.comment("a filled-out ASK form: %d value(s) in a +-1 data block ending with a line holding \".\" (RFC 1738 3.4)", len(preq.Values))
 	if preq.View != "" {
@@ -476,7 +431,7 @@ func (p *planner) gopherForm(r *GopherRequest, preq GopherPlus) {
 // formLines adds the lines of an ASK submission (Gopher+ 2.6): the head,
 // "+-1", each value (dot-stuffed), ".". With r nil the values are the
 // user's answers, not known yet.
-func (p *planner) formLines(selector string, r *GopherRequest) {
+func (p *planner) formLines(selector string, r *request.Gopher) {
 	st := p.send("ASK", selector, selector+"\t+\t1\r\n")
 	st.Request = r
 	p.send("", "", "+-1\r\n")

@@ -30,30 +30,22 @@ type HTTP struct {
 	Search               string // the search part as written, after "?"; see HasSearch
 	HasSearch            bool   // a "?" is present
 
-	// At holds where each part is written in the URL's String form.
-	At HTTPSpans
+	// at holds where each part is written in the URL's String form.
+	at httpSpans
 }
 
-// HTTPSpans are the spans of an http URL's parts (see Span).
-type HTTPSpans struct {
-	Server
+// httpSpans are the spans of an http URL's parts (see Span).
+type httpSpans struct {
+	authSpans
 	Path, Search Span
 }
 
-// ParseHTTP returns the view of an http or https URL.
-func ParseHTTP(u *urlkit.URL) (*HTTP, error) {
+// parseHTTP returns the view of an http or https URL, with its user name
+// and password if login is set (the RFC3986 and Lenient modes: RFC 3986
+// allows them in http URLs, RFC 1738 3.3 does not).
+func parseHTTP(u *urlkit.URL, login bool) (*HTTP, error) {
 	h := new(HTTP)
-	if err := h.read(u, false); err != nil {
-		return nil, err
-	}
-	return h, nil
-}
-
-// ParseHTTP3986 is ParseHTTP that also reads a user name and password,
-// which RFC 3986 allows in http URLs (RFC 1738 3.3 does not).
-func ParseHTTP3986(u *urlkit.URL) (*HTTP, error) {
-	h := new(HTTP)
-	if err := h.read(u, true); err != nil {
+	if err := h.read(u, login); err != nil {
 		return nil, err
 	}
 	return h, nil
@@ -62,9 +54,6 @@ func ParseHTTP3986(u *urlkit.URL) (*HTTP, error) {
 // read fills h, a zero HTTP, with the view of u, with its login if login
 // is set (else a login is an error).
 func (h *HTTP) read(u *urlkit.URL, login bool) error {
-	if err := expect(u, "http", "https"); err != nil {
-		return err
-	}
 	if err := needAuthority(u); err != nil {
 		return err
 	}
@@ -74,15 +63,15 @@ func (h *HTTP) read(u *urlkit.URL, login bool) error {
 	o := u.Offsets()
 	h.Secure = len(u.Scheme) == len("https") // expect took http or https
 	h.Host, h.Port, h.Search, h.HasSearch = u.Host, port(u), u.Query, u.HasQuery
-	h.At.Server = serverSpansAt(u, o)
+	h.at.authSpans = serverSpansAt(u, o)
 	if len(u.Path) > 0 {
 		h.Path = u.Path[1:]
-		h.At.Path = Span{o.Path + 1, o.Path + len(u.Path)}
+		h.at.Path = Span{o.Path + 1, o.Path + len(u.Path)}
 	} else {
 		h.NoPath = true
 	}
 	if u.HasQuery {
-		h.At.Search = Span{o.Query, o.Query + len(u.Query)}
+		h.at.Search = Span{o.Query, o.Query + len(u.Query)}
 	}
 	if login {
 		h.HasUser, h.HasPassword = u.HasUser, u.HasPassword
@@ -92,27 +81,27 @@ func (h *HTTP) read(u *urlkit.URL, login bool) error {
 	return nil
 }
 
-// Scheme returns "http" or "https".
-func (h *HTTP) Scheme() string {
+// name returns "http" or "https".
+func (h *HTTP) name() string {
 	if h.Secure {
 		return "https"
 	}
 	return "http"
 }
 
-// AppendParts appends path (null for a URL without one) and search, and
+// appendParts appends path (null for a URL without one) and search, and
 // user and password when the URL has a login.
-func (h *HTTP) AppendParts(dst []Part) []Part {
-	dst = append(dst, Part{"path", opt(h.Path, !h.NoPath)}, Part{"search", opt(h.Search, h.HasSearch)})
+func (h *HTTP) appendParts(dst []part) []part {
+	dst = append(dst, kv("path", opt(h.Path, !h.NoPath)), kv("search", opt(h.Search, h.HasSearch)))
 	if h.HasUser {
-		dst = append(dst, Part{"user", str(h.User)}, Part{"password", opt(h.Password, h.HasPassword)})
+		dst = append(dst, kv("user", str(h.User)), kv("password", opt(h.Password, h.HasPassword)))
 	}
 	return dst
 }
 
 // URL builds the URL from the path and search as they are.
 func (h *HTTP) URL() *urlkit.URL {
-	u := serverURL(h.Scheme(), h.Host, h.Port)
+	u := serverURL(h.name(), h.Host, h.Port)
 	setLogin(u, h.User, h.Password, h.HasUser, h.HasPassword)
 	if !h.NoPath || h.Path != "" {
 		u.Path = "/" + h.Path
@@ -136,20 +125,17 @@ func (h *HTTP) Hostname() string { return strings.TrimSuffix(strings.TrimPrefix(
 
 func init() {
 	register(&unit{parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
-		if currentReading(m) {
-			return nilView(ParseHTTP3986(u))
-		}
-		return nilView(ParseHTTP(u))
+		return nilView(parseHTTP(u, currentReading(m)))
 	}, parts: httpParts, plan: httpPlan, proxied: true}, "http", "https")
 }
 
 // httpParts is unit.parts, the view on the stack.
-func httpParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error) {
+func httpParts(dst []part, u *urlkit.URL, m urlkit.Mode) ([]part, error) {
 	var h HTTP
 	if err := h.read(u, currentReading(m)); err != nil {
 		return dst, err
 	}
-	return h.AppendParts(dst), nil
+	return h.appendParts(dst), nil
 }
 
 // httpPlan is the request urlkit's access layer sends with net/http: an
@@ -158,7 +144,7 @@ func httpParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error) {
 // concern.
 func httpPlan(v View, p *planner) {
 	h := v.(*HTTP)
-	p.connect(addr(h.Host, h.Port, h.Scheme()))
+	p.connect(addr(h.Host, h.Port, h.name()))
 	if h.Secure {
 		p.comment("https: a TLS handshake with server name %q comes first; the request then goes over TLS (RFC 2818)", h.Hostname())
 	}

@@ -18,10 +18,10 @@ import (
 type Mailto struct {
 	Address string // the addr-spec, decoded (RFC 6068: the first address)
 
-	// At holds where the address is written in the URL's String form.
-	At struct{ Address Span }
+	// at holds where the address is written in the URL's String form.
+	at struct{ Address Span }
 
-	// RFC 6068 (read in the rfc3986 and lenient modes, ParseMailto6068):
+	// RFC 6068 (read in the rfc3986 and lenient modes):
 	// To is every address, those before "?" and those of "to" hfields;
 	// Fields the other hfields in order, decoded; Body the "body"
 	// hfield. In the rfc1738 mode To holds Address alone.
@@ -51,13 +51,15 @@ func (m *Mailto) Recipients() []string {
 }
 
 // HField is one header field of an RFC 6068 mailto URL ("?subject=hi"):
-// its name and value decoded, and where "name=value" is written.
+// its name and value, decoded.
 type HField struct {
 	Name, Value string
-	At          Span
+
+	at Span // where "name=value" is written
 }
 
-// ParseMailto6068 returns the view of an RFC 6068 mailto URL:
+// parseMailto6068 returns the view of an RFC 6068 mailto URL (the
+// RFC3986 and Lenient modes):
 //
 //	mailto:[addr-spec *("," addr-spec)]["?" hfname "=" hfvalue *("&" hfname "=" hfvalue)]
 //
@@ -67,10 +69,7 @@ type HField struct {
 // is the message body, and any other hfield is a header field. Names and
 // values are percent-decoded (RFC 6068 2); control characters in them
 // are refused later, as concerns, before anything is sent.
-func ParseMailto6068(u *urlkit.URL) (*Mailto, error) {
-	if err := expect(u, "mailto"); err != nil {
-		return nil, err
-	}
+func parseMailto6068(u *urlkit.URL) (*Mailto, error) {
 	l := layoutOf(u)
 	m := &Mailto{}
 	addAddrs := func(raw string, off int) error {
@@ -95,7 +94,7 @@ func ParseMailto6068(u *urlkit.URL) (*Mailto, error) {
 	if err := addAddrs(path, l.ssp); err != nil {
 		return nil, err
 	}
-	m.At.Address = Span{l.ssp, l.ssp + len(path)}
+	m.at.Address = Span{l.ssp, l.ssp + len(path)}
 	if u.HasQuery {
 		off := l.query
 		for _, f := range strings.Split(u.Query, "&") {
@@ -112,7 +111,7 @@ func ParseMailto6068(u *urlkit.URL) (*Mailto, error) {
 			case "body":
 				m.Body, m.HasBody = m.Body+v, true
 			default:
-				m.Fields = append(m.Fields, HField{Name: canonicalField(n), Value: v, At: Span{off, off + len(f)}})
+				m.Fields = append(m.Fields, HField{Name: canonicalField(n), Value: v, at: Span{off, off + len(f)}})
 			}
 			off += len(f) + 1
 		}
@@ -144,8 +143,9 @@ func splitOutsideQuotes(s string, sep byte) []string {
 	return append(out, s[start:])
 }
 
-// ParseMailto returns the view of a mailto URL, checking the address.
-func ParseMailto(u *urlkit.URL) (*Mailto, error) {
+// parseMailto returns the view of an RFC 1738 mailto URL (the RFC1738
+// and RFC1630 modes), checking the address.
+func parseMailto(u *urlkit.URL) (*Mailto, error) {
 	m := new(Mailto)
 	if err := m.read(u); err != nil {
 		return nil, err
@@ -155,29 +155,23 @@ func ParseMailto(u *urlkit.URL) (*Mailto, error) {
 
 // read fills m with the view of u (RFC 1738's mailto).
 func (m *Mailto) read(u *urlkit.URL) error {
-	if err := expect(u, "mailto"); err != nil {
-		return err
-	}
 	addr, err := addrSpec(u)
 	if err != nil {
 		return err
 	}
 	*m = Mailto{Address: addr}
 	o := u.Offsets()
-	m.At.Address = Span{o.SchemeSpecificPart, o.Fragment}
+	m.at.Address = Span{o.SchemeSpecificPart, o.Fragment}
 	if u.HasFragment {
-		m.At.Address.End-- // the "#"
+		m.at.Address.End-- // the "#"
 	}
 	return nil
 }
 
-// Scheme returns "mailto".
-func (m *Mailto) Scheme() string { return "mailto" }
-
-// AppendParts appends address, local_part and domain.
-func (m *Mailto) AppendParts(dst []Part) []Part {
+// appendParts appends address, local_part and domain.
+func (m *Mailto) appendParts(dst []part) []part {
 	local, domain := m.Split()
-	return append(dst, Part{"address", str(m.Address)}, Part{"local_part", str(local)}, Part{"domain", str(domain)})
+	return append(dst, kv("address", str(m.Address)), kv("local_part", str(local)), kv("domain", str(domain)))
 }
 
 // URL builds "mailto:" and the address, encoded for xchar (so "%"
@@ -319,19 +313,19 @@ func splitAddr(a string) (string, string) {
 }
 
 // mailtoParts is unit.parts: RFC 1738's view on the stack.
-func mailtoParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error) {
+func mailtoParts(dst []part, u *urlkit.URL, m urlkit.Mode) ([]part, error) {
 	if currentReading(m) {
-		v, err := ParseMailto6068(u)
+		v, err := parseMailto6068(u)
 		if err != nil {
 			return dst, err
 		}
-		return v.AppendParts(dst), nil
+		return v.appendParts(dst), nil
 	}
 	var v Mailto
 	if err := v.read(u); err != nil {
 		return dst, err
 	}
-	return v.AppendParts(dst), nil
+	return v.appendParts(dst), nil
 }
 
 // MID is the view of a mid URL (RFC 1630, Message-Id): the RFC 822
@@ -341,12 +335,9 @@ type MID struct {
 	ID string // decoded
 }
 
-// ParseMID returns the view of a mid URL, checking that the id is an
+// parseMID returns the view of a mid URL, checking that the id is an
 // addr-spec.
-func ParseMID(u *urlkit.URL) (*MID, error) {
-	if err := expect(u, "mid"); err != nil {
-		return nil, err
-	}
+func parseMID(u *urlkit.URL) (*MID, error) {
 	id, err := addrSpec(u)
 	if err != nil {
 		return nil, err
@@ -354,11 +345,8 @@ func ParseMID(u *urlkit.URL) (*MID, error) {
 	return &MID{ID: id}, nil
 }
 
-// Scheme returns "mid".
-func (m *MID) Scheme() string { return "mid" }
-
-// AppendParts appends id.
-func (m *MID) AppendParts(dst []Part) []Part { return append(dst, Part{"id", str(m.ID)}) }
+// appendParts appends id.
+func (m *MID) appendParts(dst []part) []part { return append(dst, kv("id", str(m.ID))) }
 
 // URL builds "mid:" and the id encoded for xchar.
 func (m *MID) URL() *urlkit.URL { return opaqueURL("mid", escape(m.ID, &keepXchar)) }
@@ -370,12 +358,9 @@ type CID struct {
 	ID string // decoded
 }
 
-// ParseCID returns the view of a cid URL, checking that the id is an
+// parseCID returns the view of a cid URL, checking that the id is an
 // addr-spec.
-func ParseCID(u *urlkit.URL) (*CID, error) {
-	if err := expect(u, "cid"); err != nil {
-		return nil, err
-	}
+func parseCID(u *urlkit.URL) (*CID, error) {
 	id, err := addrSpec(u)
 	if err != nil {
 		return nil, err
@@ -383,11 +368,8 @@ func ParseCID(u *urlkit.URL) (*CID, error) {
 	return &CID{ID: id}, nil
 }
 
-// Scheme returns "cid".
-func (c *CID) Scheme() string { return "cid" }
-
-// AppendParts appends id.
-func (c *CID) AppendParts(dst []Part) []Part { return append(dst, Part{"id", str(c.ID)}) }
+// appendParts appends id.
+func (c *CID) appendParts(dst []part) []part { return append(dst, kv("id", str(c.ID))) }
 
 // URL builds "cid:" and the id encoded for xchar.
 func (c *CID) URL() *urlkit.URL { return opaqueURL("cid", escape(c.ID, &keepXchar)) }
@@ -399,19 +381,13 @@ type URN struct {
 	Name string // the scheme-specific part as written
 }
 
-// ParseURN returns the view of a urn URL.
-func ParseURN(u *urlkit.URL) (*URN, error) {
-	if err := expect(u, "urn"); err != nil {
-		return nil, err
-	}
+// parseURN returns the view of a urn URL.
+func parseURN(u *urlkit.URL) (*URN, error) {
 	return &URN{Name: u.SchemeSpecificPart()}, nil
 }
 
-// Scheme returns "urn".
-func (n *URN) Scheme() string { return "urn" }
-
-// AppendParts appends name.
-func (n *URN) AppendParts(dst []Part) []Part { return append(dst, Part{"name", str(n.Name)}) }
+// appendParts appends name.
+func (n *URN) appendParts(dst []part) []part { return append(dst, kv("name", str(n.Name))) }
 
 // URL builds "urn:" and the name as it is.
 func (n *URN) URL() *urlkit.URL { return opaqueURL("urn", n.Name) }
@@ -419,27 +395,27 @@ func (n *URN) URL() *urlkit.URL { return opaqueURL("urn", n.Name) }
 func init() {
 	register(&unit{parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
 		if currentReading(m) {
-			return nilView(ParseMailto6068(u))
+			return nilView(parseMailto6068(u))
 		}
-		return nilView(ParseMailto(u))
+		return nilView(parseMailto(u))
 	}, parts: mailtoParts, concerns: mailtoConcerns, plan: mailtoPlan}, "mailto")
-	register(&unit{parse: view(ParseMID), plan: func(v View, p *planner) {
+	register(&unit{parse: view(parseMID), plan: func(v View, p *planner) {
 		p.comment("mid: a mail message already received (RFC 1630): the client looks in the user's mail for the message whose Message-ID is <%s>", v.(*MID).ID)
 	}}, "mid")
-	register(&unit{parse: view(ParseCID), plan: func(v View, p *planner) {
+	register(&unit{parse: view(parseCID), plan: func(v View, p *planner) {
 		p.comment("cid: a body part of the MIME message this URL appears in (RFC 1630): the one whose Content-ID is <%s>", v.(*CID).ID)
 	}}, "cid")
-	register(&unit{parse: view(ParseURN)}, "urn")
+	register(&unit{parse: view(parseURN)}, "urn")
 }
 
 // mailtoConcerns: the address goes into RCPT TO.
 func mailtoConcerns(v View, c *concernList) {
 	if m, _ := v.(*Mailto); m != nil {
-		c.scanSpan(m.At.Address, ctlCR|ctlLF|ctlNUL, "SMTP RCPT TO address")
+		c.scanSpan(m.at.Address, ctlCR|ctlLF|ctlNUL, "SMTP RCPT TO address")
 		for _, f := range m.Fields {
 			// A line break in a header value would start another
 			// field (header injection: "?subject=x%0D%0ABcc:victim").
-			c.scanSpan(f.At, ctlCR|ctlLF|ctlNUL, "header field "+f.Name+" of the message")
+			c.scanSpan(f.at, ctlCR|ctlLF|ctlNUL, "header field "+f.Name+" of the message")
 		}
 		if c.u.HasQuery {
 			off := c.l.query

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/schemedata"
 )
 
 // News is the view of a news URL (RFC 1738 3.6):
@@ -22,19 +23,16 @@ type News struct {
 	Group     string // decoded; a group name holds no "@"
 	MessageID string // decoded, without "<" and ">"; it holds an "@"
 	// Host and Port name the server of RFC 5538's news://HOST/GROUP,
-	// read in the RFC3986 mode only (ParseNews5538); "" otherwise.
+	// read in the RFC3986 mode only; "" otherwise.
 	Host, Port string
 }
 
-// ParseNews5538 is ParseNews that also reads RFC 5538's form with a
+// parseNews5538 is parseNews that also reads RFC 5538's form with a
 // server, news://HOST[:PORT]/GROUP or news://HOST/MESSAGE-ID (RFC 5538
 // 2.1), which the RFC 3986 mode accepts and RFC 1738 does not.
-func ParseNews5538(u *urlkit.URL) (*News, error) {
+func parseNews5538(u *urlkit.URL) (*News, error) {
 	if !u.HasAuthority || u.Host == "" {
-		return ParseNews(u)
-	}
-	if err := expect(u, "news"); err != nil {
-		return nil, err
+		return parseNews(u)
 	}
 	p, off, ok := urlPath(u)
 	if !ok || p == "" {
@@ -52,11 +50,8 @@ func ParseNews5538(u *urlkit.URL) (*News, error) {
 	return n, nil
 }
 
-// ParseNews returns the view of a news URL.
-func ParseNews(u *urlkit.URL) (*News, error) {
-	if err := expect(u, "news"); err != nil {
-		return nil, err
-	}
+// parseNews returns the view of an RFC 1738 news URL.
+func parseNews(u *urlkit.URL) (*News, error) {
 	off := layoutOf(u).ssp
 	ssp := u.SchemeSpecificPart()
 	if u.HasAuthority {
@@ -79,16 +74,13 @@ func ParseNews(u *urlkit.URL) (*News, error) {
 	return &News{Group: v}, nil
 }
 
-// Scheme returns "news".
-func (n *News) Scheme() string { return "news" }
-
-// AppendParts appends kind, group and message_id (and host, port for
+// appendParts appends kind, group and message_id (and host, port for
 // RFC 5538's form).
-func (n *News) AppendParts(dst []Part) []Part {
-	dst = append(dst, Part{"kind", str(n.Kind())}, Part{"group", opt(n.Group, !n.All && n.MessageID == "")},
-		Part{"message_id", opt(n.MessageID, n.MessageID != "")})
+func (n *News) appendParts(dst []part) []part {
+	dst = append(dst, kv("kind", str(n.Kind())), kv("group", opt(n.Group, !n.All && n.MessageID == "")),
+		kv("message_id", opt(n.MessageID, n.MessageID != "")))
 	if n.Host != "" {
-		dst = append(dst, Part{"host", str(n.Host)}, Part{"port", opt(n.Port, n.Port != "")})
+		dst = append(dst, kv("host", str(n.Host)), kv("port", opt(n.Port, n.Port != "")))
 	}
 	return dst
 }
@@ -154,36 +146,33 @@ type NNTP struct {
 	// length reads and builds back unchanged; ArticleNumber converts it.)
 	Article string
 
-	// At holds where each part is written in the URL's String form.
-	At NNTPSpans
+	// at holds where each part is written in the URL's String form.
+	at nntpSpans
 }
 
-// NNTPSpans are the spans of an nntp URL's parts (see Span).
-type NNTPSpans struct {
-	Server
+// nntpSpans are the spans of an nntp URL's parts (see Span).
+type nntpSpans struct {
+	authSpans
 	Group, Article Span
 }
 
-// ParseNNTP returns the view of an nntp URL.
-func ParseNNTP(u *urlkit.URL) (*NNTP, error) {
-	if err := expect(u, "nntp"); err != nil {
-		return nil, err
-	}
+// parseNNTP returns the view of an nntp URL.
+func parseNNTP(u *urlkit.URL) (*NNTP, error) {
 	if err := needAuthority(u); err != nil {
 		return nil, err
 	}
-	n := &NNTP{Host: u.Host, Port: port(u), At: NNTPSpans{Server: serverSpans(u)}}
+	n := &NNTP{Host: u.Host, Port: port(u), at: nntpSpans{authSpans: serverSpans(u)}}
 	p, off, ok := urlPath(u)
 	if !ok || p == "" {
 		return nil, syntaxError(u, off-1+len(u.Path), "an nntp URL needs '/' and a newsgroup name after the host (RFC 1738 3.7)")
 	}
 	group, num, hasNum := strings.Cut(p, "/")
-	n.Group, n.At.Group = unescape(group), Span{off, off + len(group)}
+	n.Group, n.at.Group = unescape(group), Span{off, off + len(group)}
 	if !hasNum {
 		return n, nil
 	}
 	off += len(group) + 1
-	n.At.Article = Span{off, off + len(num)}
+	n.at.Article = Span{off, off + len(num)}
 	if num == "" {
 		return nil, syntaxError(u, off, "an article number (digits) must follow the '/' after the newsgroup (RFC 1738 3.7)")
 	}
@@ -203,16 +192,13 @@ func (n *NNTP) ArticleNumber() (int64, bool) {
 	return a, err == nil && n.Article != ""
 }
 
-// Scheme returns "nntp".
-func (n *NNTP) Scheme() string { return "nntp" }
-
-// AppendParts appends group and article (a number, null when absent).
-func (n *NNTP) AppendParts(dst []Part) []Part {
-	var a Value
+// appendParts appends group and article (a number, null when absent).
+func (n *NNTP) appendParts(dst []part) []part {
+	var a value
 	if n.Article != "" {
-		a = Value{Kind: KindNumber, Str: n.Article}
+		a = value{Kind: schemedata.KindNumber, Str: n.Article}
 	}
-	return append(dst, Part{"group", str(n.Group)}, Part{"article", a})
+	return append(dst, kv("group", str(n.Group)), kv("article", a))
 }
 
 // URL builds the nntp URL, the group encoded for uchar.
@@ -229,11 +215,11 @@ func (n *NNTP) URL() *urlkit.URL {
 func init() {
 	register(&unit{parse: func(u *urlkit.URL, m urlkit.Mode) (View, error) {
 		if m == urlkit.RFC3986 {
-			return nilView(ParseNews5538(u))
+			return nilView(parseNews5538(u))
 		}
-		return nilView(ParseNews(u))
+		return nilView(parseNews(u))
 	}, concerns: newsConcerns, plan: newsPlan, proxied: true}, "news")
-	register(&unit{parse: view(ParseNNTP), concerns: nntpConcerns, plan: nntpPlan, proxied: true}, "nntp")
+	register(&unit{parse: view(parseNNTP), concerns: nntpConcerns, plan: nntpPlan, proxied: true}, "nntp")
 }
 
 // newsConcerns: the group or message-id goes into an NNTP command,
@@ -247,10 +233,10 @@ func nntpConcerns(v View, c *concernList) {
 	c.scan(c.u.User, c.l.user, ctlLine, "NNTP AUTHINFO USER command")
 	c.scan(c.u.Password, c.l.pass, ctlLine, "NNTP AUTHINFO PASS command")
 	if n, _ := v.(*NNTP); n != nil {
-		c.scanSpan(n.At.Group, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
-		c.scanSpan(n.At.Article, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
+		c.scanSpan(n.at.Group, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
+		c.scanSpan(n.at.Article, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")
 		if len(n.Article) > maxArticleDigits {
-			c.add(n.At.Article.At, true, "an article number of "+strconv.Itoa(len(n.Article))+" digits: NNTP's are at most "+strconv.Itoa(maxArticleDigits)+" (RFC 3977 6: up to 2^63-1, written without leading zeros)")
+			c.add(n.at.Article.At, true, "an article number of "+strconv.Itoa(len(n.Article))+" digits: NNTP's are at most "+strconv.Itoa(maxArticleDigits)+" (RFC 3977 6: up to 2^63-1, written without leading zeros)")
 		}
 	} else if p, off, ok := urlPath(c.u); ok {
 		c.scan(p, off, ctlNNTP, "NNTP command argument (GROUP, ARTICLE)")

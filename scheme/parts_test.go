@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/schemedata"
 )
 
 // render writes parts in a compact JSON-like form, to compare listings.
-func render(b *strings.Builder, parts []Part, object bool) {
+func render(b *strings.Builder, parts []part, object bool) {
 	for i, p := range parts {
 		if i > 0 {
 			b.WriteByte(',')
@@ -18,19 +19,19 @@ func render(b *strings.Builder, parts []Part, object bool) {
 			b.WriteString(p.Name + ":")
 		}
 		switch v := p.Value; v.Kind {
-		case KindNull:
+		case schemedata.KindNull:
 			b.WriteString("null")
-		case KindString:
+		case schemedata.KindString:
 			b.WriteString(strconv.Quote(v.Str))
-		case KindNumber:
+		case schemedata.KindNumber:
 			b.WriteString("#" + v.Str)
-		case KindStrings:
+		case schemedata.KindStrings:
 			b.WriteString("[" + strings.Join(v.Strings, "|") + "]")
-		case KindArray:
+		case schemedata.KindArray:
 			b.WriteByte('[')
 			render(b, v.Sub, false)
 			b.WriteByte(']')
-		case KindObject:
+		case schemedata.KindObject:
 			b.WriteByte('{')
 			render(b, v.Sub, true)
 			b.WriteByte('}')
@@ -41,10 +42,10 @@ func render(b *strings.Builder, parts []Part, object bool) {
 }
 
 // listing renders the parts of v.
-func listing(v View) string { return listingOf(v.AppendParts(nil)) }
+func listing(v View) string { return listingOf(v.appendParts(nil)) }
 
 // listingOf renders parts.
-func listingOf(parts []Part) string {
+func listingOf(parts []part) string {
 	var b strings.Builder
 	render(&b, parts, true)
 	return b.String()
@@ -93,8 +94,8 @@ func TestAppendParts(t *testing.T) {
 		if err != nil || v == nil {
 			t.Fatalf("%s: view %v, %v", c.in, v, err)
 		}
-		prefix := []Part{{"before", str("x")}}
-		parts := v.AppendParts(prefix)
+		prefix := []part{kv("before", str("x"))}
+		parts := v.appendParts(prefix)
 		if len(parts) < 1 || parts[0].Name != "before" {
 			t.Errorf("%s: AppendParts did not keep what dst held", c.in)
 			continue
@@ -103,22 +104,22 @@ func TestAppendParts(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", c.in, got, c.want)
 		}
 		// The package's AppendParts lists the same, after what dst held.
-		byURL, ok, err := AppendParts(prefix[:1], &u, c.mode)
+		byURL, ok, err := appendParts(prefix[:1], &u, c.mode)
 		if !ok || err != nil || len(byURL) != len(parts) || byURL[0].Name != "before" || listingOf(byURL[1:]) != c.want {
-			t.Errorf("%s: AppendParts(u) = %s, %v, %v", c.in, listingOf(byURL), ok, err)
+			t.Errorf("%s: appendParts(u) = %s, %v, %v", c.in, listingOf(byURL), ok, err)
 		}
 		if c.allocs {
 			continue
 		}
 		// A reused slice: listing a common view allocates nothing, and
 		// for the common schemes neither does their view.
-		if n := testing.AllocsPerRun(100, func() { parts = v.AppendParts(parts[:0]) }); n != 0 {
+		if n := testing.AllocsPerRun(100, func() { parts = v.appendParts(parts[:0]) }); n != 0 {
 			t.Errorf("%s: View.AppendParts allocates %v times", c.in, n)
 		}
 		if !c.viewAllocs {
-			n := testing.AllocsPerRun(100, func() { parts, _, _ = AppendParts(parts[:0], &u, c.mode) })
+			n := testing.AllocsPerRun(100, func() { parts, _, _ = appendParts(parts[:0], &u, c.mode) })
 			if n != 0 {
-				t.Errorf("%s: AppendParts(u) allocates %v times", c.in, n)
+				t.Errorf("%s: appendParts(u) allocates %v times", c.in, n)
 			}
 		}
 	}
@@ -133,8 +134,8 @@ func TestFTPPartsAllocs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var parts []Part
-		if n := testing.AllocsPerRun(100, func() { parts, _, _ = AppendParts(parts[:0], &u, urlkit.RFC1738) }); n > 2 {
+		var parts []part
+		if n := testing.AllocsPerRun(100, func() { parts, _, _ = appendParts(parts[:0], &u, urlkit.RFC1738) }); n > 2 {
 			t.Errorf("%s: AppendParts allocates %v times", s, n)
 		}
 	}

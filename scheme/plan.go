@@ -101,7 +101,7 @@ type Step struct {
 	// errors about it; zero when it does not come from the URL.
 	At Span
 	// Request holds the structured request of a scheme whose request is
-	// more than a command and an argument (*GopherRequest), for its
+	// more than a command and an argument (internal/request), for its
 	// executor; nil otherwise.
 	Request any
 	// Why says why the step is taken; RFC names the section that says
@@ -410,7 +410,7 @@ func PlanURL(u *urlkit.URL, opts PlanOptions) (*Plan, error) {
 	if opts.UserAgent == "" {
 		opts.UserAgent = "urlkit"
 	}
-	p := &planner{u: u, opts: opts, plan: &Plan{Scheme: v.Scheme()}}
+	p := &planner{u: u, opts: opts, plan: &Plan{Scheme: u.SchemeName()}}
 	for _, c := range concernsOf(u, v) {
 		if c.Refuse {
 			p.plan.Refused = append(p.plan.Refused, c)
@@ -431,9 +431,9 @@ func PlanURL(u *urlkit.URL, opts PlanOptions) (*Plan, error) {
 		return p.plan, nil
 	}
 	un.plan(v, p)
-	p.encode(v.Scheme())
+	p.encode(u.SchemeName())
 	if opts.Proxy != "" && !un.proxied {
-		p.comment("the proxy is not used: %s URLs are not retrieved through an HTTP proxy", v.Scheme())
+		p.comment("the proxy is not used: %s URLs are not retrieved through an HTTP proxy", u.SchemeName())
 	}
 	p.flushCautions()
 	return p.plan, nil

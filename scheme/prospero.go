@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/request"
+	"github.com/urlkit/urlkit/internal/schemedata"
 )
 
 // Prospero is the view of a prospero URL (RFC 1738 3.11):
@@ -29,14 +31,14 @@ type Prospero struct {
 	Attributes []string // decoded, after further %00; nil when none (they imply HasVersion)
 	Fields     []Field  // the ";name=value" fields, decoded; nil when none
 
-	// At holds where each part is written in the URL's String form: the
+	// at holds where each part is written in the URL's String form: the
 	// hsoname (with its %00 version and attributes) and each field.
-	At ProsperoSpans
+	at prosperoSpans
 }
 
-// ProsperoSpans are the spans of a prospero URL's parts (see Span).
-type ProsperoSpans struct {
-	Server
+// prosperoSpans are the spans of a prospero URL's parts (see Span).
+type prosperoSpans struct {
+	authSpans
 	Path   Span   // the hsoname, version and attributes, up to the first ";"
 	Fields []Span // each "name=value"
 }
@@ -46,11 +48,8 @@ type Field struct {
 	Name, Value string
 }
 
-// ParseProspero returns the view of a prospero URL.
-func ParseProspero(u *urlkit.URL) (*Prospero, error) {
-	if err := expect(u, "prospero"); err != nil {
-		return nil, err
-	}
+// parseProspero returns the view of a prospero URL.
+func parseProspero(u *urlkit.URL) (*Prospero, error) {
 	if err := needAuthority(u); err != nil {
 		return nil, err
 	}
@@ -59,9 +58,9 @@ func ParseProspero(u *urlkit.URL) (*Prospero, error) {
 		return nil, syntaxError(u, off-1, "a prospero URL needs '/' and an hsoname after the host (RFC 1738 3.11)")
 	}
 	v := &Prospero{Host: u.Host, Port: port(u)}
-	v.At.Server = serverSpans(u)
+	v.at.authSpans = serverSpans(u)
 	ppath, fields, hasFields := strings.Cut(p, ";")
-	v.At.Path = Span{off, off + len(ppath)}
+	v.at.Path = Span{off, off + len(ppath)}
 	parts := splitEscape(ppath, 0)
 	v.HSOName = unescape(parts[0])
 	if len(parts) > 1 {
@@ -80,24 +79,21 @@ func ParseProspero(u *urlkit.URL) (*Prospero, error) {
 			return nil, syntaxError(u, off+len(f), "a Prospero field is \";\" fieldname \"=\" fieldvalue: the '=' is missing (RFC 1738 3.11)")
 		}
 		v.Fields = append(v.Fields, Field{Name: unescape(name), Value: unescape(value)})
-		v.At.Fields = append(v.At.Fields, Span{off, off + len(f)})
+		v.at.Fields = append(v.at.Fields, Span{off, off + len(f)})
 		off += len(f) + 1
 	}
 	return v, nil
 }
 
-// Scheme returns "prospero".
-func (p *Prospero) Scheme() string { return "prospero" }
-
-// AppendParts appends hsoname, fields (an array of [name, value] pairs),
+// appendParts appends hsoname, fields (an array of [name, value] pairs),
 // version and attributes.
-func (p *Prospero) AppendParts(dst []Part) []Part {
-	pairs := Value{Kind: KindArray, Sub: make([]Part, len(p.Fields))}
+func (p *Prospero) appendParts(dst []part) []part {
+	pairs := value{Kind: schemedata.KindArray, Sub: make([]part, len(p.Fields))}
 	for i, f := range p.Fields {
-		pairs.Sub[i] = Part{"", strs([]string{f.Name, f.Value})}
+		pairs.Sub[i] = kv("", strs([]string{f.Name, f.Value}))
 	}
-	return append(dst, Part{"hsoname", str(p.HSOName)}, Part{"fields", pairs}, Part{"version", opt(p.Version, p.HasVersion)},
-		Part{"attributes", strs(p.Attributes)})
+	return append(dst, kv("hsoname", str(p.HSOName)), kv("fields", pairs), kv("version", opt(p.Version, p.HasVersion)),
+		kv("attributes", strs(p.Attributes)))
 }
 
 // URL builds the prospero URL: the hsoname encoded for psegment with its
@@ -136,11 +132,8 @@ type AFS struct {
 	Path string // decoded, starting with "/"
 }
 
-// ParseAFS returns the view of an afs URL.
-func ParseAFS(u *urlkit.URL) (*AFS, error) {
-	if err := expect(u, "afs"); err != nil {
-		return nil, err
-	}
+// parseAFS returns the view of an afs URL.
+func parseAFS(u *urlkit.URL) (*AFS, error) {
 	if err := needAuthority(u); err != nil {
 		return nil, err
 	}
@@ -154,12 +147,9 @@ func ParseAFS(u *urlkit.URL) (*AFS, error) {
 	return &AFS{Cell: u.Host, Path: "/" + unescape(p)}, nil
 }
 
-// Scheme returns "afs".
-func (a *AFS) Scheme() string { return "afs" }
-
-// AppendParts appends cell and path.
-func (a *AFS) AppendParts(dst []Part) []Part {
-	return append(dst, Part{"cell", str(a.Cell)}, Part{"path", str(a.Path)})
+// appendParts appends cell and path.
+func (a *AFS) appendParts(dst []part) []part {
+	return append(dst, kv("cell", str(a.Cell)), kv("path", str(a.Path)))
 }
 
 // URL builds "afs://", the cell and the path, each segment encoded for
@@ -176,8 +166,8 @@ func (a *AFS) URL() *urlkit.URL {
 func (a *AFS) GlobalPath() string { return "/afs/" + a.Cell + a.Path }
 
 func init() {
-	register(&unit{parse: view(ParseProspero), concerns: prosperoConcerns, plan: func(v View, p *planner) { p.prospero(v.(*Prospero)) }}, "prospero")
-	register(&unit{parse: view(ParseAFS), concerns: fileConcerns, plan: func(v View, p *planner) {
+	register(&unit{parse: view(parseProspero), concerns: prosperoConcerns, plan: func(v View, p *planner) { p.prospero(v.(*Prospero)) }}, "prospero")
+	register(&unit{parse: view(parseAFS), concerns: fileConcerns, plan: func(v View, p *planner) {
 		p.open(v.(*AFS).GlobalPath())
 		p.comment("afs (draft-ietf-uri-url-03, historical): the Andrew File System global name, read where AFS mounts its cells under /afs")
 	}}, "afs")
@@ -186,8 +176,8 @@ func init() {
 // prosperoConcerns: the hsoname and the fields go into the request.
 func prosperoConcerns(v View, c *concernList) {
 	if p, _ := v.(*Prospero); p != nil {
-		c.scanSpan(p.At.Path, ctlCR|ctlLF, "Prospero request (hsoname)")
-		for _, f := range p.At.Fields {
+		c.scanSpan(p.at.Path, ctlCR|ctlLF, "Prospero request (hsoname)")
+		for _, f := range p.at.Fields {
 			c.scanSpan(f, ctlCR|ctlLF|ctlNUL, "Prospero request (fields)")
 		}
 		return
@@ -197,25 +187,6 @@ func prosperoConcerns(v View, c *concernList) {
 		c.scan(ppath, off, ctlCR|ctlLF, "Prospero request (hsoname)")
 		c.scan(fields, off+len(ppath)+1, ctlCR|ctlLF|ctlNUL, "Prospero request (fields)")
 	}
-}
-
-// The Op of the Send steps of a prospero plan. Each step's Request is a
-// *ProsperoRequest (Step.Arg is the hsoname); its Text, the whole request
-// message, is written by the encoder package fetch installs
-// (RegisterEncoder).
-const (
-	ProsperoOpList     = "LIST"          // list the directory hsoname
-	ProsperoOpContents = "CONTENTS"      // GET-OBJECT-INFO CONTENTS: a file's data
-	ProsperoOpAccess   = "ACCESS-METHOD" // GET-OBJECT-INFO ACCESS-METHOD: where a file's data is
-)
-
-// ProsperoRequest is the request of a Send step of a prospero plan: the
-// operation is the step's Op.
-type ProsperoRequest struct {
-	HSOName string
-	// Version is the object version sent after the hsoname; "" for the
-	// current one (version 0, left out).
-	Version string
 }
 
 // prosperoVersion checks an object version (RFC 1630's %00 form or a
@@ -230,25 +201,25 @@ func (pl *planner) prospero(p *Prospero) {
 	version := ""
 	if p.HasVersion {
 		if !prosperoVersion(p.Version) {
-			pl.unsupported(p.At.Path.At, fmt.Sprintf("Prospero object version %q: a version is a number (protocol version 5, \"Versions\")", p.Version))
+			pl.unsupported(p.at.Path.At, fmt.Sprintf("Prospero object version %q: a version is a number (protocol version 5, \"Versions\")", p.Version))
 			return
 		}
 		version = p.Version
 	}
 	if len(p.Attributes) > 0 {
-		pl.unsupported(p.At.Path.At, "the October 1993 draft's %00 attributes are not supported: Prospero version 5 has no request that takes them with a name")
+		pl.unsupported(p.at.Path.At, "the October 1993 draft's %00 attributes are not supported: Prospero version 5 has no request that takes them with a name")
 		return
 	}
 	for i, f := range p.Fields {
 		switch {
 		case strings.EqualFold(f.Name, "version") || strings.EqualFold(f.Name, "object-version"):
 			if !prosperoVersion(f.Value) {
-				pl.unsupported(p.At.Fields[i].At, fmt.Sprintf("Prospero object version %q: a version is a number (protocol version 5, \"Versions\")", f.Value))
+				pl.unsupported(p.at.Fields[i].At, fmt.Sprintf("Prospero object version %q: a version is a number (protocol version 5, \"Versions\")", f.Value))
 				return
 			}
 			version = f.Value
 		default:
-			pl.unsupported(p.At.Fields[i].At, fmt.Sprintf("the Prospero field %q is not supported (urlkit applies version and OBJECT-VERSION only)", f.Name))
+			pl.unsupported(p.at.Fields[i].At, fmt.Sprintf("the Prospero field %q is not supported (urlkit applies version and OBJECT-VERSION only)", f.Name))
 			return
 		}
 	}
@@ -263,14 +234,14 @@ func (pl *planner) prospero(p *Prospero) {
 	if version != "" {
 		pl.comment("object version %s follows the hsoname (protocol version 5: DIRECTORY and GET-OBJECT-INFO take an object-version; 0, the current version, is left out)", version)
 	}
-	req := &ProsperoRequest{HSOName: p.HSOName, Version: version}
-	st := pl.send(ProsperoOpList, p.HSOName, "")
-	st.Request, st.At, st.Why, st.RFC = req, p.At.Path, "list the object as a directory, with the attributes the server finds interesting (size, dates, access methods)", "RFC 1738 3.11"
+	req := &request.Prospero{HSOName: p.HSOName, Version: version}
+	st := pl.send(request.ProsperoList, p.HSOName, "")
+	st.Request, st.At, st.Why, st.RFC = req, p.at.Path, "list the object as a directory, with the attributes the server finds interesting (size, dates, access methods)", "RFC 1738 3.11"
 	st.Reply = "LINK lines, or FAILURE NOT-A-DIRECTORY for a file"
-	st = pl.send(ProsperoOpContents, p.HSOName, "")
-	st.Request, st.At, st.Why, st.When = req, p.At.Path, "the object is a file: its data, from its CONTENTS attribute", Cond{On: ProsperoOpList, Reply: "NOT-A-DIRECTORY", Text: "the server replies FAILURE NOT-A-DIRECTORY"}
-	st = pl.send(ProsperoOpAccess, p.HSOName, "")
-	st.Request, st.At, st.Why, st.When = req, p.At.Path, "the data is elsewhere: the access methods name it", Cond{On: ProsperoOpContents, Lists: "CONTENTS", Not: true, Text: "the reply has no CONTENTS attribute"}
+	st = pl.send(request.ProsperoContents, p.HSOName, "")
+	st.Request, st.At, st.Why, st.When = req, p.at.Path, "the object is a file: its data, from its CONTENTS attribute", Cond{On: request.ProsperoList, Reply: "NOT-A-DIRECTORY", Text: "the server replies FAILURE NOT-A-DIRECTORY"}
+	st = pl.send(request.ProsperoAccess, p.HSOName, "")
+	st.Request, st.At, st.Why, st.When = req, p.at.Path, "the data is elsewhere: the access methods name it", Cond{On: request.ProsperoContents, Lists: "CONTENTS", Not: true, Text: "the reply has no CONTENTS attribute"}
 	pl.comment("an AFTP or FTP access method's target is fetched as an ftp URL through urlkit's FTP access")
 	pl.fragmentNote()
 }

@@ -182,7 +182,7 @@ func (c *concernList) port() {
 	}
 	msg := "port " + strconv.Itoa(n) + " is not the " + name + " default (" + strconv.Itoa(def) + ")"
 	svc, blocked := BlockedPort(n)
-	if known, ok := PortService(n); ok {
+	if known, ok := portService(n); ok {
 		msg += "; port " + strconv.Itoa(n) + " usually runs " + known + ", which could take the request as commands of its own"
 	} else if blocked {
 		msg += "; port " + strconv.Itoa(n) + " usually runs " + svc
@@ -251,10 +251,10 @@ func (c *concernList) refuse(off int, esc string, b byte, field string) {
 	c.add(off, true, esc+" decodes to "+ctlNames[b]+" in the "+field+": "+why+" (RFC 1738 section 6); the access layer refuses this URL")
 }
 
-// PortService returns the protocol that usually listens on port n, from
+// portService returns the protocol that usually listens on port n, from
 // the registry's table of well-known ports (25 SMTP, 119 NNTP, 6667
 // IRC, ...).
-func PortService(n int) (string, bool) {
+func portService(n int) (string, bool) {
 	p, ok := registry.LookupPort(n)
 	return p.Use, ok && p.Use != ""
 }

@@ -2,9 +2,13 @@
 // with decoded values: ftp, http (and https), gopher with Gopher+,
 // mailto, news, nntp, telnet (and rlogin, tn3270), wais, file, prospero
 // (RFC 1738 section 3), mid and cid (RFC 1630), urn (opaque), and the
-// drafts' afs (lenient mode only). Each view is built from a
-// *urlkit.URL with ParseXXX and turns back into one with its URL method,
-// which encodes exactly what the scheme's production of RFC 1738
+// drafts' afs (lenient mode only). Parse builds the view of a
+// *urlkit.URL, reading it in the dialect of the mode the URL was parsed
+// in (the one way to choose a dialect: RFC 1738's or RFC 3986's login
+// in http, RFC 1738's or RFC 6068's mailto, RFC 5538's news server, the
+// drafts' FTP type codes); a type switch or assertion on the View gives
+// the scheme's fields. The view turns back into a URL with its URL
+// method, which encodes exactly what the scheme's production of RFC 1738
 // section 5 says must be encoded; the round trip view -> URL -> view is
 // lossless.
 //
@@ -36,23 +40,31 @@ import (
 
 // View is a typed scheme view: *FTP, *HTTP, *Gopher, *Mailto, *News,
 // *NNTP, *Telnet, *WAIS, *File, *Prospero, *MID, *CID, *URN or *AFS.
+// Only this package's types are views.
 type View interface {
-	// Scheme returns the scheme name in lower case.
-	Scheme() string
 	// URL builds the URL the view stands for.
 	URL() *urlkit.URL
-	// AppendParts appends the view's parts, decoded, to dst for
-	// machine-readable output (absent parts null) and returns the
-	// extended slice; a caller that reuses dst lists the common views
-	// without allocating.
-	AppendParts(dst []Part) []Part
+	// appendParts appends the view's parts, decoded, to dst for the
+	// command line's scheme_data (internal/schemedata; absent parts
+	// null) and returns the extended slice; a caller that reuses dst
+	// lists the common views without allocating.
+	appendParts(dst []part) []part
 }
 
-// Parse returns the typed view of u for its scheme, or nil and no error
-// when urlkit has no view for the scheme (x- experimental, reserved and
-// unknown schemes). In the Lenient mode it also accepts what the 1993-94
-// drafts allowed: FTP type codes E and L and the form codes (ParseFTP
-// versus ParseFTPLenient), and the afs scheme.
+// Parse returns the typed view of u for its scheme: *FTP, *HTTP, *Gopher,
+// *Mailto, *News, *NNTP, *Telnet, *WAIS, *File, *Prospero, *MID, *CID,
+// *URN or *AFS; or nil and no error when urlkit has no view for the
+// scheme (x- experimental, reserved and unknown schemes). The error of a
+// URL that is no valid view of its scheme is a *urlkit.Error wrapping
+// urlkit.ErrSchemeSyntax, with the offset of the fault.
+//
+// The mode m is the one u was parsed in, and chooses the dialect: RFC1738
+// and RFC1630 read RFC 1738's views; RFC3986 also reads a user name and
+// password in http URLs, RFC 6068's mailto (several addresses and header
+// fields) and RFC 5538's news://HOST/GROUP; Lenient reads what RFC3986
+// does (but RFC 5538's news form) and also what the 1993-94 drafts
+// allowed: the FTP type codes E and L and the form codes, and the afs
+// scheme.
 func Parse(u *urlkit.URL, m urlkit.Mode) (View, error) {
 	un := viewUnit(u, m)
 	if un == nil {
@@ -71,14 +83,11 @@ func viewUnit(u *urlkit.URL, m urlkit.Mode) *unit {
 	return un
 }
 
-// AppendParts appends the parts of u's view to dst, as Parse(u, m) and
-// the view's AppendParts would, and reports whether it listed a view:
-// false when urlkit has no view for u's scheme, or with Parse's error
-// when u is not a valid view of it (dst is then returned as it was). The
-// common schemes (http, https, ftp, file, mailto, gopher) build their
-// view on the stack, so that with a reused dst listing a URL of them
-// allocates nothing beyond what decoding its parts needs.
-func AppendParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, bool, error) {
+// appendParts is schemedata.Append: it appends the parts of u's view
+// to dst, as Parse(u, m) and the view's appendParts would, and reports
+// whether it listed a view. The common schemes build their view on the
+// stack (unit.parts).
+func appendParts(dst []part, u *urlkit.URL, m urlkit.Mode) ([]part, bool, error) {
 	un := viewUnit(u, m)
 	if un == nil {
 		return dst, false, nil
@@ -91,7 +100,7 @@ func AppendParts(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, bool, error)
 	if err != nil {
 		return dst, false, err
 	}
-	return v.AppendParts(dst), true, nil
+	return v.appendParts(dst), true, nil
 }
 
 // nilView turns a typed nil pointer into a nil View, so that a failed
@@ -178,8 +187,6 @@ func List() []Info {
 // Errors of this package wrap one of these sentinels in a *urlkit.Error
 // that names the offset in the URL's String form.
 var (
-	// ErrWrongScheme: a ParseXXX function was given a URL of another scheme.
-	ErrWrongScheme = errors.New("wrong scheme for this view")
 	// ErrUnsafe: decoded bytes of the URL would put CR, LF, NUL or TAB
 	// into a protocol line where the protocol does not allow them (RFC
 	// 1738 section 6).
@@ -198,24 +205,6 @@ func newError(u *urlkit.URL, off int, cause error, rule string) *urlkit.Error {
 // syntaxError is newError with urlkit.ErrSchemeSyntax.
 func syntaxError(u *urlkit.URL, off int, rule string) *urlkit.Error {
 	return newError(u, off, urlkit.ErrSchemeSyntax, rule)
-}
-
-// expect checks the scheme of u against the names a view accepts.
-func expect(u *urlkit.URL, names ...string) error {
-	s := u.SchemeName()
-	for _, n := range names {
-		if s == n {
-			return nil
-		}
-	}
-	return newError(u, 0, ErrWrongScheme, "the "+names[0]+" view needs a URL of scheme "+strings.Join(names, ", ")+"; this one is "+quoteScheme(s))
-}
-
-func quoteScheme(s string) string {
-	if s == "" {
-		return "a relative reference"
-	}
-	return s
 }
 
 // needAuthority checks that u uses the common Internet scheme syntax,
@@ -392,22 +381,22 @@ func splitEscape(s string, c byte) []string {
 }
 
 // Span is where a part of a URL is written: the byte offsets At
-// (inclusive) and End (exclusive) in the URL's String form. The views
-// record the span of every part they decode, so that errors, safety
-// concerns and access plans name the place without splitting the URL
-// again. A view built by hand (not by ParseXXX) has zero spans.
+// (inclusive) and End (exclusive) in the URL's String form (Step.At).
+// Parse records the span of every part a view decodes, so that errors,
+// safety concerns and access plans name the place without splitting the
+// URL again.
 type Span struct{ At, End int }
 
-// Server holds the spans of the parts of the common Internet scheme
+// authSpans holds the spans of the parts of the common Internet scheme
 // syntax (RFC 1738 3.1): user, password, host, port. A missing part has
 // an empty span where it would be.
-type Server struct{ User, Password, Host, Port Span }
+type authSpans struct{ User, Password, Host, Port Span }
 
-func serverSpans(u *urlkit.URL) Server { return serverSpansAt(u, u.Offsets()) }
+func serverSpans(u *urlkit.URL) authSpans { return serverSpansAt(u, u.Offsets()) }
 
 // serverSpansAt is serverSpans with u's offsets at hand.
-func serverSpansAt(u *urlkit.URL, o urlkit.Offsets) Server {
-	return Server{
+func serverSpansAt(u *urlkit.URL, o urlkit.Offsets) authSpans {
+	return authSpans{
 		User:     Span{o.User, o.User + len(u.User)},
 		Password: Span{o.Password, o.Password + len(u.Password)},
 		Host:     Span{o.Host, o.Host + len(u.Host)},

@@ -89,7 +89,7 @@ var viewExamples = []struct {
 	// RFC 6068 does not read as the start of hfields.
 	{"RFC 1738 3.5 (no reserved characters)", urlkit.RFC1738, "mailto:a?b=c@example.com", &Mailto{Address: "a?b=c@example.com"}, "mailto:a%3Fb=c@example.com"},
 	{"RFC 6068 2 (hfields and a quoted local part with a comma)", urlkit.RFC3986, "mailto:%22a%2Cb%22@example.com?subject=hi%26bye&body=x",
-		&Mailto{Address: `"a,b"@example.com`, To: []string{`"a,b"@example.com`}, Fields: []HField{{Name: "Subject", Value: "hi&bye", At: Span{31, 47}}}, Body: "x", HasBody: true},
+		&Mailto{Address: `"a,b"@example.com`, To: []string{`"a,b"@example.com`}, Fields: []HField{{Name: "Subject", Value: "hi&bye", at: Span{31, 47}}}, Body: "x", HasBody: true},
 		"mailto:%22a%2Cb%22@example.com?Subject=hi%26bye&body=x"},
 	// news: RFC 1738 3.6.
 	{"RFC 1738 3.6", urlkit.RFC1738, "news:comp.infosystems.www.misc", &News{Group: "comp.infosystems.www.misc"}, ""},
@@ -151,8 +151,8 @@ func TestViewExamples(t *testing.T) {
 		if got := v.URL().String(); got != back {
 			t.Errorf("%s: %q: URL() = %q, want %q", tc.section, tc.in, got, back)
 		}
-		if v.Scheme() != u.SchemeName() {
-			t.Errorf("%s: Scheme() = %q", tc.section, v.Scheme())
+		if got := v.URL().SchemeName(); got != u.SchemeName() {
+			t.Errorf("%s: URL() has scheme %q", tc.section, got)
 		}
 	}
 }
@@ -208,12 +208,8 @@ func TestViewErrors(t *testing.T) {
 	}
 }
 
-func TestWrongScheme(t *testing.T) {
-	u := parseURL(t, "http://h/", urlkit.RFC1738)
-	if _, err := ParseFTP(u); !errors.Is(err, ErrWrongScheme) {
-		t.Errorf("ParseFTP(http URL) = %v", err)
-	}
-	u = parseURL(t, "x-private:thing", urlkit.RFC1738)
+func TestNoView(t *testing.T) {
+	u := parseURL(t, "x-private:thing", urlkit.RFC1738)
 	if v, err := Parse(u, urlkit.RFC1738); v != nil || err != nil {
 		t.Errorf("Parse(x-private:) = %v, %v; want no view", v, err)
 	}
@@ -255,32 +251,32 @@ func TestBuildEncodes(t *testing.T) {
 func TestGopherPlus(t *testing.T) {
 	for _, tc := range []struct {
 		section, in string
-		want        GopherPlus
+		want        gopherPlus
 	}{
-		{"draft-06 3.4.4", "+", GopherPlus{Kind: PlusView}},
-		{"RFC 1738 3.4", "+application/postscript Es_ES", GopherPlus{Kind: PlusView, View: "application/postscript", Language: "Es_ES"}},
-		{"draft-06 3.4.4", "?", GopherPlus{Kind: PlusAsk}},
-		{"draft-06 3.4.6", "!", GopherPlus{Kind: PlusItemAttributes}},
-		{"draft-06 3.4.6", "$", GopherPlus{Kind: PlusDirectoryAttributes}},
-		{"draft-06 3.4.7", "!+ABSTRACT", GopherPlus{Kind: PlusItemAttributes, Attributes: []string{"+ABSTRACT"}}},
-		{"RFC 1738 3.4", "!+ABSTRACT +SMELL", GopherPlus{Kind: PlusItemAttributes, Attributes: []string{"+ABSTRACT", "+SMELL"}}},
-		{"draft-03 summary", "$+VIEWS", GopherPlus{Kind: PlusDirectoryAttributes, Attributes: []string{"+VIEWS"}}},
-		{"RFC 1738 3.4", "+\t1\r\n+-1\r\nask_item1_value\r\nask_item2_value\r\n.\r\n", GopherPlus{Kind: PlusView, Form: true, Values: []string{"ask_item1_value", "ask_item2_value"}}},
-		{"draft-03 (view and ASK)", "+view_name language_name\t1\r\n+-1\r\nv1\r\nv2\r\n.\r\n", GopherPlus{Kind: PlusView, View: "view_name", Language: "language_name", Form: true, Values: []string{"v1", "v2"}}},
-		{"RFC 1738 3.4 (no values)", "+\t1\r\n+-1\r\n.\r\n", GopherPlus{Kind: PlusView, Form: true}},
-		{"no Gopher+ string", "", GopherPlus{}},
+		{"draft-06 3.4.4", "+", gopherPlus{Kind: plusView}},
+		{"RFC 1738 3.4", "+application/postscript Es_ES", gopherPlus{Kind: plusView, View: "application/postscript", Language: "Es_ES"}},
+		{"draft-06 3.4.4", "?", gopherPlus{Kind: plusAsk}},
+		{"draft-06 3.4.6", "!", gopherPlus{Kind: plusItemAttributes}},
+		{"draft-06 3.4.6", "$", gopherPlus{Kind: plusDirectoryAttributes}},
+		{"draft-06 3.4.7", "!+ABSTRACT", gopherPlus{Kind: plusItemAttributes, Attributes: []string{"+ABSTRACT"}}},
+		{"RFC 1738 3.4", "!+ABSTRACT +SMELL", gopherPlus{Kind: plusItemAttributes, Attributes: []string{"+ABSTRACT", "+SMELL"}}},
+		{"draft-03 summary", "$+VIEWS", gopherPlus{Kind: plusDirectoryAttributes, Attributes: []string{"+VIEWS"}}},
+		{"RFC 1738 3.4", "+\t1\r\n+-1\r\nask_item1_value\r\nask_item2_value\r\n.\r\n", gopherPlus{Kind: plusView, Form: true, Values: []string{"ask_item1_value", "ask_item2_value"}}},
+		{"draft-03 (view and ASK)", "+view_name language_name\t1\r\n+-1\r\nv1\r\nv2\r\n.\r\n", gopherPlus{Kind: plusView, View: "view_name", Language: "language_name", Form: true, Values: []string{"v1", "v2"}}},
+		{"RFC 1738 3.4 (no values)", "+\t1\r\n+-1\r\n.\r\n", gopherPlus{Kind: plusView, Form: true}},
+		{"no Gopher+ string", "", gopherPlus{}},
 	} {
-		got, err := ParseGopherPlus(tc.in)
+		got, err := parseGopherPlus(tc.in)
 		if err != nil || !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s: ParseGopherPlus(%q) = %#v, %v; want %#v", tc.section, tc.in, got, err, tc.want)
+			t.Errorf("%s: parseGopherPlus(%q) = %#v, %v; want %#v", tc.section, tc.in, got, err, tc.want)
 		}
 		if s := got.String(); s != tc.in {
 			t.Errorf("%s: String() = %q, want %q", tc.section, s, tc.in)
 		}
 	}
 	for _, in := range []string{"x", "?x", "!a  b", "!a\tb", "+\t2\r\n", "+\t1\r\n+-1\r\nv\r\n", "+\t1\r\n+-1\r\n.\r\n.\r\n", "+a\rb"} {
-		if p, err := ParseGopherPlus(in); err == nil {
-			t.Errorf("ParseGopherPlus(%q) = %#v; want an error", in, p)
+		if p, err := parseGopherPlus(in); err == nil {
+			t.Errorf("parseGopherPlus(%q) = %#v; want an error", in, p)
 		}
 	}
 }
@@ -298,8 +294,8 @@ func TestFTPTypes(t *testing.T) {
 		{"motd", "a"}, {"README", "a"}, {"rfc1436.txt", "a"}, {"overview.HTM", "a"}, {"http-spec.txt.Z", "i"},
 		{"Gopher+.txt", "a"}, {"x.tar.gz", "i"}, {"picture.GIF", "i"}, {"noext", "i"}, {"data.xyz", "i"}, {"trailing.", "i"},
 	} {
-		if code, why := GuessType(tc.name); code != tc.code || why == "" {
-			t.Errorf("GuessType(%q) = %q, %q; want %q", tc.name, code, why, tc.code)
+		if code, why := guessType(tc.name); code != tc.code || why == "" {
+			t.Errorf("guessType(%q) = %q, %q; want %q", tc.name, code, why, tc.code)
 		}
 	}
 }
@@ -410,7 +406,7 @@ func TestVMS(t *testing.T) {
 		t.Errorf("FileFromVMS = %q", got)
 	}
 	u := parseURL(t, "file://vms.host.edu/disk$user/my/notes/note12345.txt", urlkit.RFC1738)
-	g, err := ParseFile(u)
+	g, err := parseFile(u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -518,43 +514,56 @@ func TestConcernsPort(t *testing.T) {
 			t.Errorf("CheckSafe(%q) refuses a port", tc.in)
 		}
 	}
-	if s, ok := PortService(119); !ok || s != "NNTP" {
-		t.Errorf("PortService(119) = %q, %v", s, ok)
+	if s, ok := portService(119); !ok || s != "NNTP" {
+		t.Errorf("portService(119) = %q, %v", s, ok)
 	}
 }
 
 // sameView compares two views' values, leaving out where the parts are
-// written (the At spans, tested on their own).
+// written (the spans, tested on their own).
 func sameView(a, b any) bool {
 	return reflect.DeepEqual(withoutSpans(a), withoutSpans(b))
 }
 
+// withoutSpans returns a copy of the view v with its spans (and those of
+// a mailto view's hfields) zeroed.
 func withoutSpans(v any) any {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
-		return v
+	switch v := v.(type) {
+	case *FTP:
+		return cleared(v, func(c *FTP) { c.at = ftpSpans{} })
+	case *HTTP:
+		return cleared(v, func(c *HTTP) { c.at = httpSpans{} })
+	case *Gopher:
+		return cleared(v, func(c *Gopher) { c.at = gopherSpans{} })
+	case *NNTP:
+		return cleared(v, func(c *NNTP) { c.at = nntpSpans{} })
+	case *Telnet:
+		return cleared(v, func(c *Telnet) { c.at = authSpans{} })
+	case *WAIS:
+		return cleared(v, func(c *WAIS) { c.at = waisSpans{} })
+	case *Prospero:
+		return cleared(v, func(c *Prospero) { c.at = prosperoSpans{} })
+	case *File:
+		return cleared(v, func(c *File) { c.at.Host, c.at.Path = Span{}, Span{} })
+	case *Toy:
+		return cleared(v, func(c *Toy) { c.at.Key = Span{} })
+	case *Mailto:
+		return cleared(v, func(c *Mailto) {
+			c.at.Address = Span{}
+			if c.Fields != nil {
+				c.Fields = append([]HField{}, c.Fields...)
+				for i := range c.Fields {
+					c.Fields[i].at = Span{}
+				}
+			}
+		})
 	}
-	c := reflect.New(rv.Elem().Type())
-	c.Elem().Set(rv.Elem())
-	if f := c.Elem().FieldByName("At"); f.IsValid() {
-		f.Set(reflect.Zero(f.Type()))
-	}
-	// The spans of a list's elements too (a mailto view's hfields).
-	for i := range c.Elem().NumField() {
-		f := c.Elem().Field(i)
-		if f.Kind() != reflect.Slice || f.Type().Elem().Kind() != reflect.Struct || f.IsNil() {
-			continue
-		}
-		if _, ok := f.Type().Elem().FieldByName("At"); !ok {
-			continue
-		}
-		l := reflect.MakeSlice(f.Type(), f.Len(), f.Len())
-		reflect.Copy(l, f)
-		for j := range l.Len() {
-			at := l.Index(j).FieldByName("At")
-			at.Set(reflect.Zero(at.Type()))
-		}
-		f.Set(l)
-	}
-	return c.Interface()
+	return v // the views without spans
+}
+
+// cleared returns a copy of *v that clear has changed.
+func cleared[T any](v *T, clear func(*T)) *T {
+	c := *v
+	clear(&c)
+	return &c
 }

@@ -24,50 +24,47 @@ type Telnet struct {
 	Host        string // as written
 	Port        string // the digits as written, "" for the default (23; rlogin 513)
 
-	// At holds where each part is written in the URL's String form.
-	At Server
+	// at holds where each part is written in the URL's String form.
+	at authSpans
 }
 
-// ParseTelnet returns the view of a telnet, rlogin or tn3270 URL.
-func ParseTelnet(u *urlkit.URL) (*Telnet, error) {
-	if err := expect(u, "telnet", "rlogin", "tn3270"); err != nil {
-		return nil, err
-	}
+// parseTelnet returns the view of a telnet, rlogin or tn3270 URL.
+func parseTelnet(u *urlkit.URL) (*Telnet, error) {
 	if err := needAuthority(u); err != nil {
 		return nil, err
 	}
 	if u.HasQuery || (u.Path != "" && u.Path != "/") {
 		return nil, syntaxError(u, layoutOf(u).path+1, "a "+u.SchemeName()+" URL ends after the host and port, with an optional '/' (RFC 1738 3.8)")
 	}
-	t := &Telnet{Session: u.SchemeName(), Host: u.Host, Port: port(u), HasUser: u.HasUser, HasPassword: u.HasPassword, At: serverSpans(u)}
+	t := &Telnet{Session: u.SchemeName(), Host: u.Host, Port: port(u), HasUser: u.HasUser, HasPassword: u.HasPassword, at: serverSpans(u)}
 	t.User, _ = u.DecodedUser()
 	t.Password, _ = u.DecodedPassword()
 	return t, nil
 }
 
-// Scheme returns the session's scheme ("telnet" when Session is empty).
-func (t *Telnet) Scheme() string {
+// name returns the session's scheme ("telnet" when Session is empty).
+func (t *Telnet) name() string {
 	if t.Session == "" {
 		return "telnet"
 	}
 	return t.Session
 }
 
-// AppendParts appends user and password.
-func (t *Telnet) AppendParts(dst []Part) []Part {
-	return append(dst, Part{"user", opt(t.User, t.HasUser)}, Part{"password", opt(t.Password, t.HasPassword)})
+// appendParts appends user and password.
+func (t *Telnet) appendParts(dst []part) []part {
+	return append(dst, kv("user", opt(t.User, t.HasUser)), kv("password", opt(t.Password, t.HasPassword)))
 }
 
 // URL builds the URL with its final "/".
 func (t *Telnet) URL() *urlkit.URL {
-	u := serverURL(t.Scheme(), t.Host, t.Port)
+	u := serverURL(t.name(), t.Host, t.Port)
 	setLogin(u, t.User, t.Password, t.HasUser, t.HasPassword)
 	u.Path = "/"
 	return u
 }
 
 func init() {
-	register(&unit{parse: view(ParseTelnet), concerns: telnetConcerns, plan: telnetPlan}, "telnet", "rlogin", "tn3270")
+	register(&unit{parse: view(parseTelnet), concerns: telnetConcerns, plan: telnetPlan}, "telnet", "rlogin", "tn3270")
 }
 
 // telnetConcerns: the user name and password of a session are printed
@@ -170,8 +167,8 @@ func (p *planner) telnetNegotiation(term string, w, h int) {
 
 func telnetPlan(v View, p *planner) {
 	t := v.(*Telnet)
-	p.connect(addr(t.Host, t.Port, t.Scheme()))
-	switch t.Scheme() {
+	p.connect(addr(t.Host, t.Port, t.name()))
+	switch t.name() {
 	case "rlogin":
 		p.rlogin(t)
 		return
@@ -221,7 +218,7 @@ func (p *planner) rlogin(t *Telnet) {
 		term = "network"
 	}
 	hs := "\x00" + local + "\x00" + remote + "\x00" + term + "/38400\x00"
-	p.add(Step{Kind: Send, Op: "HANDSHAKE", Arg: remote, At: t.At.User, Binary: true, Text: hs, Why: why, RFC: "RFC 1282", Reply: "a NUL byte (or 0x01 and the reason of a refusal)"})
+	p.add(Step{Kind: Send, Op: "HANDSHAKE", Arg: remote, At: t.at.User, Binary: true, Text: hs, Why: why, RFC: "RFC 1282", Reply: "a NUL byte (or 0x01 and the reason of a refusal)"})
 	p.comment("the server trusts the local user name only from a privileged source port (512-1023): the client binds one when it runs as root")
 	if w, h := p.opts.Width, p.opts.Height; w > 0 && h > 0 {
 		msg := []byte{0xff, 0xff, 's', 's', byte(h >> 8), byte(h), byte(w >> 8), byte(w), 0, 0, 0, 0}
@@ -249,18 +246,18 @@ func (p *planner) sessionLogin(t *Telnet) {
 		return
 	}
 	p.comment("the URL suggests the %s: typed at the server's prompts once, as asked (get --login); advisory otherwise (RFC 1738 3.8)", advice)
-	if t.Scheme() != "rlogin" {
-		p.add(Step{Kind: Send, Op: "LOGIN", Arg: t.User, At: t.At.User, Text: t.User + "\r\n",
+	if t.name() != "rlogin" {
+		p.add(Step{Kind: Send, Op: "LOGIN", Arg: t.User, At: t.at.User, Text: t.User + "\r\n",
 			Why: "the user name, at the login prompt", RFC: "RFC 1738 3.8",
 			When: Cond{Text: "the server prompts \"login:\" (with BINARY on our side the line ends with LF alone)"}})
 	}
 	if t.HasPassword {
 		// rlogin's stream is raw bytes, no NVT: the Return key's CR alone.
-		end, raw := "\r\n", t.Scheme() == "rlogin"
+		end, raw := "\r\n", t.name() == "rlogin"
 		if raw {
 			end = "\r"
 		}
-		p.add(Step{Kind: Send, Op: "PASSWORD", Arg: t.Password, At: t.At.Password, Secret: true, Binary: raw, Text: t.Password + end,
+		p.add(Step{Kind: Send, Op: "PASSWORD", Arg: t.Password, At: t.at.Password, Secret: true, Binary: raw, Text: t.Password + end,
 			Why: "the password, at the password prompt", RFC: "RFC 1738 3.8", When: Cond{Text: "the server prompts \"Password:\""}})
 	}
 }

@@ -14,9 +14,9 @@ import (
 //     cover, a Production (then also its check in the root's grammar.go,
 //     and a splitter in internal/registry if the view needs the same
 //     split).
-//  2. One file here, scheme/<name>.go: the view (ParseXXX, URL, Scheme,
-//     AppendParts, with the Span of each part in an At field), its concerns
-//     (the decoded parts that go into protocol lines, scanned with
+//  2. One file here, scheme/<name>.go: the view (its parse function,
+//     URL, appendParts, with the Span of each part in its at field), its
+//     concerns (the decoded parts that go into protocol lines, scanned with
 //     concernList.scanSpan), its plan (a func(View, *planner) writing the
 //     steps: connect, one send per line with its Op, Arg and Why/RFC,
 //     When for a step that depends on a reply, Expect for the reply that
@@ -24,11 +24,11 @@ import (
 //     request, End for how the data ends; p.unsupported for what the
 //     clients cannot do), and an init that registers the unit. A scheme
 //     whose URLs come by the million (http, ftp, file, mailto, gopher)
-//     also reads its view in place (a read method that ParseXXX calls)
+//     also reads its view in place (a read method that its parse calls)
 //     and gives the unit a parts func that lists the view from the
-//     stack, for AppendParts.
+//     stack, for appendParts (internal/schemedata).
 //  3. In package fetch, an opener that carries out the plan's steps
-//     through the protocol client (dispatching on Step.Op), a Classify
+//     through the protocol client (dispatching on Step.Op), a classify
 //     method for the client's errors, a line in standardOpeners, and rows
 //     in fetch's TestPlanEqualsWire against the real server.
 //
@@ -46,8 +46,8 @@ type unit struct {
 	parse func(u *urlkit.URL, m urlkit.Mode) (View, error)
 	// parts, when not nil, appends the parts of the view parse would
 	// return, building the view on the stack (the common schemes, for
-	// AppendParts); when nil, AppendParts lists what parse returns.
-	parts func(dst []Part, u *urlkit.URL, m urlkit.Mode) ([]Part, error)
+	// appendParts); when nil, appendParts lists what parse returns.
+	parts func(dst []part, u *urlkit.URL, m urlkit.Mode) ([]part, error)
 	// concerns adds the refusals for the decoded fields of v that its
 	// access puts into protocol lines; nil when there are none. v is
 	// nil when the URL is no valid view (CheckSafe still scans what it
@@ -84,7 +84,7 @@ func unitOf(name string) (*unit, *registry.Scheme) {
 	return units[r.Name], r
 }
 
-// view adapts a ParseXXX function to unit.parse.
+// view adapts a scheme's parse function to unit.parse.
 func view[T View](parse func(*urlkit.URL) (T, error)) func(*urlkit.URL, urlkit.Mode) (View, error) {
 	return func(u *urlkit.URL, _ urlkit.Mode) (View, error) { return nilView(parse(u)) }
 }

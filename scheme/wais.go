@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/request"
+	"github.com/urlkit/urlkit/internal/schemedata"
 )
 
 // WAIS is the view of a wais URL (RFC 1738 3.9), in one of three forms:
@@ -32,13 +34,13 @@ type WAIS struct {
 	// otherwise.
 	Fields []WAISField
 
-	// At holds where each part is written in the URL's String form.
-	At WAISSpans
+	// at holds where each part is written in the URL's String form.
+	at waisSpans
 }
 
-// WAISSpans are the spans of a wais URL's parts (see Span).
-type WAISSpans struct {
-	Server
+// waisSpans are the spans of a wais URL's parts (see Span).
+type waisSpans struct {
+	authSpans
 	Database, Search, WType, WPath Span
 }
 
@@ -49,17 +51,14 @@ type WAISField struct {
 	Value  string // decoded
 }
 
-// ParseWAIS returns the view of a wais URL. A wpath with further "/" (in
+// parseWAIS returns the view of a wais URL. A wpath with further "/" (in
 // modes that allow it) is read whole: RFC 1738 wants them encoded.
-func ParseWAIS(u *urlkit.URL) (*WAIS, error) {
-	if err := expect(u, "wais"); err != nil {
-		return nil, err
-	}
+func parseWAIS(u *urlkit.URL) (*WAIS, error) {
 	if err := needAuthority(u); err != nil {
 		return nil, err
 	}
 	w := &WAIS{Host: u.Host, Port: port(u)}
-	w.At.Server = serverSpans(u)
+	w.at.authSpans = serverSpans(u)
 	l := layoutOf(u)
 	if u.Path == "" {
 		return nil, syntaxError(u, l.path, "a wais URL needs '/' and a database name after the host (RFC 1738 3.9)")
@@ -67,12 +66,12 @@ func ParseWAIS(u *urlkit.URL) (*WAIS, error) {
 	segs := strings.SplitN(u.Path[1:], "/", 3)
 	w.Database = unescape(segs[0])
 	at := l.path + 1
-	w.At.Database = Span{at, at + len(segs[0])}
+	w.at.Database = Span{at, at + len(segs[0])}
 	switch len(segs) {
 	case 1:
 		w.Search, w.HasSearch = unescape(u.Query), u.HasQuery
 		if u.HasQuery {
-			w.At.Search = Span{l.query, l.query + len(u.Query)}
+			w.at.Search = Span{l.query, l.query + len(u.Query)}
 		}
 		return w, nil
 	case 2:
@@ -85,9 +84,9 @@ func ParseWAIS(u *urlkit.URL) (*WAIS, error) {
 	w.WType = unescape(segs[1])
 	w.WPath = unescape(segs[2])
 	at += len(segs[0]) + 1
-	w.At.WType = Span{at, at + len(segs[1])}
+	w.at.WType = Span{at, at + len(segs[1])}
 	at += len(segs[1]) + 1
-	w.At.WPath = Span{at, at + len(segs[2])}
+	w.at.WPath = Span{at, at + len(segs[2])}
 	w.Fields = waisFields(segs[2])
 	return w, nil
 }
@@ -118,22 +117,19 @@ func waisFields(raw string) []WAISField {
 	return fields
 }
 
-// Scheme returns "wais".
-func (w *WAIS) Scheme() string { return "wais" }
-
-// AppendParts appends database, search, wtype, wpath and wpath_fields
+// appendParts appends database, search, wtype, wpath and wpath_fields
 // (an array of [number, contents] pairs).
-func (w *WAIS) AppendParts(dst []Part) []Part {
-	var fields Value
+func (w *WAIS) appendParts(dst []part) []part {
+	var fields value
 	if w.Fields != nil {
-		fields = Value{Kind: KindArray, Sub: make([]Part, len(w.Fields))}
+		fields = value{Kind: schemedata.KindArray, Sub: make([]part, len(w.Fields))}
 		for i, f := range w.Fields {
-			pair := []Part{{"", Value{Kind: KindNumber, Str: strconv.Itoa(f.Number)}}, {"", str(f.Value)}}
-			fields.Sub[i] = Part{"", Value{Kind: KindArray, Sub: pair}}
+			pair := []part{kv("", value{Kind: schemedata.KindNumber, Str: strconv.Itoa(f.Number)}), kv("", str(f.Value))}
+			fields.Sub[i] = kv("", value{Kind: schemedata.KindArray, Sub: pair})
 		}
 	}
-	return append(dst, Part{"database", str(w.Database)}, Part{"search", opt(w.Search, w.HasSearch)},
-		Part{"wtype", opt(w.WType, w.HasDocument)}, Part{"wpath", opt(w.WPath, w.HasDocument)}, Part{"wpath_fields", fields})
+	return append(dst, kv("database", str(w.Database)), kv("search", opt(w.Search, w.HasSearch)),
+		kv("wtype", opt(w.WType, w.HasDocument)), kv("wpath", opt(w.WPath, w.HasDocument)), kv("wpath_fields", fields))
 }
 
 // URL builds the wais URL: the database, wtype and wpath encoded for
@@ -165,38 +161,11 @@ func (w *WAIS) URL() *urlkit.URL {
 }
 
 func init() {
-	register(&unit{parse: view(ParseWAIS), plan: func(v View, p *planner) { p.wais(v.(*WAIS)) }, proxied: true}, "wais")
+	register(&unit{parse: view(parseWAIS), plan: func(v View, p *planner) { p.wais(v.(*WAIS)) }, proxied: true}, "wais")
 }
 
-// WAISChunkSize is the number of document bytes each retrieval request
-// of a wais access plan asks for (client/wais's default chunk).
-const WAISChunkSize = 32 << 10
-
-// The Op of the Send steps of a wais plan. Each step's Request is a
-// *WAISRequest; its Text, the whole request message (WAIS header and
-// APDU, Step.Binary), is written by the encoder package fetch installs
-// (RegisterEncoder).
-const (
-	WAISOpSearch   = "SEARCH"   // a search of the database for the seed words (query type "3")
-	WAISOpRetrieve = "RETRIEVE" // the first chunk of a document (query type "1")
-	WAISOpSource   = "SOURCE"   // the search of the INFO database for the database's source record
-)
-
-// WAISRequest is the request of a Send step of a wais plan.
-type WAISRequest struct {
-	Database  string
-	SeedWords string // a search: the words, exactly as decoded
-	// A retrieval: the DocID's bytes (RFC 1738's form), or its fields
-	// (Lynx's form) from which the encoder builds them; the document
-	// type; the byte range [Start, End).
-	DocID       []byte
-	DocIDFields []WAISField
-	Type        string
-	Start, End  int64
-}
-
-// WAISDocument is what a wais document URL's wpath stands for.
-type WAISDocument struct {
+// waisDocument is what a wais document URL's wpath stands for.
+type waisDocument struct {
 	// DocID holds the DocID's bytes in RFC 1738's form; nil in the fields
 	// form.
 	DocID []byte
@@ -211,17 +180,17 @@ type WAISDocument struct {
 	Form string
 }
 
-// Document decodes the wpath of a document URL (HasDocument); raw is the
+// document decodes the wpath of a document URL (HasDocument); raw is the
 // URL's String form, for the wpath as written. RFC 1738's form is the
 // DocID's bytes percent-encoded; Lynx's is an optional "length/" and the
 // DocID's fields as "type=value;" (a "=" or ";" written unencoded is
 // never RFC 1738's form, where both are reserved).
-func (w *WAIS) Document(raw string) WAISDocument {
-	d := WAISDocument{DocID: []byte(w.WPath), Length: -1, Form: "rfc1738"}
-	if w.At.WPath.End > len(raw) || w.At.WPath.At > w.At.WPath.End {
+func (w *WAIS) document(raw string) waisDocument {
+	d := waisDocument{DocID: []byte(w.WPath), Length: -1, Form: "rfc1738"}
+	if w.at.WPath.End > len(raw) || w.at.WPath.At > w.at.WPath.End {
 		return d
 	}
-	wpath := raw[w.At.WPath.At:w.At.WPath.End]
+	wpath := raw[w.at.WPath.At:w.at.WPath.End]
 	length := int64(-1)
 	if n, rest, ok := strings.Cut(wpath, "/"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
 		if v, err := strconv.ParseInt(n, 10, 64); err == nil {
@@ -232,7 +201,7 @@ func (w *WAIS) Document(raw string) WAISDocument {
 	if fields == nil {
 		return d
 	}
-	return WAISDocument{Fields: fields, Length: length, Form: "fields"}
+	return waisDocument{Fields: fields, Length: length, Form: "fields"}
 }
 
 func (p *planner) wais(w *WAIS) {
@@ -240,31 +209,31 @@ func (p *planner) wais(w *WAIS) {
 	p.comment("WAIS: Z39.50-1988 APDUs behind a 25-byte WAIS header, binary requests shown escaped; no init request (freeWAIS answers without one, as Lynx relied on)")
 	switch {
 	case w.HasDocument:
-		d := w.Document(p.u.String())
+		d := w.document(p.u.String())
 		if d.Fields != nil {
 			p.comment("the document of database %q, type %q, DocID fields %v (Lynx's form)", w.Database, w.WType, d.Fields)
 		} else {
 			p.comment("the document of database %q, type %q, DocID %q (RFC 1738's form)", w.Database, w.WType, d.DocID)
 		}
-		first := int64(WAISChunkSize)
+		first := int64(request.WAISChunkSize)
 		if d.Length >= 0 {
 			p.comment("length %d bytes, from the URL", d.Length)
 			first = min(first, d.Length)
 		}
-		req := &WAISRequest{Database: w.Database, DocID: d.DocID, DocIDFields: d.Fields, Type: w.WType, Start: 0, End: first}
-		p.binary(WAISOpRetrieve, w.WPath, req, w.At.WPath, "a retrieval of bytes [0, "+strconv.FormatInt(first, 10)+"): query type \"1\", element set \"Document Text\"")
+		req := &request.WAIS{Database: w.Database, DocID: d.DocID, DocIDFields: docIDFields(d.Fields), Type: w.WType, Start: 0, End: first, Length: d.Length}
+		p.binary(request.WAISRetrieve, w.WPath, req, w.at.WPath, "a retrieval of bytes [0, "+strconv.FormatInt(first, 10)+"): query type \"1\", element set \"Document Text\"")
 		p.add(Step{Kind: Expect, Reply: "search response", Text: "a document text record; the server's diagnostic otherwise"})
-		p.comment("further requests ask for the next %d bytes each, until a chunk comes back short (or the length from the URL is reached)", WAISChunkSize)
+		p.comment("further requests ask for the next %d bytes each, until a chunk comes back short (or the length from the URL is reached)", request.WAISChunkSize)
 		p.add(Step{Kind: End, Text: "the document ends with a chunk shorter than asked, or at its length"})
 	case w.HasSearch:
-		req := &WAISRequest{Database: w.Database, SeedWords: w.Search}
-		p.binary(WAISOpSearch, w.Search, req, w.At.Search, fmt.Sprintf("a search of database %q for %q: query type \"3\", the seed words exactly as decoded", w.Database, w.Search))
+		req := &request.WAIS{Database: w.Database, SeedWords: w.Search}
+		p.binary(request.WAISSearch, w.Search, req, w.at.Search, fmt.Sprintf("a search of database %q for %q: query type \"3\", the seed words exactly as decoded", w.Database, w.Search))
 		p.add(Step{Kind: Expect, Reply: "search response", Text: "one header group per hit (headline, score, lines, length, types, DocID)"})
 	default:
 		p.add(Step{Kind: Ask, Text: fmt.Sprintf("the words to search database %q for (on a terminal)", w.Database)})
 		p.comment("then a search of %q for them, as for %s?WORDS", w.Database, w.Database)
-		req := &WAISRequest{Database: "INFO", SeedWords: w.Database}
-		st := p.binary(WAISOpSource, w.Database, req, w.At.Database, "the database's description: its source record, found by a search of the server's INFO database")
+		req := &request.WAIS{Database: "INFO", SeedWords: w.Database}
+		st := p.binary(request.WAISSource, w.Database, req, w.at.Database, "the database's description: its source record, found by a search of the server's INFO database")
 		st.When.Text = "there is no terminal to ask on"
 		p.comment("then the hit %q (type WSRC) is retrieved", w.Database+".src")
 	}
@@ -272,8 +241,20 @@ func (p *planner) wais(w *WAIS) {
 }
 
 // binary adds a Send step of a WAIS request, encoded later (encode).
-func (p *planner) binary(op, arg string, req *WAISRequest, at Span, why string) *Step {
+func (p *planner) binary(op, arg string, req *request.WAIS, at Span, why string) *Step {
 	st := p.send(op, arg, "")
 	st.Request, st.Binary, st.At, st.Why, st.RFC = req, true, at, why, "RFC 1738 3.9"
 	return st
+}
+
+// docIDFields are the wpath's fields as the request carries them.
+func docIDFields(fields []WAISField) []request.DocIDField {
+	if fields == nil {
+		return nil
+	}
+	d := make([]request.DocIDField, len(fields))
+	for i, f := range fields {
+		d[i] = request.DocIDField{Number: f.Number, Value: f.Value}
+	}
+	return d
 }

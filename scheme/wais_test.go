@@ -13,7 +13,7 @@ func waisView(t testing.TB, raw string) (*WAIS, *urlkit.URL) {
 	if err != nil {
 		t.Fatalf("%s: %v", raw, err)
 	}
-	w, err := ParseWAIS(&u)
+	w, err := parseWAIS(&u)
 	if err != nil {
 		t.Fatalf("%s: %v", raw, err)
 	}
@@ -32,7 +32,7 @@ func TestWAISDocument(t *testing.T) {
 		{"wais://h/db/TEXT/1=vm%3A210;3=0%20137%20%2Fa%20b%2Fc;7=%00;", -1, "fields"},
 	} {
 		w, u := waisView(t, tc.raw)
-		d := w.Document(u.String())
+		d := w.document(u.String())
 		got := d.DocID
 		if d.Fields != nil {
 			got = appendFields(d.Fields)
@@ -67,22 +67,22 @@ func FuzzWAISDocument(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q: %v", s, err)
 		}
-		w2, err := ParseWAIS(&v)
+		w2, err := parseWAIS(&v)
 		if err != nil {
 			t.Fatalf("%q: %v", s, err)
 		}
-		if d := w2.Document(v.String()); !bytes.Equal(d.DocID, docID) || d.Form != "rfc1738" {
+		if d := w2.document(v.String()); !bytes.Equal(d.DocID, docID) || d.Form != "rfc1738" {
 			t.Fatalf("%q: DocID %q (%s), want %q", s, d.DocID, d.Form, docID)
 		}
 		v, _, err = urlkit.ParseMode("wais://h/db/TEXT/"+wpath, urlkit.Lenient)
 		if err != nil {
 			return
 		}
-		w3, err := ParseWAIS(&v)
+		w3, err := parseWAIS(&v)
 		if err != nil || !w3.HasDocument {
 			return
 		}
-		d := w3.Document(v.String())
+		d := w3.document(v.String())
 		if d.Form == "fields" {
 			fs, err := wais.ParseDocID(appendFields(d.Fields))
 			if err != nil || len(fs) != len(d.Fields) {

@@ -28,13 +28,10 @@ func init() {
 // Toy is the view.
 type Toy struct {
 	Host, Port, Key string
-	At              struct{ Key Span }
+	at              struct{ Key Span }
 }
 
 func parseToy(u *urlkit.URL) (*Toy, error) {
-	if err := expect(u, "x-toy"); err != nil {
-		return nil, err
-	}
 	if err := needAuthority(u); err != nil {
 		return nil, err
 	}
@@ -43,11 +40,9 @@ func parseToy(u *urlkit.URL) (*Toy, error) {
 		return nil, syntaxError(u, off-1, "an x-toy URL names a key after the host")
 	}
 	t := &Toy{Host: u.Host, Port: port(u), Key: unescape(p)}
-	t.At.Key = Span{off, off + len(p)}
+	t.at.Key = Span{off, off + len(p)}
 	return t, nil
 }
-
-func (t *Toy) Scheme() string { return "x-toy" }
 
 func (t *Toy) URL() *urlkit.URL {
 	u := serverURL("x-toy", t.Host, t.Port)
@@ -57,7 +52,7 @@ func (t *Toy) URL() *urlkit.URL {
 
 func toyConcerns(v View, c *concernList) {
 	if t, _ := v.(*Toy); t != nil {
-		c.scanSpan(t.At.Key, ctlLine, "toy GET command")
+		c.scanSpan(t.at.Key, ctlLine, "toy GET command")
 	}
 }
 
@@ -108,4 +103,4 @@ func TestToyScheme(t *testing.T) {
 	}
 }
 
-func (t *Toy) AppendParts(dst []Part) []Part { return append(dst, Part{"key", str(t.Key)}) }
+func (t *Toy) appendParts(dst []part) []part { return append(dst, kv("key", str(t.Key))) }

@@ -286,7 +286,7 @@ func (o *getOptions) newFetcher(st *Streams, args []string) (*fetch.Fetcher, err
 	switch o.nullCWD {
 	case "fail":
 	case "skip":
-		f.FTP.NullCWD = fetch.NullCWDSkip
+		f.FTP.SkipNullCWD = true
 	default:
 		return nil, fmt.Errorf("--null-cwd %q: want fail or skip", o.nullCWD)
 	}

@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/scheme"
+	"github.com/urlkit/urlkit/internal/schemedata"
 )
 
 var parseCmd = &command{
@@ -63,9 +63,9 @@ Examples:
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
 			return eachInputJobs(ctx, st, out, args, *jobs, false, func() lineJob {
-				var buf []byte          // reused: one record's JSON or text
-				var parts []scheme.Part // reused: its scheme_data's parts
-				var r parsed            // reused: a fresh one per line would be a heap object each
+				var buf []byte              // reused: one record's JSON or text
+				var parts []schemedata.Part // reused: its scheme_data's parts
+				var r parsed                // reused: a fresh one per line would be a heap object each
 				return func(n int, s string, out *bufio.Writer, errw io.Writer) int {
 					r.parse(s, *mode)
 					r.only = only
@@ -233,7 +233,7 @@ func (r *parsed) parse(s string, m urlkit.Mode) {
 // appendJSON appends the result with the keys of CLI.md, in its order,
 // then urlkit's additions (mode, url, warnings). The scheme view's parts
 // are listed into *parts, which the caller keeps for the next URL.
-func (r *parsed) appendJSON(b []byte, parts *[]scheme.Part) []byte {
+func (r *parsed) appendJSON(b []byte, parts *[]schemedata.Part) []byte {
 	// Room for the input repeated in six members (input, url, path,
 	// ...), so that a long line is not copied again at every doubling.
 	b = slices.Grow(b, 6*len(r.input)+512)
@@ -307,7 +307,7 @@ func (r *parsed) appendJSON(b []byte, parts *[]scheme.Part) []byte {
 // appendText appends the result as aligned "key value" lines. The
 // scheme view's parts are listed into *parts, which the caller keeps for
 // the next URL.
-func (r *parsed) appendText(b []byte, parts *[]scheme.Part) []byte {
+func (r *parsed) appendText(b []byte, parts *[]schemedata.Part) []byte {
 	t := textRecord{b: b, only: r.only}
 	t.line("input", printable(r.input))
 	if r.err != nil {

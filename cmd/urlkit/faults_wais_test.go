@@ -93,7 +93,7 @@ func waisBrokenDocument(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var hit fetch.WAISHit // the first line: the first hit
+	var hit struct{ URL string } // the first line: the first hit, {"url": ...}
 	err = json.NewDecoder(resp.Body).Decode(&hit)
 	resp.Body.Close()
 	if err != nil || hit.URL == "" {
