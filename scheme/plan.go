@@ -223,15 +223,6 @@ func (p *Plan) Sends() []Step {
 	return s
 }
 
-// Err returns the first refusal as a *urlkit.Error wrapping ErrUnsafe,
-// or nil.
-func (p *Plan) Err(u *urlkit.URL) error {
-	for _, c := range p.Refused {
-		return &urlkit.Error{Op: "access", Input: u.Redacted(), Offset: c.Offset, Err: ErrUnsafe, Rule: c.Message}
-	}
-	return nil
-}
-
 // An Encoder fills in Text, the exact bytes, of a Send step whose Request
 // package scheme describes but does not encode: the WAIS APDUs and the
 // Prospero request messages, whose encoders live with their protocol

@@ -31,20 +31,6 @@ type Concern struct {
 // String formats the concern as "offset N: MESSAGE".
 func (c Concern) String() string { return "offset " + strconv.Itoa(c.Offset) + ": " + c.Message }
 
-// CheckSafe returns the first refusal of Concerns as a *urlkit.Error
-// wrapping ErrUnsafe, or nil. It is the check the access layer runs
-// before it sends anything: RFC 1738 section 6 warns that encoded
-// delimiters of a protocol (CR and LF for the line-based ones) must not
-// be decoded into its lines.
-func CheckSafe(u *urlkit.URL) error {
-	for _, c := range Concerns(u) {
-		if c.Refuse {
-			return &urlkit.Error{Op: "access", Input: u.Redacted(), Offset: c.Offset, Err: ErrUnsafe, Rule: c.Message}
-		}
-	}
-	return nil
-}
-
 // Concerns lists what RFC 1738 section 6 warns about in u, in order of
 // offset: a written port that is not the scheme's default (with the
 // protocol that usually listens there), and each byte that decodes to

@@ -17,7 +17,7 @@
 // PlanURL writes out the access a URL stands for as data (a Plan: the
 // connection, each line sent with its reason, the replies expected, how
 // the data ends), which the explain command renders and the access layer
-// (package fetch) carries out; Concerns and CheckSafe report what the
+// (package fetch) carries out; Concerns reports what the
 // security considerations of RFC 1738 section 6 warn about: a
 // non-default port, and decoded CR, LF, NUL or TAB bytes that would
 // enter a protocol line (a Plan for such a URL sends nothing). Nothing
@@ -180,10 +180,6 @@ func List() []Info {
 var (
 	// ErrWrongScheme: a ParseXXX function was given a URL of another scheme.
 	ErrWrongScheme = errors.New("wrong scheme for this view")
-	// ErrUnsafe: decoded bytes of the URL would put CR, LF, NUL or TAB
-	// into a protocol line where the protocol does not allow them (RFC
-	// 1738 section 6).
-	ErrUnsafe = errors.New("control character would enter a protocol line")
 	// ErrNoAccess: the scheme has no access algorithm (urn, reserved and
 	// unknown schemes).
 	ErrNoAccess = errors.New("no access algorithm for this scheme")
