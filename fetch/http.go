@@ -593,7 +593,7 @@ func writeHeader(b *strings.Builder, prefix string, h http.Header) {
 	for _, k := range keys {
 		for _, v := range h[k] {
 			if k == "Authorization" || k == "Proxy-Authorization" {
-				v = "****"
+				v = safetext.Mask
 			}
 			// A Location (or any header) may name a URL with a password
 			// of its own; and header values are the server's bytes.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // A Plan is the access a URL stands for, written out as data before
@@ -203,7 +204,7 @@ func (p *Plan) Lines(showPassword bool) []string {
 			out = append(out, "# if "+escapeControls(s.When.Text)+":")
 		}
 		if s.Kind == Send && s.Secret && !showPassword && s.Arg != "" {
-			s.Text = strings.Replace(s.Text, s.Arg, "xxxxx", 1)
+			s.Text = strings.Replace(s.Text, s.Arg, safetext.Mask, 1)
 		}
 		out = append(out, s.String())
 	}

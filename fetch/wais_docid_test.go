@@ -1,4 +1,8 @@
-package scheme
+package fetch
+
+// The WAIS view's DocID (package scheme) checked against the WAIS
+// client's encoder and parser (client/wais): the two meet here, in the
+// access layer, so that neither imports the other.
 
 import (
 	"bytes"
@@ -6,14 +10,15 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/wais"
+	"github.com/urlkit/urlkit/scheme"
 )
 
-func waisView(t testing.TB, raw string) (*WAIS, *urlkit.URL) {
+func waisView(t testing.TB, raw string) (*scheme.WAIS, *urlkit.URL) {
 	u, _, err := urlkit.ParseMode(raw, urlkit.Lenient)
 	if err != nil {
 		t.Fatalf("%s: %v", raw, err)
 	}
-	w, err := ParseWAIS(&u)
+	w, err := scheme.ParseWAIS(&u)
 	if err != nil {
 		t.Fatalf("%s: %v", raw, err)
 	}
@@ -44,7 +49,7 @@ func TestWAISDocument(t *testing.T) {
 }
 
 // appendFields builds the DocID of fields with the WAIS client's encoder.
-func appendFields(fields []WAISField) []byte {
+func appendFields(fields []scheme.WAISField) []byte {
 	var fs []wais.DocIDField
 	for _, f := range fields {
 		fs = append(fs, wais.DocIDField{Type: uint64(f.Number), Value: []byte(f.Value)})
@@ -60,14 +65,14 @@ func FuzzWAISDocument(f *testing.F) {
 	f.Add([]byte("1=a;"), "1=x%3By;")
 	f.Add([]byte{}, "0/")
 	f.Fuzz(func(t *testing.T, docID []byte, wpath string) {
-		w := &WAIS{Host: "h", Database: "db", HasDocument: true, WType: "TEXT", WPath: string(docID)}
+		w := &scheme.WAIS{Host: "h", Database: "db", HasDocument: true, WType: "TEXT", WPath: string(docID)}
 		u := w.URL()
 		s := u.String()
 		v, _, err := urlkit.ParseMode(s, urlkit.RFC1738)
 		if err != nil {
 			t.Fatalf("%q: %v", s, err)
 		}
-		w2, err := ParseWAIS(&v)
+		w2, err := scheme.ParseWAIS(&v)
 		if err != nil {
 			t.Fatalf("%q: %v", s, err)
 		}
@@ -78,7 +83,7 @@ func FuzzWAISDocument(f *testing.F) {
 		if err != nil {
 			return
 		}
-		w3, err := ParseWAIS(&v)
+		w3, err := scheme.ParseWAIS(&v)
 		if err != nil || !w3.HasDocument {
 			return
 		}
