@@ -565,7 +565,7 @@ func (req *Request) wrap(ctx context.Context, op string, err error) error {
 	var fe *Error
 	if errors.As(err, &fe) {
 		if fe.URL == "" {
-			fe.URL = req.URL.Redacted()
+			fe.URL, fe.Scheme = req.URL.Redacted(), req.URL.SchemeName()
 		}
 		if fe.Op == "" {
 			fe.Op = op

@@ -199,7 +199,7 @@ func (o *HTTPOpener) openVia(ctx context.Context, req *Request, gw Gateway) (*Re
 		// the Response name the URL asked for.
 		var fe *Error
 		if errors.As(err, &fe) {
-			fe.URL = u.Redacted()
+			fe.URL, fe.Scheme = u.Redacted(), scheme
 		}
 		if resp != nil {
 			resp.URL = u.Redacted()

@@ -34,7 +34,7 @@ func offsets(u *urlkit.URL) (host, port, path int) {
 func CheckURL(u *urlkit.URL, allow []int) error {
 	for _, c := range scheme.Concerns(u) {
 		if c.Refuse {
-			return &Error{Op: "check", URL: u.Redacted(), Offset: c.Offset, Kind: ErrUnsafe, Rule: c.Message}
+			return &Error{Op: "check", URL: u.Redacted(), Scheme: u.SchemeName(), Offset: c.Offset, Kind: ErrUnsafe, Rule: c.Message}
 		}
 	}
 	return checkPort(u, u.SchemeName(), allow)
@@ -51,7 +51,7 @@ func checkPort(u *urlkit.URL, name string, allow []int) error {
 		return nil
 	}
 	_, off, _ := offsets(u)
-	return &Error{Op: "check", URL: u.Redacted(), Offset: off, Kind: ErrBlockedPort,
+	return &Error{Op: "check", URL: u.Redacted(), Scheme: name, Offset: off, Port: port, Kind: ErrBlockedPort,
 		Rule: fmt.Sprintf("port %d (%s) is not the %s port and is on the list of ports browsers block: "+
 			"a %s request sent there could be read as %s commands (RFC 1738 section 6)",
 			port, service, name, name, service)}

@@ -133,8 +133,12 @@ type Info struct {
 	Section string // where it is defined ("RFC 1738 3.2")
 	Port    int    // default port, 0 when there is none
 	IPBased bool   // uses the common Internet scheme syntax "//" login
-	Status  Status
-	HasView bool // Parse returns a view for it
+	// Credentials: the access logs in with the URL's user and password
+	// (ftp, http, https), so a login given outside the URL (a netrc
+	// file) can stand in for them.
+	Credentials bool
+	Status      Status
+	HasView     bool // Parse returns a view for it
 	// HasPlan: PlanURL gives an access plan for it (explain can write it
 	// out; whether get can carry it out is the access layer's business).
 	HasPlan bool
@@ -146,7 +150,7 @@ type Info struct {
 
 func infoOf(r *registry.Scheme) Info {
 	u := units[r.Name]
-	return Info{Name: r.Name, Title: r.Title, Section: r.Section, Port: r.Port, IPBased: r.IP,
+	return Info{Name: r.Name, Title: r.Title, Section: r.Section, Port: r.Port, IPBased: r.IP, Credentials: r.Credentials,
 		Status: r.Status, HasView: u != nil && u.parse != nil, HasPlan: u != nil && u.plan != nil,
 		Retrieval: u != nil && u.proxied}
 }

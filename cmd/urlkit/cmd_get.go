@@ -586,10 +586,8 @@ func describeFor(err error, has func(flag string) bool) string {
 	var fe *fetch.Error
 	if errors.As(err, &fe) {
 		switch {
-		case errors.Is(err, fetch.ErrBlockedPort) && fe.Offset >= 0: // the URL's port (a data port's error names its own flag)
-			if u, _, perr := urlkit.ParseMode(fe.URL, urlkit.RFC3986); perr == nil {
-				hint("allow-port", "--allow-port "+u.Port+" fetches it anyway")
-			}
+		case errors.Is(err, fetch.ErrBlockedPort) && fe.Port > 0: // the URL's port (a data port's error names its own flag)
+			hint("allow-port", "--allow-port "+strconv.Itoa(fe.Port)+" fetches it anyway")
 		case errors.Is(err, fetch.ErrNullCWD):
 			hint("null-cwd", "--null-cwd skip goes on without it")
 		case errors.Is(err, fetch.ErrRemoteFile):

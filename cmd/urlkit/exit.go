@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/fetch"
@@ -75,7 +74,7 @@ func exitOf(err error) int {
 	if !errors.As(err, &fe) {
 		return exitFail
 	}
-	scheme, _, _ := strings.Cut(strings.ToLower(fe.URL), ":")
+	scheme := fe.Scheme
 	httpish := scheme == "http" || scheme == "https"
 	switch {
 	case fe.Kind == nil && errors.Is(err, context.Canceled):

@@ -93,6 +93,11 @@ type Scheme struct {
 	Grammar1738 bool
 	// Login: a user name and password are allowed (ftpurl, telneturl).
 	Login bool
+	// Credentials: the access logs in with the URL's user name and
+	// password (FTP USER and PASS, HTTP's Authorization), so a login
+	// given outside the URL (get --user, a netrc file) applies to a URL
+	// that names no user. Telnet's login is advisory, not sent.
+	Credentials bool
 	// HostOnly: the production has host, not hostport (fileurl).
 	HostOnly bool
 	// EmptyHost: the host may be empty (fileurl).
@@ -109,8 +114,8 @@ type Scheme struct {
 // Ports: RFC 1738 3.x; https 443 (RFC 2818); rlogin 513 and tn3270 23
 // (RFC 1630); z39.50r and z39.50s 210 (RFC 2056).
 var rows = []Scheme{
-	{Name: "ftp", Title: "File Transfer Protocol", Section: "RFC 1738 3.2", Port: 21, IP: true, Grammar1738: true, Login: true, Production: FTP},
-	{Name: "http", Title: "Hypertext Transfer Protocol", Section: "RFC 1738 3.3", Port: 80, IP: true, Grammar1738: true, Production: HTTP},
+	{Name: "ftp", Title: "File Transfer Protocol", Section: "RFC 1738 3.2", Port: 21, IP: true, Grammar1738: true, Login: true, Credentials: true, Production: FTP},
+	{Name: "http", Title: "Hypertext Transfer Protocol", Section: "RFC 1738 3.3", Port: 80, IP: true, Grammar1738: true, Credentials: true, Production: HTTP},
 	{Name: "gopher", Title: "The Gopher protocol", Section: "RFC 1738 3.4", Port: 70, IP: true, Grammar1738: true, Production: Gopher},
 	{Name: "mailto", Title: "Electronic mail address", Section: "RFC 1738 3.5", Grammar1738: true, Production: Mailto},
 	{Name: "news", Title: "USENET news", Section: "RFC 1738 3.6", Grammar1738: true, Production: News},
@@ -132,7 +137,7 @@ var rows = []Scheme{
 	{Name: "nfs", Title: "Network File System (NFS) file names", Section: "draft-ietf-uri-url-06 section 4", IP: true, Status: Reserved},
 	{Name: "mailserver", Title: "Access to data available from mail servers", Section: "draft-ietf-uri-url-06 section 4", Status: Reserved},
 	{Name: "z39.50", Title: "Access to ANSI Z39.50 services", Section: "draft-ietf-uri-url-06 section 4", Status: Reserved},
-	{Name: "https", Title: "HTTP over TLS", Section: "RFC 2818", Port: 443, IP: true, Status: Modern},
+	{Name: "https", Title: "HTTP over TLS", Section: "RFC 2818", Port: 443, IP: true, Credentials: true, Status: Modern},
 	{Name: "z39.50r", Title: "Z39.50 retrieval", Section: "RFC 2056", Port: 210, Status: Modern},
 	{Name: "z39.50s", Title: "Z39.50 session", Section: "RFC 2056", Port: 210, Status: Modern},
 }
