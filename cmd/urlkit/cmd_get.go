@@ -17,6 +17,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/fetch"
 	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 var getCmd = &command{
@@ -551,21 +552,36 @@ func outName(o string) string {
 // displayName is the name the progress bar shows: the last path segment,
 // decoded, or the host. Never the userinfo.
 func displayName(u *urlkit.URL) string {
-	p := u.Path
-	if u.SchemeName() == "ftp" {
-		p, _, _ = strings.Cut(p, ";") // ;type=
-	}
-	p = strings.TrimSuffix(p, "/")
-	if i := strings.LastIndexAny(p, "/"); i >= 0 {
-		p = p[i+1:]
-	}
-	if d, err := urlkit.PathUnescape(p); err == nil {
-		p = d
-	}
+	p, _ := lastSegment(u, true)
 	if p == "" {
 		return u.Host
 	}
 	return safetext.Visible(p)
+}
+
+// lastSegment returns the last segment of u's path, decoded (with dir,
+// the last directory when the path ends in "/"): for ftp the view's
+// name, without its ";type=" (scheme.FTP), else the generic path's. A
+// segment that does not decode is returned as written, with the error.
+func lastSegment(u *urlkit.URL, dir bool) (string, error) {
+	if v, err := scheme.Parse(u, urlkit.Lenient); err == nil {
+		if f, ok := v.(*scheme.FTP); ok {
+			if f.Name == "" && dir && len(f.CWD) > 0 {
+				return f.CWD[len(f.CWD)-1], nil
+			}
+			return f.Name, nil
+		}
+	}
+	p := u.Path
+	if dir {
+		p = strings.TrimSuffix(p, "/")
+	}
+	p = p[strings.LastIndexByte(p, '/')+1:]
+	d, err := urlkit.PathUnescape(p)
+	if err != nil {
+		return p, err
+	}
+	return d, nil
 }
 
 // describe is describeFor with get's flags, which every hint names.

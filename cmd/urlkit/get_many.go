@@ -106,15 +106,7 @@ var errRemoteName = errors.New("-O")
 // when it would leave the current directory or hide itself from a
 // listing (".", "..", "/", a NUL or control byte from %XX).
 func remoteName(u *urlkit.URL) (string, error) {
-	p := u.Path
-	if u.SchemeName() == "ftp" {
-		p, _, _ = strings.Cut(p, ";")
-	}
-	seg := p
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		seg = p[i+1:]
-	}
-	name, err := urlkit.PathUnescape(seg)
+	name, err := lastSegment(u, false)
 	if err != nil {
 		return "", fmt.Errorf("%w: %q: the last path segment does not decode: %v", errRemoteName, safetext.Visible(u.Redacted()), err)
 	}
