@@ -374,18 +374,26 @@ func (f *Fetcher) lookup(scheme string) (Opener, bool) {
 	return o(f), true
 }
 
-// Get parses rawURL (RFC 1738, or RFC 3986 if RFC 1738 rejects it) and
-// fetches it. A URL neither accepts fails with the *urlkit.Error of the
-// RFC 1738 parse.
+// Get parses rawURL (ParseURL, RFC 1738) and fetches it.
 func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Response, error) {
-	u, err := urlkit.Parse(rawURL)
+	u, err := ParseURL(rawURL, urlkit.RFC1738)
 	if err != nil {
-		var err2 error
-		if u, _, err2 = urlkit.ParseMode(rawURL, urlkit.RFC3986); err2 != nil {
-			return nil, err
-		}
+		return nil, err
 	}
 	return f.Fetch(ctx, &u)
+}
+
+// ParseURL parses a URL to fetch in the mode m and, when m rejects it,
+// as RFC 3986 (IPv6 literals, a user in an http URL, which RFC 1738
+// lacks). A URL neither accepts fails with the *urlkit.Error of mode m.
+func ParseURL(s string, m urlkit.Mode) (urlkit.URL, error) {
+	u, _, err := urlkit.ParseMode(s, m)
+	if err != nil && m != urlkit.RFC3986 {
+		if v, _, err2 := urlkit.ParseMode(s, urlkit.RFC3986); err2 == nil {
+			return v, nil
+		}
+	}
+	return u, err
 }
 
 // Fetch retrieves the resource u names. It checks u first (CheckURL:

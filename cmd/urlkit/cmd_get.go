@@ -250,6 +250,7 @@ type getOptions struct {
 	quiet   bool
 	mode    urlkit.Mode
 	modeSet bool
+	first   *getJob // the URL argument run parsed, when it is the only one
 
 	// Sessions (cmd_session.go).
 	login, raw   bool
@@ -341,7 +342,9 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 	// A session URL alone on the command line: standard input is the
 	// session's (cmd_session.go).
 	if len(args) == 1 && o.many.urlFile == "" {
-		if u, err := parseGetURL(args[0], o.mode, o.modeSet); err == nil && isSession(&u) {
+		u, err := parseGetURL(args[0], o.mode, o.modeSet)
+		o.first = &getJob{url: args[0], u: u, perr: err} // runMany's first job
+		if err == nil && isSession(&u) {
 			if len(o.many.outs) > 0 || o.many.remoteName || o.resume {
 				// A session is a conversation, not a resource: it is not
 				// saved, and these would be ignored without a word.
@@ -374,7 +377,7 @@ type attempt struct {
 // parallel transfers do not mix.
 func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job getJob, stdout *sync.Mutex) attempt {
 	started := time.Now() // --max-time counts from here, the FIFO's wait for a reader too
-	u, err := parseGetURL(job.url, o.mode, o.modeSet)
+	u, err := job.u, job.perr
 	if err != nil {
 		var b strings.Builder
 		printErr(&b, hinted(err, job.url, o.mode, false))
