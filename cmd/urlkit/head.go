@@ -9,11 +9,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/fetch"
 	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // headFlags declares -I and --head (--json, shared with the news
@@ -34,11 +34,16 @@ item's Gopher+ attribute block ("!"), as the server sends it.`
 // headURL is the URL -I fetches for u: for gopher, the item's Gopher+
 // attributes (RFC 1738's gopher+_string "!"); else u.
 func headURL(u urlkit.URL) (urlkit.URL, bool) {
-	if u.SchemeName() != "gopher" || strings.Contains(u.Path, "%09") {
+	if u.SchemeName() != "gopher" || u.Path == "" || u.Fragment != "" {
 		return u, false
 	}
-	v, _, err := urlkit.ParseMode(u.String()+"%09%09!", urlkit.RFC3986)
-	if err != nil || u.Fragment != "" {
+	if g, err := scheme.ParseGopher(&u); err != nil || g.HasSearch {
+		return u, false
+	}
+	// The selector, an empty search and the Gopher+ string "!", each
+	// after its %09 (RFC 1738 3.4), on the path as written.
+	v := u
+	if err := v.SetRawPath(u.Path + "%09%09!"); err != nil {
 		return u, false
 	}
 	return v, true
