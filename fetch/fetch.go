@@ -161,6 +161,7 @@ type Request struct {
 	Resume Resume
 
 	opener   Opener // for the classification of its errors
+	acc      access // the view and concerns, read once
 	wd       *watchdog
 	redactor *safetext.Redactor // see secrets
 }
@@ -432,7 +433,7 @@ func (f *Fetcher) do(ctx context.Context, req *Request) (*Response, error) {
 	if !u.IsAbs() {
 		return nil, req.notAbsolute()
 	}
-	if err := CheckURL(u, f.AllowPorts); err != nil {
+	if err := req.check(f.readMode(u), f.AllowPorts); err != nil {
 		err.(*Error).secrets = req.secrets()
 		return nil, err
 	}
@@ -529,10 +530,10 @@ func (f *Fetcher) dispatch(ctx context.Context, req *Request) (*Response, error)
 	}
 	req.opener = o
 	req.Reopen = func(ctx context.Context, v *urlkit.URL) (*Response, error) {
-		if err := CheckURL(v, f.AllowPorts); err != nil {
+		sub := f.newRequest(v)
+		if err := sub.check(f.readMode(v), f.AllowPorts); err != nil {
 			return nil, err
 		}
-		sub := f.newRequest(v)
 		sub.Trace, sub.Prompt, sub.wd, sub.redactor = req.Trace, req.Prompt, req.wd, req.redactor
 		resp, err := f.dispatch(ctx, sub)
 		req.opener = sub.opener // its errors are classified by its opener

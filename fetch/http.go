@@ -98,8 +98,11 @@ var sharedTransport = sync.OnceValue(func() *http.Transport {
 // The request is the GET of the URL's access plan (scheme.PlanURL, what
 // "urlkit explain" prints): net/http writes the lines of its Send steps,
 // as the plan-equals-wire test checks against a real server.
+// readMode: an http URL is read as RFC 3986 (a user, IPv6 literals).
+func (o *HTTPOpener) readMode() urlkit.Mode { return urlkit.RFC3986 }
+
 func (o *HTTPOpener) Open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, UserAgent: o.UserAgent, Compressed: o.Compressed, Head: req.Head})
+	plan, err := req.plan(scheme.PlanOptions{Mode: urlkit.RFC3986, UserAgent: o.UserAgent, Compressed: o.Compressed, Head: req.Head})
 	if err != nil {
 		return nil, invalid(err)
 	}

@@ -54,6 +54,9 @@ type NNTPOpener struct {
 }
 
 // server returns the news server for news: URLs, "" when none is set.
+// readMode: a news URL is read as RFC 5538 does (RFC 3986's syntax).
+func (o *NNTPOpener) readMode() urlkit.Mode { return urlkit.RFC3986 }
+
 func (o *NNTPOpener) server(req *Request) string {
 	if o.Server != "" {
 		return o.Server
@@ -75,7 +78,7 @@ func (o *NNTPOpener) plan(req *Request, post, kept bool) (*scheme.Plan, error) {
 	}
 	opts := scheme.PlanOptions{Mode: urlkit.RFC3986, NewsServer: server, Post: post, User: o.User, Password: o.Password}
 	opts.KeepNNTP, opts.NNTPKept = o.Keep && !post, kept
-	plan, err := planURL(u, opts)
+	plan, err := req.plan(opts)
 	if err != nil {
 		return nil, invalid(err)
 	}

@@ -165,7 +165,7 @@ func TestHintsAreTrue(t *testing.T) {
 	}
 	for s, want := range map[string]bool{"telnet://h:25/": false, "gopher://h:25/": true} {
 		u := mustParse(t, s)
-		cs := scheme.Concerns(u)
+		cs := scheme.Concerns(u, nil)
 		if len(cs) == 0 || strings.Contains(cs[0].Message, "--allow-port") != want {
 			t.Errorf("%s: caution %q, want --allow-port: %v", s, cs, want)
 		}

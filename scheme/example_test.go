@@ -164,7 +164,7 @@ func ExamplePlanURL() {
 func ExampleConcerns() {
 	// RFC 1738 section 6: a gopher URL aimed at an SMTP server.
 	u, _ := urlkit.Parse("gopher://mail.example:25/0HELO%20x%0D%0AQUIT")
-	for _, c := range scheme.Concerns(&u) {
+	for _, c := range scheme.Concerns(&u, nil) {
 		fmt.Println(c.Refuse, c)
 	}
 	// Output:

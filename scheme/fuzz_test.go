@@ -170,7 +170,7 @@ func checkView(t *testing.T, u *urlkit.URL, m urlkit.Mode) {
 			}
 		}
 	}
-	for _, c := range Concerns(u) {
+	for _, c := range Concerns(u, nil) {
 		if c.Offset < 0 || c.Offset > len(s) {
 			t.Fatalf("Concerns(%q): offset %d outside the URL", s, c.Offset)
 		}

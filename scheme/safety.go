@@ -55,8 +55,15 @@ func (c Concern) String() string { return "offset " + strconv.Itoa(c.Offset) + "
 //
 // WAIS requests are binary and HTTP sends the path as written, so their
 // decoded bytes are no concern.
-func Concerns(u *urlkit.URL) []Concern {
-	v, _ := Parse(u, urlkit.Lenient)
+//
+// v is u's view as Parse returns it in the mode u is read in, when the
+// caller has it (the access layer reads the view, the concerns and the
+// plan once per access: see PlanOptions.View); nil means that Concerns
+// reads u in the Lenient mode itself.
+func Concerns(u *urlkit.URL, v View) []Concern {
+	if v == nil {
+		v, _ = Parse(u, urlkit.Lenient)
+	}
 	return concernsOf(u, v)
 }
 

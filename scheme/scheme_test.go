@@ -447,7 +447,7 @@ func TestVMS(t *testing.T) {
 // refusal returns the first concern of u that the access layer refuses
 // (fetch.CheckURL turns it into its error), or nil.
 func refusal(u *urlkit.URL) *Concern {
-	for _, c := range Concerns(u) {
+	for _, c := range Concerns(u, nil) {
 		if c.Refuse {
 			return &c
 		}
@@ -517,7 +517,7 @@ func TestConcernsPort(t *testing.T) {
 		{"x-s://h:25/", ""},
 	} {
 		u := parseURL(t, tc.in, urlkit.RFC1738)
-		cs := Concerns(u)
+		cs := Concerns(u, nil)
 		switch {
 		case tc.want == "" && len(cs) > 0:
 			t.Errorf("Concerns(%q) = %v", tc.in, cs)
