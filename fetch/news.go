@@ -352,7 +352,7 @@ func (o *NNTPOpener) overviewLines(s *nntp.OverviewScanner) func([]byte) ([]byte
 		}
 		ov := s.Item()
 		if o.JSON {
-			b, err := appendJSONLine(b, struct {
+			b, err := safetext.AppendJSONLine(b, struct {
 				Number    int64  `json:"number"`
 				Date      string `json:"date"`
 				From      string `json:"from"`
@@ -378,7 +378,7 @@ func (o *NNTPOpener) groupLines(s *nntp.GroupScanner) func([]byte) ([]byte, bool
 		}
 		g := s.Item()
 		if o.JSON {
-			b, err := appendJSONLine(b, struct {
+			b, err := safetext.AppendJSONLine(b, struct {
 				Group  string `json:"group"`
 				High   int64  `json:"high"`
 				Low    int64  `json:"low"`

@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -71,11 +70,11 @@ func writeHead(w io.Writer, resp *fetch.Response, asJSON bool) error {
 		for _, f := range resp.Fields {
 			obj.Fields = append(obj.Fields, field{f.Name, f.Value})
 		}
-		b, err := json.Marshal(obj)
+		b, err := safetext.AppendJSONLine(nil, obj)
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(w, "%s\n", safetext.InertJSON(b))
+		_, err = w.Write(b)
 		return err
 	}
 	for _, f := range resp.Fields {
