@@ -137,8 +137,11 @@ type Info struct {
 	// (ftp, http, https), so a login given outside the URL (a netrc
 	// file) can stand in for them.
 	Credentials bool
-	Status      Status
-	HasView     bool // Parse returns a view for it
+	// LogsIn: the access logs in to the server (ftp, news, nntp,
+	// rlogin), so a refused access is a refused login.
+	LogsIn  bool
+	Status  Status
+	HasView bool // Parse returns a view for it
 	// HasPlan: PlanURL gives an access plan for it (explain can write it
 	// out; whether get can carry it out is the access layer's business).
 	HasPlan bool
@@ -150,7 +153,7 @@ type Info struct {
 
 func infoOf(r *registry.Scheme) Info {
 	u := units[r.Name]
-	return Info{Name: r.Name, Title: r.Title, Section: r.Section, Port: r.Port, IPBased: r.IP, Credentials: r.Credentials,
+	return Info{Name: r.Name, Title: r.Title, Section: r.Section, Port: r.Port, IPBased: r.IP, Credentials: r.Credentials, LogsIn: r.LogsIn,
 		Status: r.Status, HasView: u != nil && u.parse != nil, HasPlan: u != nil && u.plan != nil,
 		Retrieval: u != nil && u.proxied}
 }
