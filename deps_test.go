@@ -51,6 +51,9 @@ var allowedImports = map[string][]string{
 // allowedImports (besides internal/wiretest, which every test may use):
 // a test is code too, and an edge it adds is an edge of the package.
 var testOnlyImports = map[string][]string{
+	// The root's external tests compare RFC 3986 resolution with the
+	// other rules of package resolve, which imports the root.
+	"": {"resolve"},
 	// The rlogin integration test drives a session as the CLI does,
 	// with telnet.Session.
 	"client/rlogin": {"client/telnet"},
