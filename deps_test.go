@@ -43,7 +43,7 @@ var allowedImports = map[string][]string{
 	// scheme (which writes the plans) and package fetch (which carries
 	// them out).
 	"internal/request": {},
-	"scheme":           {"", "internal/charclass", "internal/registry", "internal/percent", "internal/gophertype", "internal/schemedata", "internal/request", "client/wais", "client/prospero"},
+	"scheme":           {"", "internal/charclass", "internal/registry", "internal/percent", "internal/gophertype", "internal/schemedata", "internal/request", "internal/safetext"},
 	"extract":          {"", "scheme", "internal/charclass", "internal/registry", "internal/bufpool", "internal/safetext"},
 	"fetch":            {"", "scheme", "internal/request", "internal/wire", "internal/percent", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
 	"client/ftp":       {"internal/wire"},
@@ -60,6 +60,18 @@ var allowedImports = map[string][]string{
 	"cmd/urlkit":    {"*"},
 }
 
+// testOnlyImports are the imports a package's _test.go files may add to
+// allowedImports (besides internal/wiretest, which every test may use):
+// a test is code too, and an edge it adds is an edge of the package.
+var testOnlyImports = map[string][]string{
+	// The root's external tests compare RFC 3986 resolution with the
+	// other rules of package resolve, which imports the root.
+	"": {"resolve"},
+	// The rlogin integration test drives a session as the CLI does,
+	// with telnet.Session.
+	"client/rlogin": {"client/telnet"},
+}
+
 // networkFree lists packages that must not reach network code, even
 // indirectly: the URL packages are pure functions of their input.
 var networkFree = []string{"", "internal/charclass", "internal/ipv4", "internal/edit", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "internal/schemedata", "internal/request", "scheme", "extract"}
@@ -68,9 +80,11 @@ var networkFree = []string{"", "internal/charclass", "internal/ipv4", "internal/
 var networkPackages = []string{"net", "net/http", "crypto/tls", "net/smtp", "net/textproto", "os/exec"}
 
 type listedPackage struct {
-	ImportPath string
-	Imports    []string
-	Deps       []string
+	ImportPath   string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+	Deps         []string
 }
 
 func TestDependencyPolicy(t *testing.T) {
@@ -121,6 +135,19 @@ func TestDependencyPolicy(t *testing.T) {
 			}
 			if !ok {
 				t.Errorf("%s may not import %s (see the policy in deps_test.go)", p.ImportPath, imp)
+			}
+		}
+		for _, imp := range append(p.TestImports, p.XTestImports...) {
+			r, inModule := rel(imp)
+			if !inModule || r == name || r == "internal/wiretest" {
+				continue
+			}
+			ok := false
+			for _, a := range append(allowed, testOnlyImports[name]...) {
+				ok = ok || a == r || a == "*"
+			}
+			if !ok {
+				t.Errorf("the tests of %s may not import %s (see the policy in deps_test.go)", p.ImportPath, imp)
 			}
 		}
 		for _, nf := range networkFree {

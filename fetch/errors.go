@@ -126,9 +126,14 @@ type Error struct {
 	Op string
 	// URL is the URL as written, with its password replaced by "xxxxx".
 	URL string
+	// Scheme is the scheme of URL, in lower case.
+	Scheme string
 	// Offset is the byte offset in URL of the problem (ErrUnsafe,
 	// ErrBlockedPort), or -1.
 	Offset int
+	// Port is the URL's port that ErrBlockedPort refuses (CheckURL), or
+	// 0 (a data port the server named is in Rule).
+	Port int
 	// Kind is the sentinel (ErrNotFound, ErrUnsafe, ...); nil for a
 	// cancellation, where Err is context.Canceled.
 	Kind error
@@ -195,7 +200,7 @@ func (e *Error) Unwrap() []error {
 
 // errorf builds an *Error for req's URL.
 func (req *Request) errorf(op string, kind, err error) *Error {
-	return &Error{Op: op, URL: req.URL.Redacted(), Offset: -1, Kind: kind, Err: err, secrets: req.secrets()}
+	return &Error{Op: op, URL: req.URL.Redacted(), Scheme: req.URL.SchemeName(), Offset: -1, Kind: kind, Err: err, secrets: req.secrets()}
 }
 
 // notAbsolute is the error for a URL without a scheme: a relative

@@ -175,6 +175,7 @@ type Request struct {
 	Resume Resume
 
 	kinds    classifier // the opener's, for its errors; nil when it names none
+	acc      access     // the view and concerns, read once
 	wd       *watchdog
 	redactor *safetext.Redactor // see secrets
 }
@@ -346,18 +347,26 @@ func (f *Fetcher) lookup(scheme string) (opener, bool) {
 	return o(f), true
 }
 
-// Get parses rawURL (RFC 1738, or RFC 3986 if RFC 1738 rejects it) and
-// fetches it. A URL neither accepts fails with the *urlkit.Error of the
-// RFC 1738 parse.
+// Get parses rawURL (ParseURL, RFC 1738) and fetches it.
 func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Response, error) {
-	u, err := urlkit.Parse(rawURL)
+	u, err := ParseURL(rawURL, urlkit.RFC1738)
 	if err != nil {
-		var err2 error
-		if u, _, err2 = urlkit.ParseMode(rawURL, urlkit.RFC3986); err2 != nil {
-			return nil, err
-		}
+		return nil, err
 	}
 	return f.Fetch(ctx, &u)
+}
+
+// ParseURL parses a URL to fetch in the mode m and, when m rejects it,
+// as RFC 3986 (IPv6 literals, a user in an http URL, which RFC 1738
+// lacks). A URL neither accepts fails with the *urlkit.Error of mode m.
+func ParseURL(s string, m urlkit.Mode) (urlkit.URL, error) {
+	u, _, err := urlkit.ParseMode(s, m)
+	if err != nil && m != urlkit.RFC3986 {
+		if v, _, err2 := urlkit.ParseMode(s, urlkit.RFC3986); err2 == nil {
+			return v, nil
+		}
+	}
+	return u, err
 }
 
 // Fetch retrieves the resource u names. It checks u first (CheckURL:
@@ -396,7 +405,7 @@ func (f *Fetcher) do(ctx context.Context, req *Request) (*Response, error) {
 	if !u.IsAbs() {
 		return nil, req.notAbsolute()
 	}
-	if err := CheckURL(u, f.AllowPorts); err != nil {
+	if err := req.check(f.readMode(u), f.AllowPorts); err != nil {
 		err.(*Error).secrets = req.secrets()
 		return nil, err
 	}
@@ -493,10 +502,10 @@ func (f *Fetcher) dispatch(ctx context.Context, req *Request) (*Response, error)
 	}
 	req.kinds, _ = o.(classifier)
 	req.Reopen = func(ctx context.Context, v *urlkit.URL) (*Response, error) {
-		if err := CheckURL(v, f.AllowPorts); err != nil {
+		sub := f.newRequest(v)
+		if err := sub.check(f.readMode(v), f.AllowPorts); err != nil {
 			return nil, err
 		}
-		sub := f.newRequest(v)
 		sub.Trace, sub.Prompt, sub.wd, sub.redactor = req.Trace, req.Prompt, req.wd, req.redactor
 		resp, err := f.dispatch(ctx, sub)
 		req.kinds = sub.kinds // its errors are classified by its opener
@@ -537,7 +546,7 @@ func (req *Request) wrap(ctx context.Context, op string, err error) error {
 	var fe *Error
 	if errors.As(err, &fe) {
 		if fe.URL == "" {
-			fe.URL = req.URL.Redacted()
+			fe.URL, fe.Scheme = req.URL.Redacted(), req.URL.SchemeName()
 		}
 		if fe.Op == "" {
 			fe.Op = op

@@ -42,7 +42,7 @@ type FileOpener struct {
 // open opens the file or directory.
 func (o *FileOpener) open(ctx context.Context, req *Request) (*Response, error) {
 	// The plan's Open step names the file: the one explain prints.
-	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
+	plan, err := req.plan(scheme.PlanOptions{Mode: urlkit.Lenient})
 	if err != nil {
 		return nil, invalid(err)
 	}

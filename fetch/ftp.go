@@ -144,7 +144,7 @@ var errStale = errors.New("the kept connection cannot go back to the login direc
 // the plan's EPSV and PASV.
 func (o *FTPOpener) open(ctx context.Context, req *Request) (*Response, error) {
 	opts := scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req), KeepFTP: o.Keep, FTPRestart: req.Resume.Offset, Head: req.Head, List: req.List}
-	plan, err := planURL(req.URL, opts)
+	plan, err := req.plan(opts)
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -157,7 +157,7 @@ func (o *FTPOpener) open(ctx context.Context, req *Request) (*Response, error) {
 	}
 	for kc, ok := o.kept.take(key); ok; kc, ok = o.kept.take(key) {
 		opts.FTPLoginDir = kc.home
-		again, err := planURL(req.URL, opts)
+		again, err := req.plan(opts)
 		if err != nil {
 			kc.c.Quit(ctx)
 			break

@@ -70,7 +70,7 @@ type GopherOpener struct {
 // client, which writes the line the plan shows (a test compares them
 // with the wire against real servers).
 func (o *GopherOpener) open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
+	plan, err := req.plan(scheme.PlanOptions{Mode: urlkit.Lenient})
 	if err != nil {
 		return nil, invalid(err)
 	}

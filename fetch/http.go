@@ -99,8 +99,11 @@ var sharedTransport = sync.OnceValue(func() *http.Transport {
 // The request is the GET of the URL's access plan (scheme.PlanURL, what
 // "urlkit explain" prints): net/http writes the lines of its Send steps,
 // as the plan-equals-wire test checks against a real server.
+// readMode: an http URL is read as RFC 3986 (a user, IPv6 literals).
+func (o *HTTPOpener) readMode() urlkit.Mode { return urlkit.RFC3986 }
+
 func (o *HTTPOpener) open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, UserAgent: o.UserAgent, Compressed: o.Compressed, Head: req.Head})
+	plan, err := req.plan(scheme.PlanOptions{Mode: urlkit.RFC3986, UserAgent: o.UserAgent, Compressed: o.Compressed, Head: req.Head})
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -200,7 +203,7 @@ func (o *HTTPOpener) openVia(ctx context.Context, req *Request, gw Gateway) (*Re
 		// the Response name the URL asked for.
 		var fe *Error
 		if errors.As(err, &fe) {
-			fe.URL = u.Redacted()
+			fe.URL, fe.Scheme = u.Redacted(), scheme
 		}
 		if resp != nil {
 			resp.URL = u.Redacted()
@@ -594,7 +597,7 @@ func writeHeader(b *strings.Builder, prefix string, h http.Header) {
 	for _, k := range keys {
 		for _, v := range h[k] {
 			if k == "Authorization" || k == "Proxy-Authorization" {
-				v = "****"
+				v = safetext.Mask
 			}
 			// A Location (or any header) may name a URL with a password
 			// of its own; and header values are the server's bytes.

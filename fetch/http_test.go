@@ -93,7 +93,7 @@ func TestRealHTTPAuth(t *testing.T) {
 	if strings.Contains(resp.URL, ":"+e.pass+"@") || strings.Contains(trace.String(), ":"+e.pass+"@") {
 		t.Errorf("password in Response.URL %q or trace:\n%s", resp.URL, trace.String())
 	}
-	if !strings.Contains(trace.String(), "> Authorization: ****") {
+	if !strings.Contains(trace.String(), "> Authorization: xxxxx") {
 		t.Errorf("trace does not show the masked Authorization header:\n%s", trace.String())
 	}
 	bad := strings.Replace(e.base, "http://", "http://"+e.user+":wrong-password@", 1) + "/private/secret.txt"

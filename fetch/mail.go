@@ -203,7 +203,7 @@ func (f *Fetcher) Send(ctx context.Context, u *urlkit.URL, msg io.Reader) (*Sent
 	if !u.IsAbs() {
 		return nil, req.notAbsolute()
 	}
-	if err := CheckURL(u, f.AllowPorts); err != nil {
+	if err := req.check(urlkit.RFC3986, f.AllowPorts); err != nil { // as the mailto and news plans read it
 		err.(*Error).secrets = red
 		return nil, err
 	}
@@ -327,7 +327,7 @@ func (o *MailOpener) submit(ctx context.Context, req *Request, data []byte, sent
 	}
 	// The plan refuses a CR, LF or NUL in an address or header value
 	// before anything else.
-	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, Email: from, MailServer: server})
+	plan, err := req.plan(scheme.PlanOptions{Mode: urlkit.RFC3986, Email: from, MailServer: server})
 	if err != nil {
 		return invalid(err)
 	}
@@ -402,7 +402,7 @@ func (o *MailOpener) submit(ctx context.Context, req *Request, data []byte, sent
 		}
 	}
 	// The plan again, now that the message's size is known.
-	plan, err = planURL(req.URL, scheme.PlanOptions{Mode: urlkit.RFC3986, Email: from, MailServer: server, MessageSize: int64(len(msg))})
+	plan, err = req.plan(scheme.PlanOptions{Mode: urlkit.RFC3986, Email: from, MailServer: server, MessageSize: int64(len(msg))})
 	if err != nil {
 		return invalid(err)
 	}

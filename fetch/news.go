@@ -55,6 +55,9 @@ type NNTPOpener struct {
 }
 
 // server returns the news server for news: URLs, "" when none is set.
+// readMode: a news URL is read as RFC 5538 does (RFC 3986's syntax).
+func (o *NNTPOpener) readMode() urlkit.Mode { return urlkit.RFC3986 }
+
 func (o *NNTPOpener) server(req *Request) string {
 	if o.Server != "" {
 		return o.Server
@@ -76,7 +79,7 @@ func (o *NNTPOpener) plan(req *Request, post, kept bool) (*scheme.Plan, error) {
 	}
 	opts := scheme.PlanOptions{Mode: urlkit.RFC3986, NewsServer: server, Post: post, User: o.User, Password: o.Password}
 	opts.KeepNNTP, opts.NNTPKept = o.Keep && !post, kept
-	plan, err := planURL(u, opts)
+	plan, err := req.plan(opts)
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -350,7 +353,7 @@ func (o *NNTPOpener) overviewLines(s *nntp.OverviewScanner) func([]byte) ([]byte
 		}
 		ov := s.Item()
 		if o.JSON {
-			b, err := appendJSONLine(b, struct {
+			b, err := safetext.AppendJSONLine(b, struct {
 				Number    int64  `json:"number"`
 				Date      string `json:"date"`
 				From      string `json:"from"`
@@ -376,7 +379,7 @@ func (o *NNTPOpener) groupLines(s *nntp.GroupScanner) func([]byte) ([]byte, bool
 		}
 		g := s.Item()
 		if o.JSON {
-			b, err := appendJSONLine(b, struct {
+			b, err := safetext.AppendJSONLine(b, struct {
 				Group  string `json:"group"`
 				High   int64  `json:"high"`
 				Low    int64  `json:"low"`

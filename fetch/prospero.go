@@ -47,7 +47,7 @@ type ProsperoOpener struct {
 
 // open carries out the access plan of the URL (scheme.PlanURL).
 func (o *ProsperoOpener) open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
+	plan, err := req.plan(scheme.PlanOptions{Mode: urlkit.Lenient})
 	if err != nil {
 		return nil, invalid(err)
 	}

@@ -32,12 +32,67 @@ func offsets(u *urlkit.URL) (host, port, path int) {
 // raw control bytes. HTTP sends its path and search as written, so an
 // escaped CR LF there stays escaped and is no concern.
 func CheckURL(u *urlkit.URL, allow []int) error {
-	for _, c := range scheme.Concerns(u) {
+	return check(u, scheme.Concerns(u, nil), allow)
+}
+
+// check is CheckURL with u's concerns computed already.
+func check(u *urlkit.URL, concerns []scheme.Concern, allow []int) error {
+	for _, c := range concerns {
 		if c.Refuse {
-			return &Error{Op: "check", URL: u.Redacted(), Offset: c.Offset, Kind: ErrUnsafe, Rule: c.Message}
+			return &Error{Op: "check", URL: u.Redacted(), Scheme: u.SchemeName(), Offset: c.Offset, Kind: ErrUnsafe, Rule: c.Message}
 		}
 	}
 	return checkPort(u, u.SchemeName(), allow)
+}
+
+// access is what a fetch reads of its URL once (issue 37: one parse
+// per access): the scheme view in the mode its opener plans in, and the
+// concerns of RFC 1738 section 6, which the check and the plan share.
+type access struct {
+	mode     urlkit.Mode
+	view     scheme.View // nil when the URL is no valid view of its scheme
+	concerns []scheme.Concern
+	read     bool
+}
+
+// reader is an Opener that reads its URLs in a mode other than Lenient
+// (http, news and mailto read them as RFC 3986 and its successors do).
+type reader interface{ readMode() urlkit.Mode }
+
+// readMode returns the mode in which the opener of u reads it.
+func (f *Fetcher) readMode(u *urlkit.URL) urlkit.Mode {
+	if _, gw := f.gatewayFor(u); !gw {
+		if o, ok := f.lookup(u.SchemeName()); ok {
+			if r, ok := o.(reader); ok {
+				return r.readMode()
+			}
+		}
+	}
+	return urlkit.Lenient
+}
+
+// read returns the view and the concerns of req's URL in mode m,
+// computed on the first call of the access.
+func (req *Request) read(m urlkit.Mode) *access {
+	if !req.acc.read || req.acc.mode != m {
+		v, _ := scheme.Parse(req.URL, m)
+		req.acc = access{mode: m, view: v, concerns: scheme.Concerns(req.URL, v), read: true}
+	}
+	return &req.acc
+}
+
+// check is CheckURL for req's URL, with the concerns of its access.
+func (req *Request) check(m urlkit.Mode, allow []int) error {
+	return check(req.URL, req.read(m).concerns, allow)
+}
+
+// plan returns the access plan of req's URL (scheme.PlanURL) from the
+// view and concerns its check read, when it read them in opts.Mode.
+func (req *Request) plan(opts scheme.PlanOptions) (*scheme.Plan, error) {
+	if a := req.read(opts.Mode); a.view != nil {
+		opts.View, opts.Concerns = a.view, a.concerns
+	}
+	return planURL(req.URL, opts)
 }
 
 // checkPort refuses a blocked port that is not the scheme's default.
@@ -51,7 +106,7 @@ func checkPort(u *urlkit.URL, name string, allow []int) error {
 		return nil
 	}
 	_, off, _ := offsets(u)
-	return &Error{Op: "check", URL: u.Redacted(), Offset: off, Kind: ErrBlockedPort,
+	return &Error{Op: "check", URL: u.Redacted(), Scheme: name, Offset: off, Port: port, Kind: ErrBlockedPort,
 		Rule: fmt.Sprintf("port %d (%s) is not the %s port and is on the list of ports browsers block: "+
 			"a %s request sent there could be read as %s commands (RFC 1738 section 6)",
 			port, service, name, name, service)}

@@ -166,7 +166,7 @@ func TestHintsAreTrue(t *testing.T) {
 	}
 	for s, want := range map[string]bool{"telnet://h:25/": false, "gopher://h:25/": true} {
 		u := mustParse(t, s)
-		cs := scheme.Concerns(u)
+		cs := scheme.Concerns(u, nil)
 		if len(cs) == 0 || strings.Contains(cs[0].Message, "--allow-port") != want {
 			t.Errorf("%s: caution %q, want --allow-port: %v", s, cs, want)
 		}
@@ -199,5 +199,44 @@ func TestGetRefusesWhatExplainRefuses(t *testing.T) {
 		if errors.Is(err, ErrConnect) {
 			t.Errorf("%s: get tried to connect", s)
 		}
+	}
+}
+
+// TestAccessReadOnce: an access reads its URL's view and concerns once
+// (issue 37): the check and every plan of the fetch (an FTP plan, the
+// plan again on a kept connection) share them, and the plan is made from
+// them, not from a second reading of the URL.
+func TestAccessReadOnce(t *testing.T) {
+	f := &Fetcher{}
+	req := f.newRequest(mustParse(t, "ftp://h:2121/pub/a%0Db;type=i"))
+	if err := req.check(urlkit.Lenient, nil); !errors.Is(err, ErrUnsafe) {
+		t.Fatalf("check: %v, want ErrUnsafe", err)
+	}
+	a := req.read(urlkit.Lenient)
+	view := a.view.(*scheme.FTP)
+	if req.read(urlkit.Lenient) != a || req.read(urlkit.Lenient).view.(*scheme.FTP) != view {
+		t.Fatal("the view was read again")
+	}
+	// The plan is made from the access's view and concerns: changed
+	// here, they show in the plan.
+	view.Name = "other"
+	a.concerns = nil
+	plan, err := req.plan(scheme.PlanOptions{Mode: urlkit.Lenient})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Refused) != 0 {
+		t.Errorf("the plan scanned the URL again: %v", plan.Refused)
+	}
+	retr := false
+	for _, st := range plan.Steps {
+		retr = retr || st.Op == "RETR" && st.Arg == "other"
+	}
+	if !retr {
+		t.Errorf("the plan read the URL again: %v", plan.Lines(false))
+	}
+	// Another mode is another reading.
+	if req.read(urlkit.RFC3986).mode != urlkit.RFC3986 {
+		t.Error("RFC 3986 reading not made")
 	}
 }

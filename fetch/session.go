@@ -102,7 +102,7 @@ func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error
 	if name != "telnet" && name != "rlogin" && name != "tn3270" {
 		return req.errorf("check", ErrUnsupportedScheme, fmt.Errorf("%s URLs designate no session (telnet, rlogin, tn3270)", name))
 	}
-	if err := CheckURL(u, f.AllowPorts); err != nil {
+	if err := req.check(urlkit.Lenient, f.AllowPorts); err != nil {
 		err.(*Error).secrets = req.secrets()
 		return err
 	}
@@ -111,7 +111,7 @@ func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error
 		req.Trace = red.Writer(f.Trace)
 	}
 	req.kinds = sessionClassifier{}
-	plan, err := planURL(u, scheme.PlanOptions{Mode: urlkit.Lenient, Term: t.Term, Width: t.Width, Height: t.Height, LocalUser: t.LocalUser, Login: t.Login})
+	plan, err := req.plan(scheme.PlanOptions{Mode: urlkit.Lenient, Term: t.Term, Width: t.Width, Height: t.Height, LocalUser: t.LocalUser, Login: t.Login})
 	if err != nil {
 		return req.wrap(ctx, "check", invalid(err))
 	}

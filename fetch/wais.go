@@ -47,7 +47,7 @@ type WAISOpener struct {
 
 // open carries out the access plan of the URL (scheme.PlanURL).
 func (o *WAISOpener) open(ctx context.Context, req *Request) (*Response, error) {
-	plan, err := planURL(req.URL, scheme.PlanOptions{Mode: urlkit.Lenient})
+	plan, err := req.plan(scheme.PlanOptions{Mode: urlkit.Lenient})
 	if err != nil {
 		return nil, invalid(err)
 	}

@@ -1,7 +1,6 @@
 package scheme_test
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/urlkit/urlkit"
@@ -179,19 +178,16 @@ func ExamplePlanURL() {
 	// send "QUIT\r\n"
 }
 
-func ExampleCheckSafe() {
+func ExampleConcerns() {
 	// RFC 1738 section 6: a gopher URL aimed at an SMTP server.
 	u, _ := urlkit.Parse("gopher://mail.example:25/0HELO%20x%0D%0AQUIT")
-	for _, c := range scheme.Concerns(&u) {
+	for _, c := range scheme.Concerns(&u, nil) {
 		fmt.Println(c.Refuse, c)
 	}
-	err := scheme.CheckSafe(&u)
-	fmt.Println(errors.Is(err, scheme.ErrUnsafe))
 	// Output:
 	// false offset 22: port 25 is not the gopher default (70); port 25 usually runs SMTP, which could take the request as commands of its own; it is on the list of ports browsers block: the access layer refuses it unless told to allow it (get --allow-port 25) (RFC 1738 section 6)
 	// true offset 34: %0D decodes to CR in the Gopher selector line: CR ends the line, and what follows would be read as a command of its own (RFC 1738 section 6); the access layer refuses this URL
 	// true offset 37: %0A decodes to LF in the Gopher selector line: LF ends the line, and what follows would be read as a command of its own (RFC 1738 section 6); the access layer refuses this URL
-	// true
 }
 
 func ExampleBlockedPort() {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/safetext"
 )
 
 // A Plan is the access a URL stands for, written out as data before
@@ -203,7 +204,7 @@ func (p *Plan) Lines(showPassword bool) []string {
 			out = append(out, "# if "+escapeControls(s.When.Text)+":")
 		}
 		if s.Kind == Send && s.Secret && !showPassword && s.Arg != "" {
-			s.Text = strings.Replace(s.Text, s.Arg, "xxxxx", 1)
+			s.Text = strings.Replace(s.Text, s.Arg, safetext.Mask, 1)
 		}
 		out = append(out, s.String())
 	}
@@ -221,15 +222,6 @@ func (p *Plan) Sends() []Step {
 		}
 	}
 	return s
-}
-
-// Err returns the first refusal as a *urlkit.Error wrapping ErrUnsafe,
-// or nil.
-func (p *Plan) Err(u *urlkit.URL) error {
-	for _, c := range p.Refused {
-		return &urlkit.Error{Op: "access", Input: u.Redacted(), Offset: c.Offset, Err: ErrUnsafe, Rule: c.Message}
-	}
-	return nil
 }
 
 // An Encoder fills in Text, the exact bytes, of a Send step whose Request
@@ -311,6 +303,12 @@ type PlanOptions struct {
 	// Mode selects the view rules: Lenient also reads the drafts' afs
 	// scheme and FTP type codes.
 	Mode urlkit.Mode
+	// View, when set, is the URL's view in Mode (Parse) and Concerns its
+	// concerns (Concerns(u, View)), as a caller that checked the URL
+	// before planning holds them: PlanURL then neither reads the view
+	// nor scans the URL again (package fetch does this once per access).
+	View     View
+	Concerns []Concern
 	// Proxy is the HOST:PORT of an HTTP proxy. Through a proxy the client
 	// connects to it and sends the whole URL on the request line, whatever
 	// its scheme (RFC 1630, HTTP); the fragment is never sent.
@@ -393,9 +391,15 @@ type PlanOptions struct {
 // its scheme, and one wrapping ErrNoAccess for a scheme without an
 // access algorithm (urn, reserved, experimental and unknown schemes).
 func PlanURL(u *urlkit.URL, opts PlanOptions) (*Plan, error) {
-	v, err := Parse(u, opts.Mode)
-	if err != nil {
-		return nil, err
+	v, concerns := opts.View, opts.Concerns
+	if v == nil {
+		var err error
+		if v, err = Parse(u, opts.Mode); err != nil {
+			return nil, err
+		}
+		if v != nil {
+			concerns = concernsOf(u, v)
+		}
 	}
 	un, _ := unitOf(u.SchemeName())
 	if v == nil || un == nil || un.plan == nil {
@@ -411,7 +415,7 @@ func PlanURL(u *urlkit.URL, opts PlanOptions) (*Plan, error) {
 		opts.UserAgent = "urlkit"
 	}
 	p := &planner{u: u, opts: opts, plan: &Plan{Scheme: u.SchemeName()}}
-	for _, c := range concernsOf(u, v) {
+	for _, c := range concerns {
 		if c.Refuse {
 			p.plan.Refused = append(p.plan.Refused, c)
 		} else {

@@ -31,20 +31,6 @@ type Concern struct {
 // String formats the concern as "offset N: MESSAGE".
 func (c Concern) String() string { return "offset " + strconv.Itoa(c.Offset) + ": " + c.Message }
 
-// CheckSafe returns the first refusal of Concerns as a *urlkit.Error
-// wrapping ErrUnsafe, or nil. It is the check the access layer runs
-// before it sends anything: RFC 1738 section 6 warns that encoded
-// delimiters of a protocol (CR and LF for the line-based ones) must not
-// be decoded into its lines.
-func CheckSafe(u *urlkit.URL) error {
-	for _, c := range Concerns(u) {
-		if c.Refuse {
-			return &urlkit.Error{Op: "access", Input: u.Redacted(), Offset: c.Offset, Err: ErrUnsafe, Rule: c.Message}
-		}
-	}
-	return nil
-}
-
 // Concerns lists what RFC 1738 section 6 warns about in u, in order of
 // offset: a written port that is not the scheme's default (with the
 // protocol that usually listens there), and each byte that decodes to
@@ -69,8 +55,15 @@ func CheckSafe(u *urlkit.URL) error {
 //
 // WAIS requests are binary and HTTP sends the path as written, so their
 // decoded bytes are no concern.
-func Concerns(u *urlkit.URL) []Concern {
-	v, _ := Parse(u, urlkit.Lenient)
+//
+// v is u's view as Parse returns it in the mode u is read in, when the
+// caller has it (the access layer reads the view, the concerns and the
+// plan once per access: see PlanOptions.View); nil means that Concerns
+// reads u in the Lenient mode itself.
+func Concerns(u *urlkit.URL, v View) []Concern {
+	if v == nil {
+		v, _ = Parse(u, urlkit.Lenient)
+	}
 	return concernsOf(u, v)
 }
 

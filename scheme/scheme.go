@@ -21,7 +21,7 @@
 // PlanURL writes out the access a URL stands for as data (a Plan: the
 // connection, each line sent with its reason, the replies expected, how
 // the data ends), which the explain command renders and the access layer
-// (package fetch) carries out; Concerns and CheckSafe report what the
+// (package fetch) carries out; Concerns reports what the
 // security considerations of RFC 1738 section 6 warn about: a
 // non-default port, and decoded CR, LF, NUL or TAB bytes that would
 // enter a protocol line (a Plan for such a URL sends nothing). Nothing
@@ -142,6 +142,13 @@ type Info struct {
 	Section string // where it is defined ("RFC 1738 3.2")
 	Port    int    // default port, 0 when there is none
 	IPBased bool   // uses the common Internet scheme syntax "//" login
+	// Credentials: the access logs in with the URL's user and password
+	// (ftp, http, https), so a login given outside the URL (a netrc
+	// file) can stand in for them.
+	Credentials bool
+	// LogsIn: the access logs in to the server (ftp, news, nntp,
+	// rlogin), so a refused access is a refused login.
+	LogsIn  bool
 	Status  Status
 	HasView bool // Parse returns a view for it
 	// HasPlan: PlanURL gives an access plan for it (explain can write it
@@ -155,7 +162,7 @@ type Info struct {
 
 func infoOf(r *registry.Scheme) Info {
 	u := units[r.Name]
-	return Info{Name: r.Name, Title: r.Title, Section: r.Section, Port: r.Port, IPBased: r.IP,
+	return Info{Name: r.Name, Title: r.Title, Section: r.Section, Port: r.Port, IPBased: r.IP, Credentials: r.Credentials, LogsIn: r.LogsIn,
 		Status: r.Status, HasView: u != nil && u.parse != nil, HasPlan: u != nil && u.plan != nil,
 		Retrieval: u != nil && u.proxied}
 }
@@ -187,10 +194,6 @@ func List() []Info {
 // Errors of this package wrap one of these sentinels in a *urlkit.Error
 // that names the offset in the URL's String form.
 var (
-	// ErrUnsafe: decoded bytes of the URL would put CR, LF, NUL or TAB
-	// into a protocol line where the protocol does not allow them (RFC
-	// 1738 section 6).
-	ErrUnsafe = errors.New("control character would enter a protocol line")
 	// ErrNoAccess: the scheme has no access algorithm (urn, reserved and
 	// unknown schemes).
 	ErrNoAccess = errors.New("no access algorithm for this scheme")

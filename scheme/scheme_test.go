@@ -440,7 +440,18 @@ func TestVMS(t *testing.T) {
 	}
 }
 
-func TestCheckSafe(t *testing.T) {
+// refusal returns the first concern of u that the access layer refuses
+// (fetch.CheckURL turns it into its error), or nil.
+func refusal(u *urlkit.URL) *Concern {
+	for _, c := range Concerns(u, nil) {
+		if c.Refuse {
+			return &c
+		}
+	}
+	return nil
+}
+
+func TestConcernsRefuse(t *testing.T) {
 	for _, tc := range []struct {
 		section string
 		in      string
@@ -474,16 +485,15 @@ func TestCheckSafe(t *testing.T) {
 		// RFC 3986 accepts all of them (the news group and the escaped
 		// host are not RFC 1738's).
 		u := parseURL(t, tc.in, urlkit.RFC3986)
-		err := CheckSafe(u)
+		c := refusal(u)
 		if tc.offset < 0 {
-			if err != nil {
-				t.Errorf("%s: CheckSafe(%q) = %v", tc.section, tc.in, err)
+			if c != nil {
+				t.Errorf("%s: %q refused: %v", tc.section, tc.in, c)
 			}
 			continue
 		}
-		var e *urlkit.Error
-		if !errors.As(err, &e) || !errors.Is(err, ErrUnsafe) || e.Offset != tc.offset || !strings.Contains(e.Rule, tc.rule) {
-			t.Errorf("%s: CheckSafe(%q) = %v\nwant offset %d, ...%s...", tc.section, tc.in, err, tc.offset, tc.rule)
+		if c == nil || c.Offset != tc.offset || !strings.Contains(c.Message, tc.rule) {
+			t.Errorf("%s: %q refused for %v\nwant offset %d, ...%s...", tc.section, tc.in, c, tc.offset, tc.rule)
 		}
 	}
 }
@@ -503,15 +513,15 @@ func TestConcernsPort(t *testing.T) {
 		{"x-s://h:25/", ""},
 	} {
 		u := parseURL(t, tc.in, urlkit.RFC1738)
-		cs := Concerns(u)
+		cs := Concerns(u, nil)
 		switch {
 		case tc.want == "" && len(cs) > 0:
 			t.Errorf("Concerns(%q) = %v", tc.in, cs)
 		case tc.want != "" && (len(cs) != 1 || cs[0].Refuse || !strings.Contains(cs[0].Message, tc.want)):
 			t.Errorf("Concerns(%q) = %v\nwant ...%s...", tc.in, cs, tc.want)
 		}
-		if CheckSafe(u) != nil {
-			t.Errorf("CheckSafe(%q) refuses a port", tc.in)
+		if c := refusal(u); c != nil {
+			t.Errorf("%q refused for a port: %v", tc.in, c)
 		}
 	}
 	if s, ok := portService(119); !ok || s != "NNTP" {

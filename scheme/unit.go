@@ -50,7 +50,7 @@ type unit struct {
 	parts func(dst []part, u *urlkit.URL, m urlkit.Mode) ([]part, error)
 	// concerns adds the refusals for the decoded fields of v that its
 	// access puts into protocol lines; nil when there are none. v is
-	// nil when the URL is no valid view (CheckSafe still scans what it
+	// nil when the URL is no valid view (Concerns still scans what it
 	// can find without one).
 	concerns func(v View, c *concernList)
 	// plan writes the access plan of v; nil when the scheme has no

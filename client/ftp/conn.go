@@ -32,7 +32,7 @@ type Dialer struct {
 
 	// Trace, if set, receives a transcript of the control connection:
 	// "> " lines sent, "< " lines received. The argument of PASS (and
-	// ACCT) is replaced by "****". Data connections are not traced.
+	// ACCT) is replaced by wire.Mask ("xxxxx"). Data connections are not traced.
 	Trace io.Writer
 
 	// Active selects active mode: the client listens and the server
@@ -170,7 +170,7 @@ func maskSecrets(line string) string {
 	if len(line) >= 4 {
 		switch strings.ToUpper(line[:4]) {
 		case "PASS", "ACCT":
-			return line[:4] + " ****"
+			return line[:4] + " " + wire.Mask
 		}
 	}
 	return line

@@ -33,6 +33,29 @@ type Entry struct {
 // ErrListLine is the error of a listing line that no parser reads.
 var ErrListLine = errors.New("ftp: unrecognised listing line")
 
+// ParseEntry parses a line of a listing in the format its command
+// gives: "MLSD" (ParseMLSD), "LIST" (ParseList, now for the year a Unix
+// listing omits) or "NLST" (a name alone). skip reports a line that
+// names no entry: an empty line, the "total N" line of ls -l, and MLSD's
+// "." and ".." (the directory itself and its parent); err one that no
+// parser reads (ErrListLine).
+func ParseEntry(format, line string, now time.Time) (e Entry, skip bool, err error) {
+	switch format {
+	case "MLSD":
+		e, err = ParseMLSD(line)
+	case "LIST":
+		e, err = ParseList(line, now)
+	default:
+		e = Entry{Name: line, Size: -1}
+	}
+	if err != nil {
+		skip = line == "" || strings.HasPrefix(line, "total ")
+		return e, skip, err
+	}
+	skip = format == "MLSD" && e.Type == "dir" && (e.Name == "." || e.Name == "..")
+	return e, skip, nil
+}
+
 // ParseMLSD parses an MLSD line (RFC 3659 7.2): "fact=value;...; name".
 // The facts type, size (or sizd) and modify are read; the others skipped.
 func ParseMLSD(line string) (Entry, error) {

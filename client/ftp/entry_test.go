@@ -67,3 +67,27 @@ func FuzzParseList(f *testing.F) {
 		}
 	})
 }
+
+func TestParseEntry(t *testing.T) {
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		format, line string
+		name         string // "" when none
+		skip, err    bool
+	}{
+		{"MLSD", "type=file;size=26; hello.txt", "hello.txt", false, false},
+		{"MLSD", "type=cdir; .", "", true, false},
+		{"MLSD", "type=dir; ..", "", true, false},
+		{"MLSD", "nofacts", "", false, true},
+		{"LIST", "-rw-r--r--   1 ftp ftp 26 Jan 02 2024 hello.txt", "hello.txt", false, false},
+		{"LIST", "total 8", "", true, true},
+		{"LIST", "", "", true, true},
+		{"LIST", "what is this", "", false, true},
+		{"NLST", "hello.txt", "hello.txt", false, false},
+	} {
+		e, skip, err := ParseEntry(tc.format, tc.line, now)
+		if skip != tc.skip || (err != nil) != tc.err || tc.name != "" && e.Name != tc.name {
+			t.Errorf("ParseEntry(%s, %q) = %+v, skip %v, %v", tc.format, tc.line, e, skip, err)
+		}
+	}
+}

@@ -156,7 +156,7 @@ func TestRealTraceMasksPassword(t *testing.T) {
 	if strings.Contains(tr, e.pass) {
 		t.Errorf("trace contains the password:\n%s", tr)
 	}
-	for _, want := range []string{"> USER " + e.user + "\n", "> PASS ****\n", "< 230 ", "> QUIT\n", "< 221 "} {
+	for _, want := range []string{"> USER " + e.user + "\n", "> PASS xxxxx\n", "< 230 ", "> QUIT\n", "< 221 "} {
 		if !strings.Contains(tr, want) {
 			t.Errorf("trace lacks %q:\n%s", want, tr)
 		}

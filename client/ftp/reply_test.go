@@ -108,10 +108,10 @@ func TestParsePWD(t *testing.T) {
 
 func TestMaskSecrets(t *testing.T) {
 	for in, want := range map[string]string{
-		"PASS secret":    "PASS ****",
-		"pass secret":    "pass ****",
-		"ACCT acme":      "ACCT ****",
-		"PASS":           "PASS ****",
+		"PASS secret":    "PASS xxxxx",
+		"pass secret":    "pass xxxxx",
+		"ACCT acme":      "ACCT xxxxx",
+		"PASS":           "PASS xxxxx",
 		"USER anonymous": "USER anonymous",
 		"PAS":            "PAS",
 		"CWD /pass":      "CWD /pass",

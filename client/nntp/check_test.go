@@ -89,8 +89,8 @@ func TestCheckMessageID(t *testing.T) {
 
 func TestTraceMask(t *testing.T) {
 	for in, want := range map[string]string{
-		"AUTHINFO PASS secret":   "AUTHINFO PASS ****",
-		"authinfo pass s e c":    "authinfo pass ****",
+		"AUTHINFO PASS secret":   "AUTHINFO PASS xxxxx",
+		"authinfo pass s e c":    "authinfo pass xxxxx",
 		"AUTHINFO USER tester":   "AUTHINFO USER tester",
 		"AUTHINFO PASSWORD-ish ": "AUTHINFO PASSWORD-ish ",
 	} {

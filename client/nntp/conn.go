@@ -39,7 +39,7 @@ type Dialer struct {
 
 	// Trace, if set, receives a transcript of the connection: "> " for
 	// lines sent, "< " for lines received, byte for byte except that the
-	// argument of AUTHINFO PASS is shown as "****" and control bytes are
+	// argument of AUTHINFO PASS is shown as wire.Mask ("xxxxx") and control bytes are
 	// escaped.
 	Trace io.Writer
 
@@ -166,7 +166,7 @@ func (c *Conn) start(ctx context.Context) error {
 func maskSecrets(line string) string {
 	const verb = "AUTHINFO PASS "
 	if len(line) >= len(verb) && strings.EqualFold(line[:len(verb)], verb) {
-		return line[:len(verb)] + "****"
+		return line[:len(verb)] + wire.Mask
 	}
 	return line
 }

@@ -419,7 +419,7 @@ func TestRealAuthenticate(t *testing.T) {
 	if strings.Contains(tr, e.pass) {
 		t.Errorf("trace shows the password:\n%s", tr)
 	}
-	for _, want := range []string{"> AUTHINFO USER " + e.user + "\n", "< 381 ", "> AUTHINFO PASS ****\n", "< 281 "} {
+	for _, want := range []string{"> AUTHINFO USER " + e.user + "\n", "< 381 ", "> AUTHINFO PASS xxxxx\n", "< 281 "} {
 		if !strings.Contains(tr, want) {
 			t.Errorf("trace lacks %q:\n%s", want, tr)
 		}

@@ -165,7 +165,7 @@ func (c *Conn) mask(line string) string {
 	defer c.smu.Unlock()
 	for _, s := range c.secrets {
 		if s != "" {
-			line = strings.ReplaceAll(line, s, "***")
+			line = strings.ReplaceAll(line, s, wire.Mask)
 		}
 	}
 	return line

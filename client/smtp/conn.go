@@ -31,7 +31,7 @@ type Dialer struct {
 
 	// Trace, if set, receives a transcript: "> " for lines sent, "< " for
 	// lines received, byte for byte except that the AUTH PLAIN response
-	// is shown as "****". After STARTTLS the transcript shows the
+	// is shown as wire.Mask ("xxxxx"). After STARTTLS the transcript shows the
 	// decrypted session.
 	Trace io.Writer
 
@@ -205,7 +205,7 @@ func (c *Conn) TLS() bool { return c.tls }
 func maskSecrets(line string) string {
 	const verb = "AUTH PLAIN "
 	if len(line) >= len(verb) && strings.EqualFold(line[:len(verb)], verb) {
-		return line[:len(verb)] + "****"
+		return line[:len(verb)] + wire.Mask
 	}
 	return line
 }

@@ -505,10 +505,7 @@ func (r *editRun) edit(u edit.URL, has bool, combo []int) int {
 		}
 	}
 	for _, seg := range r.appendP {
-		if !strings.HasSuffix(u.Path, "/") {
-			u.Path += "/"
-		}
-		u.Path += seg
+		u.AppendSegment(seg)
 	}
 	u.NormalizeParts()
 	q := edit.NewQuery(u.Query, r.sep, r.c.json)

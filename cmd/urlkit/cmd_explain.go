@@ -122,9 +122,11 @@ func explainOne(st *Streams, out *bufio.Writer, errw io.Writer, s string, opts s
 		out.WriteString(safetext.Visible(line))
 		out.WriteByte('\n')
 	}
-	if err := plan.Err(&u); err != nil {
+	if len(plan.Refused) > 0 {
+		// The first refusal, as get reports it (fetch.CheckURL).
+		c := plan.Refused[0]
 		out.Flush()
-		printErr(errw, err)
+		printErr(errw, &urlkit.Error{Op: "access", Input: u.Redacted(), Offset: c.Offset, Rule: c.Message})
 		return exitFail
 	}
 	return exitOK

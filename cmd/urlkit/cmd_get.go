@@ -17,6 +17,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/fetch"
 	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 var getCmd = &command{
@@ -249,6 +250,7 @@ type getOptions struct {
 	quiet   bool
 	mode    urlkit.Mode
 	modeSet bool
+	first   *getJob // the URL argument run parsed, when it is the only one
 
 	// Sessions (cmd_session.go).
 	login, raw   bool
@@ -340,7 +342,9 @@ func (o *getOptions) run(ctx context.Context, st *Streams, args []string) int {
 	// A session URL alone on the command line: standard input is the
 	// session's (cmd_session.go).
 	if len(args) == 1 && o.many.urlFile == "" {
-		if u, err := parseGetURL(args[0], o.mode, o.modeSet); err == nil && isSession(&u) {
+		u, err := parseGetURL(args[0], o.mode, o.modeSet)
+		o.first = &getJob{url: args[0], u: u, perr: err} // runMany's first job
+		if err == nil && isSession(&u) {
 			if len(o.many.outs) > 0 || o.many.remoteName || o.resume {
 				// A session is a conversation, not a resource: it is not
 				// saved, and these would be ignored without a word.
@@ -373,7 +377,7 @@ type attempt struct {
 // parallel transfers do not mix.
 func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job getJob, stdout *sync.Mutex) attempt {
 	started := time.Now() // --max-time counts from here, the FIFO's wait for a reader too
-	u, err := parseGetURL(job.url, o.mode, o.modeSet)
+	u, err := job.u, job.perr
 	if err != nil {
 		var b strings.Builder
 		printErr(&b, hinted(err, job.url, o.mode, false))
@@ -551,21 +555,36 @@ func outName(o string) string {
 // displayName is the name the progress bar shows: the last path segment,
 // decoded, or the host. Never the userinfo.
 func displayName(u *urlkit.URL) string {
-	p := u.Path
-	if u.SchemeName() == "ftp" {
-		p, _, _ = strings.Cut(p, ";") // ;type=
-	}
-	p = strings.TrimSuffix(p, "/")
-	if i := strings.LastIndexAny(p, "/"); i >= 0 {
-		p = p[i+1:]
-	}
-	if d, err := urlkit.PathUnescape(p); err == nil {
-		p = d
-	}
+	p, _ := lastSegment(u, true)
 	if p == "" {
 		return u.Host
 	}
 	return safetext.Visible(p)
+}
+
+// lastSegment returns the last segment of u's path, decoded (with dir,
+// the last directory when the path ends in "/"): for ftp the view's
+// name, without its ";type=" (scheme.FTP), else the generic path's. A
+// segment that does not decode is returned as written, with the error.
+func lastSegment(u *urlkit.URL, dir bool) (string, error) {
+	if v, err := scheme.Parse(u, urlkit.Lenient); err == nil {
+		if f, ok := v.(*scheme.FTP); ok {
+			if f.Name == "" && dir && len(f.CWD) > 0 {
+				return f.CWD[len(f.CWD)-1], nil
+			}
+			return f.Name, nil
+		}
+	}
+	p := u.Path
+	if dir {
+		p = strings.TrimSuffix(p, "/")
+	}
+	p = p[strings.LastIndexByte(p, '/')+1:]
+	d, err := urlkit.PathUnescape(p)
+	if err != nil {
+		return p, err
+	}
+	return d, nil
 }
 
 // describe is describeFor with get's flags, which every hint names.
@@ -586,10 +605,8 @@ func describeFor(err error, has func(flag string) bool) string {
 	var fe *fetch.Error
 	if errors.As(err, &fe) {
 		switch {
-		case errors.Is(err, fetch.ErrBlockedPort) && fe.Offset >= 0: // the URL's port (a data port's error names its own flag)
-			if u, _, perr := urlkit.ParseMode(fe.URL, urlkit.RFC3986); perr == nil {
-				hint("allow-port", "--allow-port "+u.Port+" fetches it anyway")
-			}
+		case errors.Is(err, fetch.ErrBlockedPort) && fe.Port > 0: // the URL's port (a data port's error names its own flag)
+			hint("allow-port", "--allow-port "+strconv.Itoa(fe.Port)+" fetches it anyway")
 		case errors.Is(err, fetch.ErrNullCWD):
 			hint("null-cwd", "--null-cwd skip goes on without it")
 		case errors.Is(err, fetch.ErrRemoteFile):

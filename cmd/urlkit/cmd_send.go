@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/fetch"
 	"github.com/urlkit/urlkit/internal/safetext"
 )
@@ -65,12 +64,7 @@ Examples:
 				fmt.Fprintf(st.Err, "urlkit send: takes one URL, got %d\n", len(args))
 				return exitUsage
 			}
-			u, _, err := urlkit.ParseMode(args[0], *mode)
-			if err != nil {
-				if v, _, err2 := urlkit.ParseMode(args[0], urlkit.RFC3986); err2 == nil {
-					u, err = v, nil
-				}
-			}
+			u, err := fetch.ParseURL(args[0], *mode)
 			if err != nil {
 				printErr(st.Err, err)
 				return exitOf(err)

@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/fetch"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // Exit statuses, the same for every command (CLI.md): 0 success (valid,
@@ -64,6 +64,13 @@ the status of the last one that failed):
 With --retry, a URL that still fails after its retries exits with the
 status of its last failure.`
 
+// logsIn reports whether the access of a scheme logs in to the server
+// (the registry's LogsIn: ftp, news, nntp, rlogin).
+func logsIn(name string) bool {
+	in, _ := scheme.Known(name)
+	return in.LogsIn
+}
+
 // exitOf maps a fetch error to get's exit status: the one place where
 // fetch's kinds of failure become numbers.
 func exitOf(err error) int {
@@ -75,8 +82,7 @@ func exitOf(err error) int {
 	if !errors.As(err, &fe) {
 		return exitFail
 	}
-	scheme, _, _ := strings.Cut(strings.ToLower(fe.URL), ":")
-	httpish := scheme == "http" || scheme == "https"
+	httpish := fe.Scheme == "http" || fe.Scheme == "https"
 	switch {
 	case fe.Kind == nil && errors.Is(err, context.Canceled):
 		return exitInterrupted
@@ -96,7 +102,7 @@ func exitOf(err error) int {
 		return exitTLS
 	case httpish && (errors.Is(err, fetch.ErrNotFound) || errors.Is(err, fetch.ErrAccessDenied) || errors.Is(err, fetch.ErrStatus)):
 		return exitHTTPStatus
-	case errors.Is(err, fetch.ErrAccessDenied) && (scheme == "ftp" || scheme == "news" || scheme == "nntp" || scheme == "rlogin"), errors.Is(err, fetch.ErrNeedPassword):
+	case errors.Is(err, fetch.ErrAccessDenied) && logsIn(fe.Scheme), errors.Is(err, fetch.ErrNeedPassword):
 		return exitLogin
 	case errors.Is(err, fetch.ErrNotFound):
 		return exitRemoteNoent

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/fetch"
 	"github.com/urlkit/urlkit/internal/safetext"
 )
 
@@ -64,16 +65,18 @@ func (m *manyOptions) flags(fs *flag.FlagSet) {
 
 // getJob is one URL to fetch and where its data goes.
 type getJob struct {
-	index int    // in input order, from 0
-	url   string // as given
-	out   string // the output file; "" for standard output
-	fromO bool   // out was named by -o (else by -O, or none)
+	index int        // in input order, from 0
+	url   string     // as given
+	u     urlkit.URL // url parsed (parseGetURL), once for all its tries
+	perr  error      // the parse's error
+	out   string     // the output file; "" for standard output
+	fromO bool       // out was named by -o (else by -O, or none)
 }
 
 // outputFor returns the output file of the URL at index i: its -o, else
 // with -O its remote name, else "" (standard output); a relative name
-// goes under --output-dir.
-func (m *manyOptions) outputFor(i int, raw string, mode urlkit.Mode, modeSet bool) (string, error) {
+// goes under --output-dir. u and perr are the URL's parse.
+func (m *manyOptions) outputFor(i int, u *urlkit.URL, perr error) (string, error) {
 	var name string
 	switch {
 	case i < len(m.outs):
@@ -82,11 +85,11 @@ func (m *manyOptions) outputFor(i int, raw string, mode urlkit.Mode, modeSet boo
 			return "", nil
 		}
 	case m.remoteName:
-		u, err := parseGetURL(raw, mode, modeSet)
-		if err != nil {
-			return "", err
+		if perr != nil {
+			return "", perr
 		}
-		if name, err = remoteName(&u); err != nil {
+		var err error
+		if name, err = remoteName(u); err != nil {
 			return "", err
 		}
 	default:
@@ -106,15 +109,7 @@ var errRemoteName = errors.New("-O")
 // when it would leave the current directory or hide itself from a
 // listing (".", "..", "/", a NUL or control byte from %XX).
 func remoteName(u *urlkit.URL) (string, error) {
-	p := u.Path
-	if u.SchemeName() == "ftp" {
-		p, _, _ = strings.Cut(p, ";")
-	}
-	seg := p
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		seg = p[i+1:]
-	}
-	name, err := urlkit.PathUnescape(seg)
+	name, err := lastSegment(u, false)
 	if err != nil {
 		return "", fmt.Errorf("%w: %q: the last path segment does not decode: %v", errRemoteName, safetext.Visible(u.Redacted()), err)
 	}
@@ -142,12 +137,10 @@ func remoteName(u *urlkit.URL) (string, error) {
 // that RFC 1738 rejects is tried as RFC 3986 (IPv6 literals, a user in
 // an http URL).
 func parseGetURL(s string, mode urlkit.Mode, modeSet bool) (urlkit.URL, error) {
-	u, _, err := urlkit.ParseMode(s, mode)
-	if err != nil && !modeSet {
-		if v, _, err2 := urlkit.ParseMode(s, urlkit.RFC3986); err2 == nil {
-			return v, nil
-		}
+	if !modeSet {
+		return fetch.ParseURL(s, mode)
 	}
+	u, _, err := urlkit.ParseMode(s, mode)
 	return u, err
 }
 
@@ -252,7 +245,13 @@ func (o *getOptions) runMany(ctx context.Context, st *Streams, args []string, fe
 	inStatus := m.eachURL(ctx, st, args, func(raw string) bool {
 		i := n
 		n++
-		out, err := m.outputFor(i, raw, o.mode, o.modeSet)
+		job := getJob{index: i, url: raw, fromO: i < len(m.outs)}
+		if i == 0 && o.first != nil && o.first.url == raw {
+			job.u, job.perr = o.first.u, o.first.perr // parsed by run
+		} else {
+			job.u, job.perr = parseGetURL(raw, o.mode, o.modeSet)
+		}
+		out, err := m.outputFor(i, &job.u, job.perr)
 		if err != nil {
 			if errors.Is(err, errRemoteName) {
 				fmt.Fprintf(st.Err, "urlkit: %s\n", err)
@@ -263,8 +262,9 @@ func (o *getOptions) runMany(ctx context.Context, st *Streams, args []string, fe
 			}
 			return true
 		}
+		job.out = out
 		select {
-		case jobs <- getJob{index: i, url: raw, out: out, fromO: i < len(m.outs)}:
+		case jobs <- job:
 			return true
 		case <-ctx.Done():
 			return false

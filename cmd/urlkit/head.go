@@ -5,15 +5,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/fetch"
 	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // headFlags declares -I and --head (--json, shared with the news
@@ -34,11 +33,18 @@ item's Gopher+ attribute block ("!"), as the server sends it.`
 // headURL is the URL -I fetches for u: for gopher, the item's Gopher+
 // attributes (RFC 1738's gopher+_string "!"); else u.
 func headURL(u urlkit.URL) (urlkit.URL, bool) {
-	if u.SchemeName() != "gopher" || strings.Contains(u.Path, "%09") {
+	if u.SchemeName() != "gopher" || u.Path == "" || u.Fragment != "" {
 		return u, false
 	}
-	v, _, err := urlkit.ParseMode(u.String()+"%09%09!", urlkit.RFC3986)
-	if err != nil || u.Fragment != "" {
+	if v, err := scheme.Parse(&u, urlkit.RFC1738); err != nil {
+		return u, false
+	} else if g, ok := v.(*scheme.Gopher); !ok || g.HasSearch {
+		return u, false
+	}
+	// The selector, an empty search and the Gopher+ string "!", each
+	// after its %09 (RFC 1738 3.4), on the path as written.
+	v := u
+	if err := v.SetRawPath(u.Path + "%09%09!"); err != nil {
 		return u, false
 	}
 	return v, true
@@ -66,11 +72,11 @@ func writeHead(w io.Writer, resp *fetch.Response, asJSON bool) error {
 		for _, f := range resp.Fields {
 			obj.Fields = append(obj.Fields, field{f.Name, f.Value})
 		}
-		b, err := json.Marshal(obj)
+		b, err := safetext.AppendJSONLine(nil, obj)
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(w, "%s\n", safetext.InertJSON(b))
+		_, err = w.Write(b)
 		return err
 	}
 	for _, f := range resp.Fields {

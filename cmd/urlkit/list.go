@@ -6,7 +6,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -45,26 +44,14 @@ func writeList(w io.Writer, resp *fetch.Response, asJSON bool, warn func(string)
 	}()
 	for sc.Scan() {
 		line := sc.Text()
-		var e ftp.Entry
-		var err error
-		switch resp.ListFormat {
-		case "MLSD":
-			e, err = ftp.ParseMLSD(line)
-		case "LIST":
-			e, err = ftp.ParseList(line, now)
-		default:
-			e = ftp.Entry{Name: line, Size: -1}
-		}
-		if err != nil {
-			if line != "" && !(len(line) > 5 && line[:6] == "total ") {
-				if notRead < maxListWarnings {
-					warn(fmt.Sprintf("%s line not read: %s", resp.ListFormat, clip(line)))
-				}
-				notRead++
+		e, skip, err := ftp.ParseEntry(resp.ListFormat, line, now)
+		if err != nil && !skip {
+			if notRead < maxListWarnings {
+				warn(fmt.Sprintf("%s line not read: %s", resp.ListFormat, clip(line)))
 			}
-			continue
+			notRead++
 		}
-		if resp.ListFormat == "MLSD" && e.Type == "dir" && (e.Name == "." || e.Name == "..") {
+		if err != nil || skip {
 			continue
 		}
 		if err := writeEntry(w, e, asJSON); err != nil {
@@ -89,11 +76,11 @@ func writeEntry(w io.Writer, e ftp.Entry, asJSON bool) error {
 			t := e.Time.UTC().Format("2006-01-02T15:04:05Z")
 			obj.Time = &t
 		}
-		b, err := json.Marshal(obj)
+		b, err := safetext.AppendJSONLine(nil, obj)
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(w, "%s\n", safetext.InertJSON(b))
+		_, err = w.Write(b)
 		return err
 	}
 	typ, size, t := e.Type, "-", "-"

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // netrcOptions are the netrc flags.
@@ -206,13 +207,11 @@ func applyNetrc(st *Streams, entries []netrcEntry, u *urlkit.URL) error {
 }
 
 // takesLogin reports whether u is a URL that --user and the netrc file
-// give a login: ftp and http(s).
+// give a login: one whose access logs in with the URL's user and
+// password (the registry's Credentials: ftp, http, https).
 func takesLogin(u *urlkit.URL) bool {
-	switch u.SchemeName() {
-	case "ftp", "http", "https":
-		return true
-	}
-	return false
+	in, _ := scheme.Known(u.SchemeName())
+	return in.Credentials
 }
 
 // applyLogin gives u the login user[:password] when it is an ftp or

@@ -53,6 +53,15 @@ func (u *URL) NormalizeParts() {
 	}
 }
 
+// AppendSegment adds the encoded segment seg to the path, after a "/"
+// (`--append path=SEG`).
+func (u *URL) AppendSegment(seg string) {
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	u.Path += seg
+}
+
 // ErrUnknownComponent is the error of Set and Clear for a name that is
 // not one of Components (or "url").
 var ErrUnknownComponent = errors.New("unknown component")

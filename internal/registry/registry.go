@@ -93,6 +93,15 @@ type Scheme struct {
 	Grammar1738 bool
 	// Login: a user name and password are allowed (ftpurl, telneturl).
 	Login bool
+	// Credentials: the access logs in with the URL's user name and
+	// password (FTP USER and PASS, HTTP's Authorization), so a login
+	// given outside the URL (get --user, a netrc file) applies to a URL
+	// that names no user. Telnet's login is advisory, not sent.
+	Credentials bool
+	// LogsIn: the access logs in to the server (FTP USER and PASS, NNTP
+	// AUTHINFO, rlogin's handshake), so a refused access is a refused
+	// login (get's exit status 67), not a refused resource.
+	LogsIn bool
 	// HostOnly: the production has host, not hostport (fileurl).
 	HostOnly bool
 	// EmptyHost: the host may be empty (fileurl).
@@ -109,19 +118,19 @@ type Scheme struct {
 // Ports: RFC 1738 3.x; https 443 (RFC 2818); rlogin 513 and tn3270 23
 // (RFC 1630); z39.50r and z39.50s 210 (RFC 2056).
 var rows = []Scheme{
-	{Name: "ftp", Title: "File Transfer Protocol", Section: "RFC 1738 3.2", Port: 21, IP: true, Grammar1738: true, Login: true, Production: FTP},
-	{Name: "http", Title: "Hypertext Transfer Protocol", Section: "RFC 1738 3.3", Port: 80, IP: true, Grammar1738: true, Production: HTTP},
+	{Name: "ftp", Title: "File Transfer Protocol", Section: "RFC 1738 3.2", Port: 21, IP: true, Grammar1738: true, Login: true, Credentials: true, LogsIn: true, Production: FTP},
+	{Name: "http", Title: "Hypertext Transfer Protocol", Section: "RFC 1738 3.3", Port: 80, IP: true, Grammar1738: true, Credentials: true, Production: HTTP},
 	{Name: "gopher", Title: "The Gopher protocol", Section: "RFC 1738 3.4", Port: 70, IP: true, Grammar1738: true, Production: Gopher},
 	{Name: "mailto", Title: "Electronic mail address", Section: "RFC 1738 3.5", Grammar1738: true, Production: Mailto},
-	{Name: "news", Title: "USENET news", Section: "RFC 1738 3.6", Grammar1738: true, Production: News},
-	{Name: "nntp", Title: "USENET news using NNTP access", Section: "RFC 1738 3.7", Port: 119, IP: true, Grammar1738: true, Production: NNTP},
+	{Name: "news", Title: "USENET news", Section: "RFC 1738 3.6", Grammar1738: true, LogsIn: true, Production: News},
+	{Name: "nntp", Title: "USENET news using NNTP access", Section: "RFC 1738 3.7", Port: 119, IP: true, Grammar1738: true, LogsIn: true, Production: NNTP},
 	{Name: "telnet", Title: "Reference to interactive sessions", Section: "RFC 1738 3.8", Port: 23, IP: true, Grammar1738: true, Login: true, Production: Telnet},
 	{Name: "wais", Title: "Wide Area Information Servers", Section: "RFC 1738 3.9", Port: 210, IP: true, Grammar1738: true, Production: WAIS},
 	{Name: "file", Title: "Host-specific file names", Section: "RFC 1738 3.10", IP: true, Grammar1738: true, HostOnly: true, EmptyHost: true, Production: File},
 	{Name: "prospero", Title: "Prospero Directory Service", Section: "RFC 1738 3.11", Port: 1525, IP: true, Grammar1738: true, Production: Prospero},
 	// RFC 1630 gives rlogin and tn3270 no grammar of their own: the
 	// strict RFC 1738 check reads them as generic.
-	{Name: "rlogin", Title: "Reference to interactive sessions (rlogin)", Section: "RFC 1630 (Telnet, rlogin, tn3270)", Port: 513, IP: true},
+	{Name: "rlogin", Title: "Reference to interactive sessions (rlogin)", Section: "RFC 1630 (Telnet, rlogin, tn3270)", Port: 513, IP: true, LogsIn: true},
 	{Name: "tn3270", Title: "Interactive 3270 emulation sessions", Section: "RFC 1630 (Telnet, rlogin, tn3270)", Port: 23, IP: true},
 	// RFC 1630: midaddress = "mid:" addr-spec, and a Content-ID has the
 	// same form: the mailto production checks both.
@@ -132,7 +141,7 @@ var rows = []Scheme{
 	{Name: "nfs", Title: "Network File System (NFS) file names", Section: "draft-ietf-uri-url-06 section 4", IP: true, Status: Reserved},
 	{Name: "mailserver", Title: "Access to data available from mail servers", Section: "draft-ietf-uri-url-06 section 4", Status: Reserved},
 	{Name: "z39.50", Title: "Access to ANSI Z39.50 services", Section: "draft-ietf-uri-url-06 section 4", Status: Reserved},
-	{Name: "https", Title: "HTTP over TLS", Section: "RFC 2818", Port: 443, IP: true, Status: Modern},
+	{Name: "https", Title: "HTTP over TLS", Section: "RFC 2818", Port: 443, IP: true, Credentials: true, Status: Modern},
 	{Name: "z39.50r", Title: "Z39.50 retrieval", Section: "RFC 2056", Port: 210, Status: Modern},
 	{Name: "z39.50s", Title: "Z39.50 session", Section: "RFC 2056", Port: 210, Status: Modern},
 }

@@ -1,5 +1,7 @@
 package resolver
 
+import "github.com/urlkit/urlkit/internal/safetext"
+
 // URL is urlkit.URL's components, which the rules read and write: the
 // root package and package resolve convert their URLs to it and back
 // field by field. Written is the text the URL was parsed from, when its
@@ -46,7 +48,7 @@ func (u *URL) len() int {
 		if u.HasUser {
 			n += len(u.User) + 1
 			if u.HasPassword {
-				n += 1 + max(len(u.Password), len("xxxxx"))
+				n += 1 + max(len(u.Password), len(safetext.Mask))
 			}
 		}
 		if u.HasPort {
@@ -88,7 +90,7 @@ func (u *URL) AppendAuthority(b []byte, redact bool) []byte {
 		if u.HasPassword {
 			b = append(b, ':')
 			if redact {
-				b = append(b, "xxxxx"...)
+				b = append(b, safetext.Mask...)
 			} else {
 				b = append(b, u.Password...)
 			}

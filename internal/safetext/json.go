@@ -1,6 +1,20 @@
 package safetext
 
-import "unicode/utf8"
+import (
+	"encoding/json"
+	"unicode/utf8"
+)
+
+// AppendJSONLine appends v as a JSON object on a line of its own, made
+// inert (InertJSON): the one writer of the JSON lines urlkit prints
+// (news, WAIS and Prospero listings, FTP --list entries, -I's answers).
+func AppendJSONLine(b []byte, v any) ([]byte, error) {
+	j, err := json.Marshal(v)
+	if err != nil {
+		return b, err
+	}
+	return append(append(b, InertJSON(j)...), '\n'), nil
+}
 
 // JSONEscaped reports whether the non-ASCII r is written \uXXXX in JSON
 // that urlkit prints: the C1 controls (0x9b is a CSI to some terminals),

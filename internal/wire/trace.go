@@ -10,6 +10,11 @@ import (
 	"github.com/urlkit/urlkit/internal/safetext"
 )
 
+// Mask is what a transcript shows in place of a secret (a PASS
+// argument, a password typed at a login prompt): safetext.Mask, the one
+// mark every message and trace of urlkit uses.
+const Mask = safetext.Mask
+
 // Tracer copies the traffic of connections to W as a readable transcript:
 // one line per protocol line, prefixed "> " for bytes the client sent and
 // "< " for bytes it received. Non-printable bytes other than the line
