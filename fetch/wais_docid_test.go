@@ -16,17 +16,17 @@ import (
 
 // waisRetrieval returns the request of the retrieval step of u's access
 // plan, planned in mode; nil when the plan retrieves nothing or is refused.
-func waisRetrieval(t testing.TB, u *urlkit.URL, mode urlkit.Mode) *request.WAIS {
+func waisRetrieval(u *urlkit.URL, mode urlkit.Mode) (*request.WAIS, error) {
 	p, err := scheme.PlanURL(u, scheme.PlanOptions{Mode: mode})
 	if err != nil {
-		t.Fatalf("%s: %v", u, err)
+		return nil, err
 	}
 	for _, st := range p.Steps {
 		if r, ok := st.Request.(*request.WAIS); ok && st.Op == request.WAISRetrieve {
-			return r
+			return r, nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // docIDOf returns the DocID the retrieval sends and the form the URL
@@ -53,9 +53,9 @@ func TestWAISDocument(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.raw, err)
 		}
-		r := waisRetrieval(t, &u, urlkit.Lenient)
+		r, err := waisRetrieval(&u, urlkit.Lenient)
 		if r == nil {
-			t.Fatalf("%s: the plan retrieves nothing", tc.raw)
+			t.Fatalf("%s: the plan retrieves nothing: %v", tc.raw, err)
 		}
 		got, form := docIDOf(r)
 		if !bytes.Equal(got, docID) || r.Length != tc.length || form != tc.form {
@@ -88,7 +88,11 @@ func FuzzWAISDocument(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q: %v", s, err)
 		}
-		if r := waisRetrieval(t, &v, urlkit.RFC1738); r != nil {
+		r, err := waisRetrieval(&v, urlkit.RFC1738)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		if r != nil {
 			if got, form := docIDOf(r); !bytes.Equal(got, docID) || form != "rfc1738" {
 				t.Fatalf("%q: DocID %q (%s), want %q", s, got, form, docID)
 			}
@@ -97,8 +101,8 @@ func FuzzWAISDocument(f *testing.F) {
 		if err != nil {
 			return
 		}
-		r := waisRetrieval(t, &v, urlkit.Lenient)
-		if r == nil || r.DocIDFields == nil {
+		r, err = waisRetrieval(&v, urlkit.Lenient)
+		if err != nil || r == nil || r.DocIDFields == nil {
 			return
 		}
 		fs, err := wais.ParseDocID(appendFields(r.DocIDFields))
