@@ -13,7 +13,7 @@ import (
 // module packages it may import directly. Dependencies point one way:
 // core <- scheme <- extract, fetch <- cmd; clients know nothing of URLs.
 var allowedImports = map[string][]string{
-	"":                   {"internal/charclass", "internal/registry", "internal/safetext", "internal/resolver", "internal/percent"},
+	"":                   {"internal/charclass", "internal/registry", "internal/safetext", "internal/resolver", "internal/percent", "internal/whatwg"},
 	"internal/charclass": {},
 	// inet_aton's IPv4 forms, shared by normalize and the command
 	// line's edit.
@@ -21,6 +21,8 @@ var allowedImports = map[string][]string{
 	// curl's reading of URLs and trurl's editing, for the command line's
 	// edit: on the core, with curl's own steps around its parser.
 	"internal/edit": {"", "resolve", "internal/resolver", "internal/charclass", "internal/percent", "internal/registry", "internal/ipv4"},
+	// The WHATWG URL Standard, below the root's WHATWG mode: a leaf.
+	"internal/whatwg": {},
 	// Percent-encoding by character set, below the root and the views.
 	"internal/percent": {"internal/charclass"},
 	// The resolution engine, shared by the root (RFC 3986's
@@ -74,7 +76,7 @@ var testOnlyImports = map[string][]string{
 
 // networkFree lists packages that must not reach network code, even
 // indirectly: the URL packages are pure functions of their input.
-var networkFree = []string{"", "internal/charclass", "internal/ipv4", "internal/edit", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "internal/schemedata", "internal/request", "scheme", "extract"}
+var networkFree = []string{"", "internal/charclass", "internal/whatwg", "internal/ipv4", "internal/edit", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "internal/schemedata", "internal/request", "scheme", "extract"}
 
 // networkPackages are the standard packages that open connections.
 var networkPackages = []string{"net", "net/http", "crypto/tls", "net/smtp", "net/textproto", "os/exec"}
