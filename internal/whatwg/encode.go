@@ -153,7 +153,7 @@ func unhex(c byte) byte {
 	if c <= '9' {
 		return c - '0'
 	}
-	return c|0x20 - 'a' + 10
+	return c | 0x20 - 'a' + 10
 }
 
 // percentDecode is the Standard's percent-decode: "%" and two hex digits
