@@ -10,6 +10,7 @@ import (
 	"github.com/urlkit/urlkit/internal/percent"
 	"github.com/urlkit/urlkit/internal/resolver"
 	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/internal/whatwg"
 	"golang.org/x/net/idna"
 )
 
@@ -30,10 +31,23 @@ import (
 // Check(u.String(), RFC1738) then says what breaks it.
 //
 // To remove a component, clear its Has flag (u.HasQuery = false).
+//
+// A URL parsed in the WHATWG mode has the URL Standard's setters instead,
+// which encode and repair as its parser does and refuse what it refuses
+// (the URL then stays as it was, and the error says so): SetScheme is
+// its protocol setter, SetUser username, SetPassword password, SetHost
+// hostname (an IPv6 address with or without brackets), SetPort port,
+// SetPath and SetRawPath pathname, SetRawQuery search and SetQuery
+// URLSearchParams' (the pairs written as application/x-www-form-
+// urlencoded; an empty Query or query removes it, as there), SetFragment
+// and SetRawFragment hash.
 
 // SetScheme sets the scheme (RFC 3986 3.1: a letter, then letters, digits,
 // "+", "-" or "."). An empty scheme makes the URL a relative reference.
 func (u *URL) SetScheme(scheme string) error {
+	if u.mode == WHATWG {
+		return u.setWHATWG("scheme", scheme, (*whatwg.URL).SetProtocol)
+	}
 	for i := 0; i < len(scheme); i++ {
 		c := scheme[i]
 		if !cc.Is(c, cc.Alpha) && (i == 0 || !cc.Is(c, cc.Digit) && c != '+' && c != '-' && c != '.') {
@@ -48,6 +62,9 @@ func (u *URL) SetScheme(scheme string) error {
 // SetUser sets the user name, encoding what RFC 1738 3.1 says must be
 // encoded in it (":", "@", "/" and every unsafe character).
 func (u *URL) SetUser(user string) error {
+	if u.mode == WHATWG {
+		return u.setWHATWG("user", user, (*whatwg.URL).SetUsername)
+	}
 	v := *u
 	v.User, v.HasUser, v.HasAuthority = percent.Escape(user, percent.Userinfo, false), true, true
 	return u.commit(&v, "user")
@@ -56,6 +73,9 @@ func (u *URL) SetUser(user string) error {
 // SetPassword sets the password, encoded like the user name. A URL with a
 // password has a user name: an empty one is added if there is none.
 func (u *URL) SetPassword(password string) error {
+	if u.mode == WHATWG {
+		return u.setWHATWG("password", password, (*whatwg.URL).SetPassword)
+	}
 	v := *u
 	v.Password, v.HasPassword, v.HasUser, v.HasAuthority = percent.Escape(password, percent.Userinfo, false), true, true, true
 	return u.commit(&v, "password")
@@ -70,6 +90,12 @@ func (u *URL) SetPassword(password string) error {
 // "@", ":", "[", "]", "%", "\" ...) are refused, not encoded: a host that
 // holds them is not a host.
 func (u *URL) SetHost(host string) error {
+	if u.mode == WHATWG {
+		if strings.IndexByte(host, ':') >= 0 && !strings.HasPrefix(host, "[") {
+			host = "[" + host + "]"
+		}
+		return u.setWHATWG("host", host, (*whatwg.URL).SetHostname)
+	}
 	h, err := hostText(host)
 	if err != nil {
 		return err
@@ -120,6 +146,9 @@ func hostText(host string) (string, error) {
 
 // SetPort sets the port (0 to 65535). The URL must have a host.
 func (u *URL) SetPort(port int) error {
+	if u.mode == WHATWG && port >= 0 {
+		return u.setWHATWG("port", whatwgPort(port), (*whatwg.URL).SetPort)
+	}
 	if port < 0 || port > 65535 {
 		return setError("port", strconv.Itoa(port), 0, ErrBadPort, "a port is a number from 0 to 65535")
 	}
@@ -134,6 +163,9 @@ func (u *URL) SetPort(port int) error {
 // path with PathEscape and use SetRawPath). In a URL with a host, a path
 // that does not start with "/" gets one.
 func (u *URL) SetPath(path string) error {
+	if u.mode == WHATWG {
+		return u.SetRawPath(path)
+	}
 	return u.SetRawPath(percent.Escape(path, percent.Path, false))
 }
 
@@ -141,6 +173,9 @@ func (u *URL) SetPath(path string) error {
 // RFC 3986 path (percent-encode everything else). In a URL with a host, a
 // path that does not start with "/" gets one.
 func (u *URL) SetRawPath(path string) error {
+	if u.mode == WHATWG {
+		return u.setWHATWG("path", path, (*whatwg.URL).SetPathname)
+	}
 	v := *u
 	if v.HasAuthority && path != "" && path[0] != '/' {
 		path = "/" + path
@@ -162,6 +197,9 @@ func (u *URL) SetRawPath(path string) error {
 // SetQuery sets the query to q's text (see Query.Encode); a Query without
 // pairs removes the query.
 func (u *URL) SetQuery(q Query) error {
+	if u.mode == WHATWG {
+		return u.setWHATWG("query", "?"+formText(q.pairs), (*whatwg.URL).SetSearch)
+	}
 	if len(q.pairs) == 0 {
 		v := *u
 		v.Query, v.HasQuery = "", false
@@ -173,6 +211,9 @@ func (u *URL) SetQuery(q Query) error {
 // SetRawQuery sets the query (without "?") from its encoded text, which
 // must be valid in an RFC 3986 query.
 func (u *URL) SetRawQuery(query string) error {
+	if u.mode == WHATWG {
+		return u.setWHATWG("query", "?"+query, (*whatwg.URL).SetSearch)
+	}
 	v := *u
 	v.Query, v.HasQuery = query, true
 	return u.commit(&v, "query")
@@ -181,12 +222,18 @@ func (u *URL) SetRawQuery(query string) error {
 // SetFragment sets the fragment from its decoded text, encoding what must
 // be encoded (RFC 1738 2.2: the unsafe characters, "#" among them).
 func (u *URL) SetFragment(fragment string) error {
+	if u.mode == WHATWG {
+		return u.SetRawFragment(fragment)
+	}
 	return u.SetRawFragment(percent.Escape(fragment, percent.Fragment, false))
 }
 
 // SetRawFragment sets the fragment (without "#") from its encoded text,
 // which must be valid in an RFC 3986 fragment.
 func (u *URL) SetRawFragment(fragment string) error {
+	if u.mode == WHATWG {
+		return u.setWHATWG("fragment", "#"+fragment, (*whatwg.URL).SetHash)
+	}
 	v := *u
 	v.Fragment, v.HasFragment = fragment, true
 	return u.commit(&v, "fragment")

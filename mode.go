@@ -25,9 +25,20 @@ const (
 	// repaired form to be a valid RFC 3986 URI (lenient.go lists the
 	// repairs).
 	Lenient
+	// WHATWG is the WHATWG URL Standard (url.spec.whatwg.org), as
+	// browsers read URLs: its basic URL parser, without a base URL
+	// (package resolve's WHATWG rule takes one), which also repairs the
+	// input (it trims spaces, drops tabs and newlines, encodes what must
+	// be encoded, lower-cases the scheme and host, converts hosts with
+	// IDNA, rewrites IPv4 and IPv6 addresses, removes dot segments and
+	// default ports), so that the result is the standard's href and its
+	// components are the href's. Only what the standard calls a failure
+	// is an error. The setters of a URL parsed in this mode are the
+	// standard's (see SetScheme).
+	WHATWG
 )
 
-var modeNames = [...]string{RFC1738: "rfc1738", RFC1630: "rfc1630", RFC3986: "rfc3986", Lenient: "lenient"}
+var modeNames = [...]string{RFC1738: "rfc1738", RFC1630: "rfc1630", RFC3986: "rfc3986", Lenient: "lenient", WHATWG: "whatwg"}
 
 // String returns the mode's name as the command line spells it.
 func (m Mode) String() string {
@@ -38,14 +49,14 @@ func (m Mode) String() string {
 }
 
 // modeByName returns the mode called name ("rfc1738", "rfc1630",
-// "rfc3986" or "lenient").
+// "rfc3986", "lenient" or "whatwg").
 func modeByName(name string) (Mode, error) {
 	for i, n := range modeNames {
 		if n == name {
 			return Mode(i), nil
 		}
 	}
-	return 0, fmt.Errorf("urlkit: unknown mode %q (want rfc1738, rfc1630, rfc3986 or lenient)", name)
+	return 0, fmt.Errorf("urlkit: unknown mode %q (want rfc1738, rfc1630, rfc3986, lenient or whatwg)", name)
 }
 
 // grammar returns the strict grammar the parser checks in mode m: the
@@ -60,8 +71,8 @@ func (m Mode) grammar() Mode {
 // MarshalText returns the mode's name.
 func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
-// UnmarshalText parses a mode name: "rfc1738", "rfc1630", "rfc3986" or
-// "lenient", as String writes them.
+// UnmarshalText parses a mode name: "rfc1738", "rfc1630", "rfc3986",
+// "lenient" or "whatwg", as String writes them.
 func (m *Mode) UnmarshalText(b []byte) error {
 	v, err := modeByName(string(b))
 	if err == nil {

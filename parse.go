@@ -38,6 +38,9 @@ func ParseReference(s string, m Mode) (URL, []Warning, error) { return parse(s, 
 // else parseFull, unless the pass stopped on an error it knows
 // (stoppedError).
 func parse(s string, m Mode, ref bool) (u URL, warnings []Warning, err error) {
+	if m == WHATWG {
+		return parseWHATWG(s)
+	}
 	if m > Lenient {
 		return URL{}, nil, unknownMode("parse", s, m)
 	}
@@ -147,6 +150,14 @@ func check(s string, m Mode, ref bool) ErrorList {
 // checkLimit is check keeping at most limit errors, or all when limit is
 // 0, and returns the total count.
 func checkLimit(s string, m Mode, ref bool, limit int) (ErrorList, int) {
+	if m == WHATWG {
+		if _, _, err := parseWHATWG(s); err != nil {
+			e := err.(*Error)
+			e.Op = "check"
+			return ErrorList{e}, 1
+		}
+		return nil, 0
+	}
 	if m > Lenient {
 		return ErrorList{unknownMode("check", s, m)}, 1
 	}
@@ -170,7 +181,7 @@ func checkLimit(s string, m Mode, ref bool, limit int) (ErrorList, int) {
 // unknownMode is the error of a Mode outside the four (a conversion from
 // an integer): the tables indexed by the mode have no row for it.
 func unknownMode(op, s string, m Mode) *Error {
-	return &Error{Op: op, Input: safetext.RedactURL(s), Offset: 0, Err: ErrUnknownMode, Rule: m.String() + " is none of the modes rfc1738, rfc1630, rfc3986 and lenient"}
+	return &Error{Op: op, Input: safetext.RedactURL(s), Offset: 0, Err: ErrUnknownMode, Rule: m.String() + " is none of the modes rfc1738, rfc1630, rfc3986, lenient and whatwg"}
 }
 
 func asList(err error) ErrorList {

@@ -552,12 +552,12 @@ func TestCheckLimitBoundsMemory(t *testing.T) {
 	}
 }
 
-// TestUnknownMode: a Mode outside the four is an error, not a panic.
+// TestUnknownMode: a Mode outside the five is an error, not a panic.
 func TestUnknownMode(t *testing.T) {
 	for _, f := range []func() error{
 		func() error { _, _, err := ParseMode("http://a/", Mode(9)); return err },
 		func() error { _, _, err := ParseReference("a", Mode(200)); return err },
-		func() error { return Check("http://a/", Mode(4))[0] },
+		func() error { return Check("http://a/", Mode(6))[0] },
 		func() error { l, _ := CheckLimit("http://a/", Mode(5), 3); return l[0] },
 	} {
 		if err := f(); !errors.Is(err, ErrUnknownMode) {

@@ -52,6 +52,9 @@ type URL struct {
 	// back, allocation-free, while the components still lie where the
 	// parser found them (see writtenForm).
 	written string
+	// mode is WHATWG for a URL parsed in that mode, whose setters are
+	// then the URL Standard's.
+	mode Mode
 }
 
 // String reassembles the URL from its components as written. For a URL

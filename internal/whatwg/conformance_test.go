@@ -10,7 +10,7 @@ import (
 // The web-platform-tests url/ data, shared by the project.
 const wpt = "../../../shared/conformance/wpt-url"
 
-func loadJSON(t *testing.T, name string, v any) {
+func loadJSON(t testing.TB, name string, v any) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(wpt, name))
 	if err != nil {
@@ -38,7 +38,9 @@ type urlCase struct {
 	Hash     string  `json:"hash"`
 }
 
-func urlCases(t *testing.T, name string) []urlCase {
+func urlCases(t *testing.T, name string) []urlCase { return urlCasesTB(t, name) }
+
+func urlCasesTB(t testing.TB, name string) []urlCase {
 	var raw []json.RawMessage
 	loadJSON(t, name, &raw)
 	var cases []urlCase

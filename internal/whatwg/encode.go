@@ -107,43 +107,6 @@ func needsEncoding(s string, set uint8) bool {
 	return false
 }
 
-// Encode percent-encodes s with the named set ("c0", "fragment",
-// "query", "special-query", "path", "userinfo", "component",
-// "application/x-www-form-urlencoded"), as the Standard's UTF-8
-// percent-encode does; spaceAsPlus writes a space as "+" (the
-// urlencoded serializer).
-func Encode(s, set string, spaceAsPlus bool) (string, bool) {
-	bit, ok := setNames[set]
-	if !ok {
-		return "", false
-	}
-	var b builder
-	b.in = ""
-	for i := 0; i < len(s); {
-		j := i
-		for j < len(s) && encodeSets[s[j]]&bit == 0 {
-			j++
-		}
-		b.writeString(s[i:j])
-		if j == len(s) {
-			break
-		}
-		if spaceAsPlus && s[j] == ' ' {
-			b.writeByte('+')
-			i = j + 1
-			continue
-		}
-		i = encodeOne(&b, s, j)
-	}
-	return b.String(), true
-}
-
-var setNames = map[string]uint8{
-	"c0": setC0, "fragment": setFragment, "query": setQuery, "special-query": setSpecialQuery,
-	"path": setPath, "userinfo": setUserinfo, "component": setComponent,
-	"application/x-www-form-urlencoded": setForm,
-}
-
 // isHex reports whether c is an ASCII hex digit.
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f'

@@ -27,11 +27,60 @@ func domainToASCII(domain string) (string, bool) {
 	if !utf8.ValidString(domain) {
 		return "", false // U+FFFD, which UTS #46 disallows
 	}
-	a, err := lookup.ToASCII(premap(domain))
+	domain = premap(domain)
+	if strings.IndexFunc(domain, unicode17) >= 0 {
+		return newIdeographs(domain)
+	}
+	a, err := lookup.ToASCII(domain)
 	if err != nil || a == "" {
 		return "", false
 	}
 	return strings.ToLower(a), true
+}
+
+// unicode17 reports the CJK Unified Ideographs Extension J (Unicode 17),
+// valid in UTS #46 17.0 and unassigned, so disallowed, in x/net/idna's
+// 15.0 tables.
+func unicode17(r rune) bool { return 0x323B0 <= r && r <= 0x3347F }
+
+// newIdeographs is domainToASCII for a domain with Extension J
+// ideographs: it has x/net/idna check and map the domain with each of
+// them replaced by an older ideograph of the same properties (a valid,
+// left-to-right, spacing letter that no mapping changes), then puts the
+// new ones back and has only Punycode applied.
+func newIdeographs(domain string) (string, bool) {
+	for _, stand := range "\u4E00\u4E8C\u4E09" {
+		if strings.ContainsRune(domain, stand) {
+			continue
+		}
+		var subst []rune
+		sub := strings.Map(func(r rune) rune {
+			if unicode17(r) {
+				subst = append(subst, r)
+				return stand
+			}
+			return r
+		}, domain)
+		if _, err := lookup.ToASCII(sub); err != nil {
+			return "", false
+		}
+		mapped, err := lookup.ToUnicode(sub)
+		if err != nil || strings.Count(mapped, string(stand)) != len(subst) {
+			continue // a mapping made the stand-in too: try another
+		}
+		back := strings.Map(func(r rune) rune {
+			if r == stand {
+				r, subst = subst[0], subst[1:]
+			}
+			return r
+		}, mapped)
+		a, err := idna.Punycode.ToASCII(back)
+		if err != nil || a == "" {
+			return "", false
+		}
+		return strings.ToLower(a), true
+	}
+	return "", false
 }
 
 // premap applies the mappings that UTS #46 changed after Unicode 15.0,
