@@ -55,8 +55,8 @@ func totalBytes(lines []string) int64 {
 	return int64(n)
 }
 
-// BenchmarkParse runs urlkit (each strict mode and the lenient one) and
-// net/url side by side over each data set. One op is one pass over the
+// BenchmarkParse runs urlkit (each strict mode, the lenient one and the
+// WHATWG one) and net/url side by side over each data set. One op is one pass over the
 // whole file; ns/url is reported as a metric so that the parsers compare
 // per URL.
 func BenchmarkParse(b *testing.B) {
@@ -78,6 +78,7 @@ func BenchmarkParse(b *testing.B) {
 		run("urlkit-rfc1738", func(s string) bool { _, _, err := urlkit.ParseMode(s, urlkit.RFC1738); return err == nil })
 		run("urlkit-rfc3986", func(s string) bool { _, _, err := urlkit.ParseMode(s, urlkit.RFC3986); return err == nil })
 		run("urlkit-lenient", func(s string) bool { _, _, err := urlkit.ParseMode(s, urlkit.Lenient); return err == nil })
+		run("urlkit-whatwg", func(s string) bool { _, _, err := urlkit.ParseMode(s, urlkit.WHATWG); return err == nil })
 		run("net-url", func(s string) bool { _, err := url.Parse(s); return err == nil })
 	}
 }

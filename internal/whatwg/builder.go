@@ -53,6 +53,10 @@ func (b *builder) writeEscape(c byte) {
 
 // writeLower writes s in ASCII lower case.
 func (b *builder) writeLower(s string) {
+	if !hasClass(s, kUpper) {
+		b.writeString(s)
+		return
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if 'A' <= c && c <= 'Z' {

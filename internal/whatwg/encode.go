@@ -63,6 +63,10 @@ const upperHex = "0123456789ABCDEF"
 // starts no valid UTF-8 sequence stands for U+FFFD, as the Standard's
 // strings (of scalar values) cannot hold it.
 func encodeTo(b *builder, s string, set uint8) {
+	if !anyEncoded(s, set) {
+		b.writeString(s)
+		return
+	}
 	for i := 0; i < len(s); {
 		j := i
 		for j < len(s) && encodeSets[s[j]]&set == 0 {
@@ -97,15 +101,6 @@ func encodeOne(b *builder, s string, i int) int {
 	return i + n
 }
 
-// needsEncoding reports whether encodeTo would change s.
-func needsEncoding(s string, set uint8) bool {
-	for i := 0; i < len(s); i++ {
-		if encodeSets[s[i]]&set != 0 {
-			return true
-		}
-	}
-	return false
-}
 
 // isHex reports whether c is an ASCII hex digit.
 func isHex(c byte) bool {

@@ -8,7 +8,7 @@ import (
 // FormEncode is the application/x-www-form-urlencoded serializer's
 // encoding of a name or value: its percent-encode set, a space as "+".
 func FormEncode(s string) string {
-	if !needsEncoding(s, setForm) {
+	if !anyEncoded(s, setForm) {
 		return s
 	}
 	var b builder

@@ -120,6 +120,9 @@ func origOffset(input string, off int) int {
 // prepare removes the leading and trailing C0 controls and spaces and
 // every tab and newline: a substring of s unless s holds a tab or newline.
 func prepare(s string) string {
+	if len(s) > 0 && s[0] > ' ' && s[len(s)-1] > ' ' {
+		return removeTabNL(s)
+	}
 	lo, hi := 0, len(s)
 	for lo < hi && s[lo] <= ' ' {
 		lo++
@@ -133,6 +136,9 @@ func prepare(s string) string {
 
 // removeTabNL removes every ASCII tab and newline.
 func removeTabNL(s string) string {
+	if !hasControl(s) {
+		return s
+	}
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c == '\t' || c == '\n' || c == '\r' {
 			var b strings.Builder
@@ -146,6 +152,26 @@ func removeTabNL(s string) string {
 		}
 	}
 	return s
+}
+
+// hasControl reports whether s has a byte below 0x0E (which tab, LF and
+// CR are), eight bytes a round: (x - 0x0E...) & ^x & 0x80... has a
+// byte's top bit set exactly when that byte is below 0x0E.
+func hasControl(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; len(s) >= 8; s = s[8:] {
+		x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		if (x-ones*0x0E)&^x&highs != 0 {
+			return true
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x0E {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *parser) init(in string) {
@@ -352,20 +378,52 @@ func (p *parser) baseQuery() {
 // port up to the path.
 func (p *parser) authority(i int) {
 	in := p.in
-	j, at := i, -1
-	for ; j < len(in); j++ {
-		c := in[j]
-		if c == '/' || c == '?' || c == '#' || c == '\\' && p.special {
+	stop := kSlash | kQuestion | kHash
+	if p.special {
+		stop |= kBackslash
+	}
+	t := &cls
+	j, at, acc := i, -1, uint16(0)
+	for rest := in[i:]; len(rest) >= 8; rest = rest[8:] {
+		k := (t[rest[0]] | t[rest[1]]) | (t[rest[2]] | t[rest[3]]) | ((t[rest[4]] | t[rest[5]]) | (t[rest[6]] | t[rest[7]]))
+		if k&stop != 0 {
 			break
 		}
-		if c == '@' {
-			at = j
+		acc |= k
+		j += 8
+	}
+	for ; j < len(in); j++ {
+		k := t[in[j]]
+		if k&stop != 0 {
+			break
 		}
+		acc |= k
+	}
+	if acc&kAt != 0 {
+		at = i + strings.LastIndexByte(in[i:j], '@')
 	}
 	p.b.writeString("//")
 	p.u.hasHost = true
 	start := p.b.len()
 	p.u.userEnd, p.u.passEnd = start, start
+	if acc&(kAt|kColon|kBracket|kHostSlow|kForbidden) == 0 && p.special && i < j {
+		// The common case: a domain of plain ASCII, no credentials, no
+		// port.
+		p.u.hostStart = start
+		h := in[i:j]
+		if endsInNumber(h) {
+			if !p.host(h, i, false) {
+				return
+			}
+		} else if acc&kUpper != 0 {
+			p.b.writeLower(h)
+		} else {
+			p.b.writeString(h)
+		}
+		p.u.hostEnd = p.b.len()
+		p.pathStart(j)
+		return
+	}
 	from := i
 	if at >= 0 {
 		p.verr("invalid-credentials", i)
@@ -484,17 +542,53 @@ func (p *parser) pathStart(i int) {
 // the output ends with; it returns where the path ends.
 func (p *parser) path(i int) int {
 	in := p.in
-	for {
-		j, enc := i, false
-		for ; j < len(in); j++ {
-			c := in[j]
-			if c == '/' || c == '\\' && p.special || (c == '?' || c == '#') && !p.override {
+	stop := kSlash
+	if p.special {
+		stop |= kBackslash
+	}
+	if !p.override {
+		stop |= kQuestion | kHash
+	}
+	t := &cls
+	if !p.override {
+		// A path without dot segments, a byte to encode or a "\" in a
+		// special URL is written as it is, in one piece.
+		j, acc := i, uint16(0)
+		for rest := in[i:]; len(rest) >= 8; rest = rest[8:] {
+			k := (t[rest[0]] | t[rest[1]]) | (t[rest[2]] | t[rest[3]]) | ((t[rest[4]] | t[rest[5]]) | (t[rest[6]] | t[rest[7]]))
+			if k&(kQuestion|kHash) != 0 {
 				break
 			}
-			if encodeSets[c]&setPath != 0 {
-				enc = true
-			}
+			acc |= k
+			j += 8
 		}
+		for ; j < len(in); j++ {
+			k := t[in[j]]
+			if k&(kQuestion|kHash) != 0 {
+				break
+			}
+			acc |= k
+		}
+		slow := acc&kEncPath != 0 || p.special && acc&kBackslash != 0 ||
+			acc&kDot != 0 && dotSegment(in[i:j]) ||
+			acc&kPercent != 0 && strings.Contains(in[i:j], "%2") ||
+			p.file && p.b.len() == p.u.pathStart && j-i >= 2 && (in[i+1] == ':' || in[i+1] == '|')
+		if !slow {
+			p.b.writeByte('/')
+			p.b.writeString(in[i:j])
+			return j
+		}
+	}
+	for {
+		j, acc := i, uint16(0)
+		for ; j < len(in); j++ {
+			k := t[in[j]]
+			if k&stop != 0 {
+				break
+			}
+			acc |= k
+		}
+		enc := acc&kEncPath != 0
 		seg := in[i:j]
 		if enc && p.collect {
 			p.unitErrors(i, j)
@@ -544,6 +638,22 @@ func (p *parser) unitErrors(i, j int) {
 			p.verr("invalid-URL-unit", k)
 		}
 	}
+}
+
+// dotSegment reports whether a segment of the path s (without its
+// first "/") starts with ".": it may be "." or "..".
+func dotSegment(s string) bool {
+	for i := strings.IndexByte(s, '.'); i >= 0; {
+		if i == 0 || s[i-1] == '/' || s[i-1] == '\\' {
+			return true
+		}
+		k := strings.IndexByte(s[i+1:], '.')
+		if k < 0 {
+			return false
+		}
+		i += 1 + k
+	}
+	return false
 }
 
 func isSingleDot(s string) bool {

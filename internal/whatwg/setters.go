@@ -80,7 +80,7 @@ func (u *URL) SetPassword(value string) bool {
 }
 
 func encodeString(s string, set uint8) string {
-	if !needsEncoding(s, set) {
+	if !anyEncoded(s, set) {
 		return s
 	}
 	var b builder
