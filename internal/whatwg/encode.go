@@ -101,7 +101,6 @@ func encodeOne(b *builder, s string, i int) int {
 	return i + n
 }
 
-
 // isHex reports whether c is an ASCII hex digit.
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f'
