@@ -198,7 +198,7 @@ func (u *URL) SetRawPath(path string) error {
 // pairs removes the query.
 func (u *URL) SetQuery(q Query) error {
 	if u.mode == WHATWG {
-		return u.setWHATWG("query", "?"+formText(q.pairs), (*whatwg.URL).SetSearch)
+		return u.setWHATWG("query", prefixed('?', formText(q.pairs)), (*whatwg.URL).SetSearch)
 	}
 	if len(q.pairs) == 0 {
 		v := *u
@@ -212,7 +212,7 @@ func (u *URL) SetQuery(q Query) error {
 // must be valid in an RFC 3986 query.
 func (u *URL) SetRawQuery(query string) error {
 	if u.mode == WHATWG {
-		return u.setWHATWG("query", "?"+query, (*whatwg.URL).SetSearch)
+		return u.setWHATWG("query", prefixed('?', query), (*whatwg.URL).SetSearch)
 	}
 	v := *u
 	v.Query, v.HasQuery = query, true
@@ -232,7 +232,7 @@ func (u *URL) SetFragment(fragment string) error {
 // which must be valid in an RFC 3986 fragment.
 func (u *URL) SetRawFragment(fragment string) error {
 	if u.mode == WHATWG {
-		return u.setWHATWG("fragment", "#"+fragment, (*whatwg.URL).SetHash)
+		return u.setWHATWG("fragment", prefixed('#', fragment), (*whatwg.URL).SetHash)
 	}
 	v := *u
 	v.Fragment, v.HasFragment = fragment, true

@@ -94,3 +94,14 @@ func formText(pairs []QueryPair) string {
 	}
 	return b.String()
 }
+
+// prefixed is the value of the search or hash setter for a query or
+// fragment without its delimiter: the delimiter and the text (the
+// setters drop one leading delimiter, which may be the text's own), or ""
+// for "", which removes the component as the setters do.
+func prefixed(delim byte, s string) string {
+	if s == "" {
+		return ""
+	}
+	return string(delim) + s
+}

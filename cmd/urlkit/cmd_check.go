@@ -24,6 +24,12 @@ With --all it prints every problem of each URL, one per line. The exit
 status is 0 when every URL is valid and 1 otherwise, so it works as a
 filter over millions of lines of standard input.
 
+With --mode whatwg a URL is invalid only where the URL Standard's parser
+fails; its other validation errors (invalid-credentials, invalid-URL-unit,
+special-scheme-missing-following-solidus, ...) are printed as warnings,
+each with its offset and the standard's name for it, and -v prints the
+URL a browser makes of the input ("ok INPUT -> HREF").
+
 ` + modesHelp + `
 
 Examples:
@@ -31,6 +37,7 @@ Examples:
   urlkit check --mode rfc3986 'http://[::1]/'
   urlkit check --all 'http://user:pw@host/a b{'
   urlkit check -v --mode lenient '<URL:http://example.com/a b>'
+  urlkit check --mode whatwg 'HTTP://user@EXAMPLE.com\a b'
   urlkit check < urls.txt 2> problems.txt`,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		mode := modeFlag(fs)
@@ -45,6 +52,9 @@ Examples:
 					var errs urlkit.ErrorList
 					total := 0
 					_, warns, err := urlkit.ParseMode(s, *mode)
+					if *mode == urlkit.WHATWG && err == nil {
+						warns = whatwgWarnings(s)
+					}
 					switch {
 					case err == nil:
 					case *all || *mode == urlkit.Lenient:
@@ -65,7 +75,10 @@ Examples:
 					}
 					if len(errs) == 0 {
 						printWarnings(st, out, errw, s, warns)
-						if *verbose {
+						if *verbose && *mode == urlkit.WHATWG {
+							u, _, _ := urlkit.ParseMode(s, *mode)
+							fmt.Fprintf(out, "ok %s -> %s\n", st.redact(s), st.redact(u.String()))
+						} else if *verbose {
 							fmt.Fprintf(out, "ok %s\n", st.redact(s))
 						}
 						return exitOK

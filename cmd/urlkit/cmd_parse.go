@@ -173,6 +173,7 @@ const (
 	fieldURL
 	fieldWarnings
 	fieldValidIn
+	fieldWHATWG
 	fieldInputBase64
 	numFields
 )
@@ -182,7 +183,7 @@ var parseFields = [numFields]string{
 	"input", "valid", "errors", "scheme", "user", "password", "host", "port",
 	"effective_port", "url_path", "scheme_specific_part", "authority", "userinfo",
 	"path", "query", "fragment", "scheme_data", "mode", "url", "warnings",
-	"valid_in", "input_base64",
+	"valid_in", "whatwg", "input_base64",
 }
 
 // fieldSet is a set of parseFields, one bit each (--fields).
@@ -222,6 +223,9 @@ func selectFields(list string) (fieldSet, error) {
 func (r *parsed) parse(s string, m urlkit.Mode) {
 	*r = parsed{input: s, mode: m}
 	r.u, r.warnings, r.err = urlkit.ParseMode(s, m)
+	if m == urlkit.WHATWG {
+		r.warnings = whatwgWarnings(s)
+	}
 	if r.err != nil {
 		r.errs, r.errTotal = urlkit.CheckLimit(s, m, maxErrorsListed)
 		if other, ok := validElsewhere(s, m, false); ok {
@@ -297,6 +301,13 @@ func (r *parsed) appendJSON(b []byte, parts *[]schemedata.Part) []byte {
 	if r.err != nil {
 		o.optStr(fieldValidIn, r.validIn, r.validIn != "")
 	}
+	if r.mode == urlkit.WHATWG && o.key(fieldWHATWG) {
+		if ok {
+			o.b = appendWHATWG(o.b, u)
+		} else {
+			o.b = append(o.b, "null"...)
+		}
+	}
 	if !inputPlain && !utf8.ValidString(r.input) {
 		o.str(fieldInputBase64, base64.StdEncoding.EncodeToString([]byte(r.input)))
 	}
@@ -330,7 +341,7 @@ func (r *parsed) appendText(b []byte, parts *[]schemedata.Part) []byte {
 	}
 	u := &r.u
 	t.line("valid", "yes")
-	if r.mode == urlkit.Lenient || len(r.warnings) > 0 {
+	if r.mode == urlkit.Lenient || r.mode == urlkit.WHATWG || len(r.warnings) > 0 {
 		t.line("url", u.String())
 	}
 	for _, w := range r.warnings {

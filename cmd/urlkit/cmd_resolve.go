@@ -35,6 +35,10 @@ const rulesHelp = `Rules (--rule):
            and "#frag" the base with that fragment; a final ".." works as
            "../" (magic://a/b/c//d/e/f with ".." gives magic://a/b/c//d/);
            N slashes with no run of exactly N keep only "scheme:".
+  whatwg   the WHATWG URL Standard's basic URL parser with BASE as its
+           base URL, as a browser resolves an href: the reference is read
+           as text, repaired and encoded as a browser does (--mode applies
+           to neither; resolve only)
 ` + rulesAllLine + `--compat treats a reference whose scheme is the base's as relative
 ("http:g" gives http://a/b/c/g): RFC 3986 5.2.2's note for rfc3986, RFC
 2396 5.2 step 3 (schemes that always use "//") for rfc2396. RFC 1808 and
@@ -48,7 +52,7 @@ cannot read as an authority.`
 // ("http:g", which RFC 1738 rejects, is one).
 func resolveModeFlag(fs *flag.FlagSet) *urlkit.Mode {
 	m := new(urlkit.Mode)
-	fs.TextVar(m, "mode", urlkit.RFC3986, "the grammar `M` BASE and the references are checked against: rfc1738, rfc1630, rfc3986 or lenient")
+	fs.TextVar(m, "mode", urlkit.RFC3986, "the grammar `M` BASE and the references are checked against: rfc1738, rfc1630, rfc3986, lenient or whatwg")
 	return m
 }
 
@@ -134,6 +138,7 @@ Examples:
   urlkit resolve --rule all 'http://a/b/c/d;p?q' '../../../g'
   urlkit resolve --rule rfc1630 'magic://a/b/c//d/e/f' g /g //g ../g
   urlkit resolve --compat 'http://a/b/c/d;p?q' 'http:g'
+  urlkit resolve --rule whatwg 'https://example.com/a/b' '../c d' '\\host\x'
   urlkit resolve --explain 'http://a/b/c/d;p?q' 'g;x=1/../y'
   cut -f2 links.tsv | urlkit resolve 'http://example.com/dir/page.html'`,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
@@ -142,6 +147,9 @@ Examples:
 		explain := fs.Bool("explain", false, "print the steps of each resolution under its result")
 		jobs := jobsFlag(fs, linesJobsUsage)
 		return func(ctx context.Context, st *Streams, args []string) int {
+			if r := fs.Lookup("rule").Value.String(); r == "whatwg" && len(args) > 0 && !*explain {
+				return resolveWHATWG(ctx, st, args, *jobs)
+			}
 			rules, err := rulesOf()
 			if err == nil && len(args) == 0 {
 				err = errors.New("missing BASE")

@@ -11,7 +11,7 @@ import (
 // modeFlag declares --mode.
 func modeFlag(fs *flag.FlagSet) *urlkit.Mode {
 	m := new(urlkit.Mode)
-	fs.TextVar(m, "mode", urlkit.RFC1738, "the grammar `M`: rfc1738, rfc1630, rfc3986 or lenient")
+	fs.TextVar(m, "mode", urlkit.RFC1738, "the grammar `M`: rfc1738, rfc1630, rfc3986, lenient or whatwg")
 	return m
 }
 
@@ -25,6 +25,10 @@ const modesHelp = `Modes (--mode):
   lenient  what real text holds (spaces, raw non-ASCII, national
            characters, URL: prefix, <...> wrappers), repaired into the
            canonical encoded form; each repair is reported as a warning
+  whatwg   the WHATWG URL Standard, as browsers read URLs: the result is
+           the standard's href (what a browser makes of the input), and
+           only what the standard calls a failure is an error; its other
+           validation errors are warnings, under the standard's names
 (Only edit reads URLs otherwise: as curl and trurl do; see urlkit edit -h.)`
 
 // normalizerFlags declares --mode, --flags and --tracking, and returns

@@ -9,19 +9,27 @@ import (
 // whether RFC 3986 takes the URL, and which flag reads it so.
 
 // validElsewhere returns the mode other than m in which s is a valid
-// URL (or, with ref, a URL or relative reference), or false when m is
-// already RFC 3986 or lenient, or when RFC 3986 rejects s too.
+// URL (or, with ref, a URL or relative reference): RFC 3986 for the
+// modes of RFC 1738 and 1630, else the WHATWG mode (what a browser
+// reads); false when m is WHATWG or no such mode takes s.
 func validElsewhere(s string, m urlkit.Mode, ref bool) (urlkit.Mode, bool) {
-	if m != urlkit.RFC1738 && m != urlkit.RFC1630 {
+	if m == urlkit.WHATWG {
 		return 0, false
 	}
 	var err error
-	if ref {
-		_, _, err = urlkit.ParseReference(s, urlkit.RFC3986)
-	} else {
-		_, _, err = urlkit.ParseMode(s, urlkit.RFC3986)
+	if m == urlkit.RFC1738 || m == urlkit.RFC1630 {
+		if ref {
+			_, _, err = urlkit.ParseReference(s, urlkit.RFC3986)
+		} else {
+			_, _, err = urlkit.ParseMode(s, urlkit.RFC3986)
+		}
+		if err == nil {
+			return urlkit.RFC3986, true
+		}
 	}
-	return urlkit.RFC3986, err == nil
+	// A browser reads more than RFC 3986 allows.
+	_, _, err = urlkit.ParseMode(s, urlkit.WHATWG)
+	return urlkit.WHATWG, err == nil
 }
 
 // modeHint returns "; valid in --mode rfc3986" when s, invalid in mode
@@ -65,7 +73,7 @@ func (e *hintError) hint() string {
 	return validInPrefix + e.mode.String()
 }
 
-var modeHints = func() (h [urlkit.Lenient + 1]string) {
+var modeHints = func() (h [urlkit.WHATWG + 1]string) {
 	for m := range h {
 		h[m] = validInPrefix + urlkit.Mode(m).String()
 	}
