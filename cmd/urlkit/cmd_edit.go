@@ -65,6 +65,18 @@ modifiers default:, puny:, idn:, strict:, must:, {query:KEY} (the first
 value) and {query-all:KEY} (all, space-separated); \n \t \r \\ \{ \[ are
 escapes. --json writes trurl's array of {"url", "parts", "params"}.
 
+--mode whatwg reads each URL with the WHATWG URL Standard's parser and
+--set runs the standard's setters (the URL API's attributes: href,
+protocol, username, password, host, hostname, port, pathname, search,
+hash, or trurl's names scheme, user, path, query, fragment for them), each
+as a browser's url.ATTRIBUTE = VALUE does (a value the standard refuses
+leaves the URL as it was, with a note); --get's {component} is the API's
+getter ({protocol} is "https:", {search} "?q", {origin} too); --redirect
+resolves as a browser does; the URL written is the href. Only --set,
+--get, --redirect, --url, --url-file, --verify and --quiet apply then:
+  urlkit edit --mode whatwg 'HTTPS://EXAMPLE.com/a' --set pathname='b c' --set hash=x
+  urlkit edit --mode whatwg 'https://example.com:8080/' -g '{origin} {port}'
+
 Differences from trurl: an invalid URL is reported with its reason; the
 exit status follows urlkit's contract (0 ok, even when a URL could not be
 read and was skipped with a note, as trurl does; 1 with --verify, for a
@@ -81,7 +93,7 @@ it is a prefix of ("a=1" before "a=10"), which trurl leaves to its sort.`,
 var editValueFlags = map[string]bool{
 	"a": true, "s": true, "g": true, "f": true, "url": true, "url-file": true, "append": true, "set": true,
 	"get": true, "iterate": true, "redirect": true, "query-separator": true, "trim": true, "qtrim": true,
-	"replace": true, "replace-append": true, "force-replace": true,
+	"replace": true, "replace-append": true, "force-replace": true, "mode": true,
 }
 
 // trurlArgs rewrites trurl's command line for the flag package: an
@@ -153,6 +165,7 @@ type editConfig struct {
 	forceReplace                                   bool
 	json, verify, sortQuery, urlencode, quiet      bool
 	version                                        bool
+	mode                                           string // "" (curl's reading) or "whatwg"
 	parse                                          edit.Options
 	out                                            edit.Out
 }
@@ -191,6 +204,7 @@ func setupEdit(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 	fs.BoolVar(&c.quiet, "quiet", false, "leave out (some) notes")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.version, "v", false, "short for --version")
+	fs.StringVar(&c.mode, "mode", "", "read and set URLs in `whatwg` mode (the URL Standard's parser and setters) instead of curl's way")
 	return func(ctx context.Context, st *Streams, args []string) int {
 		return runEdit(ctx, st, c, args)
 	}
@@ -278,6 +292,11 @@ func runEdit(ctx context.Context, st *Streams, c *editConfig, args []string) int
 	if c.version {
 		fmt.Fprintf(st.Out, "urlkit edit %s (trurl 0.16 options)\n", buildVersion())
 		return exitOK
+	}
+	if c.mode == "whatwg" {
+		return runEditWHATWG(ctx, st, c, args)
+	} else if c.mode != "" {
+		return usage("--mode takes whatwg only (without it, edit reads URLs as curl does)")
 	}
 	if c.json && c.hasFormat {
 		return usage("--get and --json exclude each other")

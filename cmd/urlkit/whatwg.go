@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/edit"
 	"github.com/urlkit/urlkit/internal/whatwg"
 )
 
@@ -92,4 +95,161 @@ func whatwgRule(err error) string {
 		return fmt.Sprintf("validation error %s (URL Standard: failure)", e.Name)
 	}
 	return err.Error()
+}
+
+// whatwgComponents maps edit's component names, trurl's and the URL
+// API's, to the API's attribute.
+var whatwgComponents = map[string]string{
+	"url": "href", "href": "href", "scheme": "protocol", "protocol": "protocol",
+	"user": "username", "username": "username", "password": "password",
+	"host": "host", "hostname": "hostname", "port": "port",
+	"path": "pathname", "pathname": "pathname", "query": "search", "search": "search",
+	"fragment": "hash", "hash": "hash", "origin": "origin",
+}
+
+// whatwgGet is the API's getter named attr.
+func whatwgGet(u *whatwg.URL, attr string) string {
+	switch attr {
+	case "href":
+		return u.Href
+	case "protocol":
+		return u.Protocol()
+	case "username":
+		return u.Username()
+	case "password":
+		return u.Password()
+	case "host":
+		return u.Host()
+	case "hostname":
+		return u.Hostname()
+	case "port":
+		return u.PortString()
+	case "pathname":
+		return u.Pathname()
+	case "search":
+		return u.Search()
+	case "hash":
+		return u.Hash()
+	}
+	return u.Origin()
+}
+
+// whatwgSet is the API's setter named attr; false when the standard
+// leaves the URL unchanged.
+func whatwgSet(u *whatwg.URL, attr, value string) bool {
+	switch attr {
+	case "href":
+		return u.SetHref(value) == nil
+	case "protocol":
+		return u.SetProtocol(value)
+	case "username":
+		return u.SetUsername(value)
+	case "password":
+		return u.SetPassword(value)
+	case "host":
+		return u.SetHost(value)
+	case "hostname":
+		return u.SetHostname(value)
+	case "port":
+		return u.SetPort(value)
+	case "pathname":
+		return u.SetPathname(value)
+	case "search":
+		return u.SetSearch(value)
+	case "hash":
+		return u.SetHash(value)
+	}
+	return false
+}
+
+// runEditWHATWG is edit --mode whatwg: each URL is read by the URL
+// Standard's parser, --set runs the standard's setters (the URL API's
+// attributes, under their names or trurl's), --redirect resolves as a
+// browser does, and --get's {component} is the API's getter; the URL
+// written is the href.
+func runEditWHATWG(ctx context.Context, st *Streams, c *editConfig, args []string) int {
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(st.Err, "urlkit edit: %s\nrun 'urlkit edit -h' for help\n", fmt.Sprintf(format, a...))
+		return exitUsage
+	}
+	if len(c.appends)+len(c.iterates)+len(c.trims)+len(c.replaces) > 0 || c.json || c.hasQsep || c.sortQuery || c.urlencode ||
+		c.parse != (edit.Options{}) || c.out != (edit.Out{}) {
+		return usage("--mode whatwg takes --set, --get, --redirect, --url, --url-file and --verify only")
+	}
+	type setting struct{ attr, value string }
+	var sets []setting
+	for _, s := range c.sets {
+		name, value, ok := strings.Cut(s, "=")
+		name = strings.TrimSuffix(strings.TrimSuffix(name, ":"), "?")
+		attr := whatwgComponents[name]
+		if !ok || attr == "" || attr == "origin" {
+			return usage("bad --set %q in --mode whatwg: want COMPONENT=VALUE, COMPONENT one of the URL API's setters (href, protocol, username, password, host, hostname, port, pathname, search, hash) or trurl's names for them", s)
+		}
+		sets = append(sets, setting{attr, value})
+	}
+	render := func(u *whatwg.URL) string { return u.Href }
+	if c.hasFormat {
+		format := c.format
+		render = func(u *whatwg.URL) string {
+			var b strings.Builder
+			rest := format
+			for {
+				i := strings.IndexByte(rest, '{')
+				j := strings.IndexByte(rest[max(i, 0):], '}')
+				if i < 0 || j < 0 {
+					b.WriteString(rest)
+					return b.String()
+				}
+				name := rest[i+1 : i+j]
+				b.WriteString(rest[:i])
+				if attr := whatwgComponents[name]; attr != "" {
+					b.WriteString(whatwgGet(u, attr))
+				} else {
+					b.WriteString(rest[i : i+j+1])
+				}
+				rest = rest[i+j+1:]
+			}
+		}
+	}
+	urls := append(append([]string(nil), c.urls...), args...)
+	if c.hasFile {
+		if c.urlFile != "-" {
+			data, err := os.ReadFile(c.urlFile)
+			if err != nil {
+				fmt.Fprintf(st.Err, "urlkit edit: %v\n", err)
+				return exitFail
+			}
+			urls = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		} else {
+			urls = nil // standard input
+		}
+	}
+	out := bufio.NewWriter(st.Out)
+	defer out.Flush()
+	status := eachInputJobs(ctx, st, out, urls, 1, false, func() lineJob {
+		return func(_ int, s string, out *bufio.Writer, errw io.Writer) int {
+			u, err := whatwg.Parse(s, nil)
+			if err == nil && c.hasRedirect {
+				u, err = whatwg.Parse(c.redirect, &u)
+			}
+			if err != nil {
+				out.Flush()
+				printErr(errw, &urlkit.Error{Op: "edit", Input: st.redact(s), Offset: errOffset(err), Err: urlkit.ErrSchemeSyntax, Rule: whatwgRule(err)})
+				if c.verify {
+					return exitFail
+				}
+				return exitOK
+			}
+			for _, set := range sets {
+				if !whatwgSet(&u, set.attr, set.value) && !c.quiet {
+					out.Flush()
+					fmt.Fprintf(errw, "urlkit edit: note: %s: the URL Standard's %s setter leaves the URL unchanged for %q\n", st.redact(u.Href), set.attr, set.value)
+				}
+			}
+			out.WriteString(st.redact(render(&u)))
+			out.WriteByte('\n')
+			return exitOK
+		}
+	})
+	return status
 }
