@@ -28,7 +28,12 @@ func Parse(s string) (URL, error) {
 // first 1,000 of them, and then one warning that counts the rest), the
 // result being the repaired, canonical URL; in every mode a "URL:" prefix
 // removed. Valid input without warnings costs no allocation.
-func ParseMode(s string, m Mode) (URL, []Warning, error) { return parse(s, m, m == RFC3986) }
+func ParseMode(s string, m Mode) (URL, []Warning, error) {
+	if m == WHATWG {
+		return parseWHATWG(s)
+	}
+	return parse(s, m, m == RFC3986)
+}
 
 // ParseReference is ParseMode for a URL or a relative reference (RFC
 // 1630's partial form, RFC 3986's relative-ref) in any mode.

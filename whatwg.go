@@ -12,27 +12,30 @@ import (
 // parseWHATWG is ParseMode in the WHATWG mode: the URL Standard's basic
 // URL parser without a base, its href and components as the URL. An
 // input already in the standard's serialized form costs no allocation.
-func parseWHATWG(s string) (URL, []Warning, error) {
+func parseWHATWG(s string) (u URL, _ []Warning, _ error) {
 	w, err := whatwg.Parse(s, nil)
 	if err != nil {
 		return URL{}, nil, whatwgError("parse", s, err)
 	}
-	return fromWHATWG(&w), nil, nil
+	u.fromWHATWG(&w)
+	return u, nil, nil
 }
 
-// fromWHATWG is the URL whose text is w's href, each component a slice
-// of it.
-func fromWHATWG(w *whatwg.URL) URL {
-	u := URL{
-		Scheme: w.Scheme(), User: w.Username(), Password: w.Password(),
-		Host: w.Hostname(), Port: w.PortString(), Path: w.PathWithDot(),
-		HasAuthority: w.HasHost(), HasUser: w.HasCredentials(),
-		HasPort: w.Port() >= 0, written: w.Href, mode: WHATWG,
-	}
+// fromWHATWG sets u to the URL whose text is w's href, each component a
+// slice of it. The fields are set one by one: a composite literal would
+// be built in a temporary and copied.
+func (u *URL) fromWHATWG(w *whatwg.URL) {
+	u.Scheme = w.Scheme()
+	u.HasAuthority = w.HasHost()
+	u.User, u.HasUser = w.Username(), w.HasCredentials()
+	u.Password = w.Password()
 	u.HasPassword = u.Password != ""
+	u.Host = w.Hostname()
+	u.Port, u.HasPort = w.PortString(), w.Port() >= 0
+	u.Path = w.PathWithDot()
 	u.Query, u.HasQuery = w.Query()
 	u.Fragment, u.HasFragment = w.Fragment()
-	return u
+	u.written, u.mode = w.Href, WHATWG
 }
 
 // whatwgError is the standard's failure as an *Error: the validation
@@ -72,7 +75,8 @@ func (u *URL) setWHATWG(what, value string, set func(w *whatwg.URL, v string) bo
 	if !set(&w, value) {
 		return setError(what, value, 0, ErrSchemeSyntax, "the URL Standard's "+what+" setter leaves the URL unchanged for this value")
 	}
-	*u = fromWHATWG(&w)
+	*u = URL{}
+	u.fromWHATWG(&w)
 	return nil
 }
 

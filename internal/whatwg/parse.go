@@ -851,12 +851,28 @@ func (p *parser) fileState(i int) {
 // fileHost is the file host state from offset i.
 func (p *parser) fileHost(i int) {
 	in := p.in
-	j := i
-	for j < len(in) && in[j] != '/' && in[j] != '\\' && in[j] != '?' && in[j] != '#' {
-		j++
+	t := &cls
+	j, acc := i, uint16(0)
+	for ; j < len(in); j++ {
+		k := t[in[j]]
+		if k&(kSlash|kBackslash|kQuestion|kHash) != 0 {
+			break
+		}
+		acc |= k
 	}
 	p.b.writeString("//")
 	p.u.userEnd, p.u.passEnd, p.u.hostStart = p.b.len(), p.b.len(), p.b.len()
+	if acc&(kColon|kBracket|kHostSlow|kForbidden|kAt) == 0 && j-i != 9 && !endsInNumber(in[i:j]) && !p.override {
+		// A plain ASCII domain, not localhost.
+		if acc&kUpper != 0 {
+			p.b.writeLower(in[i:j])
+		} else {
+			p.b.writeString(in[i:j])
+		}
+		p.u.hostEnd = p.b.len()
+		p.pathStart(j)
+		return
+	}
 	if !p.override && isDriveLetter(in[i:j]) {
 		p.verr("file-invalid-Windows-drive-letter-host", i)
 		p.u.hostEnd = p.b.len()
