@@ -101,6 +101,16 @@ func (p *parser) host(s string, off int, opaque bool) bool {
 // endsInNumber is the Standard's "ends in a number": the last label
 // (a final empty one aside) is decimal digits or "0x" and hex digits.
 func endsInNumber(s string) bool {
+	// Most hosts end in a letter that is no hex digit: not a number.
+	if n := len(s); n > 1 {
+		c := s[n-1]
+		if c == '.' {
+			c = s[n-2]
+		}
+		if c|0x20 > 'f' && c|0x20 != 'x' {
+			return false
+		}
+	}
 	if strings.HasSuffix(s, ".") {
 		if len(s) == 1 {
 			return false
