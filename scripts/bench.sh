@@ -156,7 +156,7 @@ for line in open(gobench):
 print(f"| what | compared with | data | runs | median |")
 print(f"| --- | --- | --- | --- | --- |")
 files = sorted({k[1] for k in ns if k[0] == 'Parse'})
-for mode in ('rfc1738', 'rfc3986', 'lenient'):
+for mode in ('rfc1738', 'rfc3986', 'lenient', 'whatwg'):
     for f in files:
         a, b = ns.get(('Parse', f, 'urlkit-' + mode)), ns.get(('Parse', f, 'net-url'))
         if a and b:
@@ -215,3 +215,9 @@ for name, runs in w.items():
     print(f"| two urlkit {cmd} -j 1 at once, on the two halves | wall time of -j 1 on the whole (the machine's factor) | {d} | {len(h)} | {med(h):.2f} |")
     print(f"| urlkit {cmd}, -j 2: memory | the largest maximum resident set of the runs (goal: under 64 MB) | {d} | {len(runs)} | {max(m for *_, m in runs) * 1024 / 1e6:.1f} MB |")
 EOF
+
+# The WHATWG mode beside the other implementations of the URL Standard
+# (issue 40): nlnwa/whatwg-url and Node's new URL() (ada), in a module of
+# their own (scripts/whatwgbench), CPU time per URL of each, one run.
+echo
+(cd "$HERE/whatwgbench" && go run . -dir "$DATA" -rounds "$RUNS")
