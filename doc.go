@@ -35,6 +35,9 @@
 //     literals, reg-name hosts, relative references.
 //   - Lenient repairs what real text contains and then requires RFC 3986
 //     (see Lenient).
+//   - WHATWG is the WHATWG URL Standard's basic URL parser, as browsers
+//     read URLs: the URL is the standard's href and its components, and
+//     the setters of a URL parsed so are the standard's (see WHATWG).
 //
 // A mode is chosen one way: a Mode argument (ParseMode, ParseReference,
 // Check, CheckLimit), never a name suffix or a function per dialect, so
