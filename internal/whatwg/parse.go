@@ -220,6 +220,21 @@ func schemeEnd(s string) int {
 	return -1
 }
 
+// lowerScheme reports whether the scheme s is in lower case already,
+// testing the common ones first.
+func lowerScheme(s string) bool {
+	switch s {
+	case "https", "http", "file":
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
 func (p *parser) setScheme(scheme string) {
 	p.special, p.defPort = special(scheme)
 	p.file = scheme == "file"
@@ -232,7 +247,11 @@ func (p *parser) run() {
 		p.noScheme()
 		return
 	}
-	p.b.writeLower(in[:i])
+	if lowerScheme(in[:i]) {
+		p.b.writeString(in[:i])
+	} else {
+		p.b.writeLower(in[:i])
+	}
 	p.u.schemeEnd = i
 	scheme := p.b.slice(0, i)
 	p.b.writeByte(':')
