@@ -147,7 +147,13 @@ Examples:
 		explain := fs.Bool("explain", false, "print the steps of each resolution under its result")
 		jobs := jobsFlag(fs, linesJobsUsage)
 		return func(ctx context.Context, st *Streams, args []string) int {
-			if r := fs.Lookup("rule").Value.String(); r == "whatwg" && len(args) > 0 && !*explain {
+			// --rule whatwg, or --mode whatwg without a --rule: references
+			// are resolved as a browser does (RFC 3986's rules would need
+			// them parsed first, and the standard reads no reference
+			// without its base).
+			ruleSet := false
+			fs.Visit(func(f *flag.Flag) { ruleSet = ruleSet || f.Name == "rule" })
+			if r := fs.Lookup("rule").Value.String(); (r == "whatwg" || !ruleSet && *mode == urlkit.WHATWG) && len(args) > 0 && !*explain {
 				return resolveWHATWG(ctx, st, args, *jobs)
 			}
 			rules, err := rulesOf()
