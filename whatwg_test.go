@@ -1,8 +1,12 @@
 package urlkit
 
 import (
+	"encoding/json"
 	"errors"
+	"os"
 	"testing"
+
+	"github.com/urlkit/urlkit/internal/whatwg"
 )
 
 // TestWHATWGMode checks the root's WHATWG mode: the URL is the URL
@@ -123,4 +127,64 @@ func TestWHATWGSetters(t *testing.T) {
 	if err := u.SetHost("a b"); err == nil || u.String() != before {
 		t.Errorf("host with a space: %q, %v", u.String(), err)
 	}
+}
+
+// checkWHATWG checks the root's URL for s against the standard's record:
+// the same href, handed back as parsed (its components lie where String
+// puts them), and read back into the same URL.
+func checkWHATWG(t *testing.T, s string) {
+	t.Helper()
+	u, _, err := ParseMode(s, WHATWG)
+	w, werr := whatwg.Parse(s, nil)
+	if (err == nil) != (werr == nil) {
+		t.Fatalf("%q: %v, the standard's parser %v", s, err, werr)
+	}
+	if err != nil {
+		return
+	}
+	if u.String() != w.Href || !u.writtenForm() || u.text(false) != w.Href {
+		t.Fatalf("%q: String %q, components %q, href %q", s, u.String(), u.text(false), w.Href)
+	}
+	v, _, err := ParseMode(u.String(), WHATWG)
+	if err != nil || v != u {
+		t.Fatalf("%q: href %q reads back as %+v, %v", s, u.String(), v, err)
+	}
+	if c := u.Clone(); !c.SameComponents(&u) || c.String() != u.String() {
+		t.Fatalf("%q: Clone %+v", s, c)
+	}
+}
+
+// TestWHATWGConformance runs checkWHATWG over urltestdata.json's inputs
+// that have no base.
+func TestWHATWGConformance(t *testing.T) {
+	b, err := os.ReadFile("../shared/conformance/wpt-url/urltestdata.json")
+	if err != nil {
+		t.Skip(err)
+	}
+	var cases []json.RawMessage
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range cases {
+		var c struct {
+			Input string  `json:"input"`
+			Base  *string `json:"base"`
+		}
+		if json.Unmarshal(r, &c) == nil && c.Base == nil {
+			checkWHATWG(t, c.Input)
+			n++
+		}
+	}
+	if n < 100 {
+		t.Errorf("%d cases", n)
+	}
+}
+
+// FuzzParseWHATWG checks checkWHATWG's invariants on any input.
+func FuzzParseWHATWG(f *testing.F) {
+	for _, s := range []string{"HTTP://u:p@EXAMPLE.com:080/a/./b/../c d?x y#z", "web+demo:/.//x", "file:c:\\x", "https://[::1]/", "a:\t b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkWHATWG(t, s) })
 }
