@@ -1,6 +1,7 @@
 package whatwg
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -56,9 +57,9 @@ func Parse(input string, base *URL) (URL, error) {
 	return p.u, nil
 }
 
-// Check is Parse listing the validation errors met on the way, with
-// their offsets in input; the URL is as Parse returns it (a failure is
-// the error, and the last validation error of the list).
+// Check is Parse listing the validation errors met on the way (the first
+// maxErrors of them), sorted by their offsets in input; the URL is as
+// Parse returns it (a failure is the error, and in the list too).
 func Check(input string, base *URL) (URL, []ValidationError, error) {
 	var p parser
 	in := prepare(input)
@@ -66,24 +67,49 @@ func Check(input string, base *URL) (URL, []ValidationError, error) {
 	p.base = base
 	p.collect = true
 	// The trimmed and removed characters are errors at their own offsets.
+	lead := leading(input)
+	tail := len(input) - trailing(input, lead)
 	for i := 0; i < len(input); i++ {
 		c := input[i]
-		if c == '\t' || c == '\n' || c == '\r' || c <= ' ' && (i < leading(input) || i >= len(input)-trailing(input)) {
-			p.errs = append(p.errs, ValidationError{"invalid-URL-unit", i})
+		if c == '\t' || c == '\n' || c == '\r' || c <= ' ' && (i < lead || i >= tail) {
+			p.verr("invalid-URL-unit", i)
 		}
 	}
 	pre := len(p.errs)
 	p.run()
-	for k := pre; k < len(p.errs); k++ {
-		p.errs[k].Offset = origOffset(input, p.errs[k].Offset)
+	// Offsets in the prepared text map back to the input: shifted by
+	// the leading run, and past each removed tab or newline.
+	var kept []int // kept[k]: the input's offset of the prepared text's byte k
+	if len(in) != tail-lead {
+		kept = make([]int, 0, len(in)+1)
+		for i := lead; i < tail; i++ {
+			if c := input[i]; c != '\t' && c != '\n' && c != '\r' {
+				kept = append(kept, i)
+			}
+		}
+		kept = append(kept, tail)
 	}
+	orig := func(off int) int {
+		if kept == nil {
+			return lead + off
+		}
+		return kept[min(off, len(kept)-1)]
+	}
+	for k := pre; k < len(p.errs); k++ {
+		p.errs[k].Offset = orig(p.errs[k].Offset)
+	}
+	slices.SortStableFunc(p.errs, func(a, b ValidationError) int { return a.Offset - b.Offset })
 	if p.failed != nil {
-		p.failed.Offset = origOffset(input, p.failed.Offset)
+		p.failed.Offset = orig(p.failed.Offset)
 		return URL{}, p.errs, p.failed
 	}
 	p.u.Href = p.b.String()
 	return p.u, p.errs, nil
 }
+
+// maxErrors bounds Check's list: a megabyte of "%" is not a million
+// errors.
+const maxErrors = 1000
 
 func leading(s string) int {
 	i := 0
@@ -93,26 +119,12 @@ func leading(s string) int {
 	return i
 }
 
-func trailing(s string) int {
+// trailing is the length of s's trailing C0 controls and spaces, after
+// its leading ones (lead bytes).
+func trailing(s string, lead int) int {
 	i := 0
-	for i < len(s)-leading(s) && s[len(s)-1-i] <= ' ' {
+	for i < len(s)-lead && s[len(s)-1-i] <= ' ' {
 		i++
-	}
-	return i
-}
-
-// origOffset maps an offset in prepare(input) back to input.
-func origOffset(input string, off int) int {
-	i := leading(input)
-	for n := 0; i < len(input); i++ {
-		c := input[i]
-		if c == '\t' || c == '\n' || c == '\r' {
-			continue
-		}
-		if n == off {
-			return i
-		}
-		n++
 	}
 	return i
 }
@@ -182,7 +194,7 @@ func (p *parser) init(in string) {
 
 // verr records a validation error at offset off of p.in.
 func (p *parser) verr(name string, off int) {
-	if p.collect {
+	if p.collect && len(p.errs) < maxErrors {
 		p.errs = append(p.errs, ValidationError{name, off})
 	}
 }
@@ -191,7 +203,9 @@ func (p *parser) verr(name string, off int) {
 func (p *parser) fail(name string, off int) {
 	if p.failed == nil {
 		p.failed = &Error{ValidationError{name, off}}
-		p.verr(name, off)
+		if p.collect {
+			p.errs = append(p.errs, ValidationError{name, off})
+		}
 	}
 }
 
