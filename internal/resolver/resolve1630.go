@@ -64,8 +64,7 @@ func resolve1630(out, base, ref *URL, t *Trace, text bool) string {
 // string s, whichever way it was joined (CLI.md: "Then /. and xxx/../ are
 // removed repeatedly, inside the path only"), and splits the result.
 func clean1630(out *URL, s string, t *Trace) string {
-	u := split(s)
-	u.Written = s // where the path lies
+	u := split(s) // its Written is s, where the path lies
 	at := u.pathAt()
 	end := at + len(u.Path)
 	clean := removeDots1630(s[at:end], t)
@@ -73,9 +72,11 @@ func clean1630(out *URL, s string, t *Trace) string {
 		clean = "/." + clean
 		t.SlashDotWritten()
 	}
-	if len(clean) != end-at {
-		s = s[:at] + clean + s[end:]
+	if len(clean) == end-at {
+		*out = u // nothing removed or written: s as split already
+		return s
 	}
+	s = s[:at] + clean + s[end:]
 	*out = split(s)
 	return s
 }

@@ -1,9 +1,6 @@
 package resolver
 
-import (
-	"strings"
-	"unsafe"
-)
+import "strings"
 
 // plan is the target of a resolution before it is written: where each
 // component comes from. The path is pathA followed by pathB (the merged
@@ -193,7 +190,11 @@ func (p *plan) write(out, base, ref *URL, t *Trace, sec string) string {
 	if !hasAuth {
 		n += 2 // room for the "/." of the guard
 	}
-	b := make([]byte, 0, n)
+	var scratch [256]byte // built and cleaned in place, then copied into the string
+	b := scratch[:0]
+	if n > len(scratch) {
+		b = make([]byte, 0, n)
+	}
 	b = append(b, p.scheme...)
 	b = append(b, ':')
 	var userAt, passAt, hostAt, portAt int
@@ -235,7 +236,7 @@ func (p *plan) write(out, base, ref *URL, t *Trace, sec string) string {
 		b = append(b, '#')
 		b = append(b, f.Fragment...)
 	}
-	s := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	s := string(b)
 	if out == nil {
 		return s
 	}
