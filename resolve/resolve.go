@@ -152,6 +152,15 @@ func Relative(base, target *urlkit.URL, rule Rule) (urlkit.URL, error) {
 	return v, nil
 }
 
+// partsOf sets p to u's components, as the engine reads them; textOf
+// adds u's text, for the rules and results that cut from it; fromParts
+// is partsOf's inverse. The root converts its own URLs the same way (for
+// ResolveReference and String), with the text it alone can see; this
+// package, outside the root, cannot call that conversion without the
+// URLs escaping to the heap (a call through a function value installed
+// by the root: measured, one or two allocations more a call) or the root
+// exporting it. Each assigns field by field into its destination: a URL
+// built aside and copied in whole stalled every resolution.
 func partsOf(p *resolver.URL, u *urlkit.URL) {
 	p.Scheme, p.User, p.Password, p.Host = u.Scheme, u.User, u.Password, u.Host
 	p.Port, p.Path, p.Query, p.Fragment = u.Port, u.Path, u.Query, u.Fragment
@@ -159,12 +168,15 @@ func partsOf(p *resolver.URL, u *urlkit.URL) {
 	p.HasPort, p.HasQuery, p.HasFragment = u.HasPort, u.HasQuery, u.HasFragment
 }
 
+// textOf returns u's components with its text (see partsOf).
 func textOf(u *urlkit.URL) (p resolver.URL) {
 	partsOf(&p, u)
 	p.Written = u.String()
 	return p
 }
 
+// fromParts sets u to p's components (see partsOf). p's text is left
+// out, which the root alone can keep: String builds it when asked.
 func fromParts(u *urlkit.URL, p *resolver.URL) {
 	u.Scheme, u.User, u.Password, u.Host = p.Scheme, p.User, p.Password, p.Host
 	u.Port, u.Path, u.Query, u.Fragment = p.Port, p.Path, p.Query, p.Fragment
