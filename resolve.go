@@ -16,11 +16,34 @@ import "github.com/urlkit/urlkit/internal/resolver"
 // "..//c"), the path is written "/.//c", since "a://c" would read as an
 // authority (RFC 3986 3.3).
 func (u *URL) ResolveReference(ref *URL) *URL {
-	b, r := u.parts(false), ref.parts(false)
-	var out resolver.URL
-	// Rule3986 is a rule: the engine's one error, a rule that is none,
-	// cannot happen.
-	_, _ = resolver.Resolve(&out, &b, &r, resolver.Rule3986, nil, false, nil)
-	v := fromParts(&out)
-	return &v
+	v := new(URL)
+	u.resolveInto(v, ref)
+	return v
+}
+
+func init() { resolver.Parse = parseParts }
+
+// parseParts is the engine's parser (resolver.Parse): ParseReference in
+// the RFC3986 mode, into the engine's URL.
+func parseParts(s string) (p resolver.URL, err error) {
+	var u URL
+	if parseFast(&u, s, RFC3986, true) != len(s) {
+		if u, _, err = parse(s, RFC3986, true); err != nil {
+			return p, err
+		}
+	}
+	u.parts(&p)
+	p.Written = u.written // a URL as the parser returns it is in its written form
+	return p, nil
+}
+
+// resolveInto is ResolveReference writing the result into v, which
+// ResolveReference, small enough to be inlined, allocates where the
+// caller can keep it on the stack.
+func (u *URL) resolveInto(v, ref *URL) {
+	var b, r, out resolver.URL
+	u.parts(&b)
+	ref.parts(&r)
+	resolver.Resolve(&out, &b, &r, resolver.Rule3986, nil, false)
+	v.fromParts(&out)
 }

@@ -62,6 +62,15 @@ func BenchmarkResolve(b *testing.B) {
 			report(b)
 		})
 	}
+	b.Run("parsed/urlkit-ResolveReference", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for i := range pairs {
+				pairs[i].ub.ResolveReference(&pairs[i].ur)
+			}
+		}
+		report(b)
+	})
 	b.Run("parsed/net-url", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

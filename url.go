@@ -147,53 +147,81 @@ func (u *URL) SameComponents(v *URL) bool {
 		u.HasQuery == v.HasQuery && u.HasFragment == v.HasFragment
 }
 
-// writtenForm reports whether String's result is u.written, which the
-// components and flags, exported and free to change since parsing, may
-// no longer match (see resolver.URL.WrittenForm).
+// writtenForm reports whether String's result is u.written: every
+// component is the text of u.written where String would place it, every
+// delimiter String would write is there, nothing is left over. The
+// components and flags are exported and free to change since parsing; a
+// URL as the parser returned it passes at the cost of a few comparisons,
+// each component being the very bytes of u.written (string equality
+// returns at once on the same address).
 func (u *URL) writtenForm() bool {
-	if u.written == "" {
+	w := u.written
+	if w == "" {
 		return false
 	}
-	p := u.parts(false)
-	p.Written = u.written
-	return p.WrittenForm()
+	at := 0
+	// part reports whether w continues with v and moves past it.
+	part := func(v string) bool {
+		if len(v) > len(w)-at || w[at:at+len(v)] != v {
+			return false
+		}
+		at += len(v)
+		return true
+	}
+	// delim reports whether w continues with c and moves past it.
+	delim := func(c byte) bool {
+		if at < len(w) && w[at] == c {
+			at++
+			return true
+		}
+		return false
+	}
+	if u.Scheme != "" && !(part(u.Scheme) && delim(':')) {
+		return false
+	}
+	if u.HasAuthority {
+		//lint:ignore SA4000 two calls: each moves past one "/"
+		if !delim('/') || !delim('/') {
+			return false
+		}
+		if u.HasUser && (!part(u.User) || u.HasPassword && !(delim(':') && part(u.Password)) || !delim('@')) {
+			return false
+		}
+		if !part(u.Host) || u.HasPort && !(delim(':') && part(u.Port)) {
+			return false
+		}
+	}
+	return part(u.Path) &&
+		(!u.HasQuery || delim('?') && part(u.Query)) &&
+		(!u.HasFragment || delim('#') && part(u.Fragment)) &&
+		at == len(w)
 }
 
 // text builds String's result (Redacted's, with redact) from the
 // components.
 func (u *URL) text(redact bool) string {
-	p := u.parts(false)
+	var p resolver.URL
+	u.parts(&p)
 	return p.Text(redact)
 }
 
-// parts returns u's components as the resolution engine reads them, with
-// the text u was parsed from when withText is set and u is still in its
-// written form.
-func (u *URL) parts(withText bool) resolver.URL {
-	p := resolver.URL{
-		Scheme: u.Scheme, User: u.User, Password: u.Password, Host: u.Host,
-		Port: u.Port, Path: u.Path, Query: u.Query, Fragment: u.Fragment,
-		HasAuthority: u.HasAuthority, HasUser: u.HasUser, HasPassword: u.HasPassword,
-		HasPort: u.HasPort, HasQuery: u.HasQuery, HasFragment: u.HasFragment,
-	}
-	if withText && u.written != "" {
-		p.Written = u.written
-		if !p.WrittenForm() {
-			p.Written = ""
-		}
-	}
-	return p
+// parts sets p to u's components, as the resolution engine reads them.
+// It and fromParts assign field by field into their destination: a URL
+// built aside and then copied in whole costs a stall on every call.
+func (u *URL) parts(p *resolver.URL) {
+	p.Scheme, p.User, p.Password, p.Host = u.Scheme, u.User, u.Password, u.Host
+	p.Port, p.Path, p.Query, p.Fragment = u.Port, u.Path, u.Query, u.Fragment
+	p.HasAuthority, p.HasUser, p.HasPassword = u.HasAuthority, u.HasUser, u.HasPassword
+	p.HasPort, p.HasQuery, p.HasFragment = u.HasPort, u.HasQuery, u.HasFragment
 }
 
-// fromParts is parts' inverse.
-func fromParts(p *resolver.URL) URL {
-	return URL{
-		Scheme: p.Scheme, User: p.User, Password: p.Password, Host: p.Host,
-		Port: p.Port, Path: p.Path, Query: p.Query, Fragment: p.Fragment,
-		HasAuthority: p.HasAuthority, HasUser: p.HasUser, HasPassword: p.HasPassword,
-		HasPort: p.HasPort, HasQuery: p.HasQuery, HasFragment: p.HasFragment,
-		written: p.Written,
-	}
+// fromParts sets u to p's components and text, parts' inverse.
+func (u *URL) fromParts(p *resolver.URL) {
+	u.Scheme, u.User, u.Password, u.Host = p.Scheme, p.User, p.Password, p.Host
+	u.Port, u.Path, u.Query, u.Fragment = p.Port, p.Path, p.Query, p.Fragment
+	u.HasAuthority, u.HasUser, u.HasPassword = p.HasAuthority, p.HasUser, p.HasPassword
+	u.HasPort, u.HasQuery, u.HasFragment = p.HasPort, p.HasQuery, p.HasFragment
+	u.written = p.Written
 }
 
 // SchemeName returns the scheme in lower case (schemes are
@@ -216,7 +244,8 @@ func (u *URL) Authority() (string, bool) {
 		o := u.Offsets()
 		return u.written[o.SchemeSpecificPart+2 : o.Path], true
 	}
-	p := u.parts(false)
+	var p resolver.URL
+	u.parts(&p)
 	return p.Authority()
 }
 

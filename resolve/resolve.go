@@ -30,18 +30,27 @@ import (
 // ResolveString returns the text. See Rule for what each rule does and
 // where urlkit had to choose.
 func Resolve(base, ref *urlkit.URL, rule Rule) (urlkit.URL, error) {
-	if err := resolver.Rule(rule).Check(); err != nil {
-		return urlkit.URL{}, err
+	var u urlkit.URL
+	err := resolveInto(&u, base, ref, rule)
+	return u, err
+}
+
+// resolveInto is Resolve writing the result into u, which Resolve, small
+// enough to be inlined, declares where the caller receives it.
+func resolveInto(u, base, ref *urlkit.URL, rule Rule) error {
+	if err := check("resolve", base, rule); err != nil {
+		return err
 	}
-	if err := notAbsolute("resolve", base, "the base URL must be absolute: it has no scheme (RFC 3986 5.1)"); err != nil {
-		return urlkit.URL{}, err
+	var b, r, out resolver.URL
+	partsOf(&b, base)
+	partsOf(&r, ref)
+	if k := rule &^ Compat; k == Rule1808 || k == Rule1630 {
+		// Rules that work on the text read it rather than build it.
+		b.Written, r.Written = base.String(), ref.String()
 	}
-	b, r := texts(base, ref, rule)
-	var out resolver.URL
-	if _, err := resolver.Resolve(&out, &b, &r, resolver.Rule(rule), nil, false, split); err != nil {
-		return urlkit.URL{}, err
-	}
-	return fromParts(&out), nil
+	resolver.Resolve(&out, &b, &r, resolver.Rule(rule), nil, false)
+	fromParts(u, &out)
+	return nil
 }
 
 // ResolveString parses base as an absolute URL and ref as a reference,
@@ -53,25 +62,21 @@ func ResolveString(base, ref string, rule Rule) (string, error) {
 	if err := resolver.Rule(rule).Check(); err != nil {
 		return "", err
 	}
-	bu, _, err := urlkit.ParseMode(base, urlkit.RFC3986)
+	b, err := resolver.Parse(base)
 	if err != nil {
 		return "", err
 	}
-	if err := notAbsolute("resolve", &bu, "the base URL must be absolute: it has no scheme (RFC 3986 5.1)"); err != nil {
-		return "", err
+	if b.Scheme == "" {
+		return "", missingScheme("resolve", b.Written, baseNotAbsolute)
 	}
-	ru, _, err := urlkit.ParseReference(ref, urlkit.RFC3986)
+	r, err := resolver.Parse(ref)
 	if err != nil {
 		return "", err
 	}
-	// String hands back the text a parsed URL's components lie in (the
-	// input, less a "URL:" prefix), without allocating.
-	b, r := parts(&bu), parts(&ru)
-	b.Written, r.Written = bu.String(), ru.String()
-	if rule == Rule3986 || rule == Rule3986|Compat {
+	if rule&^Compat == Rule3986 {
 		return resolver.EscapePrefix(resolver.Text3986(&b, &r, rule&Compat != 0)), nil
 	}
-	return resolver.Resolve(nil, &b, &r, resolver.Rule(rule), nil, true, split)
+	return resolver.Resolve(nil, &b, &r, resolver.Rule(rule), nil, true), nil
 }
 
 // RuleStep is one step of an explanation: the rule applied, named by its
@@ -98,21 +103,16 @@ func steps(in []resolver.Step) []RuleStep {
 // the rule fired, what was kept from the base and what taken from the
 // reference, and which dot segments were removed.
 func Explain(base, ref *urlkit.URL, rule Rule) (urlkit.URL, []RuleStep, error) {
-	if err := resolver.Rule(rule).Check(); err != nil {
-		return urlkit.URL{}, nil, err
-	}
-	if err := notAbsolute("resolve", base, "the base URL must be absolute: it has no scheme (RFC 3986 5.1)"); err != nil {
+	if err := check("resolve", base, rule); err != nil {
 		return urlkit.URL{}, nil, err
 	}
 	t := &resolver.Trace{}
-	b, r := texts(base, ref, Rule1808)
+	b, r := textOf(base), textOf(ref)
 	var out resolver.URL
-	s, err := resolver.Resolve(&out, &b, &r, resolver.Rule(rule), t, true, split)
-	if err != nil {
-		return urlkit.URL{}, steps(t.Steps), err
-	}
-	t.Result(s)
-	return fromParts(&out), steps(t.Steps), nil
+	t.Result(resolver.Resolve(&out, &b, &r, resolver.Rule(rule), t, true))
+	var u urlkit.URL
+	fromParts(&u, &out)
+	return u, steps(t.Steps), nil
 }
 
 // ErrUnreachable is the cause of Relative's error when no reference
@@ -136,83 +136,75 @@ var ErrUnreachable = resolver.ErrUnreachable
 // removes the dot segments of every result, so "http://a/b/../c" is out of
 // its reach), the error wraps ErrUnreachable.
 func Relative(base, target *urlkit.URL, rule Rule) (urlkit.URL, error) {
-	if err := resolver.Rule(rule).Check(); err != nil {
+	if err := check("relative", base, rule); err != nil {
 		return urlkit.URL{}, err
 	}
-	if err := notAbsolute("relative", base, "the base URL must be absolute: it has no scheme (RFC 3986 5.1)"); err != nil {
-		return urlkit.URL{}, err
+	if target.Scheme == "" {
+		return urlkit.URL{}, missingScheme("relative", target.String(), "the target must be an absolute URL: it has no scheme")
 	}
-	if err := notAbsolute("relative", target, "the target must be an absolute URL: it has no scheme"); err != nil {
-		return urlkit.URL{}, err
-	}
-	b, tg := texts(base, target, Rule1808)
-	u, err := resolver.Relative(&b, &tg, resolver.Rule(rule), split)
+	b, tg := textOf(base), textOf(target)
+	u, err := resolver.Relative(&b, &tg, resolver.Rule(rule))
 	if err != nil {
 		return urlkit.URL{}, err
 	}
-	return fromParts(&u), nil
+	var v urlkit.URL
+	fromParts(&v, &u)
+	return v, nil
 }
 
-// notAbsolute returns the error for a URL without a scheme where an
-// absolute one is needed, or nil.
-func notAbsolute(op string, u *urlkit.URL, why string) error {
-	if u.Scheme != "" {
-		return nil
-	}
-	return &urlkit.Error{Op: op, Input: safetext.RedactURL(u.String()), Offset: 0, Err: urlkit.ErrMissingScheme, Rule: why}
+// partsOf sets p to u's components, as the engine reads them; textOf
+// adds u's text, for the rules and results that cut from it; fromParts
+// is partsOf's inverse. The root converts its own URLs the same way (for
+// ResolveReference and String), with the text it alone can see; this
+// package, outside the root, cannot call that conversion without the
+// URLs escaping to the heap (a call through a function value installed
+// by the root: measured, one or two allocations more a call) or the root
+// exporting it. Each assigns field by field into its destination: a URL
+// built aside and copied in whole stalled every resolution.
+func partsOf(p *resolver.URL, u *urlkit.URL) {
+	p.Scheme, p.User, p.Password, p.Host = u.Scheme, u.User, u.Password, u.Host
+	p.Port, p.Path, p.Query, p.Fragment = u.Port, u.Path, u.Query, u.Fragment
+	p.HasAuthority, p.HasUser, p.HasPassword = u.HasAuthority, u.HasUser, u.HasPassword
+	p.HasPort, p.HasQuery, p.HasFragment = u.HasPort, u.HasQuery, u.HasFragment
 }
 
-// split is the engine's splitter: RFC 3986's decomposition of a text a
-// rule built, by the parser. A text that reads as RFC 1738's "URL:"
-// prefix before a URL (a path "http:..." under a scheme "url") is split
-// as the URL it is, not as the prefixed one; one the parser refuses
-// (no rule builds one from valid URLs) is kept whole as a path.
-func split(s string) resolver.URL {
-	text := s
-	if resolver.ReadsAsPrefix(s) {
-		text = resolver.EscapePrefix(s)
-	}
-	u, _, err := urlkit.ParseReference(text, urlkit.RFC3986)
-	if err != nil {
-		return resolver.URL{Path: s, Written: s}
-	}
-	p := parts(&u)
+// textOf returns u's components with its text (see partsOf).
+func textOf(u *urlkit.URL) (p resolver.URL) {
+	partsOf(&p, u)
 	p.Written = u.String()
-	if text != s {
-		p.Path = s[4 : 4+len(p.Path)-2] // "%XX" back to its byte
-		p.Written = s
-	}
 	return p
 }
 
-// texts returns base's and ref's components as the engine reads them,
-// with their texts when the rule works on the text (RFC 1808's and 1630's
-// do; String hands a parsed URL's text back without building it), so
-// that the engine does not build them again.
-func texts(base, ref *urlkit.URL, rule Rule) (b, r resolver.URL) {
-	b, r = parts(base), parts(ref)
-	if k := rule &^ Compat; k == Rule1808 || k == Rule1630 {
-		b.Written, r.Written = base.String(), ref.String()
-	}
-	return b, r
+// fromParts sets u to p's components (see partsOf). p's text is left
+// out, which the root alone can keep: String builds it when asked.
+func fromParts(u *urlkit.URL, p *resolver.URL) {
+	u.Scheme, u.User, u.Password, u.Host = p.Scheme, p.User, p.Password, p.Host
+	u.Port, u.Path, u.Query, u.Fragment = p.Port, p.Path, p.Query, p.Fragment
+	u.HasAuthority, u.HasUser, u.HasPassword = p.HasAuthority, p.HasUser, p.HasPassword
+	u.HasPort, u.HasQuery, u.HasFragment = p.HasPort, p.HasQuery, p.HasFragment
 }
 
-// parts returns u's components as the engine reads them.
-func parts(u *urlkit.URL) resolver.URL {
-	return resolver.URL{
-		Scheme: u.Scheme, User: u.User, Password: u.Password, Host: u.Host,
-		Port: u.Port, Path: u.Path, Query: u.Query, Fragment: u.Fragment,
-		HasAuthority: u.HasAuthority, HasUser: u.HasUser, HasPassword: u.HasPassword,
-		HasPort: u.HasPort, HasQuery: u.HasQuery, HasFragment: u.HasFragment,
+// check returns the error for a rule that is none, else for a base that
+// is not absolute.
+func check(op string, base *urlkit.URL, rule Rule) error {
+	if err := resolver.Rule(rule).Check(); err != nil {
+		return err
 	}
+	return notAbsolute(op, base)
 }
 
-// fromParts is parts' inverse.
-func fromParts(p *resolver.URL) urlkit.URL {
-	return urlkit.URL{
-		Scheme: p.Scheme, User: p.User, Password: p.Password, Host: p.Host,
-		Port: p.Port, Path: p.Path, Query: p.Query, Fragment: p.Fragment,
-		HasAuthority: p.HasAuthority, HasUser: p.HasUser, HasPassword: p.HasPassword,
-		HasPort: p.HasPort, HasQuery: p.HasQuery, HasFragment: p.HasFragment,
+// notAbsolute returns the error for a base URL without a scheme, or nil.
+func notAbsolute(op string, base *urlkit.URL) error {
+	if base.Scheme != "" {
+		return nil
 	}
+	return missingScheme(op, base.String(), baseNotAbsolute)
+}
+
+const baseNotAbsolute = "the base URL must be absolute: it has no scheme (RFC 3986 5.1)"
+
+// missingScheme returns the error for the URL s, which has no scheme
+// where an absolute URL is needed.
+func missingScheme(op, s, why string) error {
+	return &urlkit.Error{Op: op, Input: safetext.RedactURL(s), Offset: 0, Err: urlkit.ErrMissingScheme, Rule: why}
 }

@@ -249,7 +249,9 @@ func (r *lineJobs) work() {
 // text stays as read while the job runs; a job does not keep a line
 // after it returns (the redactor keeps copies of the passwords it is
 // given). A copy here was every byte of the input once more, and the
-// garbage it left was most of the collector's work in check.
+// garbage it left was most of the collector's work in check: measured
+// again without unsafe, check, normalize and resolve took 12 to 20% more
+// CPU (DESIGN.md, "The two zero-copy views left").
 func batchText(raw []byte) string { return unsafe.String(unsafe.SliceData(raw), len(raw)) }
 
 // next reads the next batch, numbered n, which starts once start

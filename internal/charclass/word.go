@@ -7,7 +7,7 @@ package charclass
 
 // Word returns the first eight bytes of s as a little-endian word; s must
 // hold at least eight. The compiler makes it one load.
-func Word(s string) uint64 {
+func Word[S ~string | ~[]byte](s S) uint64 {
 	s = s[:8] // of constant length: no bounds checks below
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56

@@ -1,10 +1,6 @@
 package resolver
 
-import (
-	"unsafe"
-
-	cc "github.com/urlkit/urlkit/internal/charclass"
-)
+import cc "github.com/urlkit/urlkit/internal/charclass"
 
 // HasDotSegment reports whether path has a complete "." or ".." segment.
 func HasDotSegment(path string) bool {
@@ -15,8 +11,9 @@ func HasDotSegment(path string) bool {
 // path: the "/" before its first complete "." or ".." segment, or 0 when
 // that segment starts the path; -1 when it has none. Eight bytes a round,
 // a round with no "." right after a "/" (or at the start) is skipped: in
-// ordinary paths dots follow letters.
-func firstDotSegment(path string) int {
+// ordinary paths dots follow letters. A path being cleaned in place, a
+// []byte, is read as a string is.
+func firstDotSegment[S string | []byte](path S) int {
 	prevSlash := uint64(0x80) // the start counts as a "/"
 	i := 0
 	for ; len(path)-i >= 8; i += 8 {
@@ -46,7 +43,7 @@ func firstDotSegment(path string) int {
 
 // dotSegmentFrom is firstDotSegment for the segments of path starting at
 // or after i, byte by byte.
-func dotSegmentFrom(path string, i int) int {
+func dotSegmentFrom[S string | []byte](path S, i int) int {
 	for ; i < len(path); i++ {
 		if path[i] != '.' || i > 0 && path[i-1] != '/' {
 			continue
@@ -67,9 +64,11 @@ func dotSegmentFrom(path string, i int) int {
 // and where the path now ends.
 func removeDotSegmentsIn(b []byte, pathAt, pathEnd int, t *Trace, sec string) ([]byte, int) {
 	path := b[pathAt:pathEnd]
-	from := firstDotSegment(unsafe.String(unsafe.SliceData(path), len(path)))
+	from := firstDotSegment(path)
 	if from < 0 {
-		t.noDotSegments(sec, unsafe.String(unsafe.SliceData(path), len(path)), "")
+		if t != nil { // the string only for the explanation
+			t.noDotSegments(sec, string(path), "")
+		}
 		return b, pathEnd
 	}
 	clean := removeDotSegmentsFrom(path, from, t, sec)

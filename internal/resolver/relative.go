@@ -18,7 +18,7 @@ var ErrUnreachable = errors.New("no reference resolves to the target")
 // Relative returns the shortest reference that Resolve, with the same
 // base and rule, turns back into target: Resolve(base, Relative(base,
 // target, rule), rule) prints exactly as target does. base and target must
-// be absolute.
+// be absolute, and rule one Check accepts (the caller checks both).
 //
 // The candidates are every form a reference can take: the empty
 // reference, "#fragment", "?query", relative paths (with "./" where the
@@ -30,16 +30,13 @@ var ErrUnreachable = errors.New("no reference resolves to the target")
 // list on a tie). When none does, not even the target itself (Rule3986
 // removes the dot segments of every result, so "http://a/b/../c" is out of
 // its reach), the error wraps ErrUnreachable.
-func Relative(base, target *URL, rule Rule, split func(string) URL) (URL, error) {
-	if err := rule.Check(); err != nil {
-		return URL{}, err
-	}
+func Relative(base, target *URL, rule Rule) (URL, error) {
 	want := target.String()
 	// The target itself is the last candidate. When it resolves to
 	// itself, no longer candidate can win, so none is made: a base deep
 	// in directories has a candidate per level, each longer than the last.
 	limit := -1
-	self, _ := Resolve(nil, base, target, rule, nil, true, split)
+	self := Resolve(nil, base, target, rule, nil, true)
 	if self == want {
 		limit = len(want)
 	}
@@ -66,7 +63,7 @@ func Relative(base, target *URL, rule Rule, split func(string) URL) (URL, error)
 			return *target, nil
 		}
 		ref := split(cand.String())
-		if s, _ := Resolve(nil, base, &ref, rule, nil, true, split); s == want {
+		if s := Resolve(nil, base, &ref, rule, nil, true); s == want {
 			return ref, nil
 		}
 	}
@@ -245,8 +242,7 @@ func relativeCandidates(c []relativeCandidate, base, target *URL, want string, r
 //
 // (Each tail was resolved, in time proportional to the target: quadratic.)
 func appendTails1630(c []relativeCandidate, base, target *URL, want string) []relativeCandidate {
-	ctx := *base
-	ctx.HasFragment, ctx.Fragment = false, ""
+	ctx := base.WithoutFragment()
 	hier := ctx.String()
 	if i := strings.IndexByte(hier, '?'); i >= 0 {
 		hier = hier[:i]

@@ -7,9 +7,9 @@
 // the components of urlkit.URL, which both convert field by field.
 //
 // Where a rule builds the target as text (RFC 1808's and 1630's, and the
-// text results), it splits that text back into components with the split
-// function its caller hands it: the root parser's RFC 3986 decomposition,
-// which this package, imported by the root, cannot call itself.
+// text results), it splits that text back into components with the root
+// parser's RFC 3986 decomposition (Parse), which the root, importing
+// this package, installs.
 package resolver
 
 import "github.com/urlkit/urlkit/internal/registry"
@@ -24,14 +24,11 @@ import "github.com/urlkit/urlkit/internal/registry"
 // text, built with one allocation, which out's fields then slice; out may
 // then be nil, for the text alone. Without text, out's fields slice the
 // base and the reference wherever they can, and only a merged or cleaned
-// path is new.
-func Resolve(out, base, ref *URL, rule Rule, t *Trace, text bool, split func(string) URL) (string, error) {
-	if err := rule.Check(); err != nil {
-		return "", err
-	}
+// path is new. rule is one Check accepts: every caller checks it first,
+// where the error is reported.
+func Resolve(out, base, ref *URL, rule Rule, t *Trace, text bool) string {
 	t.ruleChosen(rule)
 	var s string
-	var spare URL // RFC 1808's and 1630's rules split their text into a URL
 	switch rule.kind() {
 	case Rule3986:
 		s = resolve3986(out, base, ref, rule.compat(), t, text)
@@ -39,14 +36,16 @@ func Resolve(out, base, ref *URL, rule Rule, t *Trace, text bool, split func(str
 		s = resolve2396(out, base, ref, rule.compat(), t, text)
 	case Rule1808:
 		if out == nil {
+			var spare URL // the rule splits its text into a URL
 			out = &spare
 		}
-		s = resolve1808(out, base, ref, t, text, split)
+		s = resolve1808(out, base, ref, t, text)
 	default:
 		if out == nil {
+			var spare URL
 			out = &spare
 		}
-		s = resolve1630(out, base, ref, t, text, split)
+		s = resolve1630(out, base, ref, t, text)
 	}
 	switch {
 	case text && ReadsAsPrefix(s):
@@ -57,9 +56,37 @@ func Resolve(out, base, ref *URL, rule Rule, t *Trace, text bool, split func(str
 		}
 	case !text && PathReadsAsPrefix(out.Scheme, out.HasAuthority, out.Path):
 		t.PrefixEscapeWritten(out.Path)
-		out.Path = EscapeFirst(out.Path)
+		out.Path, out.Written = EscapeFirst(out.Path), ""
 	}
-	return s, nil
+	return s
+}
+
+// Parse is the root parser's reading of s in its RFC3986 mode, as a
+// reference (urlkit.ParseReference), with its text: the root installs
+// it from its init, since this package, which the root imports, cannot
+// call the root. It takes and returns values alone, so that escape
+// analysis loses nothing through the indirect call.
+var Parse func(s string) (URL, error)
+
+// split is RFC 3986's decomposition of a text a rule built, by the
+// parser. A text that reads as RFC 1738's "URL:" prefix before a URL (a
+// path "http:..." under a scheme "url") is split as the URL it is, not
+// as the prefixed one; one the parser refuses (no rule builds one from
+// valid URLs) is kept whole as a path.
+func split(s string) URL {
+	text := s
+	if ReadsAsPrefix(s) {
+		text = EscapePrefix(s)
+	}
+	p, err := Parse(text)
+	if err != nil {
+		return URL{Path: s, Written: s}
+	}
+	if text != s {
+		p.Path = s[4 : 4+len(p.Path)-2] // "%XX" back to its byte
+		p.Written = s
+	}
+	return p
 }
 
 // copyOf sets out to u and returns its text when text is set: the result

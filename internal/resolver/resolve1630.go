@@ -6,13 +6,12 @@ import (
 )
 
 // resolve1630 is RFC 1630's partial-form rule; see Rule1630.
-func resolve1630(out, base, ref *URL, t *Trace, text bool, split func(string) URL) string {
+func resolve1630(out, base, ref *URL, t *Trace, text bool) string {
 	if ref.Scheme != "" {
 		t.absolute1630()
 		return copyOf(out, ref, text)
 	}
-	ctx := *base
-	ctx.HasFragment, ctx.Fragment = false, ""
+	ctx := base.WithoutFragment()
 	cs := ctx.String()
 	rs := ref.String()
 	schemeLen := len(base.Scheme)
@@ -40,7 +39,7 @@ func resolve1630(out, base, ref *URL, t *Trace, text bool, split func(string) UR
 			s = cs[:p] + rs
 			t.run1630(n, cs[:p])
 		}
-		return clean1630(out, s, t, split)
+		return clean1630(out, s, t)
 	}
 	pathAt := schemeLen + 1
 	if a, ok := ctx.Authority(); ok {
@@ -58,15 +57,14 @@ func resolve1630(out, base, ref *URL, t *Trace, text bool, split func(string) UR
 		kept, last = cs[:pathAt], path
 	}
 	t.lastElement1630(path, last, kept, rs)
-	return clean1630(out, kept+rs, t, split)
+	return clean1630(out, kept+rs, t)
 }
 
 // clean1630 applies the last step of the partial-form rule to the joined
 // string s, whichever way it was joined (CLI.md: "Then /. and xxx/../ are
 // removed repeatedly, inside the path only"), and splits the result.
-func clean1630(out *URL, s string, t *Trace, split func(string) URL) string {
-	u := split(s)
-	u.Written = s // where the path lies
+func clean1630(out *URL, s string, t *Trace) string {
+	u := split(s) // its Written is s, where the path lies
 	at := u.pathAt()
 	end := at + len(u.Path)
 	clean := removeDots1630(s[at:end], t)
@@ -74,9 +72,11 @@ func clean1630(out *URL, s string, t *Trace, split func(string) URL) string {
 		clean = "/." + clean
 		t.SlashDotWritten()
 	}
-	if len(clean) != end-at {
-		s = s[:at] + clean + s[end:]
+	if len(clean) == end-at {
+		*out = u // nothing removed or written: s as split already
+		return s
 	}
+	s = s[:at] + clean + s[end:]
 	*out = split(s)
 	return s
 }

@@ -86,7 +86,7 @@ func (p *parts1808) String() string {
 }
 
 // resolve1808 is RFC 1808 section 4, steps 1 to 7.
-func resolve1808(out, base, ref *URL, t *Trace, text bool, split func(string) URL) string {
+func resolve1808(out, base, ref *URL, t *Trace, text bool) string {
 	rs := ref.String()
 	if rs == "" {
 		t.empty1808()
@@ -132,7 +132,7 @@ func resolve1808(out, base, ref *URL, t *Trace, text bool, split func(string) UR
 		t.merge1808(&bp, &r, dir)
 		r.path = dotSteps(dir+r.path, t, "RFC 1808 step 6", [4]string{"a", "b", "c", "d"})
 	}
-	return finish(out, &r, t, split)
+	return finish(out, &r, t)
 }
 
 // finish recombines RFC 1808 parts (step 7) and guards a path that starts
@@ -141,7 +141,7 @@ func resolve1808(out, base, ref *URL, t *Trace, text bool, split func(string) UR
 // net_loc [ abs_path ]): a base like "a://h", whose path is empty, lends
 // a reference like ";p" its path and no "/", which is then written
 // ("a://h/;p"), or the params would read as part of the net_loc.
-func finish(out *URL, r *parts1808, t *Trace, split func(string) URL) string {
+func finish(out *URL, r *parts1808, t *Trace) string {
 	if r.hasNetloc && !r.slash && (r.path != "" || r.hasParams) {
 		r.slash = true
 		t.slashWritten1808()

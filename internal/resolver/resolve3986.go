@@ -1,9 +1,6 @@
 package resolver
 
-import (
-	"strings"
-	"unsafe"
-)
+import "strings"
 
 // branch3986 is the branch of RFC 3986 5.2.2's pseudocode that a
 // reference takes.
@@ -130,7 +127,13 @@ func Text3986(base, ref *URL, compat bool) string {
 	if !hasAuth {
 		room += 2 // for the guard's "/."
 	}
-	b := make([]byte, n, room)
+	var scratch [256]byte // cleaned in place, then copied into the string
+	var b []byte
+	if room <= len(scratch) {
+		b = scratch[:n]
+	} else {
+		b = make([]byte, n, room)
+	}
 	copy(b, base.Written[:k])
 	copy(b[k:], mid)
 	copy(b[k+len(mid):], ref.Written[j:])
@@ -138,5 +141,5 @@ func Text3986(base, ref *URL, compat bool) string {
 	if !hasAuth {
 		b, _ = guardPath(b, pathAt, pathEnd, nil)
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	return string(b)
 }

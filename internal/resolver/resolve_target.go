@@ -1,9 +1,6 @@
 package resolver
 
-import (
-	"strings"
-	"unsafe"
-)
+import "strings"
 
 // plan is the target of a resolution before it is written: where each
 // component comes from. The path is pathA followed by pathB (the merged
@@ -52,28 +49,45 @@ func (p *plan) assemble(out, base, ref *URL, t *Trace, sec string, text bool) st
 	if text {
 		return p.write(out, base, ref, t, sec)
 	}
-	switch {
-	case p.dots && (HasDotSegment(p.pathA) || HasDotSegment(p.pathB)):
-		p.fieldsDots(out, base, ref, t, sec)
-	default:
-		if p.dots {
-			t.noDotSegments(sec, p.pathA, p.pathB)
+	if p.dots {
+		if from := p.firstDotSegment(); from >= 0 {
+			p.fieldsDots(out, base, ref, t, sec, from)
+			return ""
 		}
-		p.fields(out, base, ref, nil, false, t)
+		t.noDotSegments(sec, p.pathA, p.pathB)
 	}
+	p.fields(out, base, ref, nil, false, t)
 	return ""
 }
 
-// fieldsDots is fields for a path with dot segments: they are removed in
-// a stack buffer (a heap one for a path over 256 bytes).
-func (p *plan) fieldsDots(out, base, ref *URL, t *Trace, sec string) {
+// firstDotSegment is firstDotSegment of the path pathA+pathB, which it
+// does not join. pathA is "" or ends with "/" (mergeBase), so the
+// segments of each are segments of the path.
+func (p *plan) firstDotSegment() int {
+	if i := firstDotSegment(p.pathA); i >= 0 {
+		return i
+	}
+	switch i := firstDotSegment(p.pathB); {
+	case i < 0 || p.pathA == "":
+		return i
+	case i == 0 && p.pathB[0] != '/':
+		return len(p.pathA) - 1 // the "/" that ends pathA
+	default:
+		return len(p.pathA) + i
+	}
+}
+
+// fieldsDots is fields for a path with dot segments, the first at from:
+// they are removed in a stack buffer (a heap one for a path over 256
+// bytes).
+func (p *plan) fieldsDots(out, base, ref *URL, t *Trace, sec string, from int) {
 	var scratch [256]byte
 	b := scratch[:0]
 	if n := len(p.pathA) + len(p.pathB); n > len(scratch) {
 		b = make([]byte, 0, n)
 	}
 	b = append(append(b, p.pathA...), p.pathB...)
-	clean := RemoveDotSegments(b, t, sec)
+	clean := removeDotSegmentsFrom(b, from, t, sec)
 	p.fields(out, base, ref, clean, true, t)
 }
 
@@ -119,18 +133,20 @@ func (p *plan) fields(out, base, ref *URL, clean []byte, cleaned bool, t *Trace)
 	default:
 		path = p.pathA + p.pathB
 	}
-	u := URL{Scheme: p.scheme, Path: path}
+	// Written straight into out (neither base nor ref): a URL built
+	// aside and copied in whole cost a stall on every resolution.
+	q, f := pick(p.query, base, ref), pick(p.frag, base, ref)
+	*out = URL{Scheme: p.scheme, Path: path}
 	if a != nil && a.HasAuthority {
-		u.User, u.Password, u.Host, u.Port = a.User, a.Password, a.Host, a.Port
-		u.HasAuthority, u.HasUser, u.HasPassword, u.HasPort = true, a.HasUser, a.HasPassword, a.HasPort
+		out.User, out.Password, out.Host, out.Port = a.User, a.Password, a.Host, a.Port
+		out.HasAuthority, out.HasUser, out.HasPassword, out.HasPort = true, a.HasUser, a.HasPassword, a.HasPort
 	}
-	if q := pick(p.query, base, ref); q != nil && q.HasQuery {
-		u.Query, u.HasQuery = q.Query, true
+	if q != nil && q.HasQuery {
+		out.Query, out.HasQuery = q.Query, true
 	}
-	if f := pick(p.frag, base, ref); f != nil && f.HasFragment {
-		u.Fragment, u.HasFragment = f.Fragment, true
+	if f != nil && f.HasFragment {
+		out.Fragment, out.HasFragment = f.Fragment, true
 	}
-	*out = u
 }
 
 // write builds the target's text with one allocation and, when out is
@@ -174,7 +190,11 @@ func (p *plan) write(out, base, ref *URL, t *Trace, sec string) string {
 	if !hasAuth {
 		n += 2 // room for the "/." of the guard
 	}
-	b := make([]byte, 0, n)
+	var scratch [256]byte // built and cleaned in place, then copied into the string
+	b := scratch[:0]
+	if n > len(scratch) {
+		b = make([]byte, 0, n)
+	}
 	b = append(b, p.scheme...)
 	b = append(b, ':')
 	var userAt, passAt, hostAt, portAt int
@@ -216,7 +236,7 @@ func (p *plan) write(out, base, ref *URL, t *Trace, sec string) string {
 		b = append(b, '#')
 		b = append(b, f.Fragment...)
 	}
-	s := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	s := string(b)
 	if out == nil {
 		return s
 	}

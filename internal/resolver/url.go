@@ -4,9 +4,11 @@ import "github.com/urlkit/urlkit/internal/safetext"
 
 // URL is urlkit.URL's components, which the rules read and write: the
 // root package and package resolve convert their URLs to it and back
-// field by field. Written is the text the URL was parsed from, when its
-// components lie in it as String would write them ("" when unknown): a
-// rule that cuts the target from the texts reads it.
+// field by field. Written is the URL's text, which the components slice
+// where String would place them, or "" when unknown: a rule that cuts
+// the target from the texts reads it. Whoever changes a component of a
+// URL that has a Written changes Written too (WithoutFragment) or clears
+// it; the root checks its own URLs before it hands their text over.
 type URL struct {
 	Scheme, User, Password, Host, Port, Path, Query, Fragment string
 
@@ -15,13 +17,25 @@ type URL struct {
 	Written string
 }
 
-// String reassembles the URL from its components: Written itself when
-// it is still their text (WrittenForm).
+// String returns Written, or reassembles the URL from its components
+// when its text is unknown.
 func (u *URL) String() string {
-	if u.WrittenForm() {
+	if u.Written != "" {
 		return u.Written
 	}
 	return u.Text(false)
+}
+
+// WithoutFragment returns u without its fragment, Written cut to match.
+func (u *URL) WithoutFragment() URL {
+	v := *u
+	if v.HasFragment {
+		if v.Written != "" {
+			v.Written = v.Written[:v.beforeFragment()]
+		}
+		v.HasFragment, v.Fragment = false, ""
+	}
+	return v
 }
 
 // Text builds the URL's text (with redact, the password replaced by
@@ -132,53 +146,3 @@ func (u *URL) beforeQuery() int {
 
 // pathAt is where the path starts in u.Written.
 func (u *URL) pathAt() int { return u.beforeQuery() - len(u.Path) }
-
-// WrittenForm reports whether Written is the text String would build:
-// every component is the text of Written where String would place it,
-// every delimiter String would write is there, nothing is left over. A
-// URL as the parser returned it passes at the cost of a few
-// comparisons, each component being the very bytes of Written (string
-// equality returns at once on the same address); a copy whose component
-// or flag changed since does not.
-func (u *URL) WrittenForm() bool {
-	w := u.Written
-	if w == "" {
-		return false
-	}
-	at := 0
-	// part reports whether w continues with v and moves past it.
-	part := func(v string) bool {
-		if len(v) > len(w)-at || w[at:at+len(v)] != v {
-			return false
-		}
-		at += len(v)
-		return true
-	}
-	// delim reports whether w continues with c and moves past it.
-	delim := func(c byte) bool {
-		if at < len(w) && w[at] == c {
-			at++
-			return true
-		}
-		return false
-	}
-	if u.Scheme != "" && !(part(u.Scheme) && delim(':')) {
-		return false
-	}
-	if u.HasAuthority {
-		//lint:ignore SA4000 two calls: each moves past one "/"
-		if !delim('/') || !delim('/') {
-			return false
-		}
-		if u.HasUser && (!part(u.User) || u.HasPassword && !(delim(':') && part(u.Password)) || !delim('@')) {
-			return false
-		}
-		if !part(u.Host) || u.HasPort && !(delim(':') && part(u.Port)) {
-			return false
-		}
-	}
-	return part(u.Path) &&
-		(!u.HasQuery || delim('?') && part(u.Query)) &&
-		(!u.HasFragment || delim('#') && part(u.Fragment)) &&
-		at == len(w)
-}
