@@ -105,7 +105,7 @@ fetch() {
     t0=$(date +%s.%N)
     case $1 in
     get) n=$(/usr/bin/time -f '%U %S' -o "$work/time" "$work/urlkit" get "$URL" | wc -c) ;;
-    transport) n=$(/usr/bin/time -f '%U %S' -o "$work/time" "$work/transportget" "$URL") ;;
+    transport) n=$(/usr/bin/time -f '%U %S' -o "$work/time" "$work/transportget" "$URL" | wc -c) ;;
     serve) n=$(/usr/bin/time -f '%U %S' -o "$work/time" curl -sS -f -x "http://127.0.0.1:$SERVE_PORT" "$URL" | wc -c) ;;
     squid) n=$(/usr/bin/time -f '%U %S' -o "$work/time" curl -sS -f -x "http://127.0.0.1:$SQUID_PORT" "$URL" | wc -c) ;;
     esac
