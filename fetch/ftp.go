@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -16,7 +17,9 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/ftp"
+	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/internal/wire"
+	"github.com/urlkit/urlkit/listing"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -680,4 +683,62 @@ func (r *listingReader) Read(p []byte) (int, error) {
 	n := copy(p, r.buf)
 	r.buf = r.buf[n:]
 	return n, nil
+}
+
+// maxListWarnings bounds the lines of a listing that ftpEntries names
+// one by one: a server may send any number, each up to the scanner's
+// limit.
+const maxListWarnings = 10
+
+// ftpEntries is the listing of resp's Body, a Fetcher.List answer for
+// the directory u, its lines parsed as resp.ListFormat says
+// (ftp.ParseEntry), each entry with its URL in u's directory (without
+// u's password). A line no parser reads is skipped, and named in a
+// warning, clipped, for the first maxListWarnings of them; one more
+// warning counts the rest.
+func ftpEntries(resp *Response, u *urlkit.URL) *listing.List {
+	dir, err := viewOf[*scheme.FTP](u, urlkit.Lenient)
+	if err == nil {
+		d := *dir
+		d.Password, d.HasPassword, d.Type, d.NoPath = "", false, "", false
+		if d.Name != "" {
+			d.CWD = append(slices.Clip(d.CWD), d.Name)
+		}
+		dir = &d
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	now := time.Now().UTC()
+	notRead := 0
+	return listing.New(listing.Header{Format: listing.FTP, Count: -1}, func(out *listing.Entry) (bool, error) {
+		for sc.Scan() {
+			line := sc.Text()
+			e, skip, err := ftp.ParseEntry(resp.ListFormat, line, now)
+			if err != nil && !skip {
+				if notRead < maxListWarnings {
+					resp.Warnings = append(resp.Warnings, fmt.Sprintf("%s line not read: %s", resp.ListFormat, safetext.Clip(line, 256)))
+				}
+				notRead++
+			}
+			if err != nil || skip {
+				continue
+			}
+			out.Name, out.Kind, out.Size, out.Time = e.Name, e.Type, e.Size, e.Time
+			if dir != nil && e.Name != "" && e.Name != "." && e.Name != ".." {
+				v := *dir
+				if e.Type == "dir" {
+					v.CWD, v.Name = append(slices.Clip(dir.CWD), e.Name), ""
+				} else {
+					v.Name = e.Name
+				}
+				out.URL = v.URL().String()
+			}
+			return true, nil
+		}
+		if n := notRead - maxListWarnings; n > 0 {
+			resp.Warnings = append(resp.Warnings, fmt.Sprintf("%d more %s lines not read", n, resp.ListFormat))
+			notRead = maxListWarnings
+		}
+		return false, sc.Err()
+	})
 }
