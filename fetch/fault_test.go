@@ -284,3 +284,19 @@ func TestClassifyTLS(t *testing.T) {
 		}
 	}
 }
+
+// Cond.Number compares a reply's number: SIZE against the copy held.
+func TestCondNumber(t *testing.T) {
+	for _, tc := range []struct {
+		cmp, text string
+		want      bool
+	}{
+		{"=19660", "19660", true}, {"=19660", " 19660", true}, {"=19660", "196600", false},
+		{"<19660", "100", true}, {"<19660", "19660", false}, {">5", "6", true}, {">5", "5", false},
+		{"=1", "one", false}, {"=x", "1", false}, {"~1", "1", false}, {"", "1", false},
+	} {
+		if got := compares(tc.cmp, tc.text); got != tc.want {
+			t.Errorf("compares(%q, %q) = %v", tc.cmp, tc.text, got)
+		}
+	}
+}

@@ -493,7 +493,7 @@ type wireRecorder interface {
 // The plan equals the wire on a kept FTP connection too (FTPOpener.Keep):
 // the first URL's plan (scheme.PlanOptions.KeepFTP: PWD after the login,
 // no QUIT), then each later URL's plan on the same connection
-// (FTPLoginDir: the CWD back to the login directory, no login), then the
+// (Plan.OnKept: the CWD back to the login directory, no login), then the
 // QUIT of CloseIdle.
 func TestPlanEqualsWireKept(t *testing.T) {
 	const email = "planwire@example.org"
@@ -516,12 +516,12 @@ func TestPlanEqualsWireKept(t *testing.T) {
 					t.Fatal(err)
 				}
 				opts := scheme.PlanOptions{Mode: urlkit.Lenient, Email: email, KeepFTP: true}
-				if i > 0 {
-					opts.FTPLoginDir = home
-				}
 				plan, err := scheme.PlanURL(&u, opts)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if i > 0 {
+					plan = plan.OnKept(home)
 				}
 				sends = append(sends, plan.Sends()...)
 				resp, err := f.Fetch(testCtx(t), &u)

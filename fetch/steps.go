@@ -87,7 +87,29 @@ func replyMatches(c scheme.Cond, code int, text string) bool {
 			return false
 		}
 	}
-	return c.Lists == "" || lists(text, c.Lists)
+	return (c.Lists == "" || lists(text, c.Lists)) && (c.Number == "" || compares(c.Number, text))
+}
+
+// compares reports whether text, a decimal number, compares with cmp:
+// "=N", "<N" or ">N" (Cond.Number).
+func compares(cmp, text string) bool {
+	got, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
+	if err != nil || cmp == "" {
+		return false
+	}
+	n, err := strconv.ParseInt(cmp[1:], 10, 64)
+	if err != nil {
+		return false
+	}
+	switch cmp[0] {
+	case '=':
+		return got == n
+	case '<':
+		return got < n
+	case '>':
+		return got > n
+	}
+	return false
 }
 
 // codeMatches matches a reply code ("550"), a class ("5xx") or, for a
