@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"net/mail"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -138,21 +140,25 @@ func (o *NNTPOpener) dial(ctx context.Context, req *Request, plan *scheme.Plan) 
 }
 
 // start carries out a step of the session's start (RFC 3977 5.2, 5.3):
-// CAPABILITIES, and MODE READER when the capabilities list MODE-READER
-// and not READER, or there are none (the client's own judgement of the
-// capabilities, which the plan's condition describes).
+// CAPABILITIES, and MODE READER when the plan's condition holds (the
+// capabilities list MODE-READER and not READER, or there are none),
+// unless the Dialer says never to send it. The labels a CAPABILITIES
+// reply lists are its outcome's text, which the conditions read.
 func (o *NNTPOpener) start(ctx context.Context, c *nntp.Conn, st scheme.Step, i int, out *outcomes) error {
-	caps := c.Capabilities()
-	if st.Op == "MODE" && (o.Dialer.NoModeReader || caps.Has("READER") || caps != nil && !caps.Has("MODE-READER")) ||
-		st.Op == "CAPABILITIES" && caps == nil && out.sentBefore(i, "CAPABILITIES") {
+	if st.Op == "MODE" && o.Dialer.NoModeReader ||
+		st.Op == "CAPABILITIES" && c.Capabilities() == nil && out.sentBefore(i, "CAPABILITIES") {
 		return nil // not asked for, or a server without CAPABILITIES
 	}
 	r, err := c.Cmd(ctx, st.Text)
 	if err != nil {
 		return err
 	}
-	out.set(i, r.Code, r.Msg)
-	if st.Op == "MODE" && r.Code != 200 && r.Code != 201 && caps != nil {
+	text := r.Msg
+	if st.Op == "CAPABILITIES" {
+		text = strings.Join(slices.Sorted(maps.Keys(c.Capabilities())), "\n")
+	}
+	out.set(i, r.Code, text)
+	if st.Op == "MODE" && r.Code != 200 && r.Code != 201 && c.Capabilities() != nil {
 		return &nntp.ReplyError{Cmd: "MODE READER", Code: r.Code, Msg: r.Msg}
 	}
 	return nil
@@ -186,6 +192,30 @@ func (o *NNTPOpener) open(ctx context.Context, req *Request) (*Response, error) 
 		return nil, err
 	}
 	return o.read(ctx, req, plan.Steps, c, key, false)
+}
+
+// overviewLines are the plan's Range steps, the beginnings of the lines
+// the client's overview scanner sends (it ends each with the batch's
+// range): OVER, XOVER, and the LISTGROUP and HEAD of a server without
+// either.
+func overviewLines(steps []scheme.Step) nntp.OverviewLines {
+	var l nntp.OverviewLines
+	for _, st := range steps {
+		if st.Kind != scheme.Send || !st.Range {
+			continue
+		}
+		switch st.Op {
+		case "OVER":
+			l.Over = st.Text
+		case "XOVER":
+			l.XOver = st.Text
+		case "LISTGROUP":
+			l.ListGroup = st.Text
+		case "HEAD":
+			l.Head = st.Text
+		}
+	}
+	return l
 }
 
 // errGone reports a kept connection that the server has closed: the
@@ -272,6 +302,7 @@ func (o *NNTPOpener) read(ctx context.Context, req *Request, steps []scheme.Step
 			var s *nntp.OverviewScanner
 			if g.Count > 0 && g.High >= g.Low {
 				s = c.Overview(ctx, g.Low, g.High)
+				s.Lines = overviewLines(steps)
 				body.closeR = s.Close // a listing stopped early is read to its end
 			}
 			resp.Entries = articles(addr, g.Name, s)

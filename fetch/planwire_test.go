@@ -342,10 +342,14 @@ func matchPlan(plan *scheme.Plan, wire []byte, answers []string) string {
 			continue
 		}
 		if st.Range {
-			// "OVER LOW-HIGH\r\n", once per batch, or not at all.
+			// "OVER LOW-HIGH\r\n", once per batch ("HEAD N\r\n", once
+			// per article), or not at all.
 			for bytes.HasPrefix(rest, []byte(st.Text)) {
 				line, after, ok := bytes.Cut(rest[len(st.Text):], []byte("\r\n"))
 				low, high, dash := bytes.Cut(line, []byte("-"))
+				if st.Op == "HEAD" {
+					high, dash = low, !bytes.Contains(line, []byte("-"))
+				}
 				if !ok || !dash || !digits(low) || !digits(high) {
 					return "the plan sends " + quote(st.Text) + "and a range, the wire has " + quote(string(rest[:min(len(rest), 60)]))
 				}

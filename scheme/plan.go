@@ -130,7 +130,8 @@ type Step struct {
 	Answers bool
 	// Range marks a Send of Text followed by a range of numbers
 	// "LOW-HIGH" and CR LF, sent once per batch of a listing read in
-	// parts (NNTP OVER): the ranges depend on a reply, not on the URL.
+	// parts (NNTP OVER; HEAD: one article's number, once per article):
+	// the ranges depend on a reply, not on the URL.
 	Range bool
 }
 
@@ -145,15 +146,25 @@ type Step struct {
 // for the reader only: its executor judges it another way (a prompt of
 // the server, the terminal). Text says it in words; explain prints it.
 //
+// Lists may name several words, separated by spaces, each of which
+// must be listed; a "!" before one means it must not be ("MODE-READER
+// !READER").
+//
 // Number, when set, compares the reply's text, a decimal number (SIZE's
 // "213 65536"), with a number the plan knows: "=N", "<N" or ">N" (the
 // length of the copy held, get -C -); a text that is no number never
 // matches.
+//
+// And and Or join another condition: the step happens when this one
+// holds and And does too, or when Or holds (NNTP's MODE READER: the
+// capabilities list MODE-READER and not READER, or CAPABILITIES is
+// refused).
 type Cond struct {
 	On, Reply, Lists string
 	Not              bool
 	Text             string
 	Number           string
+	And, Or          *Cond
 }
 
 // String formats the step alone as the explain command prints it:
@@ -178,6 +189,9 @@ func (s Step) String() string {
 		}
 		if s.Binary {
 			return "send " + strconv.QuoteToASCII(s.Text) + " (binary)"
+		}
+		if s.Range && s.Op == "HEAD" {
+			return "# send " + strconv.Quote(s.Text) + " and an article number \"N\\r\\n\", once per article"
 		}
 		if s.Range {
 			return "# send " + strconv.Quote(s.Text) + " and a range \"LOW-HIGH\\r\\n\", once per batch"
