@@ -44,23 +44,23 @@ var allowedImports = map[string][]string{
 	// them out).
 	"internal/request": {},
 	"scheme":           {"", "internal/charclass", "internal/registry", "internal/percent", "internal/gophertype", "internal/schemedata", "internal/request", "internal/safetext"},
-	// Listings as structured entries and their text and JSON forms:
-	// fed by fetch, written by the command line and the gateway.
-	"listing":         {"internal/safetext", "internal/gophertype"},
-	"extract":         {"", "scheme", "internal/charclass", "internal/registry", "internal/bufpool", "internal/safetext"},
-	"fetch":           {"", "scheme", "listing", "internal/request", "internal/wire", "internal/percent", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
-	"client/ftp":      {"internal/wire"},
-	"client/gopher":   {"internal/wire", "internal/gophertype"},
-	"client/nntp":     {"internal/wire"},
-	"client/smtp":     {"internal/wire"},
-	"client/telnet":   {"internal/wire"},
-	"client/wais":     {"internal/wire"},
-	"client/prospero": {"internal/wire"},
-	"client/mailbox":  {},
-	"client/rlogin":   {"internal/wire"},
+	"extract":          {"", "scheme", "internal/charclass", "internal/registry", "internal/bufpool", "internal/safetext"},
+	"fetch":            {"", "scheme", "listing", "internal/request", "internal/wire", "internal/percent", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
+	"client/ftp":       {"internal/wire"},
+	"client/gopher":    {"internal/wire", "internal/gophertype"},
+	"client/nntp":      {"internal/wire"},
+	"client/smtp":      {"internal/wire"},
+	"client/telnet":    {"internal/wire"},
+	"client/wais":      {"internal/wire"},
+	"client/prospero":  {"internal/wire"},
+	"client/mailbox":   {},
+	"client/rlogin":    {"internal/wire"},
 	// TN3270 is telnet with three options (RFC 1576): it reuses the NVT.
 	"client/tn3270": {"internal/wire", "client/telnet"},
 	"cmd/urlkit":    {"*"},
+	// Listings as structured entries and their text and JSON forms:
+	// fed by fetch, written by the command line and the gateway.
+	"listing": {"internal/safetext", "internal/gophertype"},
 }
 
 // testOnlyImports are the imports a package's _test.go files may add to
