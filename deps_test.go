@@ -45,7 +45,7 @@ var allowedImports = map[string][]string{
 	"internal/request": {},
 	"scheme":           {"", "internal/charclass", "internal/registry", "internal/percent", "internal/gophertype", "internal/schemedata", "internal/request", "internal/safetext"},
 	"extract":          {"", "scheme", "internal/charclass", "internal/registry", "internal/bufpool", "internal/safetext"},
-	"fetch":            {"", "scheme", "internal/request", "internal/wire", "internal/percent", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
+	"fetch":            {"", "scheme", "listing", "internal/request", "internal/wire", "internal/percent", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
 	"client/ftp":       {"internal/wire"},
 	"client/gopher":    {"internal/wire", "internal/gophertype"},
 	"client/nntp":      {"internal/wire"},
@@ -58,6 +58,9 @@ var allowedImports = map[string][]string{
 	// TN3270 is telnet with three options (RFC 1576): it reuses the NVT.
 	"client/tn3270": {"internal/wire", "client/telnet"},
 	"cmd/urlkit":    {"*"},
+	// Listings as structured entries and their text and JSON forms:
+	// fed by fetch, written by the command line and the gateway.
+	"listing": {"internal/safetext", "internal/gophertype"},
 }
 
 // testOnlyImports are the imports a package's _test.go files may add to
@@ -74,7 +77,7 @@ var testOnlyImports = map[string][]string{
 
 // networkFree lists packages that must not reach network code, even
 // indirectly: the URL packages are pure functions of their input.
-var networkFree = []string{"", "internal/charclass", "internal/ipv4", "internal/edit", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "internal/schemedata", "internal/request", "scheme", "extract"}
+var networkFree = []string{"", "internal/charclass", "internal/ipv4", "internal/edit", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "internal/schemedata", "internal/request", "scheme", "extract", "listing"}
 
 // networkPackages are the standard packages that open connections.
 var networkPackages = []string{"net", "net/http", "crypto/tls", "net/smtp", "net/textproto", "os/exec"}

@@ -30,6 +30,18 @@
 // on the wire against the real servers. A plan that refuses the URL is
 // refused here with the same reason and offset, before anything is sent.
 //
+// # Listings
+//
+// A resource that lists others (an FTP directory read with
+// Fetcher.List, a Gopher menu, a news group's articles or a server's
+// groups, a WAIS search's hits, a Prospero directory) comes with its
+// entries as values, Response.Entries (package listing): name, kind, URL,
+// size, time and the scheme's own fields. A program renders them itself
+// (the command line with listing.WriteText or WriteJSON, a gateway as
+// HTML) instead of parsing the text of the Body, which is the same
+// listing written by package listing (JSON with the openers' JSON
+// option).
+//
 // # Sessions
 //
 // telnet, rlogin and tn3270 URLs designate interactive services, not data

@@ -6,18 +6,31 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit/client/prospero"
+	"github.com/urlkit/urlkit/client/rlogin"
 	"github.com/urlkit/urlkit/client/wais"
 	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// The wais and prospero plans describe their requests (package scheme is
+// The wais and prospero plans (and rlogin's window size) describe their requests (package scheme is
 // network-free and does not import the clients); these encoders write the
 // exact bytes with the clients' own encoders, so that explain prints, and
 // the openers send, what the clients put on the wire.
 func init() {
 	scheme.RegisterEncoder("wais", encodeWAIS)
 	scheme.RegisterEncoder("prospero", encodeProspero)
+	scheme.RegisterEncoder("rlogin", encodeRlogin)
+}
+
+// encodeRlogin writes rlogin's window-size message with the client's
+// writer, the one that sends it (and the sizes of a later resize).
+func encodeRlogin(st *scheme.Step) error {
+	r, ok := st.Request.(*request.Window)
+	if !ok {
+		return fmt.Errorf("an rlogin step holds %T", st.Request)
+	}
+	st.Text = string(rlogin.AppendWindowSize(nil, r.Width, r.Height))
+	return nil
 }
 
 func encodeWAIS(st *scheme.Step) error {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlkit/urlkit/client/rlogin"
 	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -26,6 +27,31 @@ func TestEncodeWAISFieldTypes(t *testing.T) {
 		}
 		if tt.ok && st.Text == "" {
 			t.Errorf("type %d: not encoded", tt.number)
+		}
+	}
+}
+
+// rlogin's window-size step holds the bytes the client's writer makes
+// (rlogin.AppendWindowSize), the writer that answers the server's
+// request and a resize: one writer, a size past 16 bits clamped alike.
+func TestEncodeRloginWindow(t *testing.T) {
+	u := mustParse(t, "rlogin://guest@host/")
+	for _, sz := range [][2]int{{80, 24}, {300, 100}, {70000, 24}} {
+		p, err := scheme.PlanURL(u, scheme.PlanOptions{Width: sz[0], Height: sz[1]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, st := range p.Sends() {
+			if st.Op == "WINDOW" {
+				found = true
+				if want := string(rlogin.AppendWindowSize(nil, sz[0], sz[1])); st.Text != want {
+					t.Errorf("%v: %q, want %q", sz, st.Text, want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%v: no WINDOW step", sz)
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	wt "github.com/urlkit/urlkit/internal/wiretest"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // endless is a step that sends n bytes of 'x' without a line end, in
@@ -281,6 +282,71 @@ func TestClassifyTLS(t *testing.T) {
 	} {
 		if got := classify(context.Background(), tc.err, tc.body, nil); got != tc.want {
 			t.Errorf("%v (body %v): %v, want %v", tc.err, tc.body, got, tc.want)
+		}
+	}
+}
+
+// Cond.Number compares a reply's number: SIZE against the copy held.
+func TestCondNumber(t *testing.T) {
+	for _, tc := range []struct {
+		cmp, text string
+		want      bool
+	}{
+		{"=19660", "19660", true}, {"=19660", " 19660", true}, {"=19660", "196600", false},
+		{"<19660", "100", true}, {"<19660", "19660", false}, {">5", "6", true}, {">5", "5", false},
+		{"=1", "one", false}, {"=x", "1", false}, {"~1", "1", false}, {"", "1", false},
+	} {
+		if got := compares(tc.cmp, tc.text); got != tc.want {
+			t.Errorf("compares(%q, %q) = %v", tc.cmp, tc.text, got)
+		}
+	}
+}
+
+// The MODE READER condition as data (Cond.Lists with "!", Cond.Or) and
+// the CAPABILITIES after it (Cond.And), evaluated on the outcomes of
+// the first CAPABILITIES and MODE, as RFC 3977 5.3 says a reader
+// decides.
+func TestCondModeReader(t *testing.T) {
+	u := mustParse(t, "nntp://h/g")
+	p, err := scheme.PlanURL(u, scheme.PlanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps, mode, again := -1, -1, -1
+	for i, st := range p.Steps {
+		switch {
+		case st.Op == "CAPABILITIES" && caps < 0:
+			caps = i
+		case st.Op == "MODE":
+			mode = i
+		case st.Op == "CAPABILITIES" && mode >= 0 && again < 0:
+			again = i
+		}
+	}
+	for _, tc := range []struct {
+		code       int
+		labels     string
+		modeReply  int
+		mode, caps bool
+	}{
+		{101, "VERSION\nMODE-READER", 200, true, true},
+		{101, "VERSION\nREADER", 0, false, false},
+		{101, "VERSION\nREADER\nMODE-READER", 0, false, false},
+		{101, "VERSION", 0, false, false},
+		{500, "", 200, true, false}, // an RFC 977 server: no CAPABILITIES to ask again
+		{480, "", 201, true, false},
+		{101, "MODE-READER", 502, true, false},
+	} {
+		out := newOutcomes(p.Steps)
+		out.set(caps, tc.code, tc.labels)
+		if got := out.holds(mode); got != tc.mode {
+			t.Errorf("%d %q: MODE READER %v, want %v", tc.code, tc.labels, got, tc.mode)
+		}
+		if tc.mode {
+			out.set(mode, tc.modeReply, "")
+		}
+		if got := out.holds(again); got != tc.caps {
+			t.Errorf("%d %q, MODE %d: CAPABILITIES again %v, want %v", tc.code, tc.labels, tc.modeReply, got, tc.caps)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/internal/wire"
+	"github.com/urlkit/urlkit/listing"
 	urlscheme "github.com/urlkit/urlkit/scheme"
 )
 
@@ -266,6 +267,12 @@ type Response struct {
 	// or DOS) or "NLST" (names only); see client/ftp's ParseMLSD and
 	// ParseList.
 	ListFormat string
+	// Entries, when not nil, are the entries of the listing in Body, for
+	// a caller to render them itself (the FTP directory of Fetcher.List,
+	// a Gopher menu, a news group's articles or a server's groups, the
+	// hits of a WAIS search, a Prospero directory). Entries and Body read
+	// the same stream: read one of them, not both.
+	Entries *listing.List
 	// Validator identifies this version of the resource for a later
 	// FetchFrom (HTTP: the strong ETag, else Last-Modified), or "".
 	Validator string
@@ -312,7 +319,12 @@ func (f *Fetcher) List(ctx context.Context, u *urlkit.URL) (*Response, error) {
 	}
 	req := f.newRequest(u)
 	req.List = true
-	return f.do(ctx, req)
+	resp, err := f.do(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Entries = ftpEntries(resp, u)
+	return resp, nil
 }
 
 // Resume asks FetchFrom to continue a partial copy of a resource.

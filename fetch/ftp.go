@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -16,7 +17,9 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/ftp"
+	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/internal/wire"
+	"github.com/urlkit/urlkit/listing"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -84,7 +87,7 @@ type FTPOpener struct {
 	// connection open"): after the login the opener asks PWD, and a
 	// later URL goes back to that directory with CWD before its own
 	// CWDs, which RFC 1738 3.2.2 makes relative to the login directory
-	// (scheme.PlanOptions.KeepFTP and FTPLoginDir: the plan says so).
+	// (scheme.PlanOptions.KeepFTP and Plan.OnKept: the plan says so).
 	// When the server cannot do that (the CWD fails, the connection was
 	// closed) a new connection is made. A password asked at a prompt is
 	// not kept: such a session ends with its URL. Call
@@ -156,9 +159,8 @@ func (o *FTPOpener) open(ctx context.Context, req *Request) (*Response, error) {
 		key = ftpSessionKey(plan.Steps)
 	}
 	for kc, ok := o.kept.take(key); ok; kc, ok = o.kept.take(key) {
-		opts.FTPLoginDir = kc.home
-		again, err := req.plan(opts)
-		if err != nil {
+		again := plan.OnKept(kc.home) // the one plan, on the kept connection
+		if again == nil {
 			kc.c.Quit(ctx)
 			break
 		}
@@ -196,6 +198,7 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 		x.end(ctx) // closes the connection, politely if it still works
 	}()
 	first := kc != nil // the next Send is the CWD back to the login directory
+steps:
 	for i, st := range steps {
 		switch st.Kind {
 		case scheme.Connect:
@@ -220,9 +223,23 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 				}
 			}
 			continue
+		case scheme.End:
+			if st.When.On != "" && x.out.holds(i) {
+				// The copy held is complete (SIZE): nothing to transfer.
+				x.resp.Offset, x.resp.Size = req.Resume.Offset, 0
+				x.resp.Body = x.body(strings.NewReader(""), func() error { return nil }, -1)
+				break steps
+			}
+			continue
 		case scheme.Send:
 		default:
 			continue
+		}
+		if st.Op == "REST" && !x.out.holds(i) {
+			// A copy longer than the file (SIZE) is not its start: RETR
+			// from byte 0, as curl -C - and wget -c do.
+			x.resp.restartNoted = true
+			x.resp.Warnings = append(x.resp.Warnings, fmt.Sprintf("the %d bytes held are more than the remote file's %d (SIZE): it is not their continuation; fetched again from the start", req.Resume.Offset, x.resp.Size))
 		}
 		if !x.out.holds(i) || st.Op == "QUIT" { // QUIT goes after the data, on Close
 			continue
@@ -237,11 +254,7 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 			}
 			continue
 		}
-		if err := x.step(ctx, i); err == errCopyComplete {
-			x.resp.Offset, x.resp.Size = req.Resume.Offset, 0
-			x.resp.Body = x.body(strings.NewReader(""), func() error { return nil }, -1)
-			break
-		} else if err != nil {
+		if err := x.step(ctx, i); err != nil {
 			return nil, err
 		}
 		req.progress()
@@ -255,10 +268,6 @@ func (o *FTPOpener) run(ctx context.Context, req *Request, steps []scheme.Step, 
 	ok = true
 	return x.resp, nil
 }
-
-// errCopyComplete stops a resumed run at its REST step: the copy held is
-// as long as the file (SIZE), so there is nothing to transfer.
-var errCopyComplete = errors.New("the copy held is complete")
 
 // ftpRun is the state of one run of an FTP plan.
 type ftpRun struct {
@@ -291,15 +300,6 @@ func (x *ftpRun) step(ctx context.Context, i int) error {
 	case "EPSV", "PASV":
 		if x.o.Dialer.Active || x.o.Dialer.DisableEPSV {
 			return nil // the client makes the data connection its own way
-		}
-	case "REST":
-		// A copy longer than the file (SIZE) is not its start: RETR from
-		// byte 0, as curl -C - and wget -c do. (One as long as the file
-		// ended the run at SIZE.)
-		if held := x.req.Resume.Offset; resp.Size >= 0 && held > resp.Size {
-			resp.restartNoted = true
-			resp.Warnings = append(resp.Warnings, fmt.Sprintf("the %d bytes held are more than the remote file's %d (SIZE): it is not their continuation; fetched again from the start", held, resp.Size))
-			return nil // no REST: the RETR starts at byte 0
 		}
 	case "USER":
 		x.user = st.Arg
@@ -350,9 +350,6 @@ func (x *ftpRun) step(ctx context.Context, i int) error {
 			resp.Size = n
 			if x.req.Head {
 				resp.Fields = append(resp.Fields, Field{"Content-Length", strconv.FormatInt(n, 10)})
-			}
-			if n > 0 && n == x.req.Resume.Offset && x.restarts() {
-				return errCopyComplete // before the data connection: nothing to transfer
 			}
 		}
 		return nil // a refusal is ignored
@@ -442,11 +439,6 @@ func (x *ftpRun) transfer(ctx context.Context, i int, line string) error {
 	}
 	resp.Body = x.body(rc, rc.Close, resp.Size)
 	return nil
-}
-
-// restarts reports whether the plan resumes its transfer (a REST step).
-func (x *ftpRun) restarts() bool {
-	return slices.ContainsFunc(x.steps, func(st scheme.Step) bool { return st.Kind == scheme.Send && st.Op == "REST" })
 }
 
 // body returns the Body of the data r: on Close, the completion reply
@@ -680,4 +672,62 @@ func (r *listingReader) Read(p []byte) (int, error) {
 	n := copy(p, r.buf)
 	r.buf = r.buf[n:]
 	return n, nil
+}
+
+// maxListWarnings bounds the lines of a listing that ftpEntries names
+// one by one: a server may send any number, each up to the scanner's
+// limit.
+const maxListWarnings = 10
+
+// ftpEntries is the listing of resp's Body, a Fetcher.List answer for
+// the directory u, its lines parsed as resp.ListFormat says
+// (ftp.ParseEntry), each entry with its URL in u's directory (without
+// u's password). A line no parser reads is skipped, and named in a
+// warning, clipped, for the first maxListWarnings of them; one more
+// warning counts the rest.
+func ftpEntries(resp *Response, u *urlkit.URL) *listing.List {
+	dir, err := viewOf[*scheme.FTP](u, urlkit.Lenient)
+	if err == nil {
+		d := *dir
+		d.Password, d.HasPassword, d.Type, d.NoPath = "", false, "", false
+		if d.Name != "" {
+			d.CWD = append(slices.Clip(d.CWD), d.Name)
+		}
+		dir = &d
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	now := time.Now().UTC()
+	notRead := 0
+	return listing.New(listing.Header{Format: listing.FTP, Count: -1}, func(out *listing.Entry) (bool, error) {
+		for sc.Scan() {
+			line := sc.Text()
+			e, skip, err := ftp.ParseEntry(resp.ListFormat, line, now)
+			if err != nil && !skip {
+				if notRead < maxListWarnings {
+					resp.Warnings = append(resp.Warnings, fmt.Sprintf("%s line not read: %s", resp.ListFormat, safetext.Clip(line, 256)))
+				}
+				notRead++
+			}
+			if err != nil || skip {
+				continue
+			}
+			out.Name, out.Kind, out.Size, out.Time = e.Name, e.Type, e.Size, e.Time
+			if dir != nil && e.Name != "" && e.Name != "." && e.Name != ".." {
+				v := *dir
+				if e.Type == "dir" {
+					v.CWD, v.Name = append(slices.Clip(dir.CWD), e.Name), ""
+				} else {
+					v.Name = e.Name
+				}
+				out.URL = v.URL().String()
+			}
+			return true, nil
+		}
+		if n := notRead - maxListWarnings; n > 0 {
+			resp.Warnings = append(resp.Warnings, fmt.Sprintf("%d more %s lines not read", n, resp.ListFormat))
+			notRead = maxListWarnings
+		}
+		return false, sc.Err()
+	})
 }

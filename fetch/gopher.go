@@ -143,6 +143,9 @@ func (o *GopherOpener) open(ctx context.Context, req *Request) (*Response, error
 		}
 	}
 	resp.Body = gb
+	if resp.Listing {
+		resp.Entries = menuEntries(gb)
+	}
 	return resp, nil
 }
 

@@ -25,6 +25,8 @@ func TestPlanInjectedLineOnWire(t *testing.T) {
 		{"gopher", "gopher text", "REQUEST", "/hello.txt", "/", ""},
 		{"nntp", "nntp article by number", "ARTICLE", "ARTICLE 2", "ARTICLE 1", "Subject: First test article"},
 		{"nntp", "news group listing (OVER in batches of 2: 1-2, 3-3)", "GROUP", "local.test", "local.general", ""},
+		// The overview's batches: the plan's line begins each one.
+		{"nntp", "news group listing (OVER in batches of 2: 1-2, 3-3)", "OVER", "OVER ", "XOVER ", ""},
 		{"smtp", "mailto aiosmtpd", "MAIL", "planwire@", "injected@", ""},
 		{"smtp", "mailto exim, several addresses (RFC 6068)", "RCPT", "b@example.org", "e@example.org", ""},
 		{"wais", "wais search", request.WAISSearch, "gopher", "GOPHER", "Alpha document about gophers"},

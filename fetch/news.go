@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
+	"net/mail"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/nntp"
-	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/listing"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -137,21 +140,25 @@ func (o *NNTPOpener) dial(ctx context.Context, req *Request, plan *scheme.Plan) 
 }
 
 // start carries out a step of the session's start (RFC 3977 5.2, 5.3):
-// CAPABILITIES, and MODE READER when the capabilities list MODE-READER
-// and not READER, or there are none (the client's own judgement of the
-// capabilities, which the plan's condition describes).
+// CAPABILITIES, and MODE READER when the plan's condition holds (the
+// capabilities list MODE-READER and not READER, or there are none),
+// unless the Dialer says never to send it. The labels a CAPABILITIES
+// reply lists are its outcome's text, which the conditions read.
 func (o *NNTPOpener) start(ctx context.Context, c *nntp.Conn, st scheme.Step, i int, out *outcomes) error {
-	caps := c.Capabilities()
-	if st.Op == "MODE" && (o.Dialer.NoModeReader || caps.Has("READER") || caps != nil && !caps.Has("MODE-READER")) ||
-		st.Op == "CAPABILITIES" && caps == nil && out.sentBefore(i, "CAPABILITIES") {
+	if st.Op == "MODE" && o.Dialer.NoModeReader ||
+		st.Op == "CAPABILITIES" && c.Capabilities() == nil && out.sentBefore(i, "CAPABILITIES") {
 		return nil // not asked for, or a server without CAPABILITIES
 	}
 	r, err := c.Cmd(ctx, st.Text)
 	if err != nil {
 		return err
 	}
-	out.set(i, r.Code, r.Msg)
-	if st.Op == "MODE" && r.Code != 200 && r.Code != 201 && caps != nil {
+	text := r.Msg
+	if st.Op == "CAPABILITIES" {
+		text = strings.Join(slices.Sorted(maps.Keys(c.Capabilities())), "\n")
+	}
+	out.set(i, r.Code, text)
+	if st.Op == "MODE" && r.Code != 200 && r.Code != 201 && c.Capabilities() != nil {
 		return &nntp.ReplyError{Cmd: "MODE READER", Code: r.Code, Msg: r.Msg}
 	}
 	return nil
@@ -185,6 +192,30 @@ func (o *NNTPOpener) open(ctx context.Context, req *Request) (*Response, error) 
 		return nil, err
 	}
 	return o.read(ctx, req, plan.Steps, c, key, false)
+}
+
+// overviewLines are the plan's Range steps, the beginnings of the lines
+// the client's overview scanner sends (it ends each with the batch's
+// range): OVER, XOVER, and the LISTGROUP and HEAD of a server without
+// either.
+func overviewLines(steps []scheme.Step) nntp.OverviewLines {
+	var l nntp.OverviewLines
+	for _, st := range steps {
+		if st.Kind != scheme.Send || !st.Range {
+			continue
+		}
+		switch st.Op {
+		case "OVER":
+			l.Over = st.Text
+		case "XOVER":
+			l.XOver = st.Text
+		case "LISTGROUP":
+			l.ListGroup = st.Text
+		case "HEAD":
+			l.Head = st.Text
+		}
+	}
+	return l
 }
 
 // errGone reports a kept connection that the server has closed: the
@@ -238,6 +269,12 @@ func (o *NNTPOpener) read(ctx context.Context, req *Request, steps []scheme.Step
 		body.keep = func() { o.kept.put(key, c) }
 	}
 	var g nntp.Group
+	addr := "" // the server, for a listing's header
+	for _, st := range steps {
+		if st.Kind == scheme.Connect {
+			addr = st.Text
+		}
+	}
 	out := newOutcomes(steps)
 	for i, st := range steps {
 		if st.Kind != scheme.Send || !out.holds(i) {
@@ -265,9 +302,11 @@ func (o *NNTPOpener) read(ctx context.Context, req *Request, steps []scheme.Step
 			var s *nntp.OverviewScanner
 			if g.Count > 0 && g.High >= g.Low {
 				s = c.Overview(ctx, g.Low, g.High)
+				s.Lines = overviewLines(steps)
 				body.closeR = s.Close // a listing stopped early is read to its end
 			}
-			body.next = o.overviewLines(s, o.JSON || req.json)
+			resp.Entries = articles(addr, g.Name, s)
+			body.r = listing.NewReader(resp.Entries, o.JSON || req.json)
 			resp.Body = body
 			return resp, nil
 		case "ARTICLE":
@@ -291,7 +330,8 @@ func (o *NNTPOpener) read(ctx context.Context, req *Request, steps []scheme.Step
 				return nil, failed(err)
 			}
 			resp.Listing = true
-			body.next, body.closeR = o.groupLines(s, o.JSON || req.json), s.Close
+			resp.Entries = groups(addr, s)
+			body.r, body.closeR = listing.NewReader(resp.Entries, o.JSON || req.json), s.Close
 			resp.Body = body
 			return resp, nil
 		}
@@ -342,92 +382,62 @@ func briefly(ctx context.Context, req *Request, quit func(context.Context)) {
 	quit(ctx)
 }
 
-// overviewLines formats one article per call, false at the end.
-func (o *NNTPOpener) overviewLines(s *nntp.OverviewScanner, asJSON bool) func([]byte) ([]byte, bool, error) {
-	return func(b []byte) ([]byte, bool, error) {
+// articles is the listing of a group's overview, read from s (nil for
+// an empty group) as it is asked for.
+func articles(server, group string, s *nntp.OverviewScanner) *listing.List {
+	return listing.New(listing.Header{Format: listing.Articles, Server: server, Of: group, Count: -1}, func(e *listing.Entry) (bool, error) {
 		if s == nil || !s.Next() {
 			if s == nil {
-				return b, false, nil
+				return false, nil
 			}
-			return b, false, s.Err()
+			return false, s.Err()
 		}
 		ov := s.Item()
-		if asJSON {
-			b, err := safetext.AppendJSONLine(b, struct {
-				Number    int64  `json:"number"`
-				Date      string `json:"date"`
-				From      string `json:"from"`
-				Subject   string `json:"subject"`
-				MessageID string `json:"message_id"`
-			}{ov.Number, ov.Date, ov.From, ov.Subject, ov.MessageID})
-			return b, true, err
+		e.Name, e.Kind = ov.Subject, "file"
+		e.Article = listing.Article{Number: ov.Number, From: ov.From, Date: ov.Date, MessageID: ov.MessageID, References: ov.References}
+		if ov.Bytes > 0 {
+			e.Size = ov.Bytes
 		}
-		b = strconv.AppendInt(b, ov.Number, 10)
-		for _, f := range [...]string{ov.Date, ov.From, ov.Subject, ov.MessageID} {
-			b = append(b, '\t')
-			b = append(b, safetext.Visible(f)...)
+		if t, err := mail.ParseDate(ov.Date); err == nil {
+			e.Time = t
 		}
-		return append(b, '\n'), true, nil
-	}
+		if id, ok := strings.CutPrefix(ov.MessageID, "<"); ok && strings.HasSuffix(id, ">") && strings.Contains(id, "@") {
+			e.URL = (&scheme.News{MessageID: id[:len(id)-1]}).URL().String()
+		}
+		return true, nil
+	})
 }
 
-// groupLines formats one group per call, false at the end.
-func (o *NNTPOpener) groupLines(s *nntp.GroupScanner, asJSON bool) func([]byte) ([]byte, bool, error) {
-	return func(b []byte) ([]byte, bool, error) {
+// groups is the listing of a LIST answer, read from s as it is asked for.
+func groups(server string, s *nntp.GroupScanner) *listing.List {
+	return listing.New(listing.Header{Format: listing.Groups, Server: server, Count: -1}, func(e *listing.Entry) (bool, error) {
 		if !s.Next() {
-			return b, false, s.Err()
+			return false, s.Err()
 		}
 		g := s.Item()
-		if asJSON {
-			b, err := safetext.AppendJSONLine(b, struct {
-				Group  string `json:"group"`
-				High   int64  `json:"high"`
-				Low    int64  `json:"low"`
-				Status string `json:"status"`
-			}{g.Name, g.High, g.Low, g.Status})
-			return b, true, err
-		}
-		return append(append(b, safetext.Visible(g.String())...), '\n'), true, nil
-	}
+		e.Name, e.Kind = g.Name, "dir"
+		e.Group = listing.Group{High: g.High, Low: g.Low, Status: g.Status}
+		e.URL = (&scheme.News{Group: g.Name}).URL().String()
+		return true, nil
+	})
 }
 
-// newsBody streams an article (r) or a listing (next, one line per
-// call), and on Close ends the session with QUIT or keeps it.
+// newsBody streams an article or a listing (r), and on Close ends the
+// session with QUIT or keeps it.
 type newsBody struct {
 	c      *nntp.Conn
 	ctx    context.Context
 	r      io.Reader
-	next   func([]byte) ([]byte, bool, error)
 	closeR func() error
 	keep   func() // keeps c for the next URL instead of QUIT, or nil
 	quit   string // the plan's QUIT line
-	buf    []byte
-	done   bool
-	eof    bool // the response was read to its end
+	eof    bool   // the response was read to its end
 }
 
 func (b *newsBody) Read(p []byte) (int, error) {
-	if b.r != nil {
-		n, err := b.r.Read(p)
-		b.eof = b.eof || err == io.EOF
-		return n, err
-	}
-	for len(b.buf) == 0 {
-		if b.done {
-			b.eof = true
-			return 0, io.EOF
-		}
-		var more bool
-		var err error
-		b.buf, more, err = b.next(b.buf[:0])
-		if err != nil {
-			return 0, err
-		}
-		b.done = !more
-	}
-	n := copy(p, b.buf)
-	b.buf = b.buf[n:]
-	return n, nil
+	n, err := b.r.Read(p)
+	b.eof = b.eof || err == io.EOF
+	return n, err
 }
 
 // newsDrainLimit bounds what Close reads of a response closed before its

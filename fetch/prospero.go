@@ -1,10 +1,10 @@
 package fetch
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +12,7 @@ import (
 	"github.com/urlkit/urlkit/client/prospero"
 	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/listing"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -271,43 +272,43 @@ func prosperoHost(h string) (host, port string) {
 	return h, ""
 }
 
-// prosperoEntry is one link of a Prospero directory listing as the
-// prospero opener reports it. Server text is made printable.
-type prosperoEntry struct {
-	Name     string `json:"name"`
-	Target   string `json:"target"` // FILE, DIRECTORY, ...
-	Host     string `json:"host"`
-	Hsoname  string `json:"hsoname"`
-	Size     string `json:"size,omitempty"`     // the SIZE attribute ("15 bytes")
-	Modified string `json:"modified,omitempty"` // LAST-MODIFIED, RFC 3339
-	// URL is the prospero URL of the link's target ("" when its host
-	// cannot be written in one).
-	URL string `json:"url,omitempty"`
-}
-
-// prosperoEntries turns the links of a listing into prosperoEntries.
-func prosperoEntries(links []prospero.Link) []prosperoEntry {
-	out := make([]prosperoEntry, 0, len(links))
+// prosperoEntries turns the links of a listing into entries.
+func prosperoEntries(links []prospero.Link) []listing.Entry {
+	out := make([]listing.Entry, 0, len(links))
 	for _, l := range links {
-		e := prosperoEntry{Name: safetext.Visible(l.Name), Target: safetext.Visible(l.Target), Host: safetext.Visible(l.Host), Hsoname: safetext.Visible(l.Hsoname)}
+		p := listing.ProsperoLink{Target: l.Target, Host: l.Host, HSOName: l.Hsoname}
+		e := listing.Entry{Name: l.Name, Size: -1}
 		for _, a := range l.Attributes {
 			if len(a.Values) == 0 {
 				continue
 			}
 			switch a.Name {
 			case "SIZE":
-				e.Size = safetext.Visible(strings.Join(a.Values, " "))
+				p.Size = strings.Join(a.Values, " ")
+				if n, ok := strings.CutSuffix(p.Size, " bytes"); ok {
+					if v, err := strconv.ParseInt(n, 10, 64); err == nil && v >= 0 {
+						e.Size = v
+					}
+				}
 			case "LAST-MODIFIED":
+				p.Modified = a.Values[0]
 				if t, err := time.Parse("20060102150405Z", a.Values[0]); err == nil {
-					e.Modified = t.UTC().Format(time.RFC3339)
-				} else {
-					e.Modified = safetext.Visible(a.Values[0])
+					e.Time = t.UTC()
 				}
 			}
+		}
+		switch l.Target {
+		case "FILE":
+			e.Kind = "file"
+		case "DIRECTORY":
+			e.Kind = "dir"
+		default:
+			e.Kind = "other"
 		}
 		if host, port := prosperoHost(l.Host); host != "" && l.HostType == "INTERNET-D" && l.HsonameType == "ASCII" {
 			e.URL = prosperoLinkURL(host, port, l.Hsoname)
 		}
+		e.Prospero = p
 		out = append(out, e)
 	}
 	return out
@@ -337,25 +338,10 @@ func prosperoURL(v scheme.Prospero) string {
 	return s
 }
 
-// listing renders the links of the directory hsoname.
+// listing is the Response of the links of the directory hsoname.
 func (o *ProsperoOpener) listing(addr, hsoname string, links []prospero.Link, asJSON bool) (*Response, error) {
-	entries := prosperoEntries(links)
-	var resp *Response
-	if asJSON {
-		resp = bodyOf("application/json", jsonLines(entries))
-	} else {
-		var b bytes.Buffer
-		fmt.Fprintf(&b, `Prospero directory "%s" on %s: %s`+"\n", safetext.Visible(hsoname), addr, plural(len(entries), "link"))
-		for _, e := range entries {
-			fmt.Fprintf(&b, "%-9s %-20s %12s  %-20s  %s %s\n", e.Target, e.Name, e.Size, e.Modified, e.Host, e.Hsoname)
-			if e.URL != "" {
-				fmt.Fprintf(&b, "          %s\n", e.URL)
-			}
-		}
-		resp = bodyOf(prosperoListingType, b.Bytes())
-	}
-	resp.Listing = true
-	return resp, nil
+	h := listing.Header{Format: listing.Prospero, Server: addr, Of: hsoname}
+	return listingOf(prosperoEntries(links), h, asJSON, prosperoListingType), nil
 }
 
 // classify names the kind of the Prospero client's errors (see

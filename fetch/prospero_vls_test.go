@@ -26,14 +26,14 @@ func TestProsperoListingMatchesVls(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		entries := decodeLines[prosperoEntry](t, b)
+		entries := decodeLines[map[string]string](t, b)
 		var ours []string
 		for _, e := range entries {
 			kind := "-"
-			if strings.Contains(e.Target, "DIRECTORY") {
+			if strings.Contains(e["target"], "DIRECTORY") {
 				kind = "D"
 			}
-			ours = append(ours, kind+" "+e.Name+" "+e.Host+" "+e.Hsoname)
+			ours = append(ours, kind+" "+e["name"]+" "+e["host"]+" "+e["hsoname"])
 		}
 		slices.Sort(ours)
 		cmd := exec.CommandContext(testCtx(t), filepath.Join(env["PROSPERO_BIN"], "vls"), dir)

@@ -10,6 +10,7 @@ import (
 	"github.com/urlkit/urlkit/client/gopher"
 	"github.com/urlkit/urlkit/internal/percent"
 	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/listing"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -73,23 +74,34 @@ func (r *renderWriter) Write(p []byte) (int, error) {
 }
 
 func renderMenu(w io.Writer, r io.Reader) error {
-	bw := bufio.NewWriter(w)
+	return listing.WriteText(w, menuEntries(r))
+}
+
+// menuEntries is the listing of the Gopher menu r, read as it is asked
+// for; a malformed line ends it with an error.
+func menuEntries(r io.Reader) *listing.List {
 	m := gopher.NewMenuReader(r, 0)
-	for m.Next() {
-		it := m.Item()
-		switch it.Type {
-		case gopher.TypeInfo:
-			fmt.Fprintf(bw, "         %s\n", safetext.Visible(it.Display))
-		case gopher.TypeError:
-			fmt.Fprintf(bw, "[error]  %s\n", safetext.Visible(it.Display))
-		default:
-			fmt.Fprintf(bw, "%-8s %s <%s>\n", safetext.Visible("["+it.Type.String()+"]"), safetext.Visible(it.Display), safetext.Visible(itemURL(it)))
+	return listing.New(listing.Header{Format: listing.Gopher, Count: -1}, func(e *listing.Entry) (bool, error) {
+		if !m.Next() {
+			return false, m.Err()
 		}
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	return m.Err()
+		it := m.Item()
+		e.Name = it.Display
+		e.Gopher = listing.GopherItem{Type: byte(it.Type), Selector: it.Selector, Host: it.Host, Port: it.Port}
+		switch {
+		case it.Type == gopher.TypeInfo || it.Type == gopher.TypeError:
+			e.Kind = "other"
+			return true, nil
+		case it.Type.IsMenu():
+			e.Kind = "dir"
+		case it.Type == gopher.TypeTelnet || it.Type == gopher.TypeTN3270:
+			e.Kind = "other"
+		default:
+			e.Kind = "file"
+		}
+		e.URL = itemURL(it)
+		return true, nil
+	})
 }
 
 // itemURL returns the URL of a Gopher menu item (RFC 1738 section 3.4):

@@ -35,6 +35,20 @@ func (o *outcomes) holds(i int) bool {
 	if c.On == "" {
 		return true
 	}
+	return o.cond(i, &c)
+}
+
+// cond evaluates c, a condition of step i, and the conditions it joins
+// (Cond.And, Cond.Or).
+func (o *outcomes) cond(i int, c *scheme.Cond) bool {
+	if c.Or != nil && o.cond(i, c.Or) {
+		return true
+	}
+	return o.one(i, c) && (c.And == nil || o.cond(i, c.And))
+}
+
+// one evaluates c alone on the latest earlier Send step of its On.
+func (o *outcomes) one(i int, c *scheme.Cond) bool {
 	j := i - 1
 	for ; j >= 0; j-- {
 		if o.steps[j].Kind == scheme.Send && o.steps[j].Op == c.On {
@@ -71,7 +85,7 @@ func (o *outcomes) rescued(i int) bool {
 }
 
 // replyMatches reports whether a reply matches c.Reply and c.Lists.
-func replyMatches(c scheme.Cond, code int, text string) bool {
+func replyMatches(c *scheme.Cond, code int, text string) bool {
 	if c.Reply != "" {
 		in := false
 		for _, tok := range strings.Fields(c.Reply) {
@@ -87,7 +101,35 @@ func replyMatches(c scheme.Cond, code int, text string) bool {
 			return false
 		}
 	}
-	return c.Lists == "" || lists(text, c.Lists)
+	for _, w := range strings.Fields(c.Lists) {
+		word, not := strings.CutPrefix(w, "!")
+		if lists(text, word) == not {
+			return false
+		}
+	}
+	return c.Number == "" || compares(c.Number, text)
+}
+
+// compares reports whether text, a decimal number, compares with cmp:
+// "=N", "<N" or ">N" (Cond.Number).
+func compares(cmp, text string) bool {
+	got, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
+	if err != nil || cmp == "" {
+		return false
+	}
+	n, err := strconv.ParseInt(cmp[1:], 10, 64)
+	if err != nil {
+		return false
+	}
+	switch cmp[0] {
+	case '=':
+		return got == n
+	case '<':
+		return got < n
+	case '>':
+		return got > n
+	}
+	return false
 }
 
 // codeMatches matches a reply code ("550"), a class ("5xx") or, for a

@@ -1,7 +1,6 @@
 package fetch
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"io"
@@ -15,9 +14,8 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/client/ftp"
-	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/internal/wire"
+	"github.com/urlkit/urlkit/listing"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -181,19 +179,23 @@ func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return failure(r, &u, err, raw)
 	}
 	req := f.newRequest(&u)
-	req.json = name != "ftp" && wantsJSON(r)
+	// The openers of news, WAIS and Prospero write their listings as
+	// JSON lines when asked; an FTP directory is listed below; a Gopher
+	// menu stays as the server sent it.
+	req.json = wantsJSON(r) && (name == "news" || name == "nntp" || name == "wais" || name == "prospero")
 	req.modTime = true
 	head := r.Method == http.MethodHead
 	var fresp *Response
 	var err error
 	switch {
-	case name == "ftp" && wantsJSON(r):
+	case name == "ftp" && wantsJSON(r) && ftpDir(&u):
 		// The structured listing of a directory: MLSD, LIST or NLST
-		// parsed (as get --list); a file is fetched as it is.
-		if fv, verr := viewOf[*scheme.FTP](&u, urlkit.Lenient); verr == nil && fv.IsDir() {
-			req.List = true
+		// parsed (as get --list --json).
+		fresp, err = f.List(r.Context(), &u)
+		if err == nil {
+			fresp.Body = readCloser{listing.NewReader(fresp.Entries, true), fresp.Body}
+			fresp.ContentType, fresp.Size = ndjson, -1
 		}
-		fresp, err = f.do(r.Context(), req)
 	case name == "ftp" && head:
 		req.Head = true
 		fresp, err = f.do(r.Context(), req)
@@ -204,10 +206,6 @@ func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return failure(r, &u, err, raw)
 	}
 	resp := respond(r, http.StatusOK, contentType(&u, fresp, req), fresp.Body)
-	if fresp.ListFormat != "" {
-		resp.Body = listingJSON(fresp)
-		resp.Header.Set("Content-Type", ndjson)
-	}
 	for _, fd := range fresp.Fields {
 		if fd.Name == "Content-Length" && fresp.Size < 0 {
 			if n, err := strconv.ParseInt(fd.Value, 10, 64); err == nil {
@@ -215,7 +213,7 @@ func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
 			}
 		}
 	}
-	if fresp.Size >= 0 && fresp.ListFormat == "" {
+	if fresp.Size >= 0 {
 		resp.ContentLength = fresp.Size
 		resp.Header.Set("Content-Length", strconv.FormatInt(fresp.Size, 10))
 	}
@@ -360,7 +358,7 @@ func statusOf(e *Error) int {
 
 // contentType is the Content-Type of a fetched object (see Transport).
 func contentType(u *urlkit.URL, resp *Response, req *Request) string {
-	if req.json && resp.Listing {
+	if req.json && resp.Listing || resp.ContentType == ndjson {
 		return ndjson
 	}
 	ct := resp.ContentType
@@ -417,68 +415,8 @@ func (b *errBody) Close() error  { return nil }
 func (b *errBody) Error() string { return b.err.Error() }
 func (b *errBody) Unwrap() error { return b.err }
 
-// ftpEntryJSON is the JSON object of an FTP listing's entry, as
-// get --list --json writes it.
-type ftpEntryJSON struct {
-	Name string  `json:"name"`
-	Type string  `json:"type,omitempty"`
-	Size *int64  `json:"size,omitempty"`
-	Time *string `json:"time,omitempty"`
+// ftpDir reports an ftp URL that names a directory.
+func ftpDir(u *urlkit.URL) bool {
+	fv, err := viewOf[*scheme.FTP](u, urlkit.Lenient)
+	return err == nil && fv.IsDir()
 }
-
-// listingJSON turns the Body of a Fetcher.List response (MLSD, LIST or
-// NLST lines) into JSON lines, one entry a line, streamed; lines no
-// parser reads are left out.
-func listingJSON(resp *Response) io.ReadCloser {
-	now := time.Now().UTC()
-	return &lineBody{rc: resp.Body, next: func(b []byte, line string) []byte {
-		e, skip, err := ftp.ParseEntry(resp.ListFormat, line, now)
-		if err != nil || skip {
-			return b
-		}
-		obj := ftpEntryJSON{Name: e.Name, Type: e.Type}
-		if e.Size >= 0 {
-			obj.Size = &e.Size
-		}
-		if !e.Time.IsZero() {
-			t := e.Time.UTC().Format("2006-01-02T15:04:05Z")
-			obj.Time = &t
-		}
-		b, _ = safetext.AppendJSONLine(b, obj) // strings and numbers: cannot fail
-		return b
-	}}
-}
-
-// lineBody streams what next makes of each line of rc.
-type lineBody struct {
-	rc   io.ReadCloser
-	sc   *bufio.Scanner
-	next func(b []byte, line string) []byte
-	buf  []byte
-	err  error
-}
-
-func (l *lineBody) Read(p []byte) (int, error) {
-	if l.sc == nil {
-		l.sc = bufio.NewScanner(l.rc)
-		l.sc.Buffer(make([]byte, 4096), 64<<10)
-	}
-	for len(l.buf) == 0 {
-		if l.err != nil {
-			return 0, l.err
-		}
-		if !l.sc.Scan() {
-			l.err = l.sc.Err()
-			if l.err == nil {
-				l.err = io.EOF
-			}
-			continue
-		}
-		l.buf = l.next(l.buf[:0], strings.TrimSuffix(l.sc.Text(), "\r"))
-	}
-	n := copy(p, l.buf)
-	l.buf = l.buf[n:]
-	return n, nil
-}
-
-func (l *lineBody) Close() error { return l.rc.Close() }

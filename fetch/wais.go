@@ -11,7 +11,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/wais"
 	"github.com/urlkit/urlkit/internal/request"
-	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/listing"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -138,51 +138,39 @@ func (o *WAISOpener) open(ctx context.Context, req *Request) (*Response, error) 
 	if len(resp.Hits) == 0 && len(resp.Diagnostics) > 0 {
 		return nil, &resp.Diagnostics[0]
 	}
-	hits := waisHits(v, sr.Database, resp.Hits)
-	if o.JSON || req.json {
-		r := bodyOf("application/json", jsonLines(hits))
-		r.Listing = true
-		return r, nil
-	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, `WAIS search of "%s" on %s for "%s": %s`+"\n", safetext.Visible(sr.Database), addr, safetext.Visible(sr.SeedWords), plural(len(hits), "hit"))
-	for i, h := range hits {
-		fmt.Fprintf(&b, "%3d. %s\n     score %d, %d lines, %d bytes, %s\n     %s\n", i+1, h.Headline, h.Score, h.Lines, h.Length, strings.Join(h.Types, " "), h.URL)
-	}
-	r := bodyOf(waisHitsType, b.Bytes())
-	r.Listing = true
-	return r, nil
-}
-
-// waisHit is one hit of a WAIS search as the wais opener reports it.
-type waisHit struct {
-	Headline string   `json:"headline"` // made printable
-	Score    int64    `json:"score"`
-	Lines    int64    `json:"lines"`  // -1 when the server did not say
-	Length   int64    `json:"length"` // bytes; -1 when the server did not say
-	Types    []string `json:"types"`
-	// URL is the document's wais URL in RFC 1738's form: the database,
-	// the first type and the DocID's bytes percent-encoded.
-	URL string `json:"url"`
+	return listingOf(waisHits(v, sr.Database, resp.Hits), listing.Header{Format: listing.WAIS, Server: addr, Of: sr.Database, Query: sr.SeedWords}, o.JSON || req.json, waisHitsType), nil
 }
 
 // waisHits turns the hits of a search of database on the server of v
-// into waisHits with the URLs of their documents.
-func waisHits(v *scheme.WAIS, database string, hits []wais.Hit) []waisHit {
-	out := make([]waisHit, 0, len(hits))
+// into entries with the URLs of their documents (RFC 1738's form: the
+// database, the first type and the DocID's bytes percent-encoded).
+func waisHits(v *scheme.WAIS, database string, hits []wais.Hit) []listing.Entry {
+	out := make([]listing.Entry, 0, len(hits))
 	for _, h := range hits {
 		typ := "TEXT"
 		if len(h.Types) > 0 && h.Types[0] != "" {
 			typ = h.Types[0]
 		}
 		doc := scheme.WAIS{Host: v.Host, Port: v.Port, Database: database, HasDocument: true, WType: typ, WPath: string(h.DocID)}
-		types := make([]string, len(h.Types))
-		for i, t := range h.Types {
-			types[i] = safetext.Visible(t)
-		}
-		out = append(out, waisHit{Headline: safetext.Visible(h.Headline), Score: h.Score, Lines: h.Lines, Length: h.Length, Types: types, URL: doc.URL().String()})
+		out = append(out, listing.Entry{Name: h.Headline, Kind: "file", URL: doc.URL().String(), Size: h.Length,
+			WAIS: listing.WAISHit{Score: h.Score, Lines: h.Lines, Types: h.Types}})
 	}
 	return out
+}
+
+// listingOf is the Response of a listing held in memory: its entries,
+// and its text (of the media type textType) or JSON as the Body.
+func listingOf(es []listing.Entry, h listing.Header, asJSON bool, textType string) *Response {
+	var b bytes.Buffer // the writers cannot fail in memory
+	if asJSON {
+		listing.WriteJSON(&b, listing.FromSlice(h, es))
+		textType = "application/json"
+	} else {
+		listing.WriteText(&b, listing.FromSlice(h, es))
+	}
+	r := bodyOf(textType, b.Bytes())
+	r.Listing, r.Entries = true, listing.FromSlice(h, es)
+	return r
 }
 
 // waisContentType is the media type of a WAIS document type.
@@ -233,12 +221,4 @@ func (b *waisBody) Close() error {
 // bodyOf is a Response whose Body is data in memory.
 func bodyOf(contentType string, data []byte) *Response {
 	return &Response{Body: io.NopCloser(bytes.NewReader(data)), Size: int64(len(data)), ContentType: contentType}
-}
-
-// plural writes n and the noun, with an s unless n is 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -314,13 +315,7 @@ func ftpConcerns(v View, c *concernList) {
 // FTP client carries it out (package fetch executes these steps).
 func ftpPlan(v View, p *planner) {
 	f := v.(*FTP)
-	if dir := p.opts.FTPLoginDir; dir != "" {
-		p.comment("the control connection of an earlier URL of this server and login is kept (draft-ietf-uri-url-06 3.2.5): no new connection, no login")
-		st := p.send("CWD", dir, ftpLine("CWD", dir))
-		st.Reply, st.Why, st.RFC = "250 (else the client opens a new connection)", "back to the login directory, which the URL's CWDs are relative to", "RFC 1738 3.2.2"
-	} else {
-		ftpLogin(f, p)
-	}
+	ftpLogin(f, p)
 	if !ftpAccess(f, p) {
 		return
 	}
@@ -329,6 +324,29 @@ func ftpPlan(v View, p *planner) {
 		return
 	}
 	p.send("QUIT", "", "QUIT\r\n").Reply = "221"
+}
+
+// OnKept returns the plan p, an FTP plan made with PlanOptions.KeepFTP,
+// carried out on a control connection kept from an earlier URL of the
+// same server and login (draft-ietf-uri-url-06 3.2.5), whose login
+// directory (its PWD) is home: p's steps with the connection and the
+// login replaced by a CWD back to home, which the URL's CWDs are
+// relative to (RFC 1738 3.2.2). It returns nil when p has no such form
+// (another scheme, no KeepFTP, a refusal).
+func (p *Plan) OnKept(home string) *Plan {
+	if p.Scheme != "ftp" || len(p.Refused) > 0 {
+		return nil
+	}
+	i := slices.IndexFunc(p.Steps, func(st Step) bool { return st.Kind == Send && st.Op == "PWD" })
+	if i < 0 {
+		return nil
+	}
+	k := &planner{plan: &Plan{Scheme: p.Scheme}}
+	k.comment("the control connection of an earlier URL of this server and login is kept (draft-ietf-uri-url-06 3.2.5): no new connection, no login")
+	st := k.send("CWD", home, ftpLine("CWD", home))
+	st.Reply, st.Why, st.RFC = "250 (else the client opens a new connection)", "back to the login directory, which the URL's CWDs are relative to", "RFC 1738 3.2.2"
+	k.plan.Steps = append(k.plan.Steps, p.Steps[i+1:]...)
+	return k.plan
 }
 
 // ftpLogin plans the connection and the login (RFC 1738 3.2.1), and with
@@ -458,6 +476,11 @@ func ftpAccess(f *FTP, p *planner) bool {
 		if !p.ftpType(f, typ) {
 			return false
 		}
+		n := p.opts.FTPRestart
+		if typ != "I" {
+			n = 0 // TYPE A's offsets count the network's CRLF text
+		}
+		held := strconv.FormatInt(n, 10)
 		if typ == "I" {
 			st := p.send("SIZE", f.Name, ftpLine("SIZE", f.Name))
 			st.Reply, st.Why, st.RFC = "213 (a refusal is ignored)", "the size in advance, to tell a complete transfer from a short one; servers refuse SIZE in TYPE A", "RFC 3659 4"
@@ -466,10 +489,16 @@ func ftpAccess(f *FTP, p *planner) bool {
 				st.Reply, st.Why, st.RFC = "213 (a refusal is ignored)", "the modification time (a gateway's Last-Modified)", "RFC 3659 3"
 			}
 		}
+		if n > 0 {
+			p.add(Step{Kind: End, When: Cond{On: "SIZE", Reply: "213", Number: "=" + held, Text: "SIZE says " + held + " bytes, the length of the copy held"},
+				Text: "the copy held is complete: nothing to transfer, no data connection (as wget -c and curl -C - stop)"})
+		}
 		p.passive()
-		if n := p.opts.FTPRestart; n > 0 && typ == "I" {
-			st := p.send("REST", strconv.FormatInt(n, 10), "REST "+strconv.FormatInt(n, 10)+"\r\n")
+		if n > 0 {
+			st := p.send("REST", held, "REST "+held+"\r\n")
 			st.Reply, st.Why, st.RFC = "350", "resume: the data starts at this byte of the file (SIZE says how many follow)", "RFC 3659 5"
+			st.When = Cond{On: "SIZE", Reply: "213", Number: "<" + held, Not: true,
+				Text: "SIZE does not say fewer than the " + held + " bytes held (fewer: they are not the file's start, and RETR sends it from byte 0)"}
 		}
 		p.send("RETR", f.Name, ftpLine("RETR", f.Name)).Reply = "150 (or 125), then 226"
 		if f.Name != "" {

@@ -342,8 +342,11 @@ func (p *planner) nntpGroup(group string) {
 	st := p.send("OVER", "", "OVER ")
 	st.Range, st.When, st.Reply, st.RFC = true, Cond{Text: "the group holds articles and the capabilities list OVER"}, "224 and the overview lines", "RFC 3977 8.3"
 	st = p.send("XOVER", "", "XOVER ")
-	st.Range, st.When, st.Reply, st.RFC = true, Cond{Text: "the group holds articles and the capabilities do not list OVER"}, "224 and the overview lines", "RFC 2980 2.8"
-	p.comment("a server without either is asked LISTGROUP and HEAD for each article")
+	st.Range, st.When, st.Reply, st.RFC = true, Cond{Text: "the group holds articles and the capabilities do not list OVER, or OVER is unknown (500 or 503)"}, "224 and the overview lines", "RFC 2980 2.8"
+	st = p.send("LISTGROUP", group, "LISTGROUP "+group+" ")
+	st.Range, st.When, st.Reply, st.Why, st.RFC = true, Cond{Text: "XOVER is unknown too (500 or 503)"}, "211 and the numbers", "the numbers of the batch's articles", "RFC 3977 6.1.2"
+	st = p.send("HEAD", "", "HEAD ")
+	st.Range, st.When, st.Reply, st.Why, st.RFC = true, Cond{Text: "LISTGROUP gave the batch's numbers, or is unknown too (then every number of the batch)"}, "221 and the header (423: no such article, skipped)", "each article's header, for its overview", "RFC 3977 6.2.2"
 }
 
 // nntpLogin is AUTHINFO USER and PASS (RFC 4643 2.3) when there is a
@@ -378,9 +381,11 @@ func (p *planner) nntpStart() {
 	st := p.line("CAPABILITIES\r\n")
 	st.Reply, st.Why, st.RFC = "101 and the list (an RFC 977 server answers 500)", "what the server can do", "RFC 3977 5.2"
 	st = p.line("MODE READER\r\n")
-	st.When, st.Reply = Cond{Text: "the capabilities list MODE-READER, not READER (or there are none)"}, "200 or 201"
+	st.When, st.Reply = Cond{On: "CAPABILITIES", Reply: "101", Lists: "MODE-READER !READER", Text: "the capabilities list MODE-READER, not READER (or there are none)",
+		Or: &Cond{On: "CAPABILITIES", Reply: "101", Not: true, Text: "there are none: CAPABILITIES is refused (an RFC 977 server)"}}, "200 or 201"
 	st = p.line("CAPABILITIES\r\n")
-	st.When, st.Reply, st.Why, st.RFC = Cond{On: "MODE", Reply: "2xx", Text: "MODE READER was sent and the server knows CAPABILITIES"}, "101 and the list", "the capabilities change with the mode", "RFC 3977 5.3.2"
+	st.When, st.Reply, st.Why, st.RFC = Cond{On: "MODE", Reply: "2xx", Text: "MODE READER was sent and the server knows CAPABILITIES",
+		And: &Cond{On: "CAPABILITIES", Reply: "101", Text: "the server knows CAPABILITIES"}}, "101 and the list", "the capabilities change with the mode", "RFC 3977 5.3.2"
 }
 
 // hasPort reports whether hostport ends in ":PORT" (after the "]" of an

@@ -70,7 +70,9 @@ const (
 	// one (FTP).
 	Data
 	// End: how the data ends (Text): the server closes the connection, a
-	// line holding ".", a length announced before.
+	// line holding ".", a length announced before. An End step with a
+	// condition (When) ends the access there when it holds, with nothing
+	// (more) to transfer: FTP's copy already complete (get -C -).
 	End
 	// Ask: the client asks the user (Text is the question); the answer
 	// goes into a later step.
@@ -128,7 +130,8 @@ type Step struct {
 	Answers bool
 	// Range marks a Send of Text followed by a range of numbers
 	// "LOW-HIGH" and CR LF, sent once per batch of a listing read in
-	// parts (NNTP OVER): the ranges depend on a reply, not on the URL.
+	// parts (NNTP OVER; HEAD: one article's number, once per article):
+	// the ranges depend on a reply, not on the URL.
 	Range bool
 }
 
@@ -142,10 +145,26 @@ type Step struct {
 // step that was not carried out never holds). A Cond with On empty is
 // for the reader only: its executor judges it another way (a prompt of
 // the server, the terminal). Text says it in words; explain prints it.
+//
+// Lists may name several words, separated by spaces, each of which
+// must be listed; a "!" before one means it must not be ("MODE-READER
+// !READER").
+//
+// Number, when set, compares the reply's text, a decimal number (SIZE's
+// "213 65536"), with a number the plan knows: "=N", "<N" or ">N" (the
+// length of the copy held, get -C -); a text that is no number never
+// matches.
+//
+// And and Or join another condition: the step happens when this one
+// holds and And does too, or when Or holds (NNTP's MODE READER: the
+// capabilities list MODE-READER and not READER, or CAPABILITIES is
+// refused).
 type Cond struct {
 	On, Reply, Lists string
 	Not              bool
 	Text             string
+	Number           string
+	And, Or          *Cond
 }
 
 // String formats the step alone as the explain command prints it:
@@ -170,6 +189,9 @@ func (s Step) String() string {
 		}
 		if s.Binary {
 			return "send " + strconv.QuoteToASCII(s.Text) + " (binary)"
+		}
+		if s.Range && s.Op == "HEAD" {
+			return "# send " + strconv.Quote(s.Text) + " and an article number \"N\\r\\n\", once per article"
 		}
 		if s.Range {
 			return "# send " + strconv.Quote(s.Text) + " and a range \"LOW-HIGH\\r\\n\", once per batch"
@@ -332,10 +354,6 @@ type PlanOptions struct {
 	// of every later URL are relative to (RFC 1738 3.2.2), and QUIT waits
 	// for the end of the run.
 	KeepFTP bool
-	// FTPLoginDir, if set, plans the URL on an FTP connection kept from
-	// an earlier URL (see KeepFTP) whose login directory it is: no
-	// connection and no login, but a CWD back to that directory first.
-	FTPLoginDir string
 	// KeepNNTP: the NNTP connection is kept for the next URL of the same
 	// server and login, and QUIT waits for the end of the run (as
 	// KeepFTP, for a run of news and nntp URLs).

@@ -240,3 +240,77 @@ func TestExplainNewsMessageID(t *testing.T) {
 		}
 	}
 }
+
+// A resumed FTP transfer (get -C -) says in the plan what SIZE decides:
+// a copy as long as the file ends the access before the data connection
+// (an End step with a condition), one longer than the file is fetched
+// from byte 0 (REST's condition).
+func TestExplainFTPRestart(t *testing.T) {
+	u := parseURL(t, "ftp://host/f.bin", urlkit.RFC1738)
+	p, err := PlanURL(u, PlanOptions{FTPRestart: 19660})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var size, end, epsv, rest = -1, -1, -1, -1
+	for i, st := range p.Steps {
+		switch {
+		case st.Op == "SIZE":
+			size = i
+		case st.Kind == End && st.When.On != "":
+			end = i
+			if st.When != (Cond{On: "SIZE", Reply: "213", Number: "=19660", Text: st.When.Text}) {
+				t.Errorf("the End step's condition: %+v", st.When)
+			}
+		case st.Op == "EPSV" && epsv < 0:
+			epsv = i
+		case st.Op == "REST":
+			rest = i
+			if st.When.On != "SIZE" || st.When.Number != "<19660" || !st.When.Not || st.Text != "REST 19660\r\n" {
+				t.Errorf("REST: %+v", st)
+			}
+		}
+	}
+	if !(0 <= size && size < end && end < epsv && epsv < rest) {
+		t.Errorf("SIZE %d, End %d, EPSV %d, REST %d: not in that order", size, end, epsv, rest)
+	}
+	lines := strings.Join(p.Lines(false), "\n")
+	if !strings.Contains(lines, "# if SIZE says 19660 bytes, the length of the copy held:\n# the copy held is complete") {
+		t.Errorf("explain does not show the check:\n%s", lines)
+	}
+	// TYPE A is not resumed: no REST, no check.
+	u = parseURL(t, "ftp://host/f.txt;type=a", urlkit.RFC1738)
+	if p, _ = PlanURL(u, PlanOptions{FTPRestart: 19660}); strings.Contains(strings.Join(p.Lines(false), "\n"), "19660") {
+		t.Errorf("TYPE A resumes:\n%s", strings.Join(p.Lines(false), "\n"))
+	}
+}
+
+// A kept FTP connection's steps are the one plan's (Plan.OnKept): no
+// connection and no login, a CWD back to the login directory, then the
+// plan's own steps after the login, unchanged.
+func TestPlanOnKept(t *testing.T) {
+	u := parseURL(t, "ftp://u:pw@host/pub/f.txt", urlkit.RFC1738)
+	p, err := PlanURL(u, PlanOptions{KeepFTP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := p.OnKept("/home/u\xff")
+	if k == nil {
+		t.Fatal("no kept form")
+	}
+	sends := k.Sends()
+	if sends[0].Text != "CWD /home/u\xff\xff\r\n" {
+		t.Errorf("first step %q, want the CWD home (IAC doubled)", sends[0].Text)
+	}
+	pwd := slices.IndexFunc(p.Steps, func(st Step) bool { return st.Op == "PWD" })
+	if rest := k.Steps[len(k.Steps)-(len(p.Steps)-pwd-1):]; !slices.EqualFunc(rest, p.Steps[pwd+1:], func(a, b Step) bool { return a.Text == b.Text && a.Op == b.Op && a.When == b.When }) {
+		t.Errorf("the steps after the login differ:\n%q\n%q", k.Lines(false), p.Lines(false))
+	}
+	for _, st := range k.Steps {
+		if st.Kind == Connect || st.Op == "USER" || st.Op == "PASS" || st.Op == "PWD" {
+			t.Errorf("kept plan has %v %s", st.Kind, st.Op)
+		}
+	}
+	if p, _ := PlanURL(u, PlanOptions{}); p.OnKept("/") != nil {
+		t.Error("a plan without KeepFTP has a kept form")
+	}
+}

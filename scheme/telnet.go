@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/request"
 )
 
 // Telnet is the view of a telnet URL (RFC 1738 3.8) and of RFC 1630's
@@ -221,8 +222,7 @@ func (p *planner) rlogin(t *Telnet) {
 	p.add(Step{Kind: Send, Op: "HANDSHAKE", Arg: remote, At: t.at.User, Binary: true, Text: hs, Why: why, RFC: "RFC 1282", Reply: "a NUL byte (or 0x01 and the reason of a refusal)"})
 	p.comment("the server trusts the local user name only from a privileged source port (512-1023): the client binds one when it runs as root")
 	if w, h := p.opts.Width, p.opts.Height; w > 0 && h > 0 {
-		msg := []byte{0xff, 0xff, 's', 's', byte(h >> 8), byte(h), byte(w >> 8), byte(w), 0, 0, 0, 0}
-		p.add(Step{Kind: Send, Op: "WINDOW", Arg: fmt.Sprintf("%dx%d", w, h), Binary: true, Text: string(msg),
+		p.add(Step{Kind: Send, Op: "WINDOW", Arg: fmt.Sprintf("%dx%d", w, h), Binary: true, Request: &request.Window{Width: w, Height: h},
 			Why: "the window size: magic FF FF 's' 's', rows, columns, pixels (0)", RFC: "RFC 1282",
 			When: Cond{Text: "the server asks for the window size (urgent byte 0x80); again when the size changes"}})
 	} else {

@@ -52,20 +52,27 @@ func TestFaultGreeting(t *testing.T) {
 	}
 }
 
-// An RFC 977 server: no CAPABILITIES (500), MODE READER unknown too (500),
-// 201 greeting; OVER is unknown, XOVER too, so the scan uses LISTGROUP.
-func TestFaultOldServer(t *testing.T) {
-	srv := wt.Start(t,
+// oldServer is the start of an RFC 977 server's session: no
+// CAPABILITIES, no MODE READER, the group misc.test holding 10 and 11.
+func oldServer() []wt.Step {
+	return []wt.Step{
 		wt.Send("201 old server ready (no posting)"),
 		wt.Expect("CAPABILITIES"), wt.Send("500 What?"),
 		wt.Expect("MODE READER"), wt.Send("500 What?"),
 		wt.Expect("GROUP misc.test"), wt.Send("211 2 10 11 misc.test"),
+	}
+}
+
+// An RFC 977 server: no CAPABILITIES (500), MODE READER unknown too (500),
+// 201 greeting; OVER is unknown, XOVER too, so the scan uses LISTGROUP.
+func TestFaultOldServer(t *testing.T) {
+	srv := wt.Start(t, append(oldServer(),
 		wt.Expect("XOVER 10-11"), wt.Send("500 What?"),
 		wt.Expect("LISTGROUP misc.test 10-11"), wt.Send("211 list follows", "10", "11", "."),
 		wt.Expect("HEAD 10"), wt.Send("221 10 <a@x> head", "Subject: one", "From: a@x", "Message-ID: <a@x>", "Xref: x misc.test:10", "."),
 		wt.Expect("HEAD 11"), wt.Send("423 gone"),
 		wt.Expect("QUIT"), wt.Send("205 bye"),
-	)
+	)...)
 	c := dial(t, srv.Addr(), nil)
 	if c.Capabilities() != nil || c.PostingAllowed() {
 		t.Errorf("caps %v, posting %v", c.Capabilities(), c.PostingAllowed())
@@ -383,5 +390,39 @@ func TestFaultEndlessEmptyRange(t *testing.T) {
 	srv.Wait(time.Second)
 	if overs != maxEmptyBatches {
 		t.Errorf("%d OVER commands", overs)
+	}
+}
+
+// The scanner sends the lines it is given (OverviewScanner.Lines: an
+// access plan's bytes), each ended with the batch's range or number; a
+// line with a CR is refused before anything is sent.
+func TestOverviewLinesAsGiven(t *testing.T) {
+	srv := wt.Start(t, append(oldServer(),
+		wt.Expect("xover 10-11"), wt.Send("500 What?"),
+		wt.Expect("listgroup misc.test 10-11"), wt.Send("211 list follows", "10", "."),
+		wt.Expect("head 10"), wt.Send("221 10 <a@x> head", "Subject: one", "."),
+		wt.Expect("QUIT"), wt.Send("205 bye"),
+	)...)
+	c := dial(t, srv.Addr(), nil)
+	ctx := testCtx(t)
+	if _, err := c.Group(ctx, "misc.test"); err != nil {
+		t.Fatal(err)
+	}
+	s := c.Overview(ctx, 10, 11)
+	s.Lines = OverviewLines{XOver: "xover ", ListGroup: "listgroup misc.test ", Head: "head "}
+	n := 0
+	for s.Next() {
+		n++
+	}
+	if s.Err() != nil || n != 1 {
+		t.Fatalf("%d articles, %v", n, s.Err())
+	}
+	s = c.Overview(ctx, 10, 11)
+	s.Lines = OverviewLines{ListGroup: "LISTGROUP misc.test\r\nQUIT "} // the method the first scan ended with
+	if s.Next() || !errors.Is(s.Err(), ErrUnsafeArg) {
+		t.Errorf("a line with CR LF: %v", s.Err())
+	}
+	if err := c.Quit(ctx); err != nil {
+		t.Error(err)
 	}
 }

@@ -1,6 +1,7 @@
 package nntp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -100,6 +101,10 @@ const (
 //
 // The connection is busy until Next returns false or Close is called.
 type OverviewScanner struct {
+	// Lines, set before the first Next, are the beginnings of the lines
+	// the scanner sends, as given: an access plan's bytes.
+	Lines OverviewLines
+
 	c       *Conn
 	ctx     context.Context
 	release func()
@@ -116,6 +121,35 @@ type OverviewScanner struct {
 	emptyRun int
 	asked    bool
 	gotItem  bool
+}
+
+// OverviewLines are the beginnings of the lines an OverviewScanner
+// sends, each of which it ends with the batch's range "LOW-HIGH" (HEAD:
+// an article's number) and CR LF. An empty one is the command and a
+// space ("OVER "; LISTGROUP's names the group: "LISTGROUP GROUP "). A
+// line with CR, LF or NUL is refused (ErrUnsafeArg).
+type OverviewLines struct {
+	Over, XOver, ListGroup, Head string
+}
+
+// line returns the line of the method m for rng.
+func (l *OverviewLines) line(m overMode, group, rng string) (string, error) {
+	var start string
+	switch m {
+	case overOVER:
+		start = cmp.Or(l.Over, "OVER ")
+	case overXOVER:
+		start = cmp.Or(l.XOver, "XOVER ")
+	case overLISTGROUP:
+		start = cmp.Or(l.ListGroup, "LISTGROUP "+group+" ")
+	default:
+		start = cmp.Or(l.Head, "HEAD ")
+	}
+	body, err := wire.CheckLine(start + rng + "\r\n")
+	if err != nil {
+		return "", opErr(strings.TrimSpace(start), err)
+	}
+	return body, nil
 }
 
 // maxEmptyBatches bounds the batches in a row that give no article: a
@@ -223,7 +257,11 @@ func (s *OverviewScanner) request() error {
 			if c.over == overXOVER {
 				verb = "XOVER"
 			}
-			r, err := c.cmd(s.ctx, verb, verb+" "+rng)
+			line, err := s.Lines.line(c.over, c.group, rng)
+			if err != nil {
+				return err
+			}
+			r, err := c.cmd(s.ctx, verb, line)
 			if err != nil {
 				return err
 			}
@@ -241,7 +279,11 @@ func (s *OverviewScanner) request() error {
 			if c.group == "" {
 				return opErr("LISTGROUP", fmt.Errorf("%w: no group selected with Group", ErrNoGroupSelected))
 			}
-			r, err := c.cmd(s.ctx, "LISTGROUP", "LISTGROUP "+c.group+" "+rng)
+			line, err := s.Lines.line(overLISTGROUP, c.group, rng)
+			if err != nil {
+				return err
+			}
+			r, err := c.cmd(s.ctx, "LISTGROUP", line)
 			if err != nil {
 				return err
 			}
@@ -284,7 +326,11 @@ func (s *OverviewScanner) request() error {
 // missing article (423).
 func (s *OverviewScanner) head(n int64) (Overview, bool, error) {
 	c := s.c
-	r, err := c.cmd(s.ctx, "HEAD", "HEAD "+strconv.FormatInt(n, 10))
+	line, err := s.Lines.line(overHEAD, c.group, strconv.FormatInt(n, 10))
+	if err != nil {
+		return Overview{}, false, err
+	}
+	r, err := c.cmd(s.ctx, "HEAD", line)
 	if err != nil {
 		return Overview{}, false, err
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -64,8 +63,7 @@ type Conn struct {
 
 	readDeadline atomic.Value // time.Time
 
-	smu     sync.Mutex // guards secrets (the tracer's mask runs inside writes)
-	secrets []string
+	secrets wire.Secrets // what SendSecret sent, masked in the trace
 }
 
 // AppendWindowSize appends the window-size message of RFC 1282: the magic
@@ -118,7 +116,7 @@ func (d *Dialer) DialHandshake(ctx context.Context, addr string, hs []byte) (*Co
 		// One lock for the tracer's lines and our urgent-byte notes.
 		tw := &lockedWriter{w: d.Trace}
 		c.trace = tw
-		c.conn = (&wire.Tracer{W: tw, Mask: c.mask, MaskReceived: true}).Conn(raw)
+		c.conn = (&wire.Tracer{W: tw, Mask: c.secrets.Mask, MaskReceived: true}).Conn(raw)
 	}
 	c.r = bufio.NewReader(c.conn)
 	release := wire.Bind(ctx, raw)
@@ -153,22 +151,9 @@ func (c *Conn) SendSecret(s string) error {
 	if err := wire.CheckArg(s, false); err != nil {
 		return fmt.Errorf("rlogin: password: %w", err)
 	}
-	c.smu.Lock()
-	c.secrets = append(c.secrets, s)
-	c.smu.Unlock()
+	c.secrets.Add(s)
 	_, err := c.Write([]byte(s + "\r"))
 	return err
-}
-
-func (c *Conn) mask(line string) string {
-	c.smu.Lock()
-	defer c.smu.Unlock()
-	for _, s := range c.secrets {
-		if s != "" {
-			line = strings.ReplaceAll(line, s, wire.Mask)
-		}
-	}
-	return line
 }
 
 // Write sends input to the server, unchanged.

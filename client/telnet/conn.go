@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strings"
 	"sync"
 	"time"
 
@@ -89,8 +88,7 @@ type Conn struct {
 	notify     func(opt byte, remote, enabled bool)
 	width      int
 	height     int
-	smu        sync.Mutex // guards secrets: the tracer's mask runs inside writes
-	secrets    []string
+	secrets    wire.Secrets // what SendSecret sent, masked in the trace
 	wbuf       []byte
 
 	p       *parser
@@ -167,22 +165,10 @@ func (d *Dialer) newConn(c net.Conn) *Conn {
 	tc.urgent = wire.SetOOBInline(c) == nil
 	tc.conn = c
 	if d.Trace != nil {
-		tr := &wire.Tracer{W: d.Trace, Mask: tc.mask, MaskReceived: true}
+		tr := &wire.Tracer{W: d.Trace, Mask: tc.secrets.Mask, MaskReceived: true}
 		tc.conn = tr.Conn(c)
 	}
 	return tc
-}
-
-// mask hides the secrets sent with SendSecret in the trace.
-func (c *Conn) mask(line string) string {
-	c.smu.Lock()
-	defer c.smu.Unlock()
-	for _, s := range c.secrets {
-		if s != "" {
-			line = strings.ReplaceAll(line, s, wire.Mask)
-		}
-	}
-	return line
 }
 
 func (c *Conn) request(opts []byte) error {
@@ -427,9 +413,7 @@ func (c *Conn) SendSecret(s string) error {
 	if err := wire.CheckArg(s, false); err != nil {
 		return fmt.Errorf("telnet: password: %w", err)
 	}
-	c.smu.Lock()
-	c.secrets = append(c.secrets, s)
-	c.smu.Unlock()
+	c.secrets.Add(s)
 	_, err := c.Write([]byte(s + "\n"))
 	return err
 }

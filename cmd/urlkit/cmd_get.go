@@ -468,7 +468,7 @@ func (o *getOptions) get(ctx context.Context, st *Streams, f *fetch.Fetcher, job
 	}
 	cw := &byteCounter{w: dst, err: &werr}
 	if o.list {
-		err = writeList(cw, resp, o.news.json, func(w string) { resp.Warnings = append(resp.Warnings, w) })
+		err = writeList(cw, resp, o.news.json)
 	} else if o.headOnly && !raw {
 		if err = writeHead(cw, resp, o.news.json); err != nil && werr == nil {
 			werr = err

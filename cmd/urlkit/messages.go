@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/safetext"
@@ -124,11 +123,11 @@ func appendQuoteInput(b []byte, s string, off int) []byte {
 		return strconv.AppendQuote(b, s)
 	}
 	off = max(0, min(off, len(s)))
-	lo, hi := runeStart(s, max(0, off-quoteContext)), runeStart(s, min(len(s), off+quoteContext))
+	lo, hi := safetext.RuneStart(s, max(0, off-quoteContext)), safetext.RuneStart(s, min(len(s), off+quoteContext))
 	if lo <= quoteHead {
 		b = strconv.AppendQuote(b, s[:hi])
 	} else {
-		head := runeStart(s, quoteHead)
+		head := safetext.RuneStart(s, quoteHead)
 		b = strconv.AppendQuote(b, s[:head])
 		b = fmt.Appendf(b, "...(%d bytes)...", lo-head)
 		b = strconv.AppendQuote(b, s[lo:hi])
@@ -139,19 +138,5 @@ func appendQuoteInput(b []byte, s string, off int) []byte {
 	return b
 }
 
-// runeStart moves i back to the start of the UTF-8 sequence it is in.
-func runeStart(s string, i int) int {
-	for k := 0; k < utf8.UTFMax && i > 0 && i < len(s) && !utf8.RuneStart(s[i]); k++ {
-		i--
-	}
-	return i
-}
-
 // clip shortens a message text to maxQuoted bytes around its middle.
-func clip(s string) string {
-	if len(s) <= 2*maxQuoted {
-		return s
-	}
-	head, tail := runeStart(s, maxQuoted), runeStart(s, len(s)-maxQuoted)
-	return s[:head] + fmt.Sprintf("...(%d bytes)...", tail-head) + s[tail:]
-}
+func clip(s string) string { return safetext.Clip(s, maxQuoted) }

@@ -92,3 +92,8 @@ type Prospero struct {
 	// current one (version 0, left out).
 	Version string
 }
+
+// Window is rlogin's window-size message (RFC 1282): the terminal's
+// size in characters. Its bytes are the rlogin client's own
+// (rlogin.AppendWindowSize), which also writes the sizes of a resize.
+type Window struct{ Width, Height int }

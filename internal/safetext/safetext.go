@@ -8,6 +8,7 @@ package safetext
 import (
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -532,4 +533,24 @@ func unhex(c byte) int {
 		return int(c-'A') + 10
 	}
 	return -1
+}
+
+// RuneStart returns i, or the start of the UTF-8 sequence byte i of s
+// falls inside, so that s can be cut there between characters.
+func RuneStart(s string, i int) int {
+	for k := 0; k < utf8.UTFMax && i > 0 && i < len(s) && !utf8.RuneStart(s[i]); k++ {
+		i--
+	}
+	return i
+}
+
+// Clip shortens s, when it is longer than 2*n bytes, to its first and
+// last n bytes (cut between characters) around a count of the bytes left
+// out: a line of a server's quoted in a message.
+func Clip(s string, n int) string {
+	if len(s) <= 2*n {
+		return s
+	}
+	head, tail := RuneStart(s, n), RuneStart(s, len(s)-n)
+	return s[:head] + "...(" + strconv.Itoa(tail-head) + " bytes)..." + s[tail:]
 }

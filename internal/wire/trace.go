@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"sync"
 
 	"github.com/urlkit/urlkit/internal/safetext"
@@ -177,4 +178,32 @@ func printable(s string) string {
 		}
 	}
 	return s
+}
+
+// Secrets is the list of secrets a session client has sent (a password
+// typed at a login prompt), which its trace masks from then on. The
+// zero value is empty and ready; it may be used concurrently, since a
+// tracer's Mask runs inside writes.
+type Secrets struct {
+	mu   sync.Mutex
+	list []string
+}
+
+// Add masks s in the trace from now on.
+func (s *Secrets) Add(secret string) {
+	s.mu.Lock()
+	s.list = append(s.list, secret)
+	s.mu.Unlock()
+}
+
+// Mask returns line with every secret replaced by Mask: a Tracer's Mask.
+func (s *Secrets) Mask(line string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sec := range s.list {
+		if sec != "" {
+			line = strings.ReplaceAll(line, sec, Mask)
+		}
+	}
+	return line
 }

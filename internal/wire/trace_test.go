@@ -112,3 +112,17 @@ func TestTraceMaskReceived(t *testing.T) {
 		t.Errorf("trace %q", got)
 	}
 }
+
+// TestSecretsMask: a secret added is masked wherever it appears in a
+// line, an empty one is not (it would mask between every byte).
+func TestSecretsMask(t *testing.T) {
+	var s Secrets
+	if got := s.Mask("hunter2"); got != "hunter2" {
+		t.Errorf("nothing added: %q", got)
+	}
+	s.Add("")
+	s.Add("hunter2")
+	if got, want := s.Mask("hunter2\r\nxhunter2"), Mask+"\r\nx"+Mask; got != want {
+		t.Errorf("Mask = %q, want %q", got, want)
+	}
+}
