@@ -181,7 +181,10 @@ func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return failure(r, &u, err, raw)
 	}
 	req := f.newRequest(&u)
-	req.json = name != "ftp" && wantsJSON(r)
+	// The openers of news, WAIS and Prospero write their listings as
+	// JSON lines when asked; an FTP directory is listed below; a Gopher
+	// menu stays as the server sent it.
+	req.json = wantsJSON(r) && (name == "news" || name == "nntp" || name == "wais" || name == "prospero")
 	req.modTime = true
 	head := r.Method == http.MethodHead
 	var fresp *Response
