@@ -195,6 +195,7 @@ func TestTransportGopher(t *testing.T) {
 	for _, tc := range []transportCase{
 		{name: "menu: as the server sent it", url: base + "/1/", ctype: "application/gopher-menu", has: []string{"0hello\t/hello.txt\t", "1docs\t/docs\t"}, length: -1},
 		{name: "text: still as sent", url: base + "/0/hello.txt", ctype: "text/plain", has: []string{"Hello"}, length: -1},
+		{name: "menu, JSON lines asked: the menu as sent", url: base + "/1/", hdr: []string{"Accept", "application/x-ndjson, application/gopher-menu;q=0.9"}, ctype: "application/gopher-menu", has: []string{"0hello\t/hello.txt\t"}},
 		{name: "binary item 9", url: base + "/9/bin/data.bin", ctype: "application/octet-stream", body: strings.Repeat("\x01", 4096)},
 		{name: "GIF item g", url: base + "/g/bin/pixel.gif", ctype: "image/gif", has: []string{"GIF8"}},
 		{name: "Gopher+ +N: Content-Length", url: base + "/9/bin/data.bin%09%09+", ctype: "application/octet-stream", body: strings.Repeat("\x01", 4096), length: 4096},
