@@ -306,7 +306,7 @@ func (o *NNTPOpener) read(ctx context.Context, req *Request, steps []scheme.Step
 				body.closeR = s.Close // a listing stopped early is read to its end
 			}
 			resp.Entries = articles(addr, g.Name, s)
-			body.r = listing.NewReader(resp.Entries, o.JSON)
+			body.r = listing.NewReader(resp.Entries, o.JSON || req.json)
 			resp.Body = body
 			return resp, nil
 		case "ARTICLE":
@@ -331,7 +331,7 @@ func (o *NNTPOpener) read(ctx context.Context, req *Request, steps []scheme.Step
 			}
 			resp.Listing = true
 			resp.Entries = groups(addr, s)
-			body.r, body.closeR = listing.NewReader(resp.Entries, o.JSON), s.Close
+			body.r, body.closeR = listing.NewReader(resp.Entries, o.JSON || req.json), s.Close
 			resp.Body = body
 			return resp, nil
 		}

@@ -95,7 +95,7 @@ func (o *ProsperoOpener) open(ctx context.Context, req *Request) (*Response, err
 		req.progress()
 		switch st.Op {
 		case request.ProsperoList:
-			return o.listing(addr, st.Arg, reply.Links)
+			return o.listing(addr, st.Arg, reply.Links, o.JSON || req.json)
 		case request.ProsperoContents:
 			if data, ok := contentsOf(reply.Attributes); ok {
 				return bodyOf("text/plain", data), nil
@@ -339,9 +339,9 @@ func prosperoURL(v scheme.Prospero) string {
 }
 
 // listing is the Response of the links of the directory hsoname.
-func (o *ProsperoOpener) listing(addr, hsoname string, links []prospero.Link) (*Response, error) {
+func (o *ProsperoOpener) listing(addr, hsoname string, links []prospero.Link, asJSON bool) (*Response, error) {
 	h := listing.Header{Format: listing.Prospero, Server: addr, Of: hsoname}
-	return listingOf(prosperoEntries(links), h, o.JSON, prosperoListingType), nil
+	return listingOf(prosperoEntries(links), h, asJSON, prosperoListingType), nil
 }
 
 // classify names the kind of the Prospero client's errors (see

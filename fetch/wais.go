@@ -138,7 +138,7 @@ func (o *WAISOpener) open(ctx context.Context, req *Request) (*Response, error) 
 	if len(resp.Hits) == 0 && len(resp.Diagnostics) > 0 {
 		return nil, &resp.Diagnostics[0]
 	}
-	return listingOf(waisHits(v, sr.Database, resp.Hits), listing.Header{Format: listing.WAIS, Server: addr, Of: sr.Database, Query: sr.SeedWords}, o.JSON, waisHitsType), nil
+	return listingOf(waisHits(v, sr.Database, resp.Hits), listing.Header{Format: listing.WAIS, Server: addr, Of: sr.Database, Query: sr.SeedWords}, o.JSON || req.json, waisHitsType), nil
 }
 
 // waisHits turns the hits of a search of database on the server of v
