@@ -57,7 +57,11 @@ var allowedImports = map[string][]string{
 	"client/rlogin":    {"internal/wire"},
 	// TN3270 is telnet with three options (RFC 1576): it reuses the NVT.
 	"client/tn3270": {"internal/wire", "client/telnet"},
-	"cmd/urlkit":    {"*"},
+	// The HTTP gateway (urlkit serve): an http.Handler on fetch's
+	// Transport, rendering what the clients' parsers read. Nothing but
+	// the command line imports it.
+	"gateway":    {"", "scheme", "fetch", "internal/safetext", "internal/gophertype", "internal/percent", "client/ftp", "client/gopher", "client/nntp", "client/wais", "client/prospero"},
+	"cmd/urlkit": {"*"},
 }
 
 // testOnlyImports are the imports a package's _test.go files may add to
