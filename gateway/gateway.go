@@ -95,12 +95,10 @@ type Config struct {
 	ErrorLog *log.Logger
 
 	// Fetcher, if set, is the Fetcher the gateway fetches with (its
-	// openers' settings: dialers, timeouts); New sets its limits and its
-	// destination check, so it must not be shared. Nil means a zero one.
+	// openers' settings, its Resolver, which also resolves the names of
+	// AllowDest); New sets its limits and its DialCheck, so it must not
+	// be shared. Nil means a zero one.
 	Fetcher *fetch.Fetcher
-	// Lookup resolves the names of AllowDest; nil means
-	// net.DefaultResolver.
-	Lookup func(ctx context.Context, host string) ([]netip.Addr, error)
 }
 
 // Default limits (see Config).
@@ -167,12 +165,6 @@ func New(cfg Config) (*Handler, error) {
 		}
 		h.dest.allow = append(h.dest.allow, d)
 	}
-	h.dest.lookup = cfg.Lookup
-	if h.dest.lookup == nil {
-		h.dest.lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
-			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-		}
-	}
 	if cfg.AllowFile != "" {
 		if err := checkFileRoot(cfg.AllowFile); err != nil {
 			return nil, err
@@ -183,10 +175,17 @@ func New(cfg Config) (*Handler, error) {
 	if h.fetcher == nil {
 		h.fetcher = &fetch.Fetcher{}
 	}
+	res := h.fetcher.Resolver
+	if res == nil {
+		res = net.DefaultResolver
+	}
+	h.dest.lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
+		return res.LookupNetIP(ctx, "ip", host)
+	}
 	configureFetcher(h.fetcher, &cfg, &h.dest, h.idle)
 
 	lim := newLimiter(cfg.MaxConns, cfg.MaxConnsPerClient, cfg.MaxWaiting)
-	h.rt = &guard{next: newTransport(h.fetcher), lim: lim, fileRoot: cfg.AllowFile}
+	h.rt = &guard{next: &fetch.Transport{Fetcher: h.fetcher}, lim: lim, fileRoot: cfg.AllowFile}
 	h.web = newWebForm(webConfig{
 		Transport: h.rt,
 		AllowPost: cfg.AllowPost, AllowSend: cfg.AllowSend,
@@ -227,7 +226,14 @@ func configureFetcher(f *fetch.Fetcher, cfg *Config, dest *destPolicy, idle time
 	if cfg.SMTP != "" {
 		f.Mail.Server = cfg.SMTP
 	}
-	setDialCheck(f, dest)
+	// The destination policy, on every address dialled. Names of
+	// --allow-dest are resolved with a bound of their own: the check
+	// runs inside a dial, which has no context to lend it.
+	f.DialCheck = func(network string, addr netip.AddrPort) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return dest.check(ctx, addr)
+	}
 }
 
 // Server returns an http.Server for h with the gateway's bounds on the
@@ -334,17 +340,16 @@ func plainError(w http.ResponseWriter, code int, msg string) {
 	fmt.Fprintf(w, "%d %s\n%s\n", code, http.StatusText(code), msg)
 }
 
-// errStatus maps an error of the Transport or the limits to a status,
-// for an error the Transport returned instead of a response.
+// errStatus is the status of an error the Transport returned instead
+// of a response: the request's context, ended, or an http or https
+// request's failure, which the Transport passes on as net/http's
+// RoundTrippers do (the destination check's refusal among them).
 func errStatus(err error) int {
-	var fe *fetch.Error
 	switch {
 	case errors.Is(err, errRefusedDest):
 		return http.StatusForbidden
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, fetch.ErrTimeout):
+	case errors.Is(err, context.DeadlineExceeded):
 		return http.StatusGatewayTimeout
-	case errors.As(err, &fe) && (errors.Is(err, fetch.ErrUnsafe) || errors.Is(err, fetch.ErrInvalidURL)):
-		return http.StatusForbidden
 	}
 	return http.StatusBadGateway
 }

@@ -285,37 +285,6 @@ type iotestErrReader struct{}
 
 func (iotestErrReader) Read([]byte) (int, error) { return 0, errors.New("fetch: short transfer") }
 
-// A 401 from the Transport reaches the client as a Basic challenge.
-func TestProxyFormChallenge(t *testing.T) {
-	up := &fakeUpstream{fn: func(r *http.Request) (*http.Response, error) {
-		if u, p, ok := r.BasicAuth(); ok && u == "tester" && p == "pw" {
-			return textResponse(r, 200, "listing"), nil
-		}
-		return textResponse(r, 401, "password required"), nil
-	}}
-	srv := serveTest(t, newTestHandler(t, Config{}, up))
-	req := proxyRequest(t, srv.URL, "ftp://tester@192.0.2.1/pub/")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 401 || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Basic ") {
-		t.Errorf("status %d, WWW-Authenticate %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
-	}
-	req = proxyRequest(t, srv.URL, "ftp://tester@192.0.2.1/pub/")
-	req.SetBasicAuth("tester", "pw")
-	resp, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || string(b) != "listing" {
-		t.Errorf("with the password: %d %q", resp.StatusCode, b)
-	}
-}
-
 // Issue 38 item 3: a client that stops reading cannot hold a fetch: the
 // write times out, the fetch is closed and its slot given back.
 func TestSlowClientReleasesFetch(t *testing.T) {

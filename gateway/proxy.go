@@ -79,9 +79,6 @@ func (h *Handler) proxy(w http.ResponseWriter, r *http.Request) {
 	// An object from a server is not the gateway's page: whatever it is
 	// (HTML, a Gopher h item), it runs sandboxed and without script.
 	setSecurityHeaders(hd, cspObject)
-	if resp.StatusCode == http.StatusUnauthorized && hd.Get("WWW-Authenticate") == "" {
-		hd.Set("WWW-Authenticate", `Basic realm="urlkit gateway", charset="UTF-8"`)
-	}
 	if resp.ContentLength >= 0 && hd.Get("Content-Length") == "" && resp.StatusCode != http.StatusNoContent {
 		hd.Set("Content-Length", strconv.FormatInt(resp.ContentLength, 10))
 	}
