@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/urlkit/urlkit/fetch"
@@ -388,4 +389,30 @@ func TestProxyFormFile(t *testing.T) {
 	proxyCase{name: "a file elsewhere", url: "file:///etc/passwd", status: 403}.run(t, gw)
 	_, off := realGateway(t, Config{})
 	proxyCase{name: "file: without --allow-file", url: "file://" + dir + "/a.txt", status: 403}.run(t, off)
+}
+
+// DNS rebinding gains nothing: the check is on the address dialled, so a
+// name that resolves to an allowed address for one fetch and to a
+// private one for the next is refused the second time.
+func TestProxyFormRebinding(t *testing.T) {
+	env := wiretest.ServerEnv(t, "GOPHER_PORT")
+	var rebound atomic.Bool
+	f := &fetch.Fetcher{}
+	cfg := Config{AllowDest: []string{"127.0.0.1:" + env["GOPHER_PORT"]}, Fetcher: f}
+	_, gw := realGateway(t, cfg)
+	// realGateway set the test names; this name answers differently
+	// for the second fetch.
+	f.Resolver = wiretest.Resolver(t, func(name string) []netip.Addr {
+		if name != "rebind.test" {
+			return nil
+		}
+		if rebound.Load() {
+			return []netip.Addr{netip.MustParseAddr("10.0.0.1")}
+		}
+		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}
+	})
+	url := "gopher://rebind.test:" + env["GOPHER_PORT"] + "/0/hello.txt"
+	proxyCase{name: "first lookup: the allowed address", url: url, has: []string{"Hello"}}.run(t, gw)
+	rebound.Store(true)
+	proxyCase{name: "second lookup: a private address", url: url, status: 403}.run(t, gw)
 }
