@@ -59,7 +59,11 @@ var allowedImports = map[string][]string{
 	"client/rlogin":    {"internal/wire"},
 	// TN3270 is telnet with three options (RFC 1576): it reuses the NVT.
 	"client/tn3270": {"internal/wire", "client/telnet"},
-	"cmd/urlkit":    {"*"},
+	// The HTTP gateway (urlkit serve): an http.Handler on fetch's
+	// Transport, rendering what the clients' parsers read. Nothing but
+	// the command line imports it.
+	"gateway":    {"", "scheme", "fetch", "listing", "internal/safetext", "internal/gophertype", "internal/percent", "client/ftp", "client/gopher", "client/nntp", "client/wais", "client/prospero"},
+	"cmd/urlkit": {"*"},
 	// Listings as structured entries and their text and JSON forms:
 	// fed by fetch, written by the command line and the gateway.
 	"listing": {"internal/safetext", "internal/gophertype"},
