@@ -57,7 +57,11 @@ var allowedImports = map[string][]string{
 	"client/rlogin":    {"internal/wire"},
 	// TN3270 is telnet with three options (RFC 1576): it reuses the NVT.
 	"client/tn3270": {"internal/wire", "client/telnet"},
-	"cmd/urlkit":    {"*"},
+	// The gateway: the web form renders what fetch brings (parsing menus
+	// and attribute blocks with the Gopher client's readers); nothing
+	// but the command line imports it.
+	"gateway":    {"", "scheme", "fetch", "client/gopher"},
+	"cmd/urlkit": {"*"},
 }
 
 // testOnlyImports are the imports a package's _test.go files may add to
