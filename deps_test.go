@@ -60,7 +60,7 @@ var allowedImports = map[string][]string{
 	// The gateway: the web form renders what fetch brings (parsing menus
 	// and attribute blocks with the Gopher client's readers); nothing
 	// but the command line imports it.
-	"gateway":    {"", "scheme", "fetch", "client/gopher"},
+	"gateway":    {"", "scheme", "fetch", "client/gopher", "internal/safetext"},
 	"cmd/urlkit": {"*"},
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -98,7 +99,7 @@ func (q *query) menu(r io.Reader) {
 		p.Lines = append(p.Lines, menuItem(m.Item()))
 	}
 	if err := m.Err(); err != nil {
-		p.Err = err.Error()
+		p.Err = safetext.Visible(err.Error())
 	}
 	q.wf.render(q.w, q.r, http.StatusOK, "menu", p)
 }
@@ -248,7 +249,7 @@ func (q *query) attributes(r io.Reader) {
 	p := attrPage{pageHead: pageHead{Title: "Gopher+ attributes", URL: q.redacted()}}
 	blocks, err := gopher.ParseAttributes(r)
 	if err != nil {
-		p.Err = err.Error()
+		p.Err = safetext.Visible(err.Error())
 	}
 	for _, b := range blocks {
 		switch b.Name {

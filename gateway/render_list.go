@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -82,13 +83,13 @@ func (q *query) listing(r io.Reader) {
 		}
 		var e entry
 		if err := json.Unmarshal(line, &e); err != nil {
-			p.Err = "a listing line does not read: " + err.Error()
+			p.Err = safetext.Visible("a listing line does not read: " + err.Error())
 			break
 		}
 		es = append(es, e)
 	}
 	if err := sc.Err(); err != nil && p.Err == "" {
-		p.Err = "the listing ends early: " + err.Error()
+		p.Err = safetext.Visible("the listing ends early: " + err.Error())
 	}
 	switch {
 	case len(es) > 0 && es[0].Group != "":

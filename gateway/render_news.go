@@ -16,6 +16,7 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/transform"
 
+	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -48,7 +49,7 @@ func (q *query) article(r io.Reader) {
 	p := articlePage{pageHead: pageHead{Title: "Article", URL: q.redacted()}}
 	m, err := mail.ReadMessage(bufio.NewReader(io.LimitReader(r, maxArticle)))
 	if err != nil {
-		p.Err = "the article does not read: " + err.Error()
+		p.Err = safetext.Visible("the article does not read: " + err.Error())
 		q.wf.render(q.w, q.r, http.StatusOK, "article", p)
 		return
 	}

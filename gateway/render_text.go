@@ -12,9 +12,11 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 
 	"github.com/urlkit/urlkit/client/gopher"
+	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -80,12 +82,12 @@ func (q *query) textPage(body io.Reader, contentType string) {
 	if enc != encoding.Nop {
 		r = transform.NewReader(br, enc.NewDecoder())
 	} else {
-		r = transform.NewReader(br, encoding.UTF8Validator)
+		r = transform.NewReader(br, unicode.UTF8.NewDecoder()) // invalid bytes: U+FFFD
 	}
 	err := copyEscaped(q.w, r)
 	tail := textTail{}
 	if err != nil {
-		tail.Err = "the text ends early: " + err.Error()
+		tail.Err = safetext.Visible("the text ends early: " + err.Error())
 	}
 	q.wf.pages.ExecuteTemplate(q.w, "text-tail", tail)
 }

@@ -13,9 +13,11 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/fetch"
+	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -174,10 +176,23 @@ func parseMessage(raw string) string {
 // own; html/template escapes what is left for the attribute.
 func gatewayHref(s string) string {
 	u, err := fetch.ParseURL(s, urlkit.RFC1738)
-	if err != nil || u.Scheme == "" || strings.ContainsAny(s, " \t\r\n\"<>\\") {
+	if err != nil || !isScheme(u.Scheme) || !strings.HasPrefix(s, u.Scheme+":") || strings.ContainsAny(s, " \t\r\n\"<>\\") {
 		return ""
 	}
 	return "/" + s
+}
+
+// isScheme reports a scheme name as RFC 3986 3.1 writes it: a letter,
+// then letters, digits, "+", "-" and ".".
+func isScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // query is one request for the page of a URL.
@@ -381,7 +396,7 @@ func (wf *webForm) fail(w http.ResponseWriter, r *http.Request, target string, s
 		return
 	}
 	wf.render(w, r, status, "error", errorPage{pageHead: pageHead{Title: strconv.Itoa(status) + " " + http.StatusText(status), URL: target},
-		Status: status, Message: msg})
+		Status: status, Message: safetext.Visible(msg)})
 }
 
 // render executes a page template. Pages are small (listings are
@@ -392,13 +407,36 @@ func (wf *webForm) render(w http.ResponseWriter, r *http.Request, status int, na
 		http.Error(w, "urlkit: page template: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
+	page := cleanText(b.String())
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(b.Len()))
+	h.Set("Content-Length", strconv.Itoa(len(page)))
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
-		io.WriteString(w, b.String())
+		io.WriteString(w, page)
 	}
+}
+
+// cleanText makes a page's text safe for a text browser in a terminal:
+// control bytes from a server (an ESC sequence) and bytes that are not
+// UTF-8 become U+FFFD, which no terminal acts on. Markup is ASCII
+// without control bytes, so only server text changes.
+func cleanText(s string) string {
+	clean := utf8.ValidString(s)
+	for i := 0; clean && i < len(s); i++ {
+		if c := s[i]; c < ' ' && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+			clean = false
+		}
+	}
+	if clean {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r < ' ' && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+			return utf8.RuneError
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
 }
 
 // download sends an object that is not for a page as a file to save,

@@ -85,27 +85,10 @@ func checkPage(t *testing.T, body string) {
 // isGatewayLink reports a link of the forms the web form writes: "/",
 // or "/" followed by a URL's scheme and ":".
 func isGatewayLink(h string) bool {
-	if h == "/" {
-		return true
-	}
 	rest, ok := strings.CutPrefix(h, "/")
-	if !ok || rest == "" || !isAlpha(rest[0]) {
-		return false
-	}
-	i := strings.IndexByte(rest, ':')
-	if i < 0 {
-		return false
-	}
-	for j := 0; j < i; j++ {
-		c := rest[j]
-		if !isAlpha(c) && !(c >= '0' && c <= '9') && c != '+' && c != '-' && c != '.' {
-			return false
-		}
-	}
-	return true
+	name, _, colon := strings.Cut(rest, ":")
+	return h == "/" || ok && colon && isScheme(name)
 }
-
-func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func TestWebHome(t *testing.T) {
 	ts := webServer(t, webConfig{})
