@@ -57,10 +57,10 @@ var allowedImports = map[string][]string{
 	"client/rlogin":    {"internal/wire"},
 	// TN3270 is telnet with three options (RFC 1576): it reuses the NVT.
 	"client/tn3270": {"internal/wire", "client/telnet"},
-	// The gateway: the web form renders what fetch brings (parsing menus
-	// and attribute blocks with the Gopher client's readers); nothing
-	// but the command line imports it.
-	"gateway":    {"", "scheme", "fetch", "client/gopher", "internal/safetext"},
+	// The HTTP gateway (urlkit serve): an http.Handler on fetch's
+	// Transport, rendering what the clients' parsers read. Nothing but
+	// the command line imports it.
+	"gateway":    {"", "scheme", "fetch", "internal/safetext", "internal/gophertype", "internal/percent", "client/ftp", "client/gopher", "client/nntp", "client/wais", "client/prospero"},
 	"cmd/urlkit": {"*"},
 }
 

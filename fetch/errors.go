@@ -30,7 +30,8 @@ var (
 	ErrUnsupportedScheme = errors.New("unsupported scheme")
 	// ErrUnsafe: the URL would put CR, LF or NUL into a protocol line once
 	// decoded (RFC 1738 section 6); nothing was sent. Error.Offset names
-	// the escape.
+	// the escape. Also a connection that Fetcher.DialCheck refused: none
+	// was made, and the cause names the address.
 	ErrUnsafe = errors.New("unsafe URL")
 	// ErrBlockedPort: the URL names a port other than its scheme's default
 	// that is on the Fetch standard's list of blocked ports (RFC 1738
@@ -266,7 +267,7 @@ func classify(ctx context.Context, err error, body bool, c classifier) error {
 		return ErrConnectTimeout
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
 		return ErrTimeout
-	case errors.Is(err, ErrUnsafe), errors.Is(err, wire.ErrUnsafeArg):
+	case errors.Is(err, ErrUnsafe), errors.Is(err, wire.ErrUnsafeArg), errors.Is(err, wire.ErrDestination):
 		return ErrUnsafe
 	case errors.Is(err, ErrLongTransfer):
 		return ErrLongTransfer

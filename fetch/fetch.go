@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/netip"
 	"strings"
 	"time"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/internal/wire"
 	urlscheme "github.com/urlkit/urlkit/scheme"
 )
 
@@ -67,6 +70,26 @@ type Fetcher struct {
 	// AllowPorts lists ports to fetch from even though they are on the
 	// list of blocked ports (see CheckURL and BlockedPort).
 	AllowPorts []int
+
+	// DialCheck, if set, is the destination policy: it is called with
+	// each address a connection is about to be made to, after the name
+	// was resolved and before any packet is sent (net.Dialer's Control
+	// hook), so a name that resolves to another address the next time
+	// (DNS rebinding) cannot pass it. Every connection goes through it:
+	// the control and data connections of FTP (an EPSV or PASV reply's
+	// address, the peer of an active-mode data connection), Gopher,
+	// NNTP, SMTP, WAIS, telnet, rlogin and tn3270 sessions, Prospero's
+	// UDP exchanges (whose socket is connected, so every reply comes
+	// from the checked address), and HTTP through the standard
+	// transport (an HTTPOpener.Client of your own dials its own way).
+	// network is "tcp4", "tcp6", "udp4" or "udp6"; an IPv4-mapped
+	// address comes unmapped. A non-nil error refuses the address: the
+	// dialer tries the name's next address, and when none is left the
+	// fetch fails with ErrUnsafe, its cause naming the address refused.
+	DialCheck func(network string, addr netip.AddrPort) error
+	// Resolver looks up the host names of every connection (DialCheck
+	// then sees the addresses it returns); nil means net.DefaultResolver.
+	Resolver *net.Resolver
 
 	// Gateways maps a scheme (lower case) to the gateway through which
 	// its URLs are fetched, overriding the environment (see Gateway).
@@ -174,6 +197,8 @@ type Request struct {
 	// warning.
 	Resume Resume
 
+	modTime  bool       // FTP: MDTM for Response.ModTime (the Transport's Last-Modified)
+	json     bool       // listings as JSON lines, as the openers' JSON settings give them
 	kinds    classifier // the opener's, for its errors; nil when it names none
 	acc      access     // the view and concerns, read once
 	wd       *watchdog
@@ -420,6 +445,7 @@ func (f *Fetcher) do(ctx context.Context, req *Request) (*Response, error) {
 	if f.Trace != nil {
 		req.Trace = red.Writer(f.Trace)
 	}
+	ctx = f.withCheck(ctx)
 	ctx, lim := f.newLimits(ctx)
 	ctx, wd := newWatchdog(ctx, f.timeout())
 	req.wd = wd
@@ -482,6 +508,12 @@ func noOpener(name string) error {
 		return fmt.Errorf("%s URLs are not retrieved: urlkit has no opener for them (explain shows their access)", name)
 	}
 	return fmt.Errorf("no opener for %q: urlkit knows no access algorithm for it", name)
+}
+
+// withCheck returns ctx carrying DialCheck and Resolver (wire.WithCheck,
+// wire.WithResolver), which every client's dial reads from it.
+func (f *Fetcher) withCheck(ctx context.Context) context.Context {
+	return wire.WithResolver(wire.WithCheck(ctx, f.DialCheck), f.Resolver)
 }
 
 // newRequest returns the Request of a fetch of u.

@@ -143,7 +143,7 @@ var errStale = errors.New("the kept connection cannot go back to the login direc
 // or Dialer.DisableEPSV (PASV alone) the client makes its own instead of
 // the plan's EPSV and PASV.
 func (o *FTPOpener) open(ctx context.Context, req *Request) (*Response, error) {
-	opts := scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req), KeepFTP: o.Keep, FTPRestart: req.Resume.Offset, Head: req.Head, List: req.List}
+	opts := scheme.PlanOptions{Mode: urlkit.Lenient, Email: o.email(req), KeepFTP: o.Keep, FTPRestart: req.Resume.Offset, Head: req.Head, List: req.List, ModTime: req.modTime}
 	plan, err := req.plan(opts)
 	if err != nil {
 		return nil, invalid(err)

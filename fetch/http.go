@@ -20,6 +20,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/internal/wire"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -82,7 +83,7 @@ var sharedTransport = sync.OnceValue(func() *http.Transport {
 		if ct, ok := ctx.Value(connectTimeoutKey{}).(time.Duration); ok && ct > 0 {
 			d.Timeout = ct
 		}
-		return d.DialContext(ctx, network, addr)
+		return wire.Dial(ctx, &d, network, addr) // with Fetcher.DialCheck
 	}
 	t.Proxy = func(r *http.Request) (*url.URL, error) {
 		if p, ok := r.Context().Value(proxyKey{}).(func(*url.URL) (*url.URL, error)); ok && p != nil {

@@ -196,6 +196,7 @@ type Sent struct {
 // output and the plan-equals-wire test.
 func (f *Fetcher) Send(ctx context.Context, u *urlkit.URL, msg io.Reader) (*Sent, error) {
 	req := f.newRequest(u)
+	ctx = f.withCheck(ctx)
 	red := req.secrets()
 	if f.Trace != nil {
 		req.Trace = red.Writer(f.Trace)

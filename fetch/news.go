@@ -267,7 +267,7 @@ func (o *NNTPOpener) read(ctx context.Context, req *Request, steps []scheme.Step
 				s = c.Overview(ctx, g.Low, g.High)
 				body.closeR = s.Close // a listing stopped early is read to its end
 			}
-			body.next = o.overviewLines(s)
+			body.next = o.overviewLines(s, o.JSON || req.json)
 			resp.Body = body
 			return resp, nil
 		case "ARTICLE":
@@ -291,7 +291,7 @@ func (o *NNTPOpener) read(ctx context.Context, req *Request, steps []scheme.Step
 				return nil, failed(err)
 			}
 			resp.Listing = true
-			body.next, body.closeR = o.groupLines(s), s.Close
+			body.next, body.closeR = o.groupLines(s, o.JSON || req.json), s.Close
 			resp.Body = body
 			return resp, nil
 		}
@@ -343,7 +343,7 @@ func briefly(ctx context.Context, req *Request, quit func(context.Context)) {
 }
 
 // overviewLines formats one article per call, false at the end.
-func (o *NNTPOpener) overviewLines(s *nntp.OverviewScanner) func([]byte) ([]byte, bool, error) {
+func (o *NNTPOpener) overviewLines(s *nntp.OverviewScanner, asJSON bool) func([]byte) ([]byte, bool, error) {
 	return func(b []byte) ([]byte, bool, error) {
 		if s == nil || !s.Next() {
 			if s == nil {
@@ -352,7 +352,7 @@ func (o *NNTPOpener) overviewLines(s *nntp.OverviewScanner) func([]byte) ([]byte
 			return b, false, s.Err()
 		}
 		ov := s.Item()
-		if o.JSON {
+		if asJSON {
 			b, err := safetext.AppendJSONLine(b, struct {
 				Number    int64  `json:"number"`
 				Date      string `json:"date"`
@@ -372,13 +372,13 @@ func (o *NNTPOpener) overviewLines(s *nntp.OverviewScanner) func([]byte) ([]byte
 }
 
 // groupLines formats one group per call, false at the end.
-func (o *NNTPOpener) groupLines(s *nntp.GroupScanner) func([]byte) ([]byte, bool, error) {
+func (o *NNTPOpener) groupLines(s *nntp.GroupScanner, asJSON bool) func([]byte) ([]byte, bool, error) {
 	return func(b []byte) ([]byte, bool, error) {
 		if !s.Next() {
 			return b, false, s.Err()
 		}
 		g := s.Item()
-		if o.JSON {
+		if asJSON {
 			b, err := safetext.AppendJSONLine(b, struct {
 				Group  string `json:"group"`
 				High   int64  `json:"high"`

@@ -94,7 +94,7 @@ func (o *ProsperoOpener) open(ctx context.Context, req *Request) (*Response, err
 		req.progress()
 		switch st.Op {
 		case request.ProsperoList:
-			return o.listing(addr, st.Arg, reply.Links)
+			return o.listing(addr, st.Arg, reply.Links, o.JSON || req.json)
 		case request.ProsperoContents:
 			if data, ok := contentsOf(reply.Attributes); ok {
 				return bodyOf("text/plain", data), nil
@@ -338,10 +338,10 @@ func prosperoURL(v scheme.Prospero) string {
 }
 
 // listing renders the links of the directory hsoname.
-func (o *ProsperoOpener) listing(addr, hsoname string, links []prospero.Link) (*Response, error) {
+func (o *ProsperoOpener) listing(addr, hsoname string, links []prospero.Link, asJSON bool) (*Response, error) {
 	entries := prosperoEntries(links)
 	var resp *Response
-	if o.JSON {
+	if asJSON {
 		resp = bodyOf("application/json", jsonLines(entries))
 	} else {
 		var b bytes.Buffer

@@ -95,6 +95,7 @@ const screenSeparator = "-------------------------------------------------------
 // error is an *Error.
 func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error {
 	req := f.newRequest(u)
+	ctx = f.withCheck(ctx)
 	if t == nil {
 		t = &Terminal{}
 	}

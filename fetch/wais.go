@@ -139,7 +139,7 @@ func (o *WAISOpener) open(ctx context.Context, req *Request) (*Response, error) 
 		return nil, &resp.Diagnostics[0]
 	}
 	hits := waisHits(v, sr.Database, resp.Hits)
-	if o.JSON {
+	if o.JSON || req.json {
 		r := bodyOf("application/json", jsonLines(hits))
 		r.Listing = true
 		return r, nil

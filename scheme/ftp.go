@@ -461,6 +461,10 @@ func ftpAccess(f *FTP, p *planner) bool {
 		if typ == "I" {
 			st := p.send("SIZE", f.Name, ftpLine("SIZE", f.Name))
 			st.Reply, st.Why, st.RFC = "213 (a refusal is ignored)", "the size in advance, to tell a complete transfer from a short one; servers refuse SIZE in TYPE A", "RFC 3659 4"
+			if p.opts.ModTime {
+				st = p.send("MDTM", f.Name, ftpLine("MDTM", f.Name))
+				st.Reply, st.Why, st.RFC = "213 (a refusal is ignored)", "the modification time (a gateway's Last-Modified)", "RFC 3659 3"
+			}
 		}
 		p.passive()
 		if n := p.opts.FTPRestart; n > 0 && typ == "I" {

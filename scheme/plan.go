@@ -352,6 +352,10 @@ type PlanOptions struct {
 	// data (get -I): HTTP HEAD; FTP SIZE, MDTM and, when FEAT lists it,
 	// MLST instead of RETR.
 	Head bool
+	// ModTime asks, for an FTP file in TYPE I, for its modification
+	// time too: MDTM after SIZE (RFC 3659 3), as a gateway answering
+	// with Last-Modified wants it. A refusal is ignored.
+	ModTime bool
 	// List asks for a parsed FTP directory listing (get --list): FEAT,
 	// then MLSD when it lists MLST, else LIST, else NLST.
 	List bool

@@ -243,6 +243,12 @@ func (c *Conn) acceptData(ctx context.Context, ln net.Listener) (net.Conn, error
 			return nil, fmt.Errorf("ftp: waiting for the active data connection: %w", wire.ContextError(ctx, err))
 		}
 		if ta, ok := dc.RemoteAddr().(*net.TCPAddr); ok && ta.AddrPort().Addr().Unmap() == c.peer {
+			// The peer is the control connection's, which its dial
+			// checked; the check of ctx sees the data peer too.
+			if err := wire.CheckPeer(ctx, dc.RemoteAddr()); err != nil {
+				dc.Close()
+				return nil, fmt.Errorf("ftp: active data connection: %w", err)
+			}
 			return dc, nil
 		}
 		dc.Close()

@@ -16,5 +16,6 @@ func commandList() []*command {
 		getCmd,
 		sendCmd,
 		editCmd,
+		serveCmd,
 	}
 }

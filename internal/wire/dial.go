@@ -11,12 +11,13 @@ import (
 
 // Dial connects to addr on the named network with d.DialContext, so ctx
 // bounds name resolution and connection establishment as well as d.Timeout.
-// A nil d means the zero [net.Dialer].
+// A nil d means the zero [net.Dialer]. The check of ctx (WithCheck), if
+// any, is run on each address connected to.
 func Dial(ctx context.Context, d *net.Dialer, network, addr string) (net.Conn, error) {
 	if d == nil {
 		d = &net.Dialer{}
 	}
-	c, err := d.DialContext(ctx, network, addr)
+	c, err := checked(ctx, d).DialContext(ctx, network, addr)
 	if err != nil {
 		return nil, ContextError(ctx, err)
 	}

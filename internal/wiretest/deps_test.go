@@ -13,8 +13,9 @@ import (
 var clientLayerDeps = map[string][]string{
 	// x/sys/unix: poll, recv(MSG_OOB), SIOCATMARK for TCP urgent data;
 	// safetext: the trace escapes bytes as the redactor expects them.
-	"internal/wire":     {"golang.org/x/sys/unix", "internal/safetext"},
-	"internal/wiretest": {},
+	"internal/wire": {"golang.org/x/sys/unix", "internal/safetext"},
+	// dnsmessage: Resolver's in-memory name server.
+	"internal/wiretest": {"golang.org/x/net/dns/dnsmessage"},
 	"client/ftp":        {"internal/wire"},
 	"client/gopher":     {"internal/wire", "internal/gophertype"},
 	"client/nntp":       {"internal/wire"},

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// CLI.md serve: a listen address that is not loopback needs
+// --allow-from; without it serve exits 2 and says why, listening on
+// nothing.
+func TestServeNeedsAllowFrom(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0"} {
+		st, out, errOut := TestStreams("")
+		code := run(t.Context(), []string{"serve", "--listen", addr}, st)
+		if code != exitUsage || !strings.Contains(errOut.String(), "--allow-from") || out.Len() != 0 {
+			t.Errorf("serve --listen %s: exit %d, stderr %q; want 2 naming --allow-from", addr, code, errOut)
+		}
+	}
+	for _, args := range [][]string{
+		{"serve", "extra"},
+		{"serve", "--allow-from", "nonsense"},
+		{"serve", "--allow-dest", "host:0"},
+		{"serve", "--allow-file", "relative"},
+	} {
+		st, _, errOut := TestStreams("")
+		if code := run(t.Context(), append(args, "--listen", "127.0.0.1:0"), st); code != exitUsage {
+			t.Errorf("%q: exit %d (%s), want 2", args, code, errOut)
+		}
+	}
+}
+
+// syncBuffer is a Streams.Err the server goroutine writes while the
+// test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// urlkit serve on loopback: it says where it listens, serves the home
+// page and robots.txt with the security headers, writes the access log,
+// and stops at a signal (ctx) with status 0.
+func TestServeRuns(t *testing.T) {
+	logFile := filepath.Join(t.TempDir(), "access.log")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	errOut := &syncBuffer{}
+	st := &Streams{In: strings.NewReader(""), Out: io.Discard, Err: errOut}
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--access-log", logFile}, st) }()
+	var base string
+	re := regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+/)`)
+	for range 200 {
+		if m := re.FindStringSubmatch(errOut.String()); m != nil {
+			base = m[1]
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if base == "" {
+		t.Fatalf("serve did not say where it listens: %q", errOut)
+	}
+	resp, err := http.Get(base + "robots.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), "Disallow: /") || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("robots.txt: %d %q %v", resp.StatusCode, b, resp.Header)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Errorf("exit %d after the signal, stderr %q", code, errOut)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	log, _ := os.ReadFile(logFile)
+	if !regexp.MustCompile(`^127\.0\.0\.1 - - \[[^]]+\] "GET /robots\.txt HTTP/1\.1" 200 \d+\n$`).Match(log) {
+		t.Errorf("access log %q", log)
+	}
+}
