@@ -212,7 +212,7 @@ type postForm struct {
 }
 
 func (q *query) postForm(group string) *postForm {
-	if !q.wf.cfg.AllowPost {
+	if !q.wf.cfg.AllowPost || q.wf.cfg.Send == nil {
 		return nil
 	}
 	v := scheme.News{Group: group}
@@ -222,7 +222,7 @@ func (q *query) postForm(group string) *postForm {
 // newsPost posts the form's article to the group (POST through the
 // Transport, which posts a news: URL's body).
 func (q *query) newsPost(v *scheme.News) {
-	if !q.wf.cfg.AllowPost {
+	if !q.wf.cfg.AllowPost || q.wf.cfg.Send == nil {
 		q.fail(http.StatusForbidden, "posting is off (the gateway runs without --allow-post)")
 		return
 	}
@@ -252,27 +252,15 @@ func oneLine(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// send hands a message to the Transport as the body of a POST to the
-// URL (a news: posting, a mailto: submission) and shows the outcome.
+// send hands a message to the gateway's Send (a news: posting, a
+// mailto: submission) and shows the server's acceptance.
 func (q *query) send(msg, done string) {
-	req, err := http.NewRequestWithContext(q.r.Context(), http.MethodPost, q.text, strings.NewReader(msg))
-	if err != nil {
-		q.fail(http.StatusBadRequest, err.Error())
-		return
-	}
-	req.Header.Set("Content-Type", "message/rfc822")
-	resp, err := q.wf.cfg.Transport.RoundTrip(req)
+	sent, err := q.wf.cfg.Send(q.r.Context(), q.u, strings.NewReader(msg))
 	if err != nil {
 		q.fetchFailed(err)
 		return
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
-	if resp.StatusCode >= 400 {
-		q.fail(resp.StatusCode, strings.TrimSpace(string(b)))
-		return
-	}
-	q.wf.render(q.w, q.r, http.StatusOK, "sent", sentPage{pageHead: pageHead{Title: done, URL: q.redacted()}, Reply: strings.TrimSpace(string(b))})
+	q.wf.render(q.w, q.r, http.StatusOK, "sent", sentPage{pageHead: pageHead{Title: done, URL: q.redacted()}, Reply: sent.Reply})
 }
 
 type sentPage struct {

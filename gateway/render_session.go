@@ -109,7 +109,7 @@ type composePage struct {
 // mailto serves a mailto URL: the compose form (GET) and its sending
 // (POST, guarded against cross-site requests).
 func (q *query) mailto(v *scheme.Mailto) {
-	canSend := q.wf.cfg.AllowSend && q.wf.cfg.SMTP != ""
+	canSend := q.wf.cfg.AllowSend && q.wf.cfg.SMTP != "" && q.wf.cfg.Send != nil
 	why := ""
 	switch {
 	case !q.wf.cfg.AllowSend:

@@ -32,6 +32,10 @@ type webConfig struct {
 	// NNTP is the news server of news: URLs (HOST[:PORT]), SMTP the mail
 	// server of mailto: URLs; shown on pages, the Transport uses them.
 	NNTP, SMTP string
+	// Send posts a news article or submits a mail message
+	// (fetch.Fetcher.Send): the Transport serves GET and HEAD only. Nil
+	// turns the forms that send off, whatever AllowPost and AllowSend say.
+	Send func(ctx context.Context, u *urlkit.URL, msg io.Reader) (*fetch.Sent, error)
 	// AllowFile is the directory under which file: URLs are served; ""
 	// refuses them all.
 	AllowFile string
@@ -241,7 +245,9 @@ func (q *query) serve() {
 		q.fail(http.StatusMethodNotAllowed, "this URL takes no form")
 		return
 	}
-	resp, ok := q.fetch(q.text, true)
+	// Listings come as JSON lines; a Gopher menu is read as the server
+	// sent it (client/gopher's MenuReader).
+	resp, ok := q.fetch(q.text, !strings.EqualFold(q.u.Scheme, "gopher"))
 	if !ok {
 		return
 	}
@@ -298,7 +304,7 @@ func (q *query) fetch(rawURL string, listing bool) (*http.Response, bool) {
 		return nil, false
 	}
 	if listing {
-		req.Header.Set("Accept", "application/x-ndjson, application/gopher-menu;q=0.9, */*;q=0.5")
+		req.Header.Set("Accept", "application/x-ndjson, */*;q=0.5")
 	}
 	// A password for this request only: the browser's Basic answer to
 	// our 401 goes to the Transport, never into a link or a page.

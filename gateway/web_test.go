@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,14 +13,15 @@ import (
 	"github.com/urlkit/urlkit/fetch"
 )
 
-// webServer serves a web form over fetcherTransport on loopback.
+// webServer serves a web form over fetch.Transport on loopback.
 func webServer(t *testing.T, cfg webConfig) *httptest.Server {
 	t.Helper()
 	if cfg.Transport == nil {
-		tr := &fetcherTransport{}
-		tr.f.IgnoreEnvironment = true
-		tr.f.NNTP.Server = cfg.NNTP
-		cfg.Transport = tr
+		f := &fetch.Fetcher{IgnoreEnvironment: true}
+		f.NNTP.Server = cfg.NNTP
+		f.Mail.Server = cfg.SMTP
+		cfg.Transport = &fetch.Transport{Fetcher: f}
+		cfg.Send = f.Send
 	}
 	ts := httptest.NewServer(newWebForm(cfg))
 	t.Cleanup(ts.Close)
@@ -227,4 +229,27 @@ func TestStatusOf(t *testing.T) {
 			t.Errorf("statusOf(%v) = %d, want %d", tc.err, got, tc.want)
 		}
 	}
+}
+
+func answer(status int, ct string, body io.Reader) *http.Response {
+	h := http.Header{}
+	if ct != "" {
+		h.Set("Content-Type", ct)
+	}
+	return &http.Response{StatusCode: status, Header: h, Body: io.NopCloser(body)}
+}
+
+// server returns the port of a test server from its environment
+// variable (scripts/with-servers.sh), skipping the test without it
+// unless URLKIT_REQUIRE_SERVERS=1.
+func server(t testing.TB, env string) string {
+	t.Helper()
+	p := os.Getenv(env)
+	if p == "" {
+		if os.Getenv("URLKIT_REQUIRE_SERVERS") == "1" {
+			t.Fatalf("%s is not set: run under scripts/with-servers.sh", env)
+		}
+		t.Skipf("%s is not set (scripts/with-servers.sh starts the server)", env)
+	}
+	return p
 }
