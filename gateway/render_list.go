@@ -82,6 +82,17 @@ func (q *query) listing(r io.Reader) {
 			continue
 		}
 		var e entry
+		if line[0] != '{' {
+			// A listing of names (a file: directory, as fetch lists it):
+			// one per line, a directory's with a "/".
+			name := strings.TrimRight(string(line), "\r")
+			e.Name, e.Type = strings.TrimSuffix(name, "/"), "file"
+			if strings.HasSuffix(name, "/") {
+				e.Type = "dir"
+			}
+			es = append(es, e)
+			continue
+		}
 		if err := json.Unmarshal(line, &e); err != nil {
 			p.Err = safetext.Visible("a listing line does not read: " + err.Error())
 			break

@@ -6,9 +6,11 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urlkit/urlkit/fetch"
 )
@@ -252,4 +254,127 @@ func server(t testing.TB, env string) string {
 		t.Skipf("%s is not set (scripts/with-servers.sh starts the server)", env)
 	}
 	return p
+}
+
+// post sends a form to the gateway path p with the browser's
+// Sec-Fetch-Site header site ("" for none).
+func post(t *testing.T, ts *httptest.Server, p, site string, form url.Values) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, ts.URL, strings.NewReader(form.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.URL.Opaque = p
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if site != "" {
+		req.Header.Set("Sec-Fetch-Site", site)
+	}
+	resp, err := noRedirect.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp, string(b)
+}
+
+// Posting: only with AllowPost, only from the gateway's own pages (a
+// cross-site form is refused before anything is sent), and the article
+// then reads back from INN.
+func TestWebNewsPost(t *testing.T) {
+	port := server(t, "NNTP_PORT")
+	nntp := "127.0.0.1:" + port
+	off := webServer(t, webConfig{NNTP: nntp})
+	subject := "web form post " + strings.ReplaceAll(t.Name(), "/", " ")
+	form := url.Values{"from": {"Web <web@example.org>"}, "subject": {subject}, "body": {"posted from the web form\n.a dot line\n"}}
+	if resp, _ := post(t, off, "/news:local.post", "same-origin", form); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a post without AllowPost: %d, want 403", resp.StatusCode)
+	}
+	ts := webServer(t, webConfig{NNTP: nntp, AllowPost: true})
+	wantPage(t, ts, "/news:local.post", 200, `method="post"`, `action="/news:local.post"`)
+	if resp, _ := post(t, ts, "/news:local.post", "cross-site", form); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a cross-site post: %d, want 403", resp.StatusCode)
+	}
+	bad := url.Values{"from": {"Web <web@example.org>"}, "subject": {"two\r\nNewsgroups: other"}, "body": {"x"}}
+	if resp, _ := post(t, ts, "/news:local.post", "same-origin", bad); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("a subject of two lines: %d, want 400", resp.StatusCode)
+	}
+	resp, body := post(t, ts, "/news:local.post", "same-origin", form)
+	if resp.StatusCode != 200 || !strings.Contains(body, "240") {
+		t.Fatalf("a post: %d\n%s", resp.StatusCode, body)
+	}
+	for i := 0; ; i++ {
+		_, page := get(t, ts, "/news:local.post")
+		if strings.Contains(page, subject) {
+			break
+		}
+		if i == 50 {
+			t.Fatalf("the posted article is not in the group:\n%s", page)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// Texts: UTF-8 as it is, Latin-1 and CP437 told apart, ?charset= over
+// the guess; HTML from a server (an "h" item) under a CSP sandbox. The
+// files are served by pygopherd from its content directory (as they
+// are: Gophernicus would recode Latin-1 to UTF-8 itself).
+func TestWebCharsetAndHTML(t *testing.T) {
+	port := server(t, "GOPHER_PORT")
+	dir := filepath.Join(server(t, "GOPHER_DIR"), "root", "web-charset")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	files := map[string]string{
+		"utf8.txt":   "caf\u00e9 \u2603\n",
+		"latin1.txt": "caf\xe9 cr\xe8me br\xfbl\xe9e\n",
+		"cp437.txt":  "\xc9\xcd\xcd\xbb\n\xba\x41\x41\xba\n\xc8\xcd\xcd\xbc\n",
+		"page.html":  "<html><body><script>window.x=1</script>hi</body></html>\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts := webServer(t, webConfig{})
+	base := "/gopher://127.0.0.1:" + port + "/0/web-charset/"
+	wantPage(t, ts, base+"utf8.txt", 200, "caf\u00e9 \u2603", "<strong>utf-8</strong>")
+	wantPage(t, ts, base+"latin1.txt", 200, "caf\u00e9 cr\u00e8me br\u00fbl\u00e9e", "<strong>iso-8859-1</strong>")
+	wantPage(t, ts, base+"cp437.txt", 200, "\u2554\u2550\u2550\u2557", "<strong>cp437</strong>")
+	wantPage(t, ts, base+"cp437.txt?charset=iso-8859-1", 200, "\u00c9\u00cd\u00cd\u00bb", "<strong>iso-8859-1</strong>")
+	resp, body := get(t, ts, "/gopher://127.0.0.1:"+port+"/h/web-charset/page.html")
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "sandbox") || !strings.Contains(body, "<script>") {
+		t.Errorf("an h item: Content-Security-Policy %q, want it sandboxed as it came\n%s", csp, body)
+	}
+}
+
+// A Gopher+ ASK form answered: the answers go to pygopherd as the
+// Gopher+ data block, and its answer (the document: pygopherd runs no
+// form script) is rendered.
+func TestWebGopherAsk(t *testing.T) {
+	port := server(t, "GOPHER_PORT")
+	ts := webServer(t, webConfig{})
+	ask := "/gopher://127.0.0.1:" + port + "/0/form.txt%09%09?"
+	resp, body := post(t, ts, ask, "same-origin", url.Values{"a0": {"Ann"}, "a1": {"green"}})
+	if resp.StatusCode != 200 || !strings.Contains(body, "A form document.") {
+		t.Fatalf("the ASK form's answers: %d\n%s", resp.StatusCode, body)
+	}
+	checkPage(t, body)
+	if resp, _ := post(t, ts, ask, "cross-site", url.Values{"a0": {"Ann"}}); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a cross-site ASK form: %d, want 403", resp.StatusCode)
+	}
+}
+
+// file: URLs only under AllowFile: a directory with its links, a file,
+// nothing above the directory.
+func TestWebFile(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("file a\n"), 0o644)
+	ts := webServer(t, webConfig{AllowFile: dir})
+	wantPage(t, ts, "/file://"+dir+"/", 200, `href="/file://`+dir+`/a.txt"`)
+	wantPage(t, ts, "/file://"+dir+"/a.txt", 200, "file a")
+	wantPage(t, ts, "/file:///etc/passwd", http.StatusForbidden)
+	wantPage(t, ts, "/file://"+dir+"/../../etc/passwd", http.StatusForbidden)
 }
