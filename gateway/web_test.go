@@ -378,3 +378,47 @@ func TestWebFile(t *testing.T) {
 	wantPage(t, ts, "/file:///etc/passwd", http.StatusForbidden)
 	wantPage(t, ts, "/file://"+dir+"/../../etc/passwd", http.StatusForbidden)
 }
+
+// The web form inside the Handler (urlkit serve's): its security
+// headers on every page, the destination policy refusing loopback
+// (a 403 page) unless AllowDest names it.
+func TestWebThroughHandler(t *testing.T) {
+	port := server(t, "GOPHER_PORT")
+	menu := "/gopher://127.0.0.1:" + port + "/1/map"
+	for _, tc := range []struct {
+		allow  []string
+		status int
+		want   string
+	}{
+		{nil, http.StatusForbidden, "is a loopback address"},
+		{[]string{"127.0.0.1"}, 200, `href="/gopher://127.0.0.1:` + port + `/0/hello.txt"`},
+	} {
+		h, err := New(Config{AllowDest: tc.allow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(h)
+		resp, body := get(t, ts, menu)
+		ts.Close()
+		h.Close()
+		if resp.StatusCode != tc.status || !strings.Contains(body, tc.want) {
+			t.Errorf("AllowDest %q: %d, want %d with %q\n%s", tc.allow, resp.StatusCode, tc.status, tc.want, body)
+		}
+		checkPage(t, body)
+		if csp := resp.Header.Get("Content-Security-Policy"); strings.Contains(csp, "script-src") || !strings.Contains(csp, "default-src 'none'") {
+			t.Errorf("the page's Content-Security-Policy is %q", csp)
+		}
+	}
+}
+
+// A group list in pages: the links to the pages around, each page its
+// own groups.
+func TestWebPaging(t *testing.T) {
+	port := server(t, "NNTP_PORT")
+	ts := webServer(t, webConfig{NNTP: "127.0.0.1:" + port, PageSize: 2})
+	first := wantPage(t, ts, "/news:*", 200, `href="/news:*?page=2"`)
+	second := wantPage(t, ts, "/news:*?page=2", 200, `href="/news:*?page=1"`, `href="/news:*?page=3"`)
+	if first == second {
+		t.Error("page 2 is page 1")
+	}
+}
