@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ func webServer(t *testing.T, cfg webConfig) *httptest.Server {
 		f := &fetch.Fetcher{IgnoreEnvironment: true}
 		f.NNTP.Server = cfg.NNTP
 		f.Mail.Server = cfg.SMTP
+		f.Mail.From = "gateway@example.org" // the gateway's sender: Send takes it from the Fetcher
 		cfg.Transport = &fetch.Transport{Fetcher: f}
 		cfg.Send = f.Send
 	}
@@ -171,6 +173,24 @@ func TestWebFTP(t *testing.T) {
 	if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Basic ") {
 		t.Errorf("a login without a password: %d %q\n%s", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), body)
 	}
+	// The browser's answer: used for that request, in no page.
+	user, pass := os.Getenv("FTP_USER"), os.Getenv("FTP_PASS")
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, ts.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.URL.Opaque = "/ftp://" + user + "@" + host + "/"
+	req.SetBasicAuth(user, pass)
+	resp, err = noRedirect.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), "home.txt") || strings.Contains(string(b), pass) {
+		t.Errorf("with the login: %d, want the home directory without the password\n%s", resp.StatusCode, b)
+	}
+	checkPage(t, string(b))
 }
 
 func TestWebNews(t *testing.T) {
@@ -185,6 +205,8 @@ func TestWebNews(t *testing.T) {
 		t.Errorf("a posting form without AllowPost")
 	}
 	wantPage(t, ts, "/news:second@test.invalid", 200, "Re: First test article", `href="/news:first@test.invalid"`, `href="/news:local.test"`)
+	// mid: as get resolves it (through the news server): links to mid:.
+	wantPage(t, ts, "/mid:second@test.invalid", 200, "Re: First test article", `href="/mid:first@test.invalid"`)
 }
 
 func TestWebWAIS(t *testing.T) {
@@ -420,5 +442,48 @@ func TestWebPaging(t *testing.T) {
 	second := wantPage(t, ts, "/news:*?page=2", 200, `href="/news:*?page=1"`, `href="/news:*?page=3"`)
 	if first == second {
 		t.Error("page 2 is page 1")
+	}
+}
+
+// A MIME article posted through the form's Send and read back: its
+// parts listed, the one with a Content-ID linked as mid:MID/CID.
+func TestWebArticleParts(t *testing.T) {
+	port := server(t, "NNTP_PORT")
+	ts := webServer(t, webConfig{NNTP: "127.0.0.1:" + port})
+	f := &fetch.Fetcher{IgnoreEnvironment: true}
+	f.NNTP.Server = "127.0.0.1:" + port
+	id := "mime" + strconv.FormatInt(time.Now().UnixNano(), 36) + "@test.invalid"
+	article := "From: Web <web@example.org>\nSubject: parts\nMessage-ID: <" + id + ">\nMIME-Version: 1.0\n" +
+		"Content-Type: multipart/mixed; boundary=bb\n\n--bb\nContent-Type: text/plain; charset=iso-8859-1\n\ncaf\xe9 <b>\n" +
+		"--bb\nContent-Type: image/gif\nContent-ID: <pic@test.invalid>\nContent-Disposition: attachment; filename=p.gif\n\nGIF89a\n--bb--\n"
+	u, err := fetch.ParseURL("news:local.post", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Send(t.Context(), &u, strings.NewReader(article)); err != nil {
+		t.Fatal(err)
+	}
+	wantPage(t, ts, "/news:"+id, 200, "caf\u00e9 &lt;b&gt;", "image/gif", `href="/mid:`+id+`/pic@test.invalid"`)
+}
+
+// The mailto form sends only with AllowSend and an SMTP server; the
+// message reaches aiosmtpd.
+func TestWebMailto(t *testing.T) {
+	port := server(t, "SMTP_PORT")
+	smtp := "127.0.0.1:" + port
+	ts := webServer(t, webConfig{SMTP: smtp})
+	wantPage(t, ts, "/mailto:bob@example.org", 200, "--allow-send")
+	form := url.Values{"subject": {"from the web form"}, "body": {"Hello, Bob.\n"}}
+	if resp, _ := post(t, ts, "/mailto:bob@example.org", "same-origin", form); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("sending without AllowSend: %d, want 403", resp.StatusCode)
+	}
+	ts = webServer(t, webConfig{SMTP: smtp, AllowSend: true})
+	wantPage(t, ts, "/mailto:bob@example.org", 200, `method="post"`, `name="subject"`)
+	if resp, _ := post(t, ts, "/mailto:bob@example.org", "cross-site", form); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a cross-site form: %d, want 403", resp.StatusCode)
+	}
+	resp, body := post(t, ts, "/mailto:bob@example.org", "same-origin", form)
+	if resp.StatusCode != 200 || !strings.Contains(body, "250") {
+		t.Errorf("sending: %d\n%s", resp.StatusCode, body)
 	}
 }
