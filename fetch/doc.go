@@ -63,6 +63,16 @@
 // section 4, RFC 1630), from Fetcher.Gateways or the environment
 // (<scheme>_proxy, no_proxy, WWW_<scheme>_GATEWAY): see Gateway.
 //
+// # For net/http
+//
+// Transport is an http.RoundTripper on a Fetcher: an http.Client, or a
+// gateway (urlkit serve), gets every scheme as HTTP responses, with the
+// status codes and header fields its documentation gives.
+//
+// Fetcher.DialCheck is a destination policy: every connection of every
+// opener, FTP data connections included, is checked on the address
+// actually dialled, after name resolution and before anything is sent.
+//
 // # Contexts and timeouts
 //
 // The context of Fetch governs the whole transfer, up to the Close of the

@@ -18,25 +18,8 @@ import (
 
 // portTrap listens on 127.0.0.1:port if it can and counts connections.
 func portTrap(t *testing.T, port int) *atomic.Int32 {
-	t.Helper()
-	var n atomic.Int32
-	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-	if err != nil {
-		t.Logf("cannot watch port %d: %v", port, err)
-		return &n
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			n.Add(1)
-			c.Close()
-		}
-	}()
-	return &n
+	_, n := wt.Trap(t, fmt.Sprintf("127.0.0.1:%d", port))
+	return n
 }
 
 // ftpLogin is an anonymous login and TYPE I for f.bin, up to its SIZE.

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,25 +106,14 @@ func readData(s *wt.Session) error {
 	}
 }
 
-// listener counts the connections made to it: a refusal must make none.
+// connCounter counts the connections made to a free port: a refusal
+// must make none.
 func connCounter(t *testing.T) (string, *atomic.Int32) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	addr, n := wt.Trap(t, "127.0.0.1:0")
+	if addr == "" {
+		t.Fatal("no port to count connections on")
 	}
-	t.Cleanup(func() { ln.Close() })
-	var n atomic.Int32
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			n.Add(1)
-			c.Close()
-		}
-	}()
-	return ln.Addr().String(), &n
+	return addr, n
 }
 
 // TestRefusedBeforeConnecting: what the URL or the message would smuggle

@@ -241,7 +241,13 @@ func (t *Transport) roundTripHTTP(r *http.Request, u *urlkit.URL, f *Fetcher) (*
 		r = r.Clone(r.Context())
 		r.RequestURI = ""
 	}
-	return t.httpTarget.RoundTrip(r)
+	resp, err := t.httpTarget.RoundTrip(r)
+	if err != nil && r.Context().Err() == nil {
+		// As for the other schemes: a refused destination is 403, a
+		// connection that failed 502, a timeout 504.
+		return failure(r, u, req.wrap(r.Context(), "open", err), u.String())
+	}
+	return resp, err
 }
 
 // withLogin fills in the user and password that u leaves out from r's

@@ -5,16 +5,25 @@ package fetch
 // nginx) and the file system.
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	wt "github.com/urlkit/urlkit/internal/wiretest"
 )
 
 // tget fetches rawURL through a Transport of f (nil: the zero
@@ -227,5 +236,179 @@ func TestTransportFile(t *testing.T) {
 		{name: "another host: 403", url: "file://elsewhere.invalid/etc/passwd", status: http.StatusForbidden, kind: ErrRemoteFile},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, nil) })
+	}
+}
+
+func TestTransportNews(t *testing.T) {
+	e := nntpEnv(t)
+	server := "127.0.0.1:" + e["NNTP_PORT"]
+	f := &Fetcher{Getenv: noEnv()}
+	f.NNTP.Server = server
+	tr := &Transport{Fetcher: f}
+	nd := []string{"Accept", "application/x-ndjson"}
+	for _, tc := range []transportCase{
+		{name: "an article by message-id", url: "news:first@test.invalid", ctype: "message/rfc822", has: []string{"Message-ID: <first@test.invalid>\n", "\n\n"}},
+		{name: "an article by number", url: "nntp://" + server + "/local.test/3", ctype: "message/rfc822", has: []string{"<cross@test.invalid>"}},
+		{name: "a group's overview", url: "nntp://" + server + "/local.test", ctype: "text/plain", has: []string{"<first@test.invalid>", "<second@test.invalid>"}},
+		{name: "a group's overview as JSON lines", url: "news:local.test", hdr: nd, ctype: "application/x-ndjson", has: []string{`"number":1,`, `"message_id":"\u003cfirst@test.invalid\u003e"`}},
+		{name: "the group list as JSON lines", url: "news:*", hdr: nd, ctype: "application/x-ndjson", has: []string{`{"group":"local.test","high":3,"low":1,`}},
+		{name: "mid: the article", url: "mid:second@test.invalid", ctype: "message/rfc822", has: []string{"References: <first@test.invalid>"}},
+		{name: "430: 404", url: "news:nope@test.invalid", status: http.StatusNotFound, kind: ErrNotFound},
+		{name: "411: 404", url: "nntp://" + server + "/local.nope", status: http.StatusNotFound, kind: ErrNotFound},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, tr) })
+	}
+	t.Run("no news server: 400", func(t *testing.T) {
+		transportCase{url: "news:local.test", status: http.StatusBadRequest, kind: ErrNeedInput}.run(t, &Transport{Fetcher: &Fetcher{Getenv: noEnv()}})
+	})
+}
+
+func TestTransportWAIS(t *testing.T) {
+	env := wt.ServerEnv(t, "WAIS_PORT", "WAIS_DIR")
+	base := "wais://127.0.0.1:" + env["WAIS_PORT"]
+	for _, tc := range []transportCase{
+		{name: "search: the hits as text", url: base + "/test?gopher", ctype: "text/x-wais-hits", has: []string{"2 hits", "Alpha document about gophers", base + "/test/TEXT/%01"}},
+		{name: "search: the hits as JSON lines", url: base + "/test?gopher", hdr: []string{"Accept", "application/x-ndjson"}, ctype: "application/x-ndjson", has: []string{`"headline":"Alpha document about gophers"`, `"url":"` + base + `/test/TEXT/%01`}},
+		{name: "an unknown database: 404", url: base + "/nodb?gopher", status: http.StatusNotFound, kind: ErrNotFound},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, nil) })
+	}
+	t.Run("a hit's document, with its length", func(t *testing.T) {
+		_, hits := tget(t, nil, http.MethodGet, base+"/test?zeppelin", "Accept", "application/x-ndjson")
+		var hit struct {
+			URL    string `json:"url"`
+			Length int64  `json:"length"`
+		}
+		if err := json.Unmarshal(bytes.SplitN(hits, []byte("\n"), 2)[0], &hit); err != nil || hit.URL == "" {
+			t.Fatalf("hits %q: %v", hits, err)
+		}
+		want, err := os.ReadFile(filepath.Join(env["WAIS_DIR"], "corpus", "big.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		transportCase{url: hit.URL, ctype: "text/plain", body: string(want)}.run(t, nil)
+	})
+}
+
+func TestTransportProspero(t *testing.T) {
+	env := wt.ServerEnv(t, "PROSPERO_PORT")
+	base := "prospero://127.0.0.1:" + env["PROSPERO_PORT"]
+	for _, tc := range []transportCase{
+		{name: "a directory as text", url: base + "/AFTP/pub", ctype: "text/x-prospero-listing", has: []string{"Prospero directory", "it's here.txt"}},
+		{name: "a directory as JSON lines", url: base + "/AFTP/pub", hdr: []string{"Accept", "application/x-ndjson"}, ctype: "application/x-ndjson", has: []string{`"name":"it's here.txt"`}},
+		{name: "no such directory: 404", url: base + "/AFTP/nonesuch", status: http.StatusNotFound, kind: ErrNotFound},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, nil) })
+	}
+}
+
+func TestTransportHTTP(t *testing.T) {
+	e := realHTTP(t)
+	for _, tc := range []transportCase{
+		{name: "to http.DefaultTransport", url: e.base + "/hello.txt", ctype: "text/plain", body: "Hello from HTTP.\n"},
+		{name: "the server's 404 as it is", url: e.base + "/nonesuch", status: http.StatusNotFound},
+		{name: "a blocked port: 403, nothing sent", url: "http://127.0.0.1:25/", status: http.StatusForbidden, kind: ErrBlockedPort},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, nil) })
+	}
+	t.Run("Transport.HTTP carries http", func(t *testing.T) {
+		var n atomic.Int32
+		tr := &Transport{HTTP: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			n.Add(1)
+			return http.DefaultTransport.RoundTrip(r)
+		})}
+		transportCase{url: e.base + "/hello.txt", body: "Hello from HTTP.\n"}.run(t, tr)
+		if n.Load() != 1 {
+			t.Errorf("Transport.HTTP called %d times", n.Load())
+		}
+	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestTransportProxyForm: a request a server received with an absolute
+// URL on its request line (the proxy form) is fetched by that URL as the
+// client wrote it.
+func TestTransportProxyForm(t *testing.T) {
+	base := realGopher(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		resp, err := (&Transport{}).RoundTrip(r)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		for k, v := range resp.Header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(resp.StatusCode)
+		io.Copy(w, resp.Body)
+	}))
+	defer srv.Close()
+	proxy, _ := url.Parse(srv.URL)
+	// net/http sends only http URLs to a proxy: the request line by hand.
+	conn, err := net.Dial("tcp", proxy.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET %s/0/hello.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", base)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/plain" || !bytes.Contains(b, []byte("Hello")) {
+		t.Errorf("%s %q %q", resp.Status, resp.Header.Get("Content-Type"), b)
+	}
+}
+
+// TestTransportUpstreamFaults: an upstream that does not answer in time
+// is 504, one that cannot be reached or breaks its protocol 502 (a
+// scripted server: real servers do not stall or send garbage on
+// demand).
+func TestTransportUpstreamFaults(t *testing.T) {
+	stall := wt.Start(t, wt.Expect("/x"), wt.Stall())
+	garbage := wt.Start(t, wt.Send("SSH-2.0-OpenSSH"))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	tr := &Transport{Fetcher: &Fetcher{Getenv: noEnv(), Timeout: 300 * time.Millisecond}}
+	for _, tc := range []transportCase{
+		{name: "a stalled gopher server: 504", url: "gopher://" + stall.Addr() + "/0/x", status: http.StatusGatewayTimeout, kind: ErrTimeout},
+		{name: "nothing listening: 502", url: "gopher://" + closed + "/0/x", status: http.StatusBadGateway, kind: ErrConnect},
+		{name: "not an NNTP server: 502", url: "nntp://" + garbage.Addr() + "/g", status: http.StatusBadGateway, kind: ErrProtocol},
+		{name: "no opener: 501", url: "telnet://127.0.0.1/", status: http.StatusNotImplemented, kind: ErrUnsupportedScheme},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, tr) })
+	}
+}
+
+// TestTransportStatusOf: every kind of failure has the status the
+// Transport's documentation gives it.
+func TestTransportStatusOf(t *testing.T) {
+	for _, tc := range []struct {
+		kind   error
+		scheme string
+		want   int
+	}{
+		{ErrInvalidURL, "ftp", 400}, {ErrBadMessage, "news", 400}, {ErrNeedInput, "gopher", 400},
+		{ErrNeedPassword, "ftp", 401}, {ErrAccessDenied, "ftp", 401}, {ErrAccessDenied, "file", 403},
+		{ErrUnsafe, "ftp", 403}, {ErrBlockedPort, "gopher", 403}, {ErrRemoteFile, "file", 403}, {ErrSpecialFile, "file", 403},
+		{ErrNotFound, "ftp", 404}, {ErrIsDirectory, "ftp", 404},
+		{ErrUnsupportedScheme, "telnet", 501},
+		{ErrConnect, "ftp", 502}, {ErrProtocol, "gopher", 502}, {ErrShortTransfer, "ftp", 502}, {ErrStatus, "ftp", 502},
+		{ErrLongTransfer, "ftp", 502}, {ErrTooLarge, "ftp", 502}, {ErrNullCWD, "ftp", 502}, {ErrTLS, "https", 502},
+		{ErrCertificate, "https", 502}, {ErrRedirect, "http", 502}, {ErrGateway, "gopher", 502}, {nil, "ftp", 502},
+		{ErrTimeout, "ftp", 504}, {ErrConnectTimeout, "ftp", 504}, {ErrMaxTime, "ftp", 504}, {ErrTooSlow, "ftp", 504},
+	} {
+		if got := statusOf(&Error{Kind: tc.kind, Scheme: tc.scheme}); got != tc.want {
+			t.Errorf("%v (%s): %d, want %d", tc.kind, tc.scheme, got, tc.want)
+		}
 	}
 }

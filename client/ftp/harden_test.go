@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,42 +17,24 @@ import (
 	wt "github.com/urlkit/urlkit/internal/wiretest"
 )
 
-// trap listens on 127.0.0.1:port, if it can, and counts the connections
-// made to it: a refused data port must see none.
+// trap counts the connections made to 127.0.0.1:port, if it can listen
+// there: a refused data port must see none.
 type trap struct {
-	ln    net.Listener
-	conns atomic.Int32
+	addr  string
+	conns *atomic.Int32
 }
 
 func listenTrap(t *testing.T, port int) *trap {
 	t.Helper()
-	tr := &trap{}
-	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-	if err != nil {
-		// Busy, or not root for port 25: the refusal is still checked.
-		t.Logf("cannot watch port %d: %v", port, err)
-		return tr
-	}
-	tr.ln = ln
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			tr.conns.Add(1)
-			c.Close()
-		}
-	}()
-	return tr
+	addr, n := wt.Trap(t, fmt.Sprintf("127.0.0.1:%d", port))
+	return &trap{addr, n}
 }
 
 func (tr *trap) check(t *testing.T) {
 	t.Helper()
 	time.Sleep(50 * time.Millisecond) // an accept in flight would show
 	if n := tr.conns.Load(); n != 0 {
-		t.Errorf("%d connection(s) reached %v", n, tr.ln.Addr())
+		t.Errorf("%d connection(s) reached %v", n, tr.addr)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -158,4 +159,31 @@ func (r *Relay) Conns(t testing.TB) [][]byte {
 func (r *Relay) Sent(t testing.TB) []byte {
 	t.Helper()
 	return bytes.Join(r.Conns(t), nil)
+}
+
+// Trap listens on addr ("127.0.0.1:0": any free port) and counts the
+// connections made to it, closing each, until the test ends: a test that
+// something must not connect there checks that the count stays 0. It
+// returns the address listened on, or "" (and a count that stays 0) when
+// addr cannot be listened on, a fixed port in use, say.
+func Trap(t testing.TB, addr string) (string, *atomic.Int32) {
+	t.Helper()
+	var n atomic.Int32
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Logf("cannot watch %s: %v", addr, err)
+		return "", &n
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			n.Add(1)
+			c.Close()
+		}
+	}()
+	return ln.Addr().String(), &n
 }
