@@ -13,9 +13,9 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// maxEntries bounds the entries of a listing read for one page (a news
-// group is paged newest first, so it is read to its end).
-const maxEntries = 200000
+// maxEntries bounds the entries of a listing that is not paged (a
+// directory, WAIS hits) shown on one page.
+const maxEntries = 10000
 
 // entry is one JSON line of a structured listing, in any of the forms
 // urlkit writes (get --list --json): FTP and file (name, type, size,
@@ -71,42 +71,54 @@ type tablePage struct {
 }
 
 // listing renders a structured listing, its form told by its fields.
+// It keeps only what the page shows, so a news server's thousands of
+// groups or a group's thousands of articles cost no more than a page:
+// a group list (paged from its start) is read up to the asked page and
+// one entry more; a group's articles (newest first: paged from its end)
+// are read to the end keeping the newest page*size of them; other
+// listings up to maxEntries.
 func (q *query) listing(r io.Reader) {
 	var es []entry
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	p := tablePage{pageHead: pageHead{URL: q.redacted()}}
-	for sc.Scan() && len(es) < maxEntries {
-		line := sc.Bytes()
-		if len(strings.TrimSpace(string(line))) == 0 {
-			continue
-		}
-		var e entry
-		if line[0] != '{' {
-			// A listing of names (a file: directory, as fetch lists it):
-			// one per line, a directory's with a "/".
-			name := strings.TrimRight(string(line), "\r")
-			e.Name, e.Type = strings.TrimSuffix(name, "/"), "file"
-			if strings.HasSuffix(name, "/") {
-				e.Type = "dir"
-			}
-			es = append(es, e)
-			continue
-		}
-		if err := json.Unmarshal(line, &e); err != nil {
+	no, _ := strconv.Atoi(q.params.Get("page"))
+	keep := max(no, 1) * q.wf.cfg.PageSize
+	total, ring := 0, 0 // articles: how many, where the oldest kept one is
+	for sc.Scan() {
+		e, err := readEntry(sc.Bytes())
+		if err != nil {
 			p.Err = safetext.Visible("a listing line does not read: " + err.Error())
 			break
 		}
-		es = append(es, e)
+		if e == nil {
+			continue
+		}
+		total++
+		switch {
+		case e.MessageID != "" && len(es) == keep:
+			es[ring], ring = *e, (ring+1)%keep
+			continue
+		case e.Group != "" && len(es) == keep+1, len(es) == maxEntries:
+			total = -1 // more than shown
+		default:
+			es = append(es, *e)
+			continue
+		}
+		break
 	}
 	if err := sc.Err(); err != nil && p.Err == "" {
 		p.Err = safetext.Visible("the listing ends early: " + err.Error())
+	}
+	if total < 0 && (len(es) == 0 || es[0].Group == "") {
+		p.Err = "only the first " + strconv.Itoa(len(es)) + " entries are shown"
 	}
 	switch {
 	case len(es) > 0 && es[0].Group != "":
 		q.groups(&p, es)
 	case len(es) > 0 && es[0].MessageID != "":
-		q.articles(&p, es)
+		es = append(es[ring:], es[:ring]...) // oldest first
+		q.articles(&p, es, max(total, len(es)))
 	case len(es) > 0 && es[0].Headline != "":
 		q.waisHits(&p, es)
 	case len(es) > 0 && es[0].HSOName != "":
@@ -115,6 +127,25 @@ func (q *query) listing(r io.Reader) {
 		q.directory(&p, es)
 	}
 	q.wf.render(q.w, q.r, http.StatusOK, "table", p)
+}
+
+// readEntry reads a line of a listing: a JSON object, or a name (a
+// file: directory, as fetch lists it, a directory's with a "/"); nil
+// for an empty line.
+func readEntry(line []byte) (*entry, error) {
+	s := strings.TrimRight(string(line), "\r")
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	e := &entry{}
+	if s[0] != '{' {
+		e.Name, e.Type = strings.TrimSuffix(s, "/"), "file"
+		if strings.HasSuffix(s, "/") {
+			e.Type = "dir"
+		}
+		return e, nil
+	}
+	return e, json.Unmarshal(line, e)
 }
 
 // page cuts the page the request asks for (?page=N, from 1) out of n
@@ -249,14 +280,16 @@ func postingStatus(s string) string {
 // articles is a news group's overview, newest first, paged, each
 // article linked (news:<message-id>, or nntp://host/group/number for
 // an nntp URL); with --allow-post the page has the posting form.
-func (q *query) articles(p *tablePage, es []entry) {
+func (q *query) articles(p *tablePage, es []entry, total int) {
 	p.Title = "News group"
 	p.Cols = []string{"Subject", "From", "Date", "No."}
 	for i, j := 0, len(es)-1; i < j; i, j = i+1, j-1 {
 		es[i], es[j] = es[j], es[i]
 	}
-	from, to := q.page(p, len(es))
-	for _, e := range es[from:to] {
+	// es holds the newest articles, newest first: the asked page's
+	// among them.
+	from, to := q.page(p, total)
+	for _, e := range es[from:min(to, len(es))] {
 		href := ""
 		if v, ok := q.view.(*scheme.NNTP); ok {
 			a := scheme.NNTP{Host: v.Host, Port: v.Port, Group: v.Group, Article: strconv.FormatInt(e.Number, 10)}

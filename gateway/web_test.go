@@ -443,6 +443,12 @@ func TestWebPaging(t *testing.T) {
 	if first == second {
 		t.Error("page 2 is page 1")
 	}
+	// A group newest first: page 1 the two newest, page 2 the oldest.
+	one := wantPage(t, ts, "/news:local.test", 200, "Crossposted article", "Re: First test article", `href="/news:local.test?page=2"`)
+	two := wantPage(t, ts, "/news:local.test?page=2", 200, `href="/news:first@test.invalid"`, `href="/news:local.test?page=1"`)
+	if strings.Contains(one, `href="/news:first@test.invalid"`) || strings.Contains(two, "Crossposted article") {
+		t.Errorf("the pages of a group are not newest first:\n%s\n%s", one, two)
+	}
 }
 
 // A MIME article posted through the form's Send and read back: its
