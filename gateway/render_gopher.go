@@ -95,8 +95,20 @@ type menuPage struct {
 func (q *query) menu(r io.Reader) {
 	p := menuPage{pageHead: pageHead{Title: "Gopher menu", URL: q.redacted()}}
 	m := gopher.NewMenuReader(r, 0)
+	last := gopher.ItemType('1')
 	for m.Next() {
-		p.Lines = append(p.Lines, menuItem(m.Item()))
+		it := m.Item()
+		if it.Type == '+' {
+			// A redundant server of the item before (RFC 1436 3.8): the
+			// same kind of item on another host.
+			it.Type = last
+			l := menuItem(it)
+			l.Type, l.Label = "+", typeLabel('+')
+			p.Lines = append(p.Lines, l)
+			continue
+		}
+		last = it.Type
+		p.Lines = append(p.Lines, menuItem(it))
 	}
 	if err := m.Err(); err != nil {
 		p.Err = safetext.Visible(err.Error())

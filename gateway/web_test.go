@@ -493,3 +493,28 @@ func TestWebMailto(t *testing.T) {
 		t.Errorf("sending: %d\n%s", resp.StatusCode, body)
 	}
 }
+
+// A "+" line (a redundant server, RFC 1436 3.8) links to the item
+// before it on its own host; every type gets its label. Served by a real
+// Gophernicus from a gophermap the test writes.
+func TestWebGopherTypes(t *testing.T) {
+	port := server(t, "GOPHERNICUS_PORT")
+	dir := filepath.Join(server(t, "GOPHERNICUS_DIR"), "root", "web-types")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	var m strings.Builder
+	for _, typ := range "0124569gIhsdp;" {
+		m.WriteString(string(typ) + "item " + string(typ) + "\t/sel" + string(typ) + "\t127.0.0.1\t" + port + "\n")
+	}
+	m.WriteString("0text\t/t.txt\t127.0.0.1\t" + port + "\n+mirror\t/t.txt\tmirror.example\t7000\n")
+	if err := os.WriteFile(filepath.Join(dir, "gophermap"), []byte(m.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ts := webServer(t, webConfig{})
+	wantPage(t, ts, "/gopher://127.0.0.1:"+port+"/1/web-types/", 200,
+		`[mirror]</span><a href="/gopher://mirror.example:7000/0/t.txt"`,
+		`[CSO]</span><a href="/gopher://127.0.0.1:`+port+`/2/sel2"`,
+		`[image]`, `[GIF]`, `[sound]`, `[video]`, `[document]`, `[PNG]`, `[DOS binary]`, `[binhex]`, `[uuencoded]`)
+}
