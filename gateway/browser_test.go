@@ -14,6 +14,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/urlkit/urlkit/internal/wiretest"
 )
 
 // The real-browser tests: Debian's chromium, headless, driven over the
@@ -107,11 +109,11 @@ func wantText(t *testing.T, ctx context.Context, sel, want string) {
 // file, a news group to an article and the article it refers to, a WAIS
 // search to a hit, a Prospero directory to a file.
 func TestBrowser(t *testing.T) {
-	gopherPort := server(t, "GOPHER_PORT")
-	ftpPort := server(t, "FTP_PORT")
-	nntpPort := server(t, "NNTP_PORT")
-	waisPort := server(t, "WAIS_PORT")
-	prosperoPort := server(t, "PROSPERO_PORT")
+	gopherPort := wiretest.ServerEnv(t, "GOPHER_PORT")["GOPHER_PORT"]
+	ftpPort := wiretest.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
+	nntpPort := wiretest.ServerEnv(t, "NNTP_PORT")["NNTP_PORT"]
+	waisPort := wiretest.ServerEnv(t, "WAIS_PORT")["WAIS_PORT"]
+	prosperoPort := wiretest.ServerEnv(t, "PROSPERO_PORT")["PROSPERO_PORT"]
 	ts := webServer(t, webConfig{NNTP: "127.0.0.1:" + nntpPort})
 	ctx := browser(t)
 
@@ -197,8 +199,8 @@ func TestBrowser(t *testing.T) {
 // no dialog, no console message, the flag the scripts would set stays
 // unset, before and after every link is followed.
 func TestBrowserHostileMenu(t *testing.T) {
-	port := server(t, "GOPHERNICUS_PORT")
-	dir := server(t, "GOPHERNICUS_DIR")
+	port := wiretest.ServerEnv(t, "GOPHERNICUS_PORT")["GOPHERNICUS_PORT"]
+	dir := wiretest.ServerEnv(t, "GOPHERNICUS_DIR")["GOPHERNICUS_DIR"]
 	hostile := filepath.Join(dir, "root", "hostile-"+strings.ReplaceAll(t.Name(), "/", "-"))
 	lines := []string{
 		`i<script>window.pwned=1;alert(1)</script>`,

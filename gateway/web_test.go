@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit/fetch"
+	"github.com/urlkit/urlkit/internal/wiretest"
 )
 
 // webServer serves a web form over fetch.Transport on loopback.
@@ -136,7 +137,7 @@ func TestSplitTarget(t *testing.T) {
 }
 
 func TestWebGopher(t *testing.T) {
-	port := server(t, "GOPHER_PORT")
+	port := wiretest.ServerEnv(t, "GOPHER_PORT")["GOPHER_PORT"]
 	ts := webServer(t, webConfig{})
 	host := "127.0.0.1:" + port
 	wantPage(t, ts, "/gopher://"+host+"/1/map", 200,
@@ -162,7 +163,7 @@ func TestWebGopher(t *testing.T) {
 }
 
 func TestWebFTP(t *testing.T) {
-	port := server(t, "FTP_PORT")
+	port := wiretest.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
 	ts := webServer(t, webConfig{})
 	host := "127.0.0.1:" + port
 	wantPage(t, ts, "/ftp://"+host+"/pub/", 200, `href="/ftp://`+host+`/pub/hello.txt"`, `href="/ftp://`+host+`/"`, "Parent directory")
@@ -194,7 +195,7 @@ func TestWebFTP(t *testing.T) {
 }
 
 func TestWebNews(t *testing.T) {
-	port := server(t, "NNTP_PORT")
+	port := wiretest.ServerEnv(t, "NNTP_PORT")["NNTP_PORT"]
 	ts := webServer(t, webConfig{NNTP: "127.0.0.1:" + port})
 	wantPage(t, ts, "/news:*", 200, `href="/news:local.test"`, "local.general")
 	body := wantPage(t, ts, "/news:local.test", 200, `href="/news:first@test.invalid"`, "Re: First test article")
@@ -210,7 +211,7 @@ func TestWebNews(t *testing.T) {
 }
 
 func TestWebWAIS(t *testing.T) {
-	port := server(t, "WAIS_PORT")
+	port := wiretest.ServerEnv(t, "WAIS_PORT")["WAIS_PORT"]
 	ts := webServer(t, webConfig{})
 	db := "/wais://127.0.0.1:" + port + "/test"
 	wantPage(t, ts, db, 200, `name="search"`)
@@ -227,7 +228,7 @@ func TestWebWAIS(t *testing.T) {
 }
 
 func TestWebProspero(t *testing.T) {
-	port := server(t, "PROSPERO_PORT")
+	port := wiretest.ServerEnv(t, "PROSPERO_PORT")["PROSPERO_PORT"]
 	ts := webServer(t, webConfig{})
 	wantPage(t, ts, "/prospero://127.0.0.1:"+port+"/AFTP/pub", 200, "hello.txt", `href="/prospero://127.0.0.1/AFTP/pub/hello.txt"`, "DIRECTORY")
 }
@@ -263,21 +264,6 @@ func answer(status int, ct string, body io.Reader) *http.Response {
 	return &http.Response{StatusCode: status, Header: h, Body: io.NopCloser(body)}
 }
 
-// server returns the port of a test server from its environment
-// variable (scripts/with-servers.sh), skipping the test without it
-// unless URLKIT_REQUIRE_SERVERS=1.
-func server(t testing.TB, env string) string {
-	t.Helper()
-	p := os.Getenv(env)
-	if p == "" {
-		if os.Getenv("URLKIT_REQUIRE_SERVERS") == "1" {
-			t.Fatalf("%s is not set: run under scripts/with-servers.sh", env)
-		}
-		t.Skipf("%s is not set (scripts/with-servers.sh starts the server)", env)
-	}
-	return p
-}
-
 // post sends a form to the gateway path p with the browser's
 // Sec-Fetch-Site header site ("" for none).
 func post(t *testing.T, ts *httptest.Server, p, site string, form url.Values) (*http.Response, string) {
@@ -304,7 +290,7 @@ func post(t *testing.T, ts *httptest.Server, p, site string, form url.Values) (*
 // cross-site form is refused before anything is sent), and the article
 // then reads back from INN.
 func TestWebNewsPost(t *testing.T) {
-	port := server(t, "NNTP_PORT")
+	port := wiretest.ServerEnv(t, "NNTP_PORT")["NNTP_PORT"]
 	nntp := "127.0.0.1:" + port
 	off := webServer(t, webConfig{NNTP: nntp})
 	subject := "web form post " + strings.ReplaceAll(t.Name(), "/", " ")
@@ -342,8 +328,8 @@ func TestWebNewsPost(t *testing.T) {
 // files are served by pygopherd from its content directory (as they
 // are: Gophernicus would recode Latin-1 to UTF-8 itself).
 func TestWebCharsetAndHTML(t *testing.T) {
-	port := server(t, "GOPHER_PORT")
-	dir := filepath.Join(server(t, "GOPHER_DIR"), "root", "web-charset")
+	port := wiretest.ServerEnv(t, "GOPHER_PORT")["GOPHER_PORT"]
+	dir := filepath.Join(wiretest.ServerEnv(t, "GOPHER_DIR")["GOPHER_DIR"], "root", "web-charset")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +361,7 @@ func TestWebCharsetAndHTML(t *testing.T) {
 // Gopher+ data block, and its answer (the document: pygopherd runs no
 // form script) is rendered.
 func TestWebGopherAsk(t *testing.T) {
-	port := server(t, "GOPHER_PORT")
+	port := wiretest.ServerEnv(t, "GOPHER_PORT")["GOPHER_PORT"]
 	ts := webServer(t, webConfig{})
 	ask := "/gopher://127.0.0.1:" + port + "/0/form.txt%09%09?"
 	resp, body := post(t, ts, ask, "same-origin", url.Values{"a0": {"Ann"}, "a1": {"green"}})
@@ -405,7 +391,7 @@ func TestWebFile(t *testing.T) {
 // headers on every page, the destination policy refusing loopback
 // (a 403 page) unless AllowDest names it.
 func TestWebThroughHandler(t *testing.T) {
-	port := server(t, "GOPHER_PORT")
+	port := wiretest.ServerEnv(t, "GOPHER_PORT")["GOPHER_PORT"]
 	menu := "/gopher://127.0.0.1:" + port + "/1/map"
 	for _, tc := range []struct {
 		allow  []string
@@ -436,7 +422,7 @@ func TestWebThroughHandler(t *testing.T) {
 // A group list in pages: the links to the pages around, each page its
 // own groups.
 func TestWebPaging(t *testing.T) {
-	port := server(t, "NNTP_PORT")
+	port := wiretest.ServerEnv(t, "NNTP_PORT")["NNTP_PORT"]
 	ts := webServer(t, webConfig{NNTP: "127.0.0.1:" + port, PageSize: 2})
 	first := wantPage(t, ts, "/news:*", 200, `href="/news:*?page=2"`)
 	second := wantPage(t, ts, "/news:*?page=2", 200, `href="/news:*?page=1"`, `href="/news:*?page=3"`)
@@ -454,7 +440,7 @@ func TestWebPaging(t *testing.T) {
 // A MIME article posted through the form's Send and read back: its
 // parts listed, the one with a Content-ID linked as mid:MID/CID.
 func TestWebArticleParts(t *testing.T) {
-	port := server(t, "NNTP_PORT")
+	port := wiretest.ServerEnv(t, "NNTP_PORT")["NNTP_PORT"]
 	ts := webServer(t, webConfig{NNTP: "127.0.0.1:" + port})
 	f := &fetch.Fetcher{IgnoreEnvironment: true}
 	f.NNTP.Server = "127.0.0.1:" + port
@@ -475,7 +461,7 @@ func TestWebArticleParts(t *testing.T) {
 // The mailto form sends only with AllowSend and an SMTP server; the
 // message reaches aiosmtpd.
 func TestWebMailto(t *testing.T) {
-	port := server(t, "SMTP_PORT")
+	port := wiretest.ServerEnv(t, "SMTP_PORT")["SMTP_PORT"]
 	smtp := "127.0.0.1:" + port
 	ts := webServer(t, webConfig{SMTP: smtp})
 	wantPage(t, ts, "/mailto:bob@example.org", 200, "--allow-send")
@@ -498,8 +484,8 @@ func TestWebMailto(t *testing.T) {
 // before it on its own host; every type gets its label. Served by a real
 // Gophernicus from a gophermap the test writes.
 func TestWebGopherTypes(t *testing.T) {
-	port := server(t, "GOPHERNICUS_PORT")
-	dir := filepath.Join(server(t, "GOPHERNICUS_DIR"), "root", "web-types")
+	port := wiretest.ServerEnv(t, "GOPHERNICUS_PORT")["GOPHERNICUS_PORT"]
+	dir := filepath.Join(wiretest.ServerEnv(t, "GOPHERNICUS_DIR")["GOPHERNICUS_DIR"], "root", "web-types")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
