@@ -61,7 +61,7 @@ func (q *query) redirectTo(s string) {
 func (q *query) searchPage(title, field string) {
 	q.wf.render(q.w, q.r, http.StatusOK, "search", searchPage{
 		pageHead: pageHead{Title: title, URL: q.redacted()},
-		Action:   "/" + q.text, Field: field,
+		Action:   q.self(), Field: field,
 	})
 }
 

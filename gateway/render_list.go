@@ -162,10 +162,10 @@ func (q *query) page(p *tablePage, n int) (from, to int) {
 	}
 	p.PageNo = no
 	if no > 1 {
-		p.Prev = "/" + q.text + "?page=" + strconv.Itoa(no-1)
+		p.Prev = q.self() + "?page=" + strconv.Itoa(no-1)
 	}
 	if no < pages {
-		p.Next = "/" + q.text + "?page=" + strconv.Itoa(no+1)
+		p.Next = q.self() + "?page=" + strconv.Itoa(no+1)
 	}
 	from = (no - 1) * size
 	return from, min(from+size, n)

@@ -135,7 +135,7 @@ func (q *query) mailto(v *scheme.Mailto) {
 		q.send(msg, "Sent to "+v.Address)
 		return
 	}
-	p := composePage{pageHead: pageHead{Title: "Mail to " + v.Address, URL: q.redacted()}, To: v.Address, Body: v.Body, CanSend: canSend, Why: why, Action: "/" + q.text}
+	p := composePage{pageHead: pageHead{Title: "Mail to " + v.Address, URL: q.redacted()}, To: v.Address, Body: v.Body, CanSend: canSend, Why: why, Action: q.self()}
 	for _, f := range v.Fields {
 		if strings.EqualFold(f.Name, "subject") {
 			p.Subject = f.Value

@@ -67,7 +67,7 @@ func (q *query) textPage(body io.Reader, contentType string) {
 	}
 	p := textPage{pageHead: pageHead{Title: "Text", URL: q.redacted()}, Charset: name}
 	for _, c := range charsets {
-		p.Charsets = append(p.Charsets, charsetLink{Name: c, Href: "/" + q.text + "?charset=" + c, Current: strings.EqualFold(c, name)})
+		p.Charsets = append(p.Charsets, charsetLink{Name: c, Href: q.self() + "?charset=" + c, Current: strings.EqualFold(c, name)})
 	}
 	h := q.w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")

@@ -381,6 +381,17 @@ func (q *query) challenge() {
 	q.fail(http.StatusUnauthorized, "this server needs a password: the browser asks for it, and it is used for this request only")
 }
 
+// self is the link to this page: "/" and the URL without its password
+// (a password is never in a link: the browser's login answers a 401).
+func (q *query) self() string {
+	if !q.u.HasPassword {
+		return "/" + q.text
+	}
+	c := *q.u
+	c.Password, c.HasPassword = "", false
+	return "/" + c.String()
+}
+
 // redacted is the URL with its password masked.
 func (q *query) redacted() string {
 	if !q.u.HasPassword {

@@ -192,6 +192,14 @@ func TestWebFTP(t *testing.T) {
 		t.Errorf("with the login: %d, want the home directory without the password\n%s", resp.StatusCode, b)
 	}
 	checkPage(t, string(b))
+	// A password written in the URL is used, and shown nowhere: not in
+	// the address field, not in the page's own links.
+	for _, p := range []string{"/", "/home.txt"} {
+		page := wantPage(t, ts, "/ftp://"+user+":"+pass+"@"+host+p, 200, "xxxxx")
+		if strings.Contains(page, pass) {
+			t.Errorf("the password is on the page of %s:\n%s", p, page)
+		}
+	}
 }
 
 func TestWebNews(t *testing.T) {
