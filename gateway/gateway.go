@@ -245,7 +245,7 @@ func configureFetcher(f *fetch.Fetcher, cfg *Config, dest *destPolicy, idle time
 func (h *Handler) Server() *http.Server {
 	return &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: min(10*time.Second, h.idle),
 		ReadTimeout:       h.idle,
 		IdleTimeout:       2 * h.idle,
 		MaxHeaderBytes:    maxHeaderBytes,
@@ -342,14 +342,10 @@ func plainError(w http.ResponseWriter, code int, msg string) {
 }
 
 // errStatus is the status of an error the Transport returned instead
-// of a response: the request's context, ended, or an http or https
-// request's failure, which the Transport passes on as net/http's
-// RoundTrippers do (the destination check's refusal among them).
+// of a response: it answers every failed fetch with a response of its
+// own status, so what is left is the request's context, ended.
 func errStatus(err error) int {
-	switch {
-	case errors.Is(err, errRefusedDest):
-		return http.StatusForbidden
-	case errors.Is(err, context.DeadlineExceeded):
+	if errors.Is(err, context.DeadlineExceeded) {
 		return http.StatusGatewayTimeout
 	}
 	return http.StatusBadGateway

@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -63,9 +62,6 @@ func addrClass(a netip.Addr) string {
 	return ""
 }
 
-// errRefusedDest is the kind of a destination refused by the policy.
-var errRefusedDest = errors.New("destination refused")
-
 // destError is a refused destination: the address dialled and why.
 type destError struct {
 	addr  netip.AddrPort
@@ -75,8 +71,6 @@ type destError struct {
 func (e *destError) Error() string {
 	return fmt.Sprintf("gateway: %s is a %s address: the gateway does not connect there unless --allow-dest names it", e.addr, e.class)
 }
-
-func (e *destError) Unwrap() error { return errRefusedDest }
 
 // allowedDest is one --allow-dest HOST[:PORT]: an IP literal or a name,
 // and the one port it allows (0: every port).

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/urlkit/urlkit/fetch"
@@ -315,4 +316,103 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// Issue 38 item 4: the other schemes through the proxy form, each
+// against its real server, and each refused without --allow-dest.
+func TestProxyFormGophernicus(t *testing.T) {
+	env := wiretest.ServerEnv(t, "GOPHERNICUS_PORT")
+	base := "gopher://127.0.0.1:" + env["GOPHERNICUS_PORT"]
+	_, gw := realGateway(t, Config{AllowDest: []string{"127.0.0.1:" + env["GOPHERNICUS_PORT"]}})
+	for _, c := range []proxyCase{
+		{name: "menu", url: base + "/1/", ctype: "application/gopher-menu", has: []string{"0Hello\t"}},
+		{name: "search", url: base + "/7/cgi-bin/search%09foo", has: []string{"foo"}},
+	} {
+		c.run(t, gw)
+	}
+}
+
+func TestProxyFormNews(t *testing.T) {
+	env := wiretest.ServerEnv(t, "NNTP_PORT")
+	server := "127.0.0.1:" + env["NNTP_PORT"]
+	_, gw := realGateway(t, Config{AllowDest: []string{server}, NNTP: server})
+	for _, c := range []proxyCase{
+		{name: "an article by message-id", url: "news:first@test.invalid", ctype: "message/rfc822", has: []string{"Message-ID: <first@test.invalid>"}},
+		{name: "a group's overview", url: "nntp://" + server + "/local.test", has: []string{"<second@test.invalid>"}},
+		{name: "the group list as JSON lines", url: "news:*", hdr: []string{"Accept", "application/x-ndjson"}, has: []string{`"group":"local.test"`}},
+		{name: "430", url: "news:nope@test.invalid", status: 404},
+	} {
+		c.run(t, gw)
+	}
+	_, closed := realGateway(t, Config{NNTP: server})
+	proxyCase{name: "the news server on loopback, not allowed", url: "news:first@test.invalid", status: 403}.run(t, closed)
+}
+
+func TestProxyFormWAIS(t *testing.T) {
+	env := wiretest.ServerEnv(t, "WAIS_PORT")
+	base := "wais://127.0.0.1:" + env["WAIS_PORT"]
+	_, gw := realGateway(t, Config{AllowDest: []string{"127.0.0.1:" + env["WAIS_PORT"]}})
+	for _, c := range []proxyCase{
+		{name: "a search", url: base + "/test?gopher", has: []string{"Alpha document about gophers"}},
+		{name: "an unknown database", url: base + "/nodb?gopher", status: 404},
+	} {
+		c.run(t, gw)
+	}
+	_, closed := realGateway(t, Config{})
+	proxyCase{name: "loopback WAIS, not allowed", url: base + "/test?gopher", status: 403}.run(t, closed)
+}
+
+// Prospero answers over UDP: the reply's source is checked as the
+// address dialled is.
+func TestProxyFormProspero(t *testing.T) {
+	env := wiretest.ServerEnv(t, "PROSPERO_PORT")
+	base := "prospero://127.0.0.1:" + env["PROSPERO_PORT"]
+	_, gw := realGateway(t, Config{AllowDest: []string{"127.0.0.1:" + env["PROSPERO_PORT"]}})
+	for _, c := range []proxyCase{
+		{name: "a directory", url: base + "/AFTP/pub", has: []string{"it's here.txt"}},
+		{name: "no such directory", url: base + "/AFTP/nonesuch", status: 404},
+	} {
+		c.run(t, gw)
+	}
+	_, closed := realGateway(t, Config{})
+	proxyCase{name: "loopback Prospero, not allowed", url: base + "/AFTP/pub", status: 403}.run(t, closed)
+}
+
+// file: through the proxy form, from the --allow-file directory only.
+func TestProxyFormFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/a.txt", []byte("text in a file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, gw := realGateway(t, Config{AllowFile: dir})
+	proxyCase{name: "a file under --allow-file", url: "file://" + dir + "/a.txt", ctype: "text/plain", has: []string{"text in a file"}}.run(t, gw)
+	proxyCase{name: "a file elsewhere", url: "file:///etc/passwd", status: 403}.run(t, gw)
+	_, off := realGateway(t, Config{})
+	proxyCase{name: "file: without --allow-file", url: "file://" + dir + "/a.txt", status: 403}.run(t, off)
+}
+
+// DNS rebinding gains nothing: the check is on the address dialled, so a
+// name that resolves to an allowed address for one fetch and to a
+// private one for the next is refused the second time.
+func TestProxyFormRebinding(t *testing.T) {
+	env := wiretest.ServerEnv(t, "GOPHER_PORT")
+	var rebound atomic.Bool
+	f := &fetch.Fetcher{}
+	cfg := Config{AllowDest: []string{"127.0.0.1:" + env["GOPHER_PORT"]}, Fetcher: f}
+	_, gw := realGateway(t, cfg)
+	// realGateway set the test names; this name answers differently
+	// for the second fetch.
+	f.Resolver = wiretest.Resolver(t, func(name string) []netip.Addr {
+		if name != "rebind.test" {
+			return nil
+		}
+		if rebound.Load() {
+			return []netip.Addr{netip.MustParseAddr("10.0.0.1")}
+		}
+		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}
+	})
+	url := "gopher://rebind.test:" + env["GOPHER_PORT"] + "/0/hello.txt"
+	proxyCase{name: "first lookup: the allowed address", url: url, has: []string{"Hello"}}.run(t, gw)
+	rebound.Store(true)
+	proxyCase{name: "second lookup: a private address", url: url, status: 403}.run(t, gw)
 }
