@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -173,4 +174,36 @@ func ExampleFetcher_Register() {
 	// Hello, memo.
 	// fetch: "memo:missing": not found
 	// fetch: "wais://127.0.0.1/db": unsupported scheme: no opener for "wais": fetch it through a gateway (wais_proxy, WWW_wais_GATEWAY)
+}
+
+func ExampleTransport() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("Hello, file.\n"), 0o644)
+
+	c := &http.Client{Transport: &fetch.Transport{}}
+	resp, err := c.Get("file://" + filepath.ToSlash(dir) + "/hello.txt")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	fmt.Printf("%s %s %s%q\n", resp.Status, resp.Header.Get("Content-Type"), resp.Header.Get("Content-Length"), b)
+
+	// A refused URL: nothing is sent, the status says why, and the Body
+	// carries the *fetch.Error.
+	resp, err = c.Get("ftp://ftp.example/pub/a%0D%0ADELE%20b")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer resp.Body.Close()
+	var fe *fetch.Error
+	if e, ok := resp.Body.(error); ok && errors.As(e, &fe) {
+		fmt.Println(resp.StatusCode, fe.Offset, errors.Is(fe, fetch.ErrUnsafe))
+	}
+	// Output:
+	// 200 OK text/plain 13"Hello, file.\n"
+	// 403 23 true
 }

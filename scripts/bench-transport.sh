@@ -17,7 +17,9 @@
 # apt-get if they are missing (needs root). Every connection stays on
 # 127.0.0.1. The clients run in turn within each run (the order rotates), so
 # load from other jobs hits them alike. Throughput: file bytes / wall time of
-# the whole process (start included); each output's size is checked.
+# the whole process (start included); each output's size is checked. CPU:
+# user+system seconds of the client process, and for serve and squid also of
+# the proxy (from /proc): what the path costs whatever else the machine runs.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
@@ -84,23 +86,36 @@ fi
 URL="ftp://127.0.0.1:$FTP_PORT$FTP_BIG_PATH"
 SIZE=$FTP_BIG_SIZE
 
-# fetch CLIENT: one transfer; appends "seconds" to $work/CLIENT and checks the size.
+# ticks PID: the CPU time (user + system, clock ticks) a running process has used.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+HZ=$(getconf CLK_TCK)
+SQUID_PID=${pids[0]}
+SERVE_PID=${pids[1]:-}
+
+# fetch CLIENT: one transfer; appends "seconds cpu-seconds" to $work/CLIENT
+# (the CPU of the client process, and of the proxy for serve and squid) and
+# checks the size.
 fetch() {
-    local n
-    local t0 t1
+    local n t0 t1 p0=0 p1=0 proxy=
+    case $1 in
+    serve) proxy=$SERVE_PID ;;
+    squid) proxy=$SQUID_PID ;;
+    esac
+    [ -n "$proxy" ] && p0=$(ticks "$proxy")
     t0=$(date +%s.%N)
     case $1 in
-    get) n=$("$work/urlkit" get "$URL" | wc -c) ;;
-    transport) n=$("$work/transportget" "$URL") ;;
-    serve) n=$(curl -sS -f -x "http://127.0.0.1:$SERVE_PORT" "$URL" | wc -c) ;;
-    squid) n=$(curl -sS -f -x "http://127.0.0.1:$SQUID_PORT" "$URL" | wc -c) ;;
+    get) n=$(/usr/bin/time -f '%U %S' -o "$work/time" "$work/urlkit" get "$URL" | wc -c) ;;
+    transport) n=$(/usr/bin/time -f '%U %S' -o "$work/time" "$work/transportget" "$URL" | wc -c) ;;
+    serve) n=$(/usr/bin/time -f '%U %S' -o "$work/time" curl -sS -f -x "http://127.0.0.1:$SERVE_PORT" "$URL" | wc -c) ;;
+    squid) n=$(/usr/bin/time -f '%U %S' -o "$work/time" curl -sS -f -x "http://127.0.0.1:$SQUID_PORT" "$URL" | wc -c) ;;
     esac
     t1=$(date +%s.%N)
+    [ -n "$proxy" ] && p1=$(ticks "$proxy")
     if [ "$n" != "$SIZE" ]; then
         echo "bench-transport.sh: $1 fetched $n bytes, want $SIZE" >&2
         exit 1
     fi
-    awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f\n", b - a}' >>"$work/$1"
+    awk -v a="$t0" -v b="$t1" -v p="$((p1 - p0))" -v hz="$HZ" '{printf "%.4f %.3f\n", b - a, $1 + $2 + p / hz}' "$work/time" >>"$work/$1"
 }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
@@ -113,10 +128,12 @@ for r in $(seq "$RUNS"); do
 done
 
 mib=$((SIZE / 1048576))
-echo "FTP, $mib MiB from ProFTPD on loopback, median of $RUNS runs (MB/s = 10^6 bytes per second of wall time)"
-printf '%-10s %9s %9s\n' client "MB/s" "/ get"
-gt=$(median <"$work/get")
+echo "FTP, $mib MiB from ProFTPD on loopback, median of $RUNS runs"
+echo "(MB/s: 10^6 bytes per second of wall time; CPU: user+system seconds of the client, and of the proxy for serve and squid)"
+printf '%-10s %9s %9s %9s %9s\n' client "MB/s" "/ get" "CPU s" "CPU MB/s"
+gt=$(cut -d' ' -f1 "$work/get" | median)
 for c in "${clients[@]}"; do
-    t=$(median <"$work/$c")
-    awk -v c="$c" -v s="$SIZE" -v t="$t" -v g="$gt" 'BEGIN {printf "%-10s %9.0f %9.2f\n", c, s / t / 1e6, g / t}'
+    t=$(cut -d' ' -f1 "$work/$c" | median)
+    cpu=$(cut -d' ' -f2 "$work/$c" | median)
+    awk -v c="$c" -v s="$SIZE" -v t="$t" -v g="$gt" -v u="$cpu" 'BEGIN {printf "%-10s %9.0f %9.2f %9.2f %9.0f\n", c, s / t / 1e6, g / t, u, (u > 0 ? s / u / 1e6 : 0)}'
 done
