@@ -55,6 +55,10 @@ need() {
 command -v tmux >/dev/null || need tmux
 command -v c3270 >/dev/null || need c3270
 
+# The gateway's real-browser tests (gateway/browser_test.go) drive Debian's
+# chromium, headless; with the servers required they fail without it.
+command -v chromium >/dev/null || need chromium
+
 # edit's differential test against libcurl's URL API builds a small C
 # helper (cmd/urlkit/testdata/libcurl): it needs a C compiler and libcurl's
 # headers, installed here when missing; once they are there, the test must

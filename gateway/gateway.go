@@ -191,6 +191,7 @@ func New(cfg Config) (*Handler, error) {
 		AllowPost: cfg.AllowPost, AllowSend: cfg.AllowSend,
 		NNTP: cfg.NNTP, SMTP: cfg.SMTP,
 		AllowFile: cfg.AllowFile,
+		Send:      h.fetcher.Send,
 	})
 	if cfg.AccessLog != nil {
 		h.log = &accessLog{w: cfg.AccessLog}
