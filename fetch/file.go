@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"mime"
 	"os"
 	"path"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/listing"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -114,29 +116,61 @@ func (o *FileOpener) open(ctx context.Context, req *Request) (*Response, error) 
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(entries))
+	// The entries have FTP's columns (name, type, size, time): the
+	// Transport's structured listing of a directory is the same for
+	// file: as for ftp:.
+	es := make([]listing.Entry, 0, len(entries))
 	for _, e := range entries {
-		n := e.Name()
-		if strings.IndexFunc(n, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
-			// One name a line: a line feed in a name would make two.
-			n = safetext.Visible(n)
+		le := listing.Entry{Name: e.Name(), Kind: "file", Size: -1}
+		if i, err := e.Info(); err == nil {
+			le.Time = i.ModTime()
+			if i.Mode().IsRegular() {
+				le.Size = i.Size()
+			}
 		}
-		if e.IsDir() {
-			n += "/"
+		switch t := e.Type(); {
+		case t.IsDir():
+			le.Kind = "dir"
+		case t&fs.ModeSymlink != 0:
+			le.Kind = "link"
+		case !t.IsRegular():
+			le.Kind = "other"
 		}
-		names = append(names, n)
+		es = append(es, le)
 	}
-	slices.Sort(names)
+	slices.SortFunc(es, func(a, b listing.Entry) int { return strings.Compare(dirName(a), dirName(b)) })
 	var b bytes.Buffer
-	for _, n := range names {
-		b.WriteString(n)
-		b.WriteByte('\n')
+	if req.json {
+		listing.WriteJSON(&b, listing.FromSlice(listing.Header{Format: listing.FTP, Of: name}, es))
+		resp.ContentType = "application/json"
+	} else {
+		// One name a line, a directory's with a "/" (as before listings
+		// had types).
+		for _, e := range es {
+			b.WriteString(dirName(e))
+			b.WriteByte('\n')
+		}
+		resp.ContentType = "text/plain; charset=utf-8"
 	}
 	resp.Listing = true
-	resp.ContentType = "text/plain; charset=utf-8"
+	resp.Entries = listing.FromSlice(listing.Header{Format: listing.FTP, Of: name}, es)
 	resp.Size = int64(b.Len())
 	resp.Body = &ctxReader{ctx: ctx, r: &b, c: io.NopCloser(nil)}
 	return resp, nil
+}
+
+// dirName is e's line in a file: directory's text listing: its name, a
+// directory's with a "/", control bytes shown escaped (a line feed in a
+// name would make two lines).
+func dirName(e listing.Entry) string {
+	n := e.Name
+	if strings.IndexFunc(n, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+		n = safetext.Visible(n)
+	}
+	if e.Kind == "dir" {
+		n += "/"
+	}
+	return n
 }
 
 // sizedFile ends a regular file's data with an error when it is shorter

@@ -182,7 +182,7 @@ func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	// The openers of news, WAIS and Prospero write their listings as
 	// JSON lines when asked; an FTP directory is listed below; a Gopher
 	// menu stays as the server sent it.
-	req.json = wantsJSON(r) && (name == "news" || name == "nntp" || name == "wais" || name == "prospero")
+	req.json = wantsJSON(r) && (name == "file" || name == "news" || name == "nntp" || name == "wais" || name == "prospero")
 	req.modTime = true
 	head := r.Method == http.MethodHead
 	var fresp *Response
