@@ -277,8 +277,8 @@ func TestGoldenCanon(t *testing.T) {
 	for _, r := range rows {
 		var v struct {
 			URL, Canonical, SURT string
-			HostName         *string `json:"host_name"`
-			HostNameReversed *string `json:"host_name_reversed"`
+			HostName             *string `json:"host_name"`
+			HostNameReversed     *string `json:"host_name_reversed"`
 		}
 		if err := json.Unmarshal([]byte(r), &v); err != nil {
 			t.Fatalf("%v: %s", err, r)
@@ -447,4 +447,3 @@ func waitListening(t *testing.T, addr string) {
 	}
 	t.Fatalf("the job server does not listen on %s", addr)
 }
-
