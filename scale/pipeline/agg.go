@@ -5,26 +5,25 @@ import (
 	"errors"
 )
 
-// entry is a row being counted: its count, and for canon the JSON row
-// kept for it (the least, so that the result does not depend on the
-// order the files were read in).
-type entry struct {
-	n   int64
-	aux string
+// counts gathers the rows of one file or one shard: each key's count,
+// and for canon the JSON row kept for it (the least, so that the result
+// does not depend on the order the files were read in).
+type counts struct {
+	n   map[string]int64
+	aux map[string]string
 }
 
-// counts gathers the rows of one file or one shard.
-type counts map[string]*entry
+func newCounts() counts { return counts{n: map[string]int64{}, aux: map[string]string{}} }
+
+func (c counts) len() int { return len(c.n) }
 
 func (c counts) add(key string, n int64, aux string) {
-	if e := c[key]; e != nil {
-		e.n += n
-		if aux != "" && (e.aux == "" || aux < e.aux) {
-			e.aux = aux
+	c.n[key] += n
+	if aux != "" {
+		if old, ok := c.aux[key]; !ok || aux < old {
+			c.aux[key] = aux
 		}
-		return
 	}
-	c[key] = &entry{n: n, aux: aux}
 }
 
 // shardOf is the output shard of key among n: the same in every worker
@@ -47,15 +46,29 @@ func fnv64(s string) uint64 {
 // links pipeline writes vertices to shards n..2n-1), calling emit with
 // each non-empty batch.
 func (c counts) batches(n, base int, emit func(shard int, batch []byte)) {
+	if len(c.n) == 0 {
+		return
+	}
+	// Sized first: growing the buffers copied them over and over.
+	size := make([]int, n)
+	for k := range c.n {
+		size[shardOf(k, n)] += len(k) + len(c.aux[k]) + 3*binary.MaxVarintLen64
+	}
 	bufs := make([][]byte, n)
-	for k, e := range c {
+	for s := range bufs {
+		if size[s] > 0 {
+			bufs[s] = make([]byte, 0, size[s])
+		}
+	}
+	for k, cnt := range c.n {
 		s := shardOf(k, n)
+		aux := c.aux[k]
 		b := bufs[s]
 		b = binary.AppendUvarint(b, uint64(len(k)))
 		b = append(b, k...)
-		b = binary.AppendUvarint(b, uint64(e.n))
-		b = binary.AppendUvarint(b, uint64(len(e.aux)))
-		b = append(b, e.aux...)
+		b = binary.AppendUvarint(b, uint64(cnt))
+		b = binary.AppendUvarint(b, uint64(len(aux)))
+		b = append(b, aux...)
 		bufs[s] = b
 	}
 	for s, b := range bufs {

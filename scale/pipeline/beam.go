@@ -18,7 +18,9 @@ import (
 func init() {
 	register.DoFn3x1[context.Context, fileio.ReadableFile, func(int, []byte), error](&scanFn{})
 	register.Emitter2[int, []byte]()
-	register.DoFn3x1[context.Context, int, func(*[]byte) bool, error](&writeFn{})
+	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(string), error](&writeFn{})
+	register.Emitter1[string]()
+	register.Function2x0(countShard)
 	register.Iter1[[]byte]()
 	register.Function1x2(shardMarker)
 }
@@ -32,6 +34,7 @@ var (
 	cInvalid = beam.NewCounter("urlkit", "invalid")
 	cSkipped = beam.NewCounter("urlkit", "skipped")
 	cUnread  = beam.NewCounter("urlkit", "unread_files")
+	cShards  = beam.NewCounter("urlkit", "shards")
 )
 
 // Build adds the pipeline o describes to the scope.
@@ -54,9 +57,18 @@ func Build(s beam.Scope, o Options) error {
 	}
 	markers := beam.ParDo(s, shardMarker, beam.CreateList(s, ids))
 	grouped := beam.GroupByKey(s, beam.Flatten(s, batches, markers))
-	beam.ParDo0(s, &writeFn{O: o}, grouped)
+	// The writer emits the name of each shard it wrote, and the names
+	// cross a Reshuffle: a stage with no output to the runner makes
+	// Prism's progress loop spin on a core while the stage runs (its
+	// data is "ready" at once, worker/bundle.go), which cost a third of
+	// the CPU of a run on two cores.
+	written := beam.ParDo(s, &writeFn{O: o}, grouped)
+	beam.ParDo0(s, countShard, beam.Reshuffle(s, written))
 	return nil
 }
+
+// countShard counts the shards written.
+func countShard(ctx context.Context, _ string) { cShards.Inc(ctx, 1) }
 
 // shardMarker is the empty batch that makes shard i exist, so that every
 // output file is written even when no row falls in it.
@@ -98,7 +110,7 @@ func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, e
 func (s *scanner) emit(emit func(int, []byte)) {
 	s.rows.batches(s.o.Shards, 0, emit)
 	s.verts.batches(s.o.Shards, s.o.Shards, emit)
-	s.rows, s.verts = counts{}, counts{}
+	s.rows, s.verts = newCounts(), newCounts()
 }
 
 // writeFn writes one output shard.
@@ -107,6 +119,11 @@ type writeFn struct {
 }
 
 // ProcessElement merges the batches of a shard and writes its file.
-func (f *writeFn) ProcessElement(ctx context.Context, shard int, batches func(*[]byte) bool) error {
-	return writeShard(ctx, &f.O, shard, batches)
+func (f *writeFn) ProcessElement(ctx context.Context, shard int, batches func(*[]byte) bool, emit func(string)) error {
+	name, err := writeShard(ctx, &f.O, shard, batches)
+	if err != nil {
+		return err
+	}
+	emit(name)
+	return nil
 }

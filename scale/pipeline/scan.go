@@ -42,7 +42,7 @@ func newScanner(o *Options) (*scanner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &scanner{o: o, mode: m, rows: counts{}, verts: counts{}, limit: 1 << 20}, nil
+	return &scanner{o: o, mode: m, rows: newCounts(), verts: newCounts(), limit: 1 << 20}, nil
 }
 
 // bad handles a bad input: with --skip-bad it is counted and the scan
@@ -195,7 +195,7 @@ func (s *scanner) scanWARC(in *records.Input, f records.Format) error {
 }
 
 func (s *scanner) maybeFlush() {
-	if s.flush != nil && len(s.rows)+len(s.verts) > s.limit {
+	if s.flush != nil && s.rows.len()+s.verts.len() > s.limit {
 		s.flush(s)
 	}
 }

@@ -35,12 +35,12 @@ func joinPath(dir, name string) string {
 // shard's file: sorted rows, gzip, under a temporary name in the same
 // directory, renamed to its final name once closed, so that a file with
 // the final name is always whole.
-func writeShard(ctx context.Context, o *Options, shard int, next func(*[]byte) bool) error {
-	rows := counts{}
+func writeShard(ctx context.Context, o *Options, shard int, next func(*[]byte) bool) (string, error) {
+	rows := newCounts()
 	var b []byte
 	for next(&b) {
 		if err := rows.merge(b); err != nil {
-			return err
+			return "", err
 		}
 	}
 	dir, i := o.Output, shard
@@ -55,12 +55,12 @@ func writeShard(ctx context.Context, o *Options, shard int, next func(*[]byte) b
 
 	fs, err := filesystem.New(ctx, final)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer fs.Close()
 	f, err := fs.OpenWrite(ctx, tmp)
 	if err != nil {
-		return err
+		return "", err
 	}
 	err = writeRows(f, o, rows, vertices)
 	if cerr := f.Close(); err == nil {
@@ -73,41 +73,41 @@ func writeShard(ctx context.Context, o *Options, shard int, next func(*[]byte) b
 		if r, ok := fs.(filesystem.Remover); ok {
 			r.Remove(ctx, tmp)
 		}
-		return fmt.Errorf("writing %s: %w", final, err)
+		return "", fmt.Errorf("writing %s: %w", final, err)
 	}
-	return nil
+	return final, nil
 }
 
 // writeRows writes the sorted rows of one shard, gzip-compressed.
 func writeRows(w io.Writer, o *Options, rows counts, vertices bool) error {
-	keys := make([]string, 0, len(rows))
-	for k := range rows {
+	keys := make([]string, 0, rows.len())
+	for k := range rows.n {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
 	bw := bufio.NewWriterSize(zw, 256<<10)
 	for _, k := range keys {
-		e := rows[k]
+		n, aux := rows.n[k], rows.aux[k]
 		switch {
 		case vertices:
 			bw.WriteString(k)
 			bw.WriteByte('\n')
 		case o.Pipeline == Canon && o.Dedup:
-			bw.WriteString(e.aux)
+			bw.WriteString(aux)
 			bw.WriteString(`,"count":`)
-			bw.WriteString(strconv.FormatInt(e.n, 10))
+			bw.WriteString(strconv.FormatInt(n, 10))
 			bw.WriteString("}\n")
 		case o.Pipeline == Canon:
 			// Every occurrence has its line, as the input had it.
-			for range e.n {
-				bw.WriteString(e.aux)
+			for range n {
+				bw.WriteString(aux)
 				bw.WriteString("}\n")
 			}
 		default:
 			bw.WriteString(k)
 			bw.WriteByte('\t')
-			bw.WriteString(strconv.FormatInt(e.n, 10))
+			bw.WriteString(strconv.FormatInt(n, 10))
 			bw.WriteByte('\n')
 		}
 	}

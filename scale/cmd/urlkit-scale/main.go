@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -95,6 +96,7 @@ func run(args []string, stderr io.Writer) int {
 	fs.BoolVar(&o.SkipBad, "skip-bad", false, "skip and count bad input instead of stopping")
 	fs.IntVar(&o.MaxLine, "max-line", 0, "the longest line, in bytes (default 1 MiB)")
 	verbose := fs.Bool("v", false, "log the runner's progress")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run (in-process runners) to `FILE`")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -123,6 +125,17 @@ func run(args []string, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "urlkit-scale: %v\n", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
 	p, s := beam.NewPipelineWithRoot()
 	if err := pipeline.Build(s, o); err != nil {
 		fmt.Fprintf(stderr, "urlkit-scale: %v\n", err)
