@@ -13,7 +13,9 @@ type counts struct {
 	aux map[string]string
 }
 
-func newCounts() counts { return counts{n: map[string]int64{}, aux: map[string]string{}} }
+// newCounts starts with room for some distinct keys: growing a map from
+// nothing rehashed it over and over.
+func newCounts() counts { return counts{n: make(map[string]int64, 1<<14), aux: map[string]string{}} }
 
 func (c counts) len() int { return len(c.n) }
 

@@ -34,6 +34,6 @@ for _ in $(seq "$ROUNDS"); do
     measure extract-shell 'urlkit extract -q -j 2 text/* | urlkit normalize --mode rfc3986 2>/dev/null | sort | uniq -c'
     measure extract-alone 'urlkit extract -q -j 2 text/*'
     measure hosts-scale 'urlkit-scale hosts --input "urls/*" --output out 2>/dev/null'
-    measure hosts-shell 'cat urls/* | urlkit parse --mode rfc3986 --json --fields host -j 2 | sort | uniq -c'
+    measure hosts-shell 'cat urls/* | urlkit parse --mode rfc3986 --json --fields host -j 2 2>/dev/null | sort | uniq -c'
 done
 rm -rf out time.txt
