@@ -43,7 +43,10 @@ var normalizeCmd = &command{
 	summary:      "print URLs in canonical form",
 	detail: `Normalize prints each URL (or each line of standard input) in the canonical
 form below, one per line. With --explain, each rule that changed something
-is printed under the URL. Invalid URLs are reported (offset and rule) and
+is printed under the URL. With --surt, it prints each URL's SURT key instead,
+the key web archives sort their indexes on (http://www.Example.com/a/?b&a is
+com,example)/a?a&b), with the canonicalization of internetarchive/surt's
+defaults (see normalize.SURT); --flags do not apply to it. Invalid URLs are reported (offset and rule) and
 make the exit status 1.
 
 ` + normalizeHelp + `
@@ -55,14 +58,20 @@ make the exit status 1.
 Examples:
   urlkit normalize 'HTTP://Info.CERN.ch:80/albert/bertram/marie%2dclaude'
   urlkit normalize --explain 'gopher://gopher.example'
+  urlkit normalize --surt 'http://www.archive.org/goo/?b&a'   # org,archive)/goo?a&b
   urlkit normalize --mode lenient 'http://example.com/a b/~x'
   urlkit normalize --mode rfc3986 --flags unsafe 'https://www.example.com/a/index.html?b=2&a=1&utm_source=x#top'
   urlkit normalize < urls.txt | sort -u      # one output line per input line: empty for a blank or invalid one`,
 	setup: func(fs *flag.FlagSet) func(context.Context, *Streams, []string) int {
 		normalizer := normalizerFlags(fs)
 		explain := fs.Bool("explain", false, "print the rules applied under each URL")
+		surt := fs.Bool("surt", false, "print each URL's SURT key, as web archives index it (com,example)/path?query)")
 		jobs := jobsFlag(fs, linesJobsUsage)
 		return func(ctx context.Context, st *Streams, args []string) int {
+			if *surt && *explain {
+				fmt.Fprintf(st.Err, "urlkit normalize: --surt and --explain do not go together\nrun 'urlkit normalize -h' for help\n")
+				return exitUsage
+			}
 			norm := normalizer()
 			out := bufio.NewWriter(st.Out)
 			defer out.Flush()
@@ -92,6 +101,11 @@ Examples:
 						return exitFail
 					}
 					printWarnings(st, out, errw, s, warns)
+					if *surt {
+						out.WriteString(normalize.SURT(&u))
+						out.WriteByte('\n')
+						return exitOK
+					}
 					if !*explain {
 						n := norm.Normalize(&u)
 						out.WriteString(n.String())

@@ -1,0 +1,129 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	// The file systems inputs and outputs may live on.
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+)
+
+// Workers run the binary again and find the DoFns by their registered
+// names: closures would fail there.
+func init() {
+	register.DoFn3x1[context.Context, fileio.ReadableFile, func(int, []byte), error](&scanFn{})
+	register.Emitter2[int, []byte]()
+	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(string), error](&writeFn{})
+	register.Emitter1[string]()
+	register.Function2x0(countShard)
+	register.Iter1[[]byte]()
+	register.Function1x2(shardMarker)
+}
+
+// The counters of a run, in the "urlkit" namespace: what was read, and
+// what was left out and why.
+var (
+	cFiles   = beam.NewCounter("urlkit", "files")
+	cRecords = beam.NewCounter("urlkit", "records")
+	cURLs    = beam.NewCounter("urlkit", "urls")
+	cInvalid = beam.NewCounter("urlkit", "invalid")
+	cSkipped = beam.NewCounter("urlkit", "skipped")
+	cUnread  = beam.NewCounter("urlkit", "unread_files")
+	cShards  = beam.NewCounter("urlkit", "shards")
+)
+
+// Build adds the pipeline o describes to the scope.
+func Build(s beam.Scope, o Options) error {
+	if err := o.Check(); err != nil {
+		return err
+	}
+	globs := beam.CreateList(s, o.Inputs)
+	matched := fileio.MatchAll(s, globs, fileio.MatchEmptyDisallow())
+	// Spread the files over the workers before the heavy work.
+	files := fileio.ReadMatches(s, beam.Reshuffle(s, matched), fileio.ReadUncompressed())
+	batches := beam.ParDo(s, &scanFn{O: o}, files)
+	n := o.Shards
+	if o.Pipeline == Links {
+		n *= 2 // the vertex shards follow the edge shards
+	}
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = i
+	}
+	markers := beam.ParDo(s, shardMarker, beam.CreateList(s, ids))
+	grouped := beam.GroupByKey(s, beam.Flatten(s, batches, markers))
+	// The writer emits the name of each shard it wrote, and the names
+	// cross a Reshuffle: a stage with no output to the runner makes
+	// Prism's progress loop spin on a core while the stage runs (its
+	// data is "ready" at once, worker/bundle.go), which cost a third of
+	// the CPU of a run on two cores.
+	written := beam.ParDo(s, &writeFn{O: o}, grouped)
+	beam.ParDo0(s, countShard, beam.Reshuffle(s, written))
+	return nil
+}
+
+// countShard counts the shards written.
+func countShard(ctx context.Context, _ string) { cShards.Inc(ctx, 1) }
+
+// shardMarker is the empty batch that makes shard i exist, so that every
+// output file is written even when no row falls in it.
+func shardMarker(i int) (int, []byte) { return i, nil }
+
+// scanFn reads one file and emits its rows as one batch per shard.
+type scanFn struct {
+	O Options
+}
+
+// ProcessElement scans one file.
+func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(int, []byte)) error {
+	rc, err := file.Open(ctx)
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", file.Metadata.Path, err)
+	}
+	defer rc.Close()
+	s, err := newScanner(&f.O)
+	if err != nil {
+		return err
+	}
+	s.flush = func(s *scanner) { s.emit(emit) }
+	err = s.scanFile(file.Metadata.Path, rc)
+	if err != nil {
+		return err
+	}
+	s.emit(emit)
+	st := &s.stats
+	cFiles.Inc(ctx, st.Files)
+	cRecords.Inc(ctx, st.Records)
+	cURLs.Inc(ctx, st.URLs)
+	cInvalid.Inc(ctx, st.Invalid)
+	cSkipped.Inc(ctx, st.Skipped)
+	cUnread.Inc(ctx, st.Unread)
+	return nil
+}
+
+// emit hands the rows counted so far on as batches, and starts afresh.
+func (s *scanner) emit(emit func(int, []byte)) {
+	s.rows.batches(s.o.Shards, 0, emit)
+	s.verts.batches(s.o.Shards, s.o.Shards, emit)
+	s.rows, s.verts = newCounts(), newCounts()
+}
+
+// writeFn writes one output shard.
+type writeFn struct {
+	O Options
+}
+
+// ProcessElement merges the batches of a shard and writes its file.
+func (f *writeFn) ProcessElement(ctx context.Context, shard int, batches func(*[]byte) bool, emit func(string)) error {
+	name, err := writeShard(ctx, &f.O, shard, batches)
+	if err != nil {
+		return err
+	}
+	emit(name)
+	return nil
+}
