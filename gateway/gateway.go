@@ -69,6 +69,9 @@ type Config struct {
 	// NNTP is the news server of news: URLs (HOST[:PORT]); SMTP the
 	// mail server of mailto: sending.
 	NNTP, SMTP string
+	// MailFrom is the sender of the mail the web form sends (the
+	// gateway reads no environment of its own).
+	MailFrom string
 
 	// MaxConns bounds the upstream fetches in progress at once, in all
 	// (default 64); MaxConnsPerClient those of one client (an IPv4
@@ -227,6 +230,7 @@ func configureFetcher(f *fetch.Fetcher, cfg *Config, dest *destPolicy, idle time
 	if cfg.SMTP != "" {
 		f.Mail.Server = cfg.SMTP
 	}
+	f.Mail.From = cfg.MailFrom
 	// The destination policy, on every address dialled. Names of
 	// --allow-dest are resolved with a bound of their own: the check
 	// runs inside a dial, which has no context to lend it.

@@ -486,6 +486,18 @@ func TestWebMailto(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body, "250") {
 		t.Errorf("sending: %d\n%s", resp.StatusCode, body)
 	}
+	// The same through the Handler urlkit serve runs: its Config names
+	// the sender, as serve takes it from $EMAIL.
+	h, err := New(Config{SMTP: smtp, AllowSend: true, MailFrom: "gateway@example.org", AllowDest: []string{"127.0.0.1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	hs := httptest.NewServer(h)
+	defer hs.Close()
+	if resp, body := post(t, hs, "/mailto:bob@example.org", "same-origin", form); resp.StatusCode != 200 || !strings.Contains(body, "250") {
+		t.Errorf("sending through the Handler: %d\n%s", resp.StatusCode, body)
+	}
 }
 
 // A "+" line (a redundant server, RFC 1436 3.8) links to the item

@@ -68,7 +68,7 @@ Examples:
 		fs.BoolVar(&cfg.AllowPost, "allow-post", false, "let the web form post news articles")
 		fs.BoolVar(&cfg.AllowSend, "allow-send", false, "let the web form send mail (with --smtp)")
 		fs.StringVar(&cfg.NNTP, "nntp", "", "the news server `HOST[:PORT]` of news: URLs (default $NNTPSERVER)")
-		fs.StringVar(&cfg.SMTP, "smtp", "", "the mail server `HOST[:PORT]` the web form sends through")
+		fs.StringVar(&cfg.SMTP, "smtp", "", "the mail server `HOST[:PORT]` the web form sends through (default $SMTPSERVER; the sender is $EMAIL)")
 		fs.IntVar(&cfg.MaxConns, "max-conns", 64, "at most `N` fetches in progress at once (a quarter of them per client)")
 		durationVar(fs, &cfg.Timeout, "timeout", 2*time.Minute, "give up a request after `D`")
 		accessLog := fs.String("access-log", "", "append a Common Log Format line per request to `FILE` (passwords redacted)")
@@ -79,6 +79,15 @@ Examples:
 			}
 			if cfg.NNTP == "" {
 				cfg.NNTP = os.Getenv("NNTPSERVER")
+			}
+			if cfg.SMTP == "" {
+				cfg.SMTP = os.Getenv("SMTPSERVER")
+			}
+			// The sender of mail sent from the web form, as send's default.
+			cfg.MailFrom = os.Getenv("EMAIL")
+			if cfg.AllowSend && (cfg.SMTP == "" || cfg.MailFrom == "") {
+				fmt.Fprintln(st.Err, "urlkit serve: --allow-send needs a mail server (--smtp or $SMTPSERVER) and a sender ($EMAIL)")
+				return exitUsage
 			}
 			if *accessLog != "" {
 				f, err := os.OpenFile(*accessLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)

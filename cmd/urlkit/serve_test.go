@@ -103,3 +103,17 @@ func TestServeRuns(t *testing.T) {
 		t.Errorf("access log %q", log)
 	}
 }
+
+// --allow-send without a mail server or a sender would show a compose
+// form that can send nothing: serve exits 2 and names what is missing.
+func TestServeAllowSendNeedsServerAndSender(t *testing.T) {
+	for _, tc := range []struct{ smtp, email string }{{"", "a@example.org"}, {"127.0.0.1:25", ""}} {
+		t.Setenv("SMTPSERVER", tc.smtp)
+		t.Setenv("EMAIL", tc.email)
+		st, _, errOut := TestStreams("")
+		code := run(t.Context(), []string{"serve", "--allow-send", "--listen", "127.0.0.1:0"}, st)
+		if code != exitUsage || !strings.Contains(errOut.String(), "$EMAIL") {
+			t.Errorf("SMTPSERVER=%q EMAIL=%q: exit %d, stderr %q; want 2 naming the mail server and $EMAIL", tc.smtp, tc.email, code, errOut)
+		}
+	}
+}
