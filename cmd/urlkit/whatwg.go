@@ -107,61 +107,6 @@ var whatwgComponents = map[string]string{
 	"fragment": "hash", "hash": "hash", "origin": "origin",
 }
 
-// whatwgGet is the API's getter named attr.
-func whatwgGet(u *whatwg.URL, attr string) string {
-	switch attr {
-	case "href":
-		return u.Href
-	case "protocol":
-		return u.Protocol()
-	case "username":
-		return u.Username()
-	case "password":
-		return u.Password()
-	case "host":
-		return u.Host()
-	case "hostname":
-		return u.Hostname()
-	case "port":
-		return u.PortString()
-	case "pathname":
-		return u.Pathname()
-	case "search":
-		return u.Search()
-	case "hash":
-		return u.Hash()
-	}
-	return u.Origin()
-}
-
-// whatwgSet is the API's setter named attr; false when the standard
-// leaves the URL unchanged.
-func whatwgSet(u *whatwg.URL, attr, value string) bool {
-	switch attr {
-	case "href":
-		return u.SetHref(value) == nil
-	case "protocol":
-		return u.SetProtocol(value)
-	case "username":
-		return u.SetUsername(value)
-	case "password":
-		return u.SetPassword(value)
-	case "host":
-		return u.SetHost(value)
-	case "hostname":
-		return u.SetHostname(value)
-	case "port":
-		return u.SetPort(value)
-	case "pathname":
-		return u.SetPathname(value)
-	case "search":
-		return u.SetSearch(value)
-	case "hash":
-		return u.SetHash(value)
-	}
-	return false
-}
-
 // runEditWHATWG is edit --mode whatwg: each URL is read by the URL
 // Standard's parser, --set runs the standard's setters (the URL API's
 // attributes, under their names or trurl's), --redirect resolves as a
@@ -203,7 +148,8 @@ func runEditWHATWG(ctx context.Context, st *Streams, c *editConfig, args []strin
 				name := rest[i+1 : i+j]
 				b.WriteString(rest[:i])
 				if attr := whatwgComponents[name]; attr != "" {
-					b.WriteString(whatwgGet(u, attr))
+					v, _ := u.Get(attr) // attr is a name of whatwgComponents, all the API's
+					b.WriteString(v)
 				} else {
 					b.WriteString(rest[i : i+j+1])
 				}
@@ -241,7 +187,7 @@ func runEditWHATWG(ctx context.Context, st *Streams, c *editConfig, args []strin
 				return exitOK
 			}
 			for _, set := range sets {
-				if !whatwgSet(&u, set.attr, set.value) && !c.quiet {
+				if !u.Set(set.attr, set.value) && !c.quiet {
 					out.Flush()
 					fmt.Fprintf(errw, "urlkit edit: note: %s: the URL Standard's %s setter leaves the URL unchanged for %q\n", st.redact(u.Href), set.attr, set.value)
 				}

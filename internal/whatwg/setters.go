@@ -250,3 +250,61 @@ func (u *URL) SetHash(value string) bool {
 	c.fragment, c.hasFragment = encodeString(value, setFragment), true
 	return u.commit(&c)
 }
+
+// Get is the getter the URL API names attr ("href", "protocol", ...,
+// "origin"); false for a name the API does not have.
+func (u *URL) Get(attr string) (string, bool) {
+	switch attr {
+	case "href":
+		return u.Href, true
+	case "protocol":
+		return u.Protocol(), true
+	case "username":
+		return u.Username(), true
+	case "password":
+		return u.Password(), true
+	case "host":
+		return u.Host(), true
+	case "hostname":
+		return u.Hostname(), true
+	case "port":
+		return u.PortString(), true
+	case "pathname":
+		return u.Pathname(), true
+	case "search":
+		return u.Search(), true
+	case "hash":
+		return u.Hash(), true
+	case "origin":
+		return u.Origin(), true
+	}
+	return "", false
+}
+
+// Set runs the setter the URL API names attr; false when the standard
+// leaves the URL unchanged or the API has no such setter.
+func (u *URL) Set(attr, value string) bool {
+	switch attr {
+	case "href":
+		return u.SetHref(value) == nil
+	case "protocol":
+		return u.SetProtocol(value)
+	case "username":
+		return u.SetUsername(value)
+	case "password":
+		return u.SetPassword(value)
+	case "host":
+		return u.SetHost(value)
+	case "hostname":
+		return u.SetHostname(value)
+	case "port":
+		return u.SetPort(value)
+	case "pathname":
+		return u.SetPathname(value)
+	case "search":
+		return u.SetSearch(value)
+	case "hash":
+		return u.SetHash(value)
+	}
+	return false
+}

@@ -15,26 +15,8 @@ type setterCase struct {
 // set calls the setter named as the API names it.
 func set(u *URL, attr, value string) {
 	switch attr {
-	case "href":
-		_ = u.SetHref(value)
-	case "protocol":
-		u.SetProtocol(value)
-	case "username":
-		u.SetUsername(value)
-	case "password":
-		u.SetPassword(value)
-	case "host":
-		u.SetHost(value)
-	case "hostname":
-		u.SetHostname(value)
-	case "port":
-		u.SetPort(value)
-	case "pathname":
-		u.SetPathname(value)
-	case "search":
-		u.SetSearch(value)
-	case "hash":
-		u.SetHash(value)
+	case "href", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "hash":
+		u.Set(attr, value)
 	default:
 		panic("no setter " + attr)
 	}
@@ -42,31 +24,11 @@ func set(u *URL, attr, value string) {
 
 // get calls the getter named as the API names it.
 func get(u *URL, attr string) string {
-	switch attr {
-	case "href":
-		return u.Href
-	case "protocol":
-		return u.Protocol()
-	case "username":
-		return u.Username()
-	case "password":
-		return u.Password()
-	case "host":
-		return u.Host()
-	case "hostname":
-		return u.Hostname()
-	case "port":
-		return u.PortString()
-	case "pathname":
-		return u.Pathname()
-	case "search":
-		return u.Search()
-	case "hash":
-		return u.Hash()
-	case "origin":
-		return u.Origin()
+	v, ok := u.Get(attr)
+	if !ok {
+		panic("no getter " + attr)
 	}
-	panic("no getter " + attr)
+	return v
 }
 
 func TestSetters(t *testing.T) {
