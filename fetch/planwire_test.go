@@ -13,6 +13,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -737,5 +738,40 @@ func TestPlanEqualsWireList(t *testing.T) {
 	}
 	if msg := matchPlan(plan, rel.Sent(t), nil); msg != "" {
 		t.Errorf("the wire is not the plan: %s", msg)
+	}
+}
+
+// The Transport's FTP fetch of a TYPE I file asks for MDTM after SIZE
+// (PlanOptions.ModTime, its Last-Modified): that plan is its wire
+// against ProFTPD too.
+func TestPlanEqualsWireModTime(t *testing.T) {
+	const email = "planwire@example.org"
+	port := wiretest.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
+	rel := wiretest.NewRelay(t, "127.0.0.1:"+port)
+	f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
+	u, _, err := urlkit.ParseMode("ftp://"+rel.Addr()+"/pub/64k.bin", urlkit.RFC3986)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.Lenient, Email: email, ModTime: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := (&Transport{Fetcher: f}).RoundTrip(httptest.NewRequest("GET", u.String(), nil).WithContext(testCtx(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadAll(resp.Body); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Last-Modified") == "" {
+		t.Errorf("status %d, Last-Modified %q", resp.StatusCode, resp.Header.Get("Last-Modified"))
+	}
+	if msg := matchPlan(plan, rel.Sent(t), nil); msg != "" {
+		t.Errorf("the wire is not the plan: %s", msg)
+	}
+	if !strings.Contains(strings.Join(plan.Lines(true), "\n"), "MDTM ") {
+		t.Errorf("the plan has no MDTM:\n%s", strings.Join(plan.Lines(true), "\n"))
 	}
 }
