@@ -38,6 +38,8 @@ var allowedImports = map[string][]string{
 	"internal/safetext":   {},
 	"internal/wiretest":   {},
 	"internal/bufpool":    {},
+	// Opening a file that may wait (a FIFO) under a context.
+	"internal/fsctx": {},
 	// scheme_data, the command line's listing of a view's parts: its
 	// types, and the hook package scheme installs.
 	"internal/schemedata": {""},
@@ -47,7 +49,7 @@ var allowedImports = map[string][]string{
 	"internal/request": {},
 	"scheme":           {"", "internal/charclass", "internal/registry", "internal/percent", "internal/gophertype", "internal/schemedata", "internal/request", "internal/safetext"},
 	"extract":          {"", "scheme", "internal/charclass", "internal/registry", "internal/bufpool", "internal/safetext"},
-	"fetch":            {"", "scheme", "listing", "internal/request", "internal/wire", "internal/percent", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
+	"fetch":            {"", "scheme", "listing", "internal/fsctx", "internal/request", "internal/wire", "internal/percent", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
 	"client/ftp":       {"internal/wire"},
 	"client/gopher":    {"internal/wire", "internal/gophertype"},
 	"client/nntp":      {"internal/wire"},
@@ -83,7 +85,7 @@ var testOnlyImports = map[string][]string{
 
 // networkFree lists packages that must not reach network code, even
 // indirectly: the URL packages are pure functions of their input.
-var networkFree = []string{"", "internal/charclass", "internal/whatwg", "internal/ipv4", "internal/edit", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "internal/schemedata", "internal/request", "scheme", "extract", "listing"}
+var networkFree = []string{"", "internal/charclass", "internal/whatwg", "internal/ipv4", "internal/edit", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "internal/fsctx", "internal/schemedata", "internal/request", "scheme", "extract", "listing"}
 
 // networkPackages are the standard packages that open connections.
 var networkPackages = []string{"net", "net/http", "crypto/tls", "net/smtp", "net/textproto", "os/exec"}

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/fsctx"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/listing"
 	"github.com/urlkit/urlkit/scheme"
@@ -90,7 +91,7 @@ func (o *FileOpener) open(ctx context.Context, req *Request) (*Response, error) 
 			return nil, &Error{Op: "open", Offset: -1, Kind: ErrSpecialFile,
 				Rule: fmt.Sprintf("%s is a %s, not a regular file or directory", safetext.Visible(name), fileKind(fi.Mode()))}
 		}
-		if f, err = openCtx(ctx, name); err != nil {
+		if f, err = fsctx.OpenFile(ctx, name, os.O_RDONLY); err != nil {
 			return nil, err
 		}
 		// A read that waits (a FIFO without a writer yet) ends when the
@@ -244,31 +245,6 @@ func (o *fileOverFTP) open(ctx context.Context, req *Request) (*Response, error)
 		resp.Warnings = append(resp.Warnings, "file: URL for another host fetched over FTP")
 	}
 	return resp, err
-}
-
-// openCtx opens name for reading, giving up when ctx is done (the open of
-// a FIFO waits for a writer). An open that completes later is closed.
-func openCtx(ctx context.Context, name string) (*os.File, error) {
-	type result struct {
-		f   *os.File
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		f, err := os.Open(name)
-		ch <- result{f, err}
-	}()
-	select {
-	case r := <-ch:
-		return r.f, r.err
-	case <-ctx.Done():
-		go func() {
-			if r := <-ch; r.f != nil {
-				r.f.Close()
-			}
-		}()
-		return nil, ctx.Err()
-	}
 }
 
 // fileKind names the type of a special file.

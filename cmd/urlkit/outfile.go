@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/urlkit/urlkit/internal/fsctx"
 	"github.com/urlkit/urlkit/internal/safetext"
 )
 
@@ -64,7 +65,7 @@ func createOutput(ctx context.Context, path string) (*outputFile, error) {
 	case fi != nil && fi.IsDir():
 		return nil, &os.PathError{Op: "open", Path: path, Err: errors.New("is a directory")}
 	case fi != nil && !fi.Mode().IsRegular():
-		f, err := openWriteCtx(ctx, final)
+		f, err := fsctx.OpenFile(ctx, final, os.O_WRONLY)
 		if err != nil {
 			return nil, nameTarget(err, "open", path)
 		}
@@ -187,31 +188,6 @@ func dirLinksAllowed(dir string) error {
 		comps = append(strings.Split(link, string(filepath.Separator)), comps...)
 	}
 	return nil
-}
-
-// openWriteCtx opens a special file for writing in place, giving up when
-// ctx is done (a FIFO's open waits for a reader).
-func openWriteCtx(ctx context.Context, name string) (*os.File, error) {
-	type result struct {
-		f   *os.File
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		f, err := os.OpenFile(name, os.O_WRONLY, 0)
-		ch <- result{f, err}
-	}()
-	select {
-	case r := <-ch:
-		return r.f, r.err
-	case <-ctx.Done():
-		go func() {
-			if r := <-ch; r.f != nil {
-				r.f.Close()
-			}
-		}()
-		return nil, ctx.Err()
-	}
 }
 
 // nameTarget returns err as an *os.PathError naming the user's target
