@@ -33,6 +33,11 @@ func TestPlanInjectedLineOnWire(t *testing.T) {
 		{"prospero", "prospero directory", request.ProsperoList, "VERSION 5 urlkit", "VERSION 5 urlkix", "hello.txt"},
 		{"telnet", "telnet: the option negotiation with inetutils telnetd", "SB", "DUMB", "VT100", "login:"},
 		{"rlogin", "rlogin: the RFC 1282 handshake with rsh-redone in.rlogind", "HANDSHAKE", "network/", "vt100/", "Password:"},
+		// The lines typed at the login prompts (get --login): telnetd's
+		// fake login then refuses the changed user or password.
+		{"telnet", "telnet --login: the plan's login lines typed at inetutils telnetd's prompts", "LOGIN", "tester", "urlkit", "Login incorrect"},
+		{"telnet", "telnet --login: the plan's login lines typed at inetutils telnetd's prompts", "PASSWORD", "secret", "wrong", "Login incorrect"},
+		{"rlogin", "rlogin --login: the plan's password line typed at rlogind's prompt", "PASSWORD", "secret", "wrong", "Authentication failure"},
 		{"tn3270", "tn3270: the TN3270 negotiation with Hercules, then its logo screen", "SB", "IBM-3278-2", "IBM-3279-2", ""},
 	} {
 		t.Run(c.scheme+": "+c.op+" "+c.to, func(t *testing.T) {

@@ -18,8 +18,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/client/telnet"
 	"github.com/urlkit/urlkit/internal/wiretest"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -58,6 +60,9 @@ type planWireCase struct {
 	// pipes, the server's output in body); its option negotiation is
 	// matched by matchNegotiation.
 	session bool
+	// login: the session answers the login prompts (get --login) with
+	// the plan's LOGIN and PASSWORD lines.
+	login bool
 }
 
 var planWireCases = []planWireCase{
@@ -120,6 +125,8 @@ var planWireCases = []planWireCase{
 	{name: "telnet: the option negotiation with inetutils telnetd", server: "TELNET_PORT", path: "/", session: true, body: "login:"},
 	{name: "telnet with an advisory user: nothing typed", server: "TELNET_PORT", user: "tester:secret@", path: "/", session: true, body: "login:"},
 	{name: "rlogin: the RFC 1282 handshake with rsh-redone in.rlogind", server: "RLOGIN_PORT", user: "urlkit-rlogin@", path: "/", session: true, body: "Password:"},
+	{name: "telnet --login: the plan's login lines typed at inetutils telnetd's prompts", server: "TELNET_PORT", user: "tester:secret@", path: "/", session: true, login: true, body: "Welcome, tester."},
+	{name: "rlogin --login: the plan's password line typed at rlogind's prompt", server: "RLOGIN_PORT", user: "urlkit-rlogin:secret@", path: "/", session: true, login: true, body: "Password:"},
 	{name: "tn3270: the TN3270 negotiation with Hercules, then its logo screen", server: "TN3270_PORT", path: "/", session: true, body: "My PC thinks it's a MAINFRAME"},
 	{name: "ftp through an HTTP gateway (RFC 1630)", server: "HTTP_PORT", via: true, path: "ftp://ftp.example:2121/pub/hello.txt", fails: true},
 }
@@ -226,7 +233,7 @@ func planWire(t *testing.T, tc planWireCase, inject func(*scheme.Plan) string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opts := scheme.PlanOptions{Mode: urlkit.RFC3986, Email: email, Proxy: proxy, Compressed: tc.compressed, NewsServer: f.NNTP.Server, Post: tc.send != "", LocalUser: "root"}
+			opts := scheme.PlanOptions{Mode: urlkit.RFC3986, Email: email, Proxy: proxy, Compressed: tc.compressed, NewsServer: f.NNTP.Server, Post: tc.send != "", LocalUser: "root", Login: tc.login}
 			plan, err := planned(&u, opts)
 			if err != nil {
 				t.Fatalf("PlanURL(%s): %v", rawURL, err)
@@ -235,7 +242,11 @@ func planWire(t *testing.T, tc planWireCase, inject func(*scheme.Plan) string) {
 			f.Trace = &trace // the wire trace on, as get --trace
 			if tc.session {
 				var out bytes.Buffer
-				if err := f.Session(testCtx(t), &u, &Terminal{Out: &out, LocalUser: "root"}); err != nil {
+				var linger time.Duration // the default
+				if tc.login {
+					linger = 5 * time.Second // a PAM login takes a while
+				}
+				if err := f.Session(testCtx(t), &u, &Terminal{Out: &out, LocalUser: "root", Login: tc.login, Linger: linger}); err != nil {
 					t.Fatalf("Session(%s): %v\nplan:\n%s", rawURL, err, strings.Join(plan.Lines(true), "\n"))
 				}
 				if !strings.Contains(out.String(), tc.body) {
@@ -243,6 +254,9 @@ func planWire(t *testing.T, tc planWireCase, inject func(*scheme.Plan) string) {
 				}
 				wire := rel.Sent(t)
 				seen(wire)
+				if tc.login && strings.Contains(trace.String(), "secret") {
+					t.Errorf("the trace shows the password:\n%s", trace.String())
+				}
 				if msg := matchNegotiation(plan, wire); msg != "" {
 					t.Errorf("%s: the wire is not the plan: %s\nwire:\n%q\nplan:\n%s", rawURL, msg, wire, strings.Join(plan.Lines(true), "\n"))
 				}
@@ -410,12 +424,21 @@ func sizeOf(p *scheme.Plan) int64 {
 // negotiation answers, in any order, since the server leads (each at
 // most once: RFC 1143), or the refusal (WONT, DONT) of an option the
 // plan does not accept, as its comment says. At least one answer must be
-// on the wire, and nothing else (no data: the session's input is empty).
+// on the wire, and nothing else (no data: the session's input is empty)
+// but the lines the plan types at the login prompts (get --login), in
+// order, all of them, each as the telnet client's writer sends the
+// plan's line (telnet.AppendLine): CR LF, or CR alone once the client
+// has agreed to BINARY (WILL BINARY on the wire before it; RFC 856).
 func matchNegotiation(plan *scheme.Plan, wire []byte) string {
 	rest := wire
 	answers := map[string]bool{}
 	accepted := map[[2]byte]bool{} // {WILL, x}: x accepted on our side; {DO, x}: on the server's
+	var typed []string             // the LOGIN and PASSWORD lines, in order
 	for _, st := range plan.Sends() {
+		if st.Op == "LOGIN" || st.Op == "PASSWORD" {
+			typed = append(typed, st.Text)
+			continue
+		}
 		if st.When.Text == "" {
 			if !bytes.HasPrefix(rest, []byte(st.Text)) {
 				return "the plan sends " + quote(st.Text) + ", the wire has " + quote(string(rest[:min(len(rest), 60)]))
@@ -431,14 +454,27 @@ func matchNegotiation(plan *scheme.Plan, wire []byte) string {
 			accepted[[2]byte{t[1], t[2]}] = true
 		}
 	}
-	if len(answers) == 0 {
-		if len(rest) > 0 {
+	if len(answers) == 0 { // rlogin: its lines alone
+		for len(typed) > 0 && bytes.HasPrefix(rest, []byte(typed[0])) {
+			rest, typed = rest[len(typed[0]):], typed[1:]
+		}
+		switch {
+		case len(rest) > 0:
 			return "the wire goes on after the plan ends: " + quote(string(rest[:min(len(rest), 60)]))
+		case len(typed) > 0:
+			return "the plan types " + quote(typed[0]) + " at a prompt, the wire has no such line"
 		}
 		return ""
 	}
 	seen := 0
 	for len(rest) > 0 {
+		if len(typed) > 0 {
+			binary := plan.Scheme == "telnet" && bytes.Contains(wire[:len(wire)-len(rest)], []byte{255, 251, 0})
+			if line := telnet.AppendLine(nil, []byte(typed[0]), binary); bytes.HasPrefix(rest, line) {
+				rest, typed = rest[len(line):], typed[1:]
+				continue
+			}
+		}
 		if rest[0] != 255 || len(rest) < 3 {
 			return "data where the plan has none: " + quote(string(rest[:min(len(rest), 60)]))
 		}
@@ -469,6 +505,9 @@ func matchNegotiation(plan *scheme.Plan, wire []byte) string {
 	}
 	if seen == 0 {
 		return "none of the plan's negotiation answers is on the wire"
+	}
+	if len(typed) > 0 {
+		return "the plan types " + quote(typed[0]) + " at a prompt, the wire has no such line"
 	}
 	return ""
 }

@@ -194,12 +194,8 @@ func (f *Fetcher) Session(ctx context.Context, u *urlkit.URL, t *Terminal) error
 
 // lineSession runs a telnet or rlogin session.
 func (f *Fetcher) lineSession(ctx context.Context, req *Request, plan *scheme.Plan, addr string, v *scheme.Telnet, t *Terminal, out, notes io.Writer, timeout time.Duration) error {
-	var login *telnet.Login
-	if t.Login && v.HasUser {
-		login = &telnet.Login{User: v.User, Password: v.Password}
-		if !v.HasPassword {
-			login.Password = ""
-		}
+	login := loginOf(plan)
+	if login != nil {
 		if err := login.Check(); err != nil {
 			return err
 		}
@@ -284,6 +280,25 @@ func policyOf(plan *scheme.Plan) (local, remote []byte, terms []string) {
 		remote = []byte{}
 	}
 	return local, remote, terms
+}
+
+// loginOf returns the lines the plan types at the login prompts (its
+// LOGIN and PASSWORD steps, get --login), sent as they are written;
+// nil when it types none.
+func loginOf(plan *scheme.Plan) *telnet.Login {
+	var l telnet.Login
+	for _, st := range plan.Sends() {
+		switch st.Op {
+		case "LOGIN":
+			l.UserLine = st.Text
+		case "PASSWORD":
+			l.PasswordLine, l.Password = st.Text, st.Arg
+		}
+	}
+	if l.UserLine == "" && l.PasswordLine == "" {
+		return nil
+	}
+	return &l
 }
 
 // handshakeOf returns the bytes of rlogin's handshake step.

@@ -232,7 +232,13 @@ func (p *planner) rlogin(t *Telnet) {
 }
 
 // sessionLogin writes what happens to the URL's user and password: shown
-// and, only when asked (get --login), typed at the server's prompts.
+// and, only when asked (get --login), typed at the server's prompts. The
+// LOGIN and PASSWORD steps are the lines the client types, which it
+// sends as they are written here (one writer): telnet's end with the
+// NVT's CR LF (RFC 854), which its writer sends as CR alone when BINARY
+// is on for our side (RFC 856: 8-bit data, no end-of-line convention;
+// the Return key's byte, as BSD telnet sends it); rlogin's raw stream
+// gets the Return key's CR alone.
 func (p *planner) sessionLogin(t *Telnet) {
 	if !t.HasUser {
 		return
@@ -245,19 +251,31 @@ func (p *planner) sessionLogin(t *Telnet) {
 		p.comment("the URL suggests the %s: advisory only (RFC 1738 3.8): the client prints \"login as: %s\" and types nothing (get --login answers the prompts)", advice, t.User)
 		return
 	}
+	if t.name() == "tn3270" {
+		// A 3270 screen has fields, not prompt lines: nothing is typed.
+		p.comment("the URL suggests the %s: advisory only (RFC 1738 3.8): a 3270 host asks in the fields of its screen, which get --login does not fill (get --keys types into them); the client prints \"login as: %s\"", advice, t.User)
+		return
+	}
 	p.comment("the URL suggests the %s: typed at the server's prompts once, as asked (get --login); advisory otherwise (RFC 1738 3.8)", advice)
-	if t.name() != "rlogin" {
+	raw := t.name() == "rlogin"
+	binaryNote := " (with BINARY on our side the CR LF goes as CR alone, RFC 856)"
+	if raw {
+		binaryNote = ""
+	}
+	if !raw {
 		p.add(Step{Kind: Send, Op: "LOGIN", Arg: t.User, At: t.at.User, Text: t.User + "\r\n",
 			Why: "the user name, at the login prompt", RFC: "RFC 1738 3.8",
-			When: Cond{Text: "the server prompts \"login:\" (with BINARY on our side the line ends with LF alone)"}})
+			When: Cond{Text: "the server prompts \"login:\"" + binaryNote}})
 	}
 	if t.HasPassword {
 		// rlogin's stream is raw bytes, no NVT: the Return key's CR alone.
-		end, raw := "\r\n", t.name() == "rlogin"
+		end := "\r\n"
 		if raw {
 			end = "\r"
 		}
 		p.add(Step{Kind: Send, Op: "PASSWORD", Arg: t.Password, At: t.at.Password, Secret: true, Binary: raw, Text: t.Password + end,
-			Why: "the password, at the password prompt", RFC: "RFC 1738 3.8", When: Cond{Text: "the server prompts \"Password:\""}})
+			Why: "the password, at the password prompt", RFC: "RFC 1738 3.8", When: Cond{Text: "the server prompts \"Password:\"" + binaryNote}})
+	} else {
+		p.comment("no password in the URL: the client types nothing at a password prompt; the user's input goes to the server after the login name")
 	}
 }

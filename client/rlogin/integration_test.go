@@ -158,7 +158,7 @@ func TestSessionPipeMode(t *testing.T) {
 	}
 	var out wiretest.Buffer
 	s := telnet.Session{Conn: c, In: strings.NewReader("echo via session; whoami\nexit\n"), Out: &out,
-		Login: &telnet.Login{Password: srv.pass}, Linger: 10 * time.Second}
+		Login: &telnet.Login{PasswordLine: srv.pass + "\r", Password: srv.pass}, Linger: 10 * time.Second}
 	if s.Supports(telnet.CmdBreak) || !s.Supports(telnet.CmdQuit) {
 		t.Error("rlogin has no telnet commands")
 	}

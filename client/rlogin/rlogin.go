@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,7 +64,7 @@ type Conn struct {
 
 	readDeadline atomic.Value // time.Time
 
-	secrets wire.Secrets // what SendSecret sent, masked in the trace
+	secrets wire.Secrets // what SendLine sent as secret, masked in the trace
 }
 
 // AppendWindowSize appends the window-size message of RFC 1282: the magic
@@ -144,15 +145,24 @@ func (c *Conn) RawMode() bool {
 	return c.rawMode
 }
 
-// SendSecret writes s and a carriage return (what the Return key sends;
-// rlogind's own password prompt reads up to it) and masks s in the trace
-// from now on. s may not hold CR, LF or NUL.
-func (c *Conn) SendSecret(s string) error {
-	if err := wire.CheckArg(s, false); err != nil {
-		return fmt.Errorf("rlogin: password: %w", err)
+// SendLine writes line, a line typed at a prompt as an access plan
+// writes it, unchanged: the stream is raw bytes (no NVT), so the line
+// ends with a carriage return alone, what the Return key sends and
+// rlogind's own password prompt reads up to. It may hold no other CR,
+// LF or NUL. secret, when not empty, is the part of line that the trace
+// masks from now on (a password).
+func (c *Conn) SendLine(line, secret string) error {
+	body, ok := strings.CutSuffix(line, "\r")
+	if !ok {
+		return fmt.Errorf("rlogin: line typed at a prompt: no carriage return at its end")
 	}
-	c.secrets.Add(s)
-	_, err := c.Write([]byte(s + "\r"))
+	if err := wire.CheckArg(body, false); err != nil {
+		return fmt.Errorf("rlogin: line typed at a prompt: %w", err)
+	}
+	if secret != "" {
+		c.secrets.Add(secret)
+	}
+	_, err := c.Write([]byte(line))
 	return err
 }
 

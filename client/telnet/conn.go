@@ -43,7 +43,7 @@ type Dialer struct {
 	Timeout time.Duration
 	// Trace, if set, receives a transcript of the connection, negotiation
 	// included, byte for byte ("> " sent, "< " received, control bytes
-	// Go-escaped). Passwords given to Conn.SendSecret are masked.
+	// Go-escaped). The secrets given to Conn.SendLine are masked.
 	Trace io.Writer
 	// TermTypes are the answers to TERMINAL-TYPE SEND (RFC 1091), in
 	// order; the last one is repeated. Default {"DUMB"}.
@@ -88,7 +88,7 @@ type Conn struct {
 	notify     func(opt byte, remote, enabled bool)
 	width      int
 	height     int
-	secrets    wire.Secrets // what SendSecret sent, masked in the trace
+	secrets    wire.Secrets // what SendLine sent as secret, masked in the trace
 	wbuf       []byte
 
 	p       *parser
@@ -406,16 +406,22 @@ func (c *Conn) WriteRecord(rec []byte) error {
 	return c.flushLocked()
 }
 
-// SendSecret writes s followed by an end of line, like Write, and masks
-// s in the trace from now on. It is for passwords typed on the user's
-// behalf; s may not hold CR, LF or NUL.
-func (c *Conn) SendSecret(s string) error {
-	if err := wire.CheckArg(s, false); err != nil {
-		return fmt.Errorf("telnet: password: %w", err)
+// SendLine writes line, a line typed at a prompt as an access plan
+// writes it, with AppendLine's rules for the mode our side is in. It
+// must end in CR LF and hold no other CR, LF or NUL. secret, when not
+// empty, is the part of line that the trace masks from now on (a
+// password).
+func (c *Conn) SendLine(line, secret string) error {
+	if _, err := wire.CheckLine(line); err != nil {
+		return fmt.Errorf("telnet: line typed at a prompt: %w", err)
 	}
-	c.secrets.Add(s)
-	_, err := c.Write([]byte(s + "\n"))
-	return err
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if secret != "" {
+		c.secrets.Add(secret)
+	}
+	c.wbuf = AppendLine(c.wbuf[:0], []byte(line), c.local[OptBinary].enabled())
+	return c.flushLocked()
 }
 
 // SendCommand sends IAC cmd: BRK, IP, AO, AYT, EC, EL, NOP, GA (or EOR).

@@ -51,5 +51,8 @@
 // ParseCommand reads BSD telnet's "send brk", "send ip", "send ao",
 // "send ayt", "quit"), or with ctx. Login answers the "login:" and
 // "Password:" prompts once, only when asked: telnet has no login
-// protocol and a URL's user name is advisory (RFC 1738 3.8).
+// protocol and a URL's user name is advisory (RFC 1738 3.8). The lines
+// it types are the caller's (an access plan's), which Conn.SendLine
+// sends by AppendLine's rules: CR LF in the NVT (RFC 854), CR alone once
+// BINARY is on for our side (RFC 856).
 package telnet

@@ -36,7 +36,7 @@ func ExampleSession() {
 		log.Fatal(err)
 	}
 	s := telnet.Session{Conn: c, In: strings.NewReader(""), Out: os.Stdout,
-		Login: &telnet.Login{User: "guest"}, Linger: time.Second}
+		Login: &telnet.Login{UserLine: "guest\r\n"}, Linger: time.Second}
 	if err := s.Run(context.Background()); err != nil {
 		log.Fatal(err)
 	}
@@ -69,4 +69,15 @@ func ExampleDialer_Dial() {
 	}
 	defer c.Close()
 	io.Copy(os.Stdout, c)
+}
+
+// A line typed at a prompt, as an access plan writes it: in the NVT
+// (RFC 854) its CR LF is sent as it is; with BINARY on our side (RFC 856)
+// as CR alone, the Return key's byte. IAC is doubled in both.
+func ExampleAppendLine() {
+	fmt.Printf("%q\n", telnet.AppendLine(nil, []byte("guest\r\n"), false))
+	fmt.Printf("%q\n", telnet.AppendLine(nil, []byte("g\xffst\r\n"), true))
+	// Output:
+	// "guest\r\n"
+	// "g\xff\xffst\r"
 }

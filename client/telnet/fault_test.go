@@ -172,7 +172,7 @@ func TestSessionEscape(t *testing.T) {
 }
 
 func TestUnsafeArgs(t *testing.T) {
-	if err := (&Login{User: "u", Password: "p\x00w"}).Check(); !errors.Is(err, ErrUnsafeArg) || !strings.Contains(err.Error(), "password") {
+	if err := (&Login{UserLine: "u\r\n", PasswordLine: "p\x00w\r\n", Password: "p\x00w"}).Check(); !errors.Is(err, ErrUnsafeArg) || !strings.Contains(err.Error(), "password") {
 		t.Errorf("Login.Check: %v", err)
 	}
 	d := Dialer{TermTypes: []string{"VT100\r\nX"}}
@@ -181,7 +181,7 @@ func TestUnsafeArgs(t *testing.T) {
 	}
 	srv := wt.Start(t, wt.ExpectEOF())
 	var d2 Dialer
-	s := Session{Conn: dial(t, &d2, srv.Addr()), In: strings.NewReader(""), Out: io.Discard, Login: &Login{User: "root\r\nrm -rf /"}}
+	s := Session{Conn: dial(t, &d2, srv.Addr()), In: strings.NewReader(""), Out: io.Discard, Login: &Login{UserLine: "root\r\nrm -rf /\r\n"}}
 	if err := s.Run(testCtx(t)); !errors.Is(err, ErrUnsafeArg) || !strings.Contains(err.Error(), "offset 4") {
 		t.Fatalf("login user: %v", err)
 	}

@@ -57,6 +57,41 @@ func FuzzParser(f *testing.F) {
 	})
 }
 
+// FuzzAppendLine: a line typed at a prompt parses back, on the server's
+// side of the mode it was written for, to the line itself (the NVT: a
+// lone CR or LF of the text as RFC 854 writes it, CR NUL and CR LF),
+// with no telnet command in it; in binary mode its final CR LF arrives
+// as CR alone and nothing else changes.
+func FuzzAppendLine(f *testing.F) {
+	for _, s := range []string{"tester\r\n", "p\xffss\r\n", "\r\n", "no end", "a\rb\nc\r\n"} {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, line []byte, binary bool) {
+		enc := AppendLine(nil, line, binary)
+		p := newParser(0)
+		p.binary = binary
+		back, ev, err := parseAll(p, enc, 0)
+		if err != nil || len(ev) != 0 {
+			t.Fatalf("%q -> %q: events %q, %v", line, enc, ev, err)
+		}
+		want := line
+		switch {
+		case binary && bytes.HasSuffix(line, []byte("\r\n")):
+			want = append(bytes.Clone(line[:len(line)-2]), '\r')
+		case !binary:
+			// The NVT's reading of AppendData: a lone LF was sent as
+			// CR LF; a lone CR as CR NUL, read back as CR.
+			want = AppendData(nil, line, false)
+			want = bytes.ReplaceAll(want, []byte("\r\x00"), []byte("\r"))
+			want = bytes.ReplaceAll(want, []byte("\xff\xff"), []byte("\xff"))
+		}
+		if !bytes.Equal(back, want) {
+			t.Fatalf("%q (binary %v) -> %q -> %q, want %q", line, binary, enc, back, want)
+		}
+	})
+}
+
 // scriptConn is a net.Conn whose peer sends in (in chunks of chunk
 // bytes) and swallows what the client writes.
 type scriptConn struct {

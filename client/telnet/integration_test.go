@@ -59,7 +59,7 @@ func TestSessionLogin(t *testing.T) {
 	}
 	var out wiretest.Buffer
 	s := Session{Conn: c, In: strings.NewReader("echo hello there\nwhoami\nsize\nterm\nexit\n"), Out: &out,
-		Login: &Login{User: srv.user, Password: srv.pass}, Linger: 5 * time.Second}
+		Login: &Login{UserLine: srv.user + "\r\n", PasswordLine: srv.pass + "\r\n", Password: srv.pass}, Linger: 5 * time.Second}
 	if err := s.Run(testCtx(t)); err != nil {
 		t.Fatalf("Run: %v\noutput:\n%s", err, out.String())
 	}
@@ -84,8 +84,10 @@ func TestSessionLogin(t *testing.T) {
 	if strings.Contains(trace.String(), srv.pass) {
 		t.Errorf("the password is in the trace:\n%s", trace.String())
 	}
-	if !strings.Contains(trace.String(), "\n> xxxxx\n") {
-		t.Errorf("trace lacks the masked password line:\n%s", trace.String())
+	// telnetd asks for BINARY (DO BINARY), which the client grants: the
+	// lines typed end with CR alone (AppendLine), the password masked.
+	if !sent(trace.String(), srv.user+`\rxxxxx\r`) {
+		t.Errorf("trace lacks the login name and the masked password, each ending with CR (binary mode):\n%s", trace.String())
 	}
 	wantLog := []string{"user " + srv.user, "login ok " + srv.user, "cmd echo hello there", "cmd whoami", "cmd size", "cmd term", "cmd exit"}
 	if gotLog := logSince(t, srv.log, from); strings.Join(gotLog, "|") != strings.Join(wantLog, "|") {
@@ -107,7 +109,7 @@ func TestSessionWrongPassword(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out wiretest.Buffer
-	s := Session{Conn: c, In: strings.NewReader(""), Out: &out, Login: &Login{User: srv.user, Password: "wrong"}, Linger: 5 * time.Second}
+	s := Session{Conn: c, In: strings.NewReader(""), Out: &out, Login: &Login{UserLine: srv.user + "\r\n", PasswordLine: "wrong\r\n", Password: "wrong"}, Linger: 5 * time.Second}
 	if err := s.Run(testCtx(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +131,7 @@ func TestWindowSizeUpdate(t *testing.T) {
 	}
 	pr, pw := io.Pipe()
 	var out wiretest.Buffer
-	s := Session{Conn: c, In: pr, Out: &out, Login: &Login{User: srv.user, Password: srv.pass}, Linger: 5 * time.Second}
+	s := Session{Conn: c, In: pr, Out: &out, Login: &Login{UserLine: srv.user + "\r\n", PasswordLine: srv.pass + "\r\n", Password: srv.pass}, Linger: 5 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- s.Run(testCtx(t)) }()
 	wiretest.WaitFor(t, &out, "$ ")
@@ -165,7 +167,7 @@ func TestEscapeCommandsSynch(t *testing.T) {
 	defer pw.Close()
 	var out wiretest.Buffer
 	cmds := make(chan Command, 4)
-	s := Session{Conn: c, In: pr, Out: &out, Escape: DefaultEscape, Login: &Login{User: srv.user, Password: srv.pass},
+	s := Session{Conn: c, In: pr, Out: &out, Escape: DefaultEscape, Login: &Login{UserLine: srv.user + "\r\n", PasswordLine: srv.pass + "\r\n", Password: srv.pass},
 		Prompt: func() (Command, error) { return <-cmds, nil }, Linger: 5 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- s.Run(testCtx(t)) }()
@@ -190,7 +192,7 @@ func TestEscapeCommandsSynch(t *testing.T) {
 	// sends the urgent DM as the shell exits, and the close may overtake
 	// it (the trace then ends in a lone IAC), so that one may be missing.
 	tr := trace.String()
-	if dm := strings.Count(tr, `\xff\xf2`); !strings.Contains(tr, `> \xff\xf5`) || !strings.Contains(tr, `> \xff\xf4`) || dm < 1 || dm > 2 {
+	if dm := strings.Count(tr, `\xff\xf2`); !sent(tr, `\xff\xf5`) || !sent(tr, `\xff\xf4`) || dm < 1 || dm > 2 {
 		t.Errorf("want AO and IP sent and one or two DMs received:\n%s", tr)
 	}
 }
@@ -207,7 +209,7 @@ func TestWindowSizeLate(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	var out wiretest.Buffer
-	s := Session{Conn: c, In: pr, Out: &out, Login: &Login{User: srv.user, Password: srv.pass}, Linger: 5 * time.Second}
+	s := Session{Conn: c, In: pr, Out: &out, Login: &Login{UserLine: srv.user + "\r\n", PasswordLine: srv.pass + "\r\n", Password: srv.pass}, Linger: 5 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- s.Run(testCtx(t)) }()
 	wiretest.WaitFor(t, &out, "$ ")
@@ -230,4 +232,15 @@ func TestWindowSizeLate(t *testing.T) {
 	if !strings.Contains(out.String(), "size 30 90") {
 		t.Errorf("output:\n%s", out.String())
 	}
+}
+
+// sent reports whether a line of the trace tr that the client sent ("> ")
+// holds s.
+func sent(tr, s string) bool {
+	for l := range strings.Lines(tr) {
+		if strings.HasPrefix(l, "> ") && strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
 }

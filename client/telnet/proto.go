@@ -119,6 +119,23 @@ func AppendData(dst, data []byte, binary bool) []byte {
 	return dst
 }
 
+// AppendLine appends line, a line typed at a prompt as an access plan
+// writes it (its text and the NVT end of line CR LF), as it goes on the
+// wire. Without binary it is AppendData: IAC doubled, the CR LF sent as
+// it is (RFC 854; RFC 1123 3.2.3: a server takes CR LF as the user's
+// Return key). With binary (BINARY on our side, RFC 856) the data is
+// 8-bit bytes with no end-of-line convention, so a CR LF would reach the
+// server's terminal as two line ends (an empty password typed after the
+// login name): IAC is still doubled and the final CR LF is sent as CR
+// alone, the byte the Return key itself sends, as BSD telnet does in
+// binary mode.
+func AppendLine(dst, line []byte, binary bool) []byte {
+	if binary && len(line) >= 2 && line[len(line)-2] == '\r' && line[len(line)-1] == '\n' {
+		return append(AppendData(dst, line[:len(line)-2], true), '\r')
+	}
+	return AppendData(dst, line, binary)
+}
+
 // AppendNAWS appends the RFC 1073 window-size subnegotiation
 // IAC SB NAWS w1 w0 h1 h0 IAC SE (sizes are 16-bit, big-endian).
 func AppendNAWS(dst []byte, width, height int) []byte {

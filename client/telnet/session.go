@@ -81,11 +81,18 @@ func ParseCommand(line string) (Command, error) {
 }
 
 // Login answers the server's login prompts once, for a user who asked for
-// it: the first "login:" prompt gets User, the first "Password:" prompt
-// gets Password (masked in the trace). Telnet has no login protocol; this
-// matches prompt text, so it is opt-in.
+// it: the first "login:" prompt gets UserLine, the first "Password:"
+// prompt gets PasswordLine. Telnet has no login protocol; this matches
+// prompt text, so it is opt-in.
 type Login struct {
-	User     string
+	// UserLine and PasswordLine are the lines typed, exactly as an
+	// access plan writes them (its LOGIN and PASSWORD steps): the text
+	// and its line end, CR LF for a telnet Conn (whose SendLine applies
+	// the NVT's rules), CR for rlogin's raw byte stream. An empty one is
+	// not typed: that prompt is left to the user.
+	UserLine, PasswordLine string
+	// Password is the secret PasswordLine carries: the Remote's SendLine
+	// masks it in the trace once sent.
 	Password string
 	// Wait bounds how long the user's input is held back while the
 	// prompts are expected (default 10 s): input typed before the login
@@ -96,29 +103,46 @@ type Login struct {
 // Remote is the connection a Session drives: a *Conn, or another remote
 // login byte stream (an rlogin connection). The telnet commands of the
 // prompt need a SendCommand(cmd byte) error method (Session.Supports);
-// a SendSecret(string) error method, if present, sends the password of
-// Login (a *Conn masks it in its trace); without it the password is
-// written with a line feed.
+// the lines of Login are sent with a SendLine(line, secret string) error
+// method (a *Conn applies the NVT's rules and masks the secret in its
+// trace); a Remote without it gets them written as they are.
 type Remote interface {
 	io.ReadWriteCloser
 }
 
 type commandSender interface{ SendCommand(cmd byte) error }
 
-type secretSender interface{ SendSecret(s string) error }
+type lineSender interface {
+	SendLine(line, secret string) error
+}
 
-// Check returns an *ArgError (errors.Is ErrUnsafeArg) if the user name
-// or password holds CR, LF or NUL, which would type more than one line.
-// Run checks before sending anything; a client calls it before dialling
-// so that a bad value never opens a connection.
+// Check returns an error if a line of l does not end with one line end
+// (CR LF, or CR alone) or holds another CR, LF or NUL (an *ArgError,
+// errors.Is ErrUnsafeArg), which would type more than one line. Run
+// checks before sending anything; a client calls it before dialling so
+// that a bad value never opens a connection.
 func (l *Login) Check() error {
-	if err := wire.CheckArg(l.User, false); err != nil {
+	if err := checkTyped(l.UserLine); err != nil {
 		return fmt.Errorf("telnet: login user: %w", err)
 	}
-	if err := wire.CheckArg(l.Password, false); err != nil {
+	if err := checkTyped(l.PasswordLine); err != nil {
 		return fmt.Errorf("telnet: login password: %w", err)
 	}
 	return nil
+}
+
+// checkTyped checks a line typed at a prompt ("" is none).
+func checkTyped(line string) error {
+	if line == "" {
+		return nil
+	}
+	body, ok := strings.CutSuffix(line, "\r\n")
+	if !ok {
+		if body, ok = strings.CutSuffix(line, "\r"); !ok {
+			return wire.ErrNoLineEnd
+		}
+	}
+	return wire.CheckArg(body, false)
 }
 
 // Session pipes a Remote to the user's streams: In to the server, the
@@ -155,6 +179,9 @@ func (s *Session) Run(ctx context.Context) error {
 	if s.Login != nil {
 		if err := s.Login.Check(); err != nil {
 			return err
+		}
+		if s.Login.UserLine == "" && s.Login.PasswordLine == "" {
+			s.Login = nil // nothing to type: no prompt to wait for
 		}
 	}
 	release := wire.Bind(ctx, s.Conn)
@@ -381,22 +408,30 @@ func (w *loginWatcher) see(b []byte) error {
 	}
 	end := bytes.TrimRight(w.tail, " \t")
 	switch {
-	case !w.userSent && bytes.HasSuffix(end, []byte("login:")):
+	case !w.userSent && w.login.UserLine != "" && bytes.HasSuffix(end, []byte("login:")):
 		w.userSent = true
 		w.tail = w.tail[:0]
-		_, err := w.conn.Write([]byte(w.login.User + "\n"))
+		err := w.send(w.login.UserLine, "")
+		if w.login.PasswordLine == "" {
+			w.passSent = true // no password to type: the user's input goes now
+			w.finish()
+		}
 		return err
-	case bytes.HasSuffix(end, []byte("password:")):
+	case w.login.PasswordLine != "" && bytes.HasSuffix(end, []byte("password:")):
 		w.passSent = true
 		w.tail = nil
-		var err error
-		if ss, ok := w.conn.(secretSender); ok {
-			err = ss.SendSecret(w.login.Password)
-		} else {
-			_, err = w.conn.Write([]byte(w.login.Password + "\n"))
-		}
+		err := w.send(w.login.PasswordLine, w.login.Password)
 		w.finish()
 		return err
 	}
 	return nil
+}
+
+// send types a line of the Login with the Remote's line writer.
+func (w *loginWatcher) send(line, secret string) error {
+	if ls, ok := w.conn.(lineSender); ok {
+		return ls.SendLine(line, secret)
+	}
+	_, err := w.conn.Write([]byte(line))
+	return err
 }
