@@ -30,6 +30,7 @@ func TestPlanInjectedLineOnWire(t *testing.T) {
 		{"smtp", "mailto aiosmtpd", "MAIL", "planwire@", "injected@", ""},
 		{"smtp", "mailto exim, several addresses (RFC 6068)", "RCPT", "b@example.org", "e@example.org", ""},
 		{"wais", "wais search", request.WAISSearch, "gopher", "GOPHER", "Alpha document about gophers"},
+		{"wais", "wais document in three chunks, RFC 1738 form", request.WAISNextChunk, "TEXT", "HTML", "line 02000 of the big zeppelin document"},
 		{"prospero", "prospero directory", request.ProsperoList, "VERSION 5 urlkit", "VERSION 5 urlkix", "hello.txt"},
 		{"telnet", "telnet: the option negotiation with inetutils telnetd", "SB", "DUMB", "VT100", "login:"},
 		{"rlogin", "rlogin: the RFC 1282 handshake with rsh-redone in.rlogind", "HANDSHAKE", "network/", "vt100/", "Password:"},

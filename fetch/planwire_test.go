@@ -22,6 +22,8 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/client/telnet"
+	"github.com/urlkit/urlkit/client/wais"
+	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/internal/wiretest"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -95,6 +97,10 @@ var planWireCases = []planWireCase{
 	{name: "wais unknown database: diagnostic S1", server: "WAIS_PORT", path: "/nosuch?gopher", fails: true, kind: ErrNotFound},
 	{name: "wais document, RFC 1738 form", server: "WAIS_PORT", doc: "gopher", body: "The gopher protocol"},
 	{name: "wais document, Lynx's type=value; form with a length", server: "WAIS_PORT", doc: "gopher", lynx: true, body: "The gopher protocol"},
+	// Three chunks of 32 KiB: the plan's first request, its NEXT-CHUNK
+	// request as it is, then that one with the range moved on.
+	{name: "wais document in three chunks, RFC 1738 form", server: "WAIS_PORT", doc: "zeppelin", body: "line 02000 of the big zeppelin document"},
+	{name: "wais document in three chunks, Lynx's form with a length", server: "WAIS_PORT", doc: "zeppelin", lynx: true, body: "line 02000 of the big zeppelin document"},
 	{name: "wais database: its source record", server: "WAIS_PORT", path: "/test", body: ":database-name", sourceTail: true},
 	{name: "prospero directory", server: "PROSPERO_PORT", path: "/AFTP/pub", body: "hello.txt"},
 	{name: "prospero file: NOT-A-DIRECTORY, then CONTENTS", server: "PROSPERO_PORT", path: "/AFTP/pub/hello.txt", body: "hello prospero"},
@@ -356,6 +362,27 @@ func matchPlan(plan *scheme.Plan, wire []byte, answers []string) string {
 			}
 			continue
 		}
+		if st.Op == request.WAISNextChunk {
+			// A document's second chunk, the step's bytes as they are,
+			// then for each chunk after it the same request with its range
+			// moved on (up to the length the plan knows), or none of them.
+			tmpl, length := nextChunk(plan, st.Text)
+			if tmpl == nil {
+				return "the NEXT-CHUNK step is no WAIS retrieval: " + quote(st.Text)
+			}
+			for want := []byte(st.Text); bytes.HasPrefix(rest, want); {
+				rest = rest[len(want):]
+				tmpl.Start, tmpl.End = tmpl.End, tmpl.End+request.WAISChunkSize
+				if length >= 0 {
+					tmpl.End = min(tmpl.End, length)
+				}
+				if tmpl.Start >= tmpl.End {
+					break
+				}
+				want, _ = tmpl.Marshal()
+			}
+			continue
+		}
 		if st.Range {
 			// "OVER LOW-HIGH\r\n", once per batch ("HEAD N\r\n", once
 			// per article), or not at all.
@@ -393,6 +420,23 @@ func matchPlan(plan *scheme.Plan, wire []byte, answers []string) string {
 		return "the wire goes on after the plan ends: " + quote(string(rest[:min(len(rest), 60)]))
 	}
 	return ""
+}
+
+// nextChunk decodes the template of a document's later chunks and
+// returns the document's length the plan knows (-1 when none).
+func nextChunk(plan *scheme.Plan, text string) (*wais.TextRequest, int64) {
+	req, err := wais.ParseRequest([]byte(text))
+	tr, ok := req.(*wais.TextRequest)
+	if err != nil || !ok {
+		return nil, 0
+	}
+	length := int64(-1)
+	for _, st := range plan.Sends() {
+		if r, ok := st.Request.(*request.WAIS); ok && st.Op == request.WAISRetrieve {
+			length = r.Length
+		}
+	}
+	return tr, length
 }
 
 func digits(b []byte) bool {

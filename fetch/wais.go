@@ -60,10 +60,13 @@ func (o *WAISOpener) open(ctx context.Context, req *Request) (*Response, error) 
 	}
 	var addr string
 	var send *scheme.Step
+	var next []byte // the request of a document's second chunk, the template of the later ones
 	for i, st := range plan.Steps {
 		switch {
 		case st.Kind == scheme.Connect:
 			addr = st.Text
+		case st.Kind == scheme.Send && st.Op == request.WAISNextChunk:
+			next = []byte(st.Text)
 		case st.Kind == scheme.Send && send == nil:
 			send = &plan.Steps[i]
 		}
@@ -107,7 +110,7 @@ func (o *WAISOpener) open(ctx context.Context, req *Request) (*Response, error) 
 		if r, ok := send.Request.(*request.WAIS); ok {
 			length = r.Length
 		}
-		rc, err := c.OpenRequest(ctx, msg, length) // the plan's bytes, then the next chunks
+		rc, err := c.OpenRequest(ctx, msg, next, length) // the plan's bytes, for every chunk
 		if err != nil {
 			c.Close()
 			return nil, &Error{Op: "open", Offset: -1, Kind: ErrProtocol, Rule: "the plan's retrieval", Err: err}

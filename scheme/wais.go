@@ -223,7 +223,19 @@ func (p *planner) wais(w *WAIS) {
 		req := &request.WAIS{Database: w.Database, DocID: d.DocID, DocIDFields: docIDFields(d.Fields), Type: w.WType, Start: 0, End: first, Length: d.Length}
 		p.binary(request.WAISRetrieve, w.WPath, req, w.at.WPath, "a retrieval of bytes [0, "+strconv.FormatInt(first, 10)+"): query type \"1\", element set \"Document Text\"")
 		p.add(Step{Kind: Expect, Reply: "search response", Text: "a document text record; the server's diagnostic otherwise"})
-		p.comment("further requests ask for the next %d bytes each, until a chunk comes back short (or the length from the URL is reached)", request.WAISChunkSize)
+		if d.Length < 0 || d.Length > first {
+			// The chunks after the first are plan data too: this step's
+			// bytes go as they are for the second, and are the template
+			// whose range the client moves on for each one after it.
+			end := first + request.WAISChunkSize
+			if d.Length >= 0 {
+				end = min(end, d.Length)
+			}
+			next := *req
+			next.Start, next.End = first, end
+			st := p.binary(request.WAISNextChunk, w.WPath, &next, w.at.WPath, fmt.Sprintf("the next chunk, bytes [%d, %d): the same retrieval; each chunk after it is this request with its range moved on by %d bytes", first, end, request.WAISChunkSize))
+			st.When.Text = "the chunk before came back whole and the document's length (from the URL) is not reached; again, with the range moved on, for each chunk after it"
+		}
 		p.add(Step{Kind: End, Text: "the document ends with a chunk shorter than asked, or at its length"})
 	case w.HasSearch:
 		req := &request.WAIS{Database: w.Database, SeedWords: w.Search}

@@ -289,19 +289,47 @@ func (c *Conn) Open(ctx context.Context, database string, docID []byte, typ stri
 	return &docReader{c: c, ctx: ctx, req: TextRequest{Database: database, DocID: docID, Type: typ}, length: length}
 }
 
-// OpenRequest is Open with first, the encoded TextRequest of the first
-// chunk (an access plan's bytes), which is sent as it is; the later
-// chunks are asked for with the same request and the next ranges.
-func (c *Conn) OpenRequest(ctx context.Context, first []byte, length int64) (io.ReadCloser, error) {
-	req, err := ParseRequest(first)
+// OpenRequest is Open with the requests as the caller wrote them (an
+// access plan's bytes). first, the encoded TextRequest of the first
+// chunk (from byte 0), is sent as it is. next, the encoded TextRequest of
+// the second chunk, is sent as it is when its range is the one due, and
+// is the template of every chunk after it: decoded, its range moved on,
+// encoded again; so whatever next asks besides the range (database,
+// DocID, type) is asked for every later chunk. A nil next makes first
+// the template.
+func (c *Conn) OpenRequest(ctx context.Context, first, next []byte, length int64) (io.ReadCloser, error) {
+	tr, err := parseRetrieval(first)
+	if err != nil {
+		return nil, err
+	}
+	if tr.Start != 0 {
+		return nil, fmt.Errorf("%w: the first request of a document is no retrieval from byte 0", ErrMalformed)
+	}
+	r := &docReader{c: c, ctx: ctx, req: *tr, length: length, first: first, chunk: tr.End}
+	if next != nil {
+		nr, err := parseRetrieval(next)
+		if err != nil {
+			return nil, err
+		}
+		if nr.Start != tr.End {
+			return nil, fmt.Errorf("%w: the second request of a document does not start where the first ends (%d, not %d)", ErrMalformed, nr.Start, tr.End)
+		}
+		r.next, r.nextReq = next, *nr
+	}
+	return r, nil
+}
+
+// parseRetrieval decodes msg, which must be a TextRequest.
+func parseRetrieval(msg []byte) (*TextRequest, error) {
+	req, err := ParseRequest(msg)
 	if err != nil {
 		return nil, err
 	}
 	tr, ok := req.(*TextRequest)
-	if !ok || tr.Start != 0 {
-		return nil, fmt.Errorf("%w: the first request of a document is no retrieval from byte 0", ErrMalformed)
+	if !ok {
+		return nil, fmt.Errorf("%w: a document's request is a %T, not a retrieval", ErrMalformed, req)
 	}
-	return &docReader{c: c, ctx: ctx, req: *tr, length: length, first: first, chunk: tr.End}, nil
+	return tr, nil
 }
 
 type docReader struct {
@@ -311,10 +339,14 @@ type docReader struct {
 	length int64  // -1: unknown
 	first  []byte // the first chunk's request as the caller wrote it, until sent
 	chunk  int64  // the chunk size of first; 0: Dialer.ChunkSize
-	pos    int64
-	buf    []byte
-	eof    bool
-	err    error
+	// next is the second chunk's request as the caller wrote it, until
+	// sent, and nextReq its decoding: the template of the later chunks.
+	next    []byte
+	nextReq TextRequest
+	pos     int64
+	buf     []byte
+	eof     bool
+	err     error
 }
 
 // Read returns document bytes, fetching the next chunk when needed.
@@ -342,13 +374,23 @@ func (r *docReader) fetch() {
 	if r.length >= 0 && end > r.length {
 		end = r.length
 	}
-	r.req.Start, r.req.End = r.pos, end
+	start := r.pos
 	var text []byte
 	var err error
-	if r.first != nil {
+	switch {
+	case r.first != nil:
+		r.req.Start, r.req.End = r.pos, end
 		text, err = r.c.text(r.ctx, r.first, &r.req)
 		r.first = nil
-	} else {
+		if r.next != nil {
+			r.req = r.nextReq // the template from now on
+		}
+	case r.next != nil && r.nextReq.Start == r.pos && r.nextReq.End == end:
+		text, err = r.c.text(r.ctx, r.next, &r.nextReq)
+		r.next = nil
+	default:
+		r.next = nil
+		r.req.Start, r.req.End = r.pos, end
 		text, err = r.c.Text(r.ctx, &r.req)
 	}
 	switch {
@@ -364,7 +406,7 @@ func (r *docReader) fetch() {
 	}
 	r.pos += int64(len(text))
 	r.buf = text
-	if int64(len(text)) < end-r.req.Start {
+	if int64(len(text)) < end-start {
 		if r.length >= 0 && r.pos < r.length {
 			r.err = fmt.Errorf("%w: %d of %d bytes", ErrShortDocument, r.pos, r.length)
 			if len(text) > 0 {

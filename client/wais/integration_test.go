@@ -63,6 +63,17 @@ func hitFor(t *testing.T, sr *SearchResponse, headline string) Hit {
 	return Hit{}
 }
 
+// searchHit searches the test database for words and returns the hit
+// with that headline.
+func searchHit(t *testing.T, c *Conn, words, headline string) Hit {
+	t.Helper()
+	sr, err := c.Search(testCtx(t), &SearchRequest{Database: "test", SeedWords: words})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hitFor(t, sr, headline)
+}
+
 func TestIntegrationSearch(t *testing.T) {
 	srv := waisServer(t)
 	var trace bytes.Buffer
@@ -171,14 +182,56 @@ func TestIntegrationRetrieve(t *testing.T) {
 	}
 }
 
-func TestIntegrationRetrieveRange(t *testing.T) {
+// OpenRequest sends the caller's requests: the first chunk's as it is,
+// the second's as it is, and for each chunk after it the second's with
+// its range moved on, what it asks besides the range (here a reference
+// ID) kept. The big document takes three chunks of 32 KiB.
+func TestIntegrationOpenRequest(t *testing.T) {
 	srv := waisServer(t)
 	c := dial(t, &Dialer{}, srv.addr)
-	sr, err := c.Search(testCtx(t), &SearchRequest{Database: "test", SeedWords: "gopher"})
+	big := searchHit(t, c, "zeppelin", "Big document for chunked retrieval")
+	const chunk = 32 << 10
+	req := TextRequest{Database: "test", DocID: big.DocID, Type: "TEXT", Start: 0, End: chunk}
+	first, _ := req.Marshal()
+	req.Start, req.End, req.ReferenceID = chunk, 2*chunk, []byte("second")
+	next, _ := req.Marshal()
+	req.Start, req.End = 2*chunk, 3*chunk
+	third, _ := req.Marshal()
+
+	rel := wiretest.NewRelay(t, srv.addr)
+	c2 := dial(t, &Dialer{}, rel.Addr())
+	rc, err := c2.OpenRequest(testCtx(t), first, next, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	alpha := hitFor(t, sr, "Alpha document about gophers")
+	got, err := io.ReadAll(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2.Close()
+	file, err := os.ReadFile(filepath.Join(srv.dir, "corpus", "big.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(file) <= 2*chunk || len(file) > 3*chunk {
+		t.Fatalf("big.txt has %d bytes, not three chunks", len(file))
+	}
+	if !bytes.Equal(got, file) {
+		t.Errorf("%d bytes, want the %d of big.txt", len(got), len(file))
+	}
+	if wire, want := rel.Sent(t), slices.Concat(first, next, third); !bytes.Equal(wire, want) {
+		t.Errorf("the wire:\n%q\nwant:\n%q", wire, want)
+	}
+	// A second chunk that does not follow the first is refused.
+	if _, err := c.OpenRequest(testCtx(t), first, third, -1); !errors.Is(err, ErrMalformed) {
+		t.Errorf("OpenRequest with a gap: %v", err)
+	}
+}
+
+func TestIntegrationRetrieveRange(t *testing.T) {
+	srv := waisServer(t)
+	c := dial(t, &Dialer{}, srv.addr)
+	alpha := searchHit(t, c, "gopher", "Alpha document about gophers")
 	text, err := c.Text(testCtx(t), &TextRequest{Database: "test", DocID: alpha.DocID, Type: "TEXT", Start: 6, End: 14})
 	if err != nil || string(text) != "document" {
 		t.Errorf("bytes [6, 14): %q, %v", text, err)

@@ -50,7 +50,11 @@ const WAISChunkSize = 32 << 10
 const (
 	WAISSearch   = "SEARCH"   // a search of the database for the seed words (query type "3")
 	WAISRetrieve = "RETRIEVE" // the first chunk of a document (query type "1")
-	WAISSource   = "SOURCE"   // the search of the INFO database for the database's source record
+	// WAISNextChunk is the second chunk of a document, sent once the
+	// first came back whole, and the template of every chunk after it:
+	// the same request with its range moved on (wais.Conn.OpenRequest).
+	WAISNextChunk = "NEXT-CHUNK"
+	WAISSource    = "SOURCE" // the search of the INFO database for the database's source record
 )
 
 // WAIS is the request of a Send step of a wais plan.
