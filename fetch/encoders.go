@@ -7,12 +7,14 @@ import (
 
 	"github.com/urlkit/urlkit/client/prospero"
 	"github.com/urlkit/urlkit/client/rlogin"
+	"github.com/urlkit/urlkit/client/telnet"
 	"github.com/urlkit/urlkit/client/wais"
 	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// The wais and prospero plans (and rlogin's window size) describe their requests (package scheme is
+// The wais and prospero plans, and the sessions' window sizes and
+// terminal types, describe their requests (package scheme is
 // network-free and does not import the clients); these encoders write the
 // exact bytes with the clients' own encoders, so that explain prints, and
 // the openers send, what the clients put on the wire.
@@ -20,6 +22,24 @@ func init() {
 	scheme.RegisterEncoder("wais", encodeWAIS)
 	scheme.RegisterEncoder("prospero", encodeProspero)
 	scheme.RegisterEncoder("rlogin", encodeRlogin)
+	scheme.RegisterEncoder("telnet", encodeTelnet)
+	scheme.RegisterEncoder("tn3270", encodeTelnet)
+}
+
+// encodeTelnet writes a telnet or tn3270 plan's subnegotiations with the
+// telnet client's writers, the ones its answers and a later window size
+// go out with: TERMINAL-TYPE IS (RFC 1091) and NAWS (RFC 1073, sizes
+// capped at 16 bits as the client caps them).
+func encodeTelnet(st *scheme.Step) error {
+	switch r := st.Request.(type) {
+	case *request.TermType:
+		st.Text = string(telnet.AppendTermType(nil, r.Name))
+	case *request.Window:
+		st.Text = string(telnet.AppendNAWS(nil, r.Width, r.Height))
+	default:
+		return fmt.Errorf("a telnet step holds %T", st.Request)
+	}
+	return nil
 }
 
 // encodeRlogin writes rlogin's window-size message with the client's

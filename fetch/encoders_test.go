@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit/client/rlogin"
+	"github.com/urlkit/urlkit/client/telnet"
 	"github.com/urlkit/urlkit/internal/request"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -52,6 +53,46 @@ func TestEncodeRloginWindow(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%v: no WINDOW step", sz)
+		}
+	}
+}
+
+// A telnet plan's subnegotiation answers hold the bytes the client's
+// writers make (telnet.AppendTermType, telnet.AppendNAWS: a size past
+// 16 bits clamped, an IAC in a name doubled), and the client is given
+// the values those bytes hold (telnetPolicy), which it writes with the
+// same writers when the server asks: one writer for each.
+func TestEncodeTelnetSubneg(t *testing.T) {
+	for _, tt := range []struct {
+		scheme, term string
+		w, h         int
+	}{{"telnet", "XTERM", 80, 24}, {"telnet", "A\xffB", 70000, 255}, {"telnet", "DUMB", 0, 0}, {"tn3270", "", 0, 0}} {
+		p, err := scheme.PlanURL(mustParse(t, tt.scheme+"://host/"), scheme.PlanOptions{Term: tt.term, Width: tt.w, Height: tt.h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		term := tt.term
+		if tt.scheme == "tn3270" {
+			term = "IBM-3278-2"
+		}
+		var sb []string
+		for _, st := range p.Sends() {
+			if st.Op == "SB" {
+				sb = append(sb, st.Text)
+			}
+		}
+		want := []string{string(telnet.AppendTermType(nil, term))}
+		if tt.w > 0 {
+			want = append(want, string(telnet.AppendNAWS(nil, tt.w, tt.h)))
+		}
+		if strings.Join(sb, "|") != strings.Join(want, "|") {
+			t.Errorf("%+v: SB steps %q, want %q", tt, sb, want)
+		}
+		var d telnet.Dialer
+		telnetPolicy(p, &d)
+		w, h := min(tt.w, 0xffff), tt.h
+		if len(d.TermTypes) != 1 || d.TermTypes[0] != term || d.Width != w || d.Height != h {
+			t.Errorf("%+v: the client is given %q, %dx%d", tt, d.TermTypes, d.Width, d.Height)
 		}
 	}
 }

@@ -204,7 +204,8 @@ func (f *Fetcher) lineSession(ctx context.Context, req *Request, plan *scheme.Pl
 	var resize func(w, h int) error
 	switch v.Session {
 	case "rlogin":
-		d := rlogin.Dialer{Timeout: timeout, Trace: req.Trace, Width: t.Width, Height: t.Height}
+		d := rlogin.Dialer{Timeout: timeout, Trace: req.Trace}
+		d.Width, d.Height = windowOf(plan)                      // the plan's WINDOW step, sent when the server asks
 		c, err := d.DialHandshake(ctx, addr, handshakeOf(plan)) // the plan's bytes
 		if err != nil {
 			return err
@@ -214,8 +215,8 @@ func (f *Fetcher) lineSession(ctx context.Context, req *Request, plan *scheme.Pl
 		}
 		conn, resize = c, c.SetWindowSize
 	default:
-		d := telnet.Dialer{Timeout: timeout, Trace: req.Trace, Width: t.Width, Height: t.Height}
-		d.Local, d.Remote, d.TermTypes = policyOf(plan)
+		d := telnet.Dialer{Timeout: timeout, Trace: req.Trace}
+		telnetPolicy(plan, &d)
 		c, err := d.Dial(ctx, addr)
 		if err != nil {
 			return err
@@ -254,32 +255,34 @@ func (f *Fetcher) lineSession(ctx context.Context, req *Request, plan *scheme.Pl
 	return s.Run(ctx)
 }
 
-// policyOf reads the telnet client's option policy from the plan's
+// telnetPolicy sets the telnet client's option policy from the plan's
 // negotiation answers: WILL x (x accepted on our side), DO x (on the
-// server's), and the terminal type of the TERMINAL-TYPE IS answer.
-func policyOf(plan *scheme.Plan) (local, remote []byte, terms []string) {
+// server's), and the values of its subnegotiation answers, which the
+// client writes with the encoders that wrote the plan's bytes: the
+// terminal type of TERMINAL-TYPE IS and the window size of NAWS (none:
+// not a terminal, NAWS refused). The WILL/DO answers themselves, and the
+// refusals, are written as the server's requests come (RFC 1143), each
+// one of the plan's or a refusal the plan's comment states.
+func telnetPolicy(plan *scheme.Plan, d *telnet.Dialer) {
+	d.Local, d.Remote = []byte{}, []byte{} // nil would mean the default policy
 	for _, st := range plan.Sends() {
 		if !st.Binary || len(st.Text) < 3 || st.Text[0] != telnet.IAC {
 			continue
 		}
 		switch st.Text[1] {
 		case telnet.WILL:
-			local = append(local, st.Text[2])
+			d.Local = append(d.Local, st.Text[2])
 		case telnet.DO:
-			remote = append(remote, st.Text[2])
+			d.Remote = append(d.Remote, st.Text[2])
 		case telnet.SB:
-			if st.Text[2] == telnet.OptTermType {
-				terms = append(terms, termOf(st.Text))
+			switch p := subnegParams(st.Text); {
+			case st.Text[2] == telnet.OptTermType && len(p) > 0:
+				d.TermTypes = append(d.TermTypes, p[1:])
+			case st.Text[2] == telnet.OptNAWS && len(p) == 4:
+				d.Width, d.Height = int(p[0])<<8|int(p[1]), int(p[2])<<8|int(p[3])
 			}
 		}
 	}
-	if local == nil {
-		local = []byte{} // nil would mean the default policy
-	}
-	if remote == nil {
-		remote = []byte{}
-	}
-	return local, remote, terms
 }
 
 // loginOf returns the lines the plan types at the login prompts (its
@@ -311,13 +314,26 @@ func handshakeOf(plan *scheme.Plan) []byte {
 	return nil
 }
 
-// termOf reads the terminal type of a TERMINAL-TYPE IS answer, IAC SB
-// 24 0 TYPE IAC SE, from its bytes (an IAC of TYPE doubled, RFC 855).
-func termOf(sb string) string {
-	if len(sb) < 6 {
+// windowOf reads the size of rlogin's window-size step (RFC 1282: FF FF
+// 's' 's', rows, columns, pixels; 16 bits each, big-endian), which the
+// client writes with the encoder that wrote the step's bytes; 0, 0 when
+// the plan has none (not a terminal).
+func windowOf(plan *scheme.Plan) (width, height int) {
+	for _, st := range plan.Sends() {
+		if b := st.Text; st.Op == "WINDOW" && len(b) == 12 && b[:4] == "\xff\xffss" {
+			return int(b[6])<<8 | int(b[7]), int(b[4])<<8 | int(b[5])
+		}
+	}
+	return 0, 0
+}
+
+// subnegParams returns the parameters of a subnegotiation IAC SB opt
+// PARAMS IAC SE, from its bytes (an IAC of PARAMS doubled, RFC 855).
+func subnegParams(sb string) string {
+	if len(sb) < 5 {
 		return ""
 	}
-	return strings.ReplaceAll(sb[4:len(sb)-2], "\xff\xff", "\xff")
+	return strings.ReplaceAll(sb[3:len(sb)-2], "\xff\xff", "\xff")
 }
 
 // tn3270Session prints the first screen, plays the key script, and on a
@@ -329,8 +345,8 @@ func (f *Fetcher) tn3270Session(ctx context.Context, req *Request, plan *scheme.
 	}
 	d := tn3270.Dialer{Timeout: timeout, Trace: req.Trace}
 	for _, st := range plan.Sends() {
-		if st.Binary && len(st.Text) > 3 && st.Text[1] == telnet.SB && st.Text[2] == telnet.OptTermType {
-			d.TermType = termOf(st.Text)
+		if p := subnegParams(st.Text); len(p) > 0 && st.Binary && st.Text[1] == telnet.SB && st.Text[2] == telnet.OptTermType {
+			d.TermType = p[1:]
 		}
 	}
 	c, err := d.Dial(ctx, addr)

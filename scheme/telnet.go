@@ -84,15 +84,15 @@ func telnetConcerns(v View, c *concernList) {
 }
 
 // Telnet bytes (RFC 854; EOR RFC 885) and options for the plans: the
-// negotiation is binary, so its Send steps are Binary.
+// negotiation is binary, so its Send steps are Binary. The
+// subnegotiations' bytes are the client's (subneg).
 const (
-	tnIAC, tnSB, tnSE        = 255, 250, 240
-	tnWILL, tnWONT, tnDO     = 251, 252, 253
-	tnDONT                   = 254
-	optBinary, optEcho       = 0, 1
-	optSGA, optTermType      = 3, 24
-	optEOR, optNAWS          = 25, 31
-	termTypeIS, termTypeSEND = 0, 1
+	tnIAC                = 255
+	tnWILL, tnWONT, tnDO = 251, 252, 253
+	tnDONT               = 254
+	optBinary, optEcho   = 0, 1
+	optSGA, optTermType  = 3, 24
+	optEOR, optNAWS      = 25, 31
 )
 
 // telnetOption names an option and the RFC that defines it.
@@ -128,22 +128,13 @@ func (p *planner) negotiate(verb, opt byte, why string) {
 		When: Cond{Text: "the server sends " + verbName[telnetAsk(verb)] + " " + name}})
 }
 
-// subneg adds IAC SB opt params IAC SE (255 doubled, RFC 855).
-func (p *planner) subneg(op, arg string, opt byte, params []byte, why, rfc, when string) {
-	b := []byte{tnIAC, tnSB, opt}
-	for _, c := range params {
-		b = append(b, c)
-		if c == tnIAC {
-			b = append(b, c)
-		}
-	}
-	b = append(b, tnIAC, tnSE)
-	p.add(Step{Kind: Send, Op: op, Arg: arg, Binary: true, Text: string(b), Why: why, RFC: rfc, When: Cond{Text: when}})
-}
-
-// nawsParams are RFC 1073's width and height, 16 bits big-endian each.
-func nawsParams(w, h int) []byte {
-	return []byte{byte(w >> 8), byte(w), byte(h >> 8), byte(h)}
+// subneg adds a subnegotiation IAC SB ... IAC SE (RFC 855) whose
+// parameters req describes (a *request.TermType or, for NAWS, a
+// *request.Window): its bytes are the telnet client's own, which package
+// fetch's encoder writes (encode), so that the plan and the client have
+// one writer (the client sends the values the plan's bytes hold).
+func (p *planner) subneg(arg string, req any, why, rfc, when string) {
+	p.add(Step{Kind: Send, Op: "SB", Arg: arg, Binary: true, Request: req, Why: why, RFC: rfc, When: Cond{Text: when}})
 }
 
 // telnetNegotiation writes the answers of a telnet client whose terminal
@@ -153,10 +144,10 @@ func (p *planner) telnetNegotiation(term string, w, h int) {
 	p.negotiate(tnWILL, optBinary, "8-bit data from us")
 	p.negotiate(tnWILL, optSGA, "no go-aheads from us")
 	p.negotiate(tnWILL, optTermType, "we tell our terminal type")
-	p.subneg("SB", term, optTermType, append([]byte{termTypeIS}, term...), "the terminal type", "RFC 1091", "the server sends SB TERMINAL-TYPE SEND")
+	p.subneg(term, &request.TermType{Name: term}, "the terminal type", "RFC 1091", "the server sends SB TERMINAL-TYPE SEND")
 	if w > 0 && h > 0 {
 		p.negotiate(tnWILL, optNAWS, "we tell the window size (and again when it changes)")
-		p.subneg("SB", fmt.Sprintf("%dx%d", w, h), optNAWS, nawsParams(w, h), "the window size, columns and rows", "RFC 1073", "the server sends DO NAWS")
+		p.subneg(fmt.Sprintf("%dx%d", w, h), &request.Window{Width: w, Height: h}, "the window size, columns and rows", "RFC 1073", "the server sends DO NAWS")
 	} else {
 		p.negotiate(tnWONT, optNAWS, "not on a terminal: no window size to tell")
 	}
@@ -192,7 +183,7 @@ func telnetPlan(v View, p *planner) {
 func (p *planner) tn3270() {
 	p.comment("the server leads the negotiation; each request gets one answer, in the order the server asks:")
 	p.negotiate(tnWILL, optTermType, "we tell our terminal type")
-	p.subneg("SB", "IBM-3278-2", optTermType, append([]byte{termTypeIS}, "IBM-3278-2"...), "a 3278 model 2 terminal: 24 rows of 80 columns", "RFC 1576", "the server sends SB TERMINAL-TYPE SEND")
+	p.subneg("IBM-3278-2", &request.TermType{Name: "IBM-3278-2"}, "a 3278 model 2 terminal: 24 rows of 80 columns", "RFC 1576", "the server sends SB TERMINAL-TYPE SEND")
 	p.negotiate(tnWILL, optEOR, "3270 records end with IAC EOR")
 	p.negotiate(tnDO, optEOR, "3270 records end with IAC EOR")
 	p.negotiate(tnWILL, optBinary, "3270 records are binary")

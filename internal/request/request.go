@@ -97,7 +97,15 @@ type Prospero struct {
 	Version string
 }
 
-// Window is rlogin's window-size message (RFC 1282): the terminal's
-// size in characters. Its bytes are the rlogin client's own
-// (rlogin.AppendWindowSize), which also writes the sizes of a resize.
+// Window is a terminal's window size in characters: rlogin's
+// window-size message (RFC 1282) in an rlogin plan, the NAWS
+// subnegotiation (RFC 1073) in a telnet plan. Its bytes are the client's
+// own (rlogin.AppendWindowSize, telnet.AppendNAWS), which also writes the
+// sizes of a resize.
 type Window struct{ Width, Height int }
+
+// TermType is a telnet plan's answer to TERMINAL-TYPE SEND, the
+// subnegotiation IS Name (RFC 1091). Its bytes are the telnet client's
+// own (telnet.AppendTermType), which sends the name the plan's bytes
+// hold.
+type TermType struct{ Name string }
