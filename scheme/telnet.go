@@ -258,15 +258,17 @@ func (p *planner) sessionLogin(t *Telnet) {
 			Why: "the user name, at the login prompt", RFC: "RFC 1738 3.8",
 			When: Cond{Text: "the server prompts \"login:\"" + binaryNote}})
 	}
-	if t.HasPassword {
-		// rlogin's stream is raw bytes, no NVT: the Return key's CR alone.
-		end := "\r\n"
-		if raw {
-			end = "\r"
-		}
-		p.add(Step{Kind: Send, Op: "PASSWORD", Arg: t.Password, At: t.at.Password, Secret: true, Binary: raw, Text: t.Password + end,
-			Why: "the password, at the password prompt", RFC: "RFC 1738 3.8", When: Cond{Text: "the server prompts \"Password:\"" + binaryNote}})
-	} else {
-		p.comment("no password in the URL: the client types nothing at a password prompt; the user's input goes to the server after the login name")
+	// rlogin's stream is raw bytes, no NVT: the Return key's CR alone.
+	end := "\r\n"
+	if raw {
+		end = "\r"
 	}
+	why := "the password, at the password prompt"
+	if !t.HasPassword {
+		// Nothing typed there would make the user's typed-ahead input
+		// the password.
+		why = "the URL gives no password: an empty line at the password prompt, so that the input that follows is not taken for one"
+	}
+	p.add(Step{Kind: Send, Op: "PASSWORD", Arg: t.Password, At: t.at.Password, Secret: true, Binary: raw, Text: t.Password + end,
+		Why: why, RFC: "RFC 1738 3.8", When: Cond{Text: "the server prompts \"Password:\"" + binaryNote}})
 }
