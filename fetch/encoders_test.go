@@ -94,5 +94,10 @@ func TestEncodeTelnetSubneg(t *testing.T) {
 		if len(d.TermTypes) != 1 || d.TermTypes[0] != term || d.Width != w || d.Height != h {
 			t.Errorf("%+v: the client is given %q, %dx%d", tt, d.TermTypes, d.Width, d.Height)
 		}
+		// tn3270's policy is the plan's too (RFC 1576's options), not a
+		// list of the client's own.
+		if tt.scheme == "tn3270" && (string(d.Local) != "\x18\x19\x00" || string(d.Remote) != "\x19\x00") {
+			t.Errorf("tn3270: the client accepts %q on our side, %q on the host's", d.Local, d.Remote)
+		}
 	}
 }

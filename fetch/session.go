@@ -255,9 +255,9 @@ func (f *Fetcher) lineSession(ctx context.Context, req *Request, plan *scheme.Pl
 	return s.Run(ctx)
 }
 
-// telnetPolicy sets the telnet client's option policy from the plan's
-// negotiation answers: WILL x (x accepted on our side), DO x (on the
-// server's), and the values of its subnegotiation answers, which the
+// telnetPolicy sets the telnet (or tn3270) client's option policy from
+// the plan's negotiation answers: WILL x (x accepted on our side), DO x
+// (on the server's), and the values of its subnegotiation answers, which the
 // client writes with the encoders that wrote the plan's bytes: the
 // terminal type of TERMINAL-TYPE IS and the window size of NAWS (none:
 // not a terminal, NAWS refused). The WILL/DO answers themselves, and the
@@ -343,11 +343,12 @@ func (f *Fetcher) tn3270Session(ctx context.Context, req *Request, plan *scheme.
 	if err != nil {
 		return &Error{Op: "check", Offset: -1, Rule: "the key script: " + err.Error()}
 	}
-	d := tn3270.Dialer{Timeout: timeout, Trace: req.Trace}
-	for _, st := range plan.Sends() {
-		if p := subnegParams(st.Text); len(p) > 0 && st.Binary && st.Text[1] == telnet.SB && st.Text[2] == telnet.OptTermType {
-			d.TermType = p[1:]
-		}
+	// The plan's negotiation answers and terminal type, as for telnet.
+	var td telnet.Dialer
+	telnetPolicy(plan, &td)
+	d := tn3270.Dialer{Timeout: timeout, Trace: req.Trace, Local: td.Local, Remote: td.Remote}
+	if len(td.TermTypes) > 0 {
+		d.TermType = td.TermTypes[0]
 	}
 	c, err := d.Dial(ctx, addr)
 	if err != nil {

@@ -35,6 +35,12 @@ type Dialer struct {
 	TermType string
 	// MaxRecord bounds one record (default DefaultMaxRecord).
 	MaxRecord int
+	// Local and Remote are the telnet option policies (telnet.Dialer's:
+	// the options accepted on our side and on the host's; every other one
+	// is refused). nil means TN3270's: BINARY, TERMINAL-TYPE and
+	// END-OF-RECORD on ours, BINARY and END-OF-RECORD on the host's
+	// (RFC 1576), which a session needs.
+	Local, Remote []byte
 }
 
 // Conn is a TN3270 session (RFC 1576): telnet with TERMINAL-TYPE,
@@ -51,9 +57,14 @@ func (d *Dialer) telnetDialer() telnet.Dialer {
 	if tt == "" {
 		tt = DefaultTermType
 	}
-	return telnet.Dialer{Timeout: d.Timeout, Trace: d.Trace, TermTypes: []string{tt},
-		Local:  []byte{telnet.OptBinary, telnet.OptTermType, telnet.OptEOR},
-		Remote: []byte{telnet.OptBinary, telnet.OptEOR}}
+	local, remote := d.Local, d.Remote
+	if local == nil {
+		local = []byte{telnet.OptBinary, telnet.OptTermType, telnet.OptEOR}
+	}
+	if remote == nil {
+		remote = []byte{telnet.OptBinary, telnet.OptEOR}
+	}
+	return telnet.Dialer{Timeout: d.Timeout, Trace: d.Trace, TermTypes: []string{tt}, Local: local, Remote: remote}
 }
 
 func (d *Dialer) conn(tc *telnet.Conn) *Conn {
