@@ -63,7 +63,7 @@ func encodeWAIS(st *scheme.Step) error {
 	switch st.Op {
 	case request.WAISSearch, request.WAISSource:
 		msg, err = (&wais.SearchRequest{Database: r.Database, SeedWords: r.SeedWords}).Marshal()
-	case request.WAISRetrieve, request.WAISNextChunk:
+	case request.WAISRetrieve, request.WAISNextChunk, request.WAISSourceRecord:
 		docID := r.DocID
 		if r.DocIDFields != nil {
 			fs := make([]wais.DocIDField, len(r.DocIDFields))

@@ -31,6 +31,9 @@ func TestPlanInjectedLineOnWire(t *testing.T) {
 		{"smtp", "mailto exim, several addresses (RFC 6068)", "RCPT", "b@example.org", "e@example.org", ""},
 		{"wais", "wais search", request.WAISSearch, "gopher", "GOPHER", "Alpha document about gophers"},
 		{"wais", "wais document in three chunks, RFC 1738 form", request.WAISNextChunk, "TEXT", "HTML", "line 02000 of the big zeppelin document"},
+		// The source record's retrieval: the plan's request, its DocID
+		// the hit's.
+		{"wais", "wais database: its source record", request.WAISSourceRecord, "WSRC", "TEXT", ":database-name"},
 		{"prospero", "prospero directory", request.ProsperoList, "VERSION 5 urlkit", "VERSION 5 urlkix", "hello.txt"},
 		{"telnet", "telnet: the option negotiation with inetutils telnetd", "SB", "DUMB", "VT100", "login:"},
 		{"rlogin", "rlogin: the RFC 1282 handshake with rsh-redone in.rlogind", "HANDSHAKE", "network/", "vt100/", "Password:"},
@@ -59,11 +62,19 @@ func TestPlanInjectedLineOnWire(t *testing.T) {
 						}
 					}
 				}
+				if before, ok := filledIn[c.op]; ok && seen != "" {
+					return before + c.to
+				}
 				return seen
 			})
 		})
 	}
 }
+
+// filledIn holds, for a step the client fills in before the place of a
+// change (the DocID the reply gives), the bytes just before the change
+// that are on the wire as the step has them: the WAIS type term.
+var filledIn = map[string]string{request.WAISSourceRecord: "wt re ig ig ig ig-\x04"}
 
 // caseNamed returns the plan-equals-wire case of that name.
 func caseNamed(t *testing.T, name string) planWireCase {

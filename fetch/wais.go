@@ -60,13 +60,16 @@ func (o *WAISOpener) open(ctx context.Context, req *Request) (*Response, error) 
 	}
 	var addr string
 	var send *scheme.Step
-	var next []byte // the request of a document's second chunk, the template of the later ones
+	var next []byte   // the request of a document's second chunk, the template of the later ones
+	var record []byte // the retrieval of a database's source record, its DocID the hit's
 	for i, st := range plan.Steps {
 		switch {
 		case st.Kind == scheme.Connect:
 			addr = st.Text
 		case st.Kind == scheme.Send && st.Op == request.WAISNextChunk:
 			next = []byte(st.Text)
+		case st.Kind == scheme.Send && st.Op == request.WAISSourceRecord:
+			record = []byte(st.Text)
 		case st.Kind == scheme.Send && send == nil:
 			send = &plan.Steps[i]
 		}
@@ -119,7 +122,7 @@ func (o *WAISOpener) open(ctx context.Context, req *Request) (*Response, error) 
 		return resp, nil
 	case request.WAISSource:
 		defer c.Close()
-		src, err := c.SourceRequest(ctx, msg, send.Arg) // the plan's search of INFO
+		src, err := c.SourceRequest(ctx, msg, record, send.Arg) // the plan's search of INFO, then its retrieval of the hit
 		if err != nil {
 			return nil, err
 		}

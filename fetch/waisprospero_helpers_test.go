@@ -146,23 +146,6 @@ func (r *udpRelay) Sent(testing.TB) []byte {
 	return all
 }
 
-// checkSourceTail checks that the wire ends with the retrieval of a
-// source record (a text request of database INFO, type WSRC) and returns
-// the wire before it.
-func checkSourceTail(t *testing.T, wire []byte) []byte {
-	t.Helper()
-	i := bytes.LastIndex(wire, []byte("z2wais"))
-	if i < 10 {
-		t.Fatalf("no second WAIS request on the wire: %q", wire)
-	}
-	req, err := wais.ParseRequest(wire[i-10:])
-	tr, ok := req.(*wais.TextRequest)
-	if err != nil || !ok || tr.Database != "INFO" || tr.Type != "WSRC" {
-		t.Fatalf("the wire's last request is %#v (%v), want a WSRC retrieval from INFO", req, err)
-	}
-	return wire[:i-10]
-}
-
 // decodeLines decodes JSON objects, one per line.
 func decodeLines[T any](t *testing.T, b []byte) []T {
 	t.Helper()

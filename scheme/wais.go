@@ -247,7 +247,9 @@ func (p *planner) wais(w *WAIS) {
 		req := &request.WAIS{Database: "INFO", SeedWords: w.Database}
 		st := p.binary(request.WAISSource, w.Database, req, w.at.Database, "the database's description: its source record, found by a search of the server's INFO database")
 		st.When.Text = "there is no terminal to ask on"
-		p.comment("then the hit %q (type WSRC) is retrieved", w.Database+".src")
+		src := &request.WAIS{Database: "INFO", Type: "WSRC", Start: 0, End: request.WAISChunkSize, Length: -1}
+		st = p.binary(request.WAISSourceRecord, w.Database+".src", src, w.at.Database, fmt.Sprintf("the hit %q: a retrieval of its bytes [0, %d) from INFO, type WSRC, with the hit's DocID (empty here: the search's reply gives it)", w.Database+".src", request.WAISChunkSize))
+		st.When.Text = "the search found the hit (there is no terminal to ask on)"
 	}
 	p.fragmentNote()
 }

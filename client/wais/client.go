@@ -446,12 +446,17 @@ func (c *Conn) Source(ctx context.Context, database string) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.SourceRequest(ctx, msg, database)
+	return c.SourceRequest(ctx, msg, nil, database)
 }
 
-// SourceRequest is Source with search, the encoded search of the INFO
-// database (an access plan's bytes), which is sent as it is.
-func (c *Conn) SourceRequest(ctx context.Context, search []byte, database string) (*Source, error) {
+// SourceRequest is Source with the requests as the caller wrote them (an
+// access plan's bytes): search, the encoded search of the INFO database,
+// is sent as it is; retrieve, the encoded retrieval of the hit's first
+// chunk with an empty DocID, is the template of the record's retrieval:
+// decoded, the hit's DocID set, encoded again (the chunks after it, if
+// any, move its range on). A nil retrieve asks as Source does, for the
+// hit's first type.
+func (c *Conn) SourceRequest(ctx context.Context, search, retrieve []byte, database string) (*Source, error) {
 	sr, err := c.search(ctx, search)
 	if err != nil {
 		return nil, err
@@ -472,7 +477,22 @@ func (c *Conn) SourceRequest(ctx context.Context, search []byte, database string
 		if h.Length > maxSource {
 			return nil, tooLong(h.Length)
 		}
-		b, err := io.ReadAll(io.LimitReader(c.Open(ctx, "INFO", h.DocID, typ, h.Length), maxSource+1))
+		rc := c.Open(ctx, "INFO", h.DocID, typ, h.Length)
+		if retrieve != nil {
+			tr, err := parseRetrieval(retrieve)
+			if err != nil {
+				return nil, err
+			}
+			tr.DocID = h.DocID
+			first, err := tr.Marshal()
+			if err != nil {
+				return nil, err
+			}
+			if rc, err = c.OpenRequest(ctx, first, nil, h.Length); err != nil {
+				return nil, err
+			}
+		}
+		b, err := io.ReadAll(io.LimitReader(rc, maxSource+1))
 		if err != nil {
 			return nil, err
 		}

@@ -55,6 +55,10 @@ const (
 	// the same request with its range moved on (wais.Conn.OpenRequest).
 	WAISNextChunk = "NEXT-CHUNK"
 	WAISSource    = "SOURCE" // the search of the INFO database for the database's source record
+	// WAISSourceRecord is the retrieval of the source record that search
+	// finds, from INFO, type WSRC: its DocID is empty in the plan, and the
+	// client fills in the hit's (wais.Conn.SourceRequest).
+	WAISSourceRecord = "SOURCE-RECORD"
 )
 
 // WAIS is the request of a Send step of a wais plan.
