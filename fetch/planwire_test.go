@@ -129,7 +129,7 @@ var planWireCases = []planWireCase{
 	{name: "rlogin: the RFC 1282 handshake with rsh-redone in.rlogind", server: "RLOGIN_PORT", user: "urlkit-rlogin@", path: "/", session: true, body: "Password:"},
 	{name: "telnet --login: the plan's login lines typed at inetutils telnetd's prompts", server: "TELNET_PORT", user: "tester:secret@", path: "/", session: true, login: true, body: "Welcome, tester."},
 	{name: "telnet --login, no password in the URL: an empty line at the password prompt", server: "TELNET_PORT", user: "tester@", path: "/", session: true, login: true, body: "Login incorrect"},
-	{name: "rlogin --login: the plan's password line typed at rlogind's prompt", server: "RLOGIN_PORT", user: "urlkit-rlogin:secret@", path: "/", session: true, login: true, body: "Password:"},
+	{name: "rlogin --login: the plan's password line typed at rlogind's prompt", server: "RLOGIN_PORT", user: "urlkit-rlogin:secret@", path: "/", session: true, login: true, body: "$ "},
 	{name: "tn3270: the TN3270 negotiation with Hercules, then its logo screen", server: "TN3270_PORT", path: "/", session: true, body: "My PC thinks it's a MAINFRAME"},
 	{name: "ftp through an HTTP gateway (RFC 1630)", server: "HTTP_PORT", via: true, path: "ftp://ftp.example:2121/pub/hello.txt", fails: true},
 }

@@ -95,10 +95,14 @@ func (r *Relay) serve() {
 		}()
 		go func() { // server -> client
 			defer r.wg.Done()
+			// Plain reads, not splice (io.Copy between TCP conns): Linux's
+			// splice stops for good at TCP urgent data (rlogind's window
+			// request after a login), which a read steps over.
+			from := struct{ io.Reader }{s}
 			if r.CutAfter > 0 {
-				io.CopyN(c, s, r.CutAfter)
+				io.CopyN(c, from, r.CutAfter)
 			} else {
-				io.Copy(c, s)
+				io.Copy(c, from)
 			}
 			c.Close()
 			s.Close()
