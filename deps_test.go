@@ -43,13 +43,16 @@ var allowedImports = map[string][]string{
 	// scheme_data, the command line's listing of a view's parts: its
 	// types, and the hook package scheme installs.
 	"internal/schemedata": {""},
+	// The HTTP status of a failed fetch: the hook package fetch
+	// installs, for the gateway.
+	"internal/httpstatus": {},
 	// The structured requests of the access plans, shared by package
 	// scheme (which writes the plans) and package fetch (which carries
 	// them out).
 	"internal/request": {},
 	"scheme":           {"", "internal/charclass", "internal/registry", "internal/percent", "internal/gophertype", "internal/schemedata", "internal/request", "internal/safetext"},
 	"extract":          {"", "scheme", "internal/charclass", "internal/registry", "internal/bufpool", "internal/safetext"},
-	"fetch":            {"", "scheme", "listing", "internal/fsctx", "internal/request", "internal/wire", "internal/percent", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
+	"fetch":            {"", "scheme", "listing", "internal/fsctx", "internal/request", "internal/httpstatus", "internal/wire", "internal/percent", "internal/safetext", "client/ftp", "client/gopher", "client/nntp", "client/smtp", "client/telnet", "client/mailbox", "client/rlogin", "client/tn3270", "client/wais", "client/prospero"},
 	"client/ftp":       {"internal/wire"},
 	"client/gopher":    {"internal/wire", "internal/gophertype"},
 	"client/nntp":      {"internal/wire"},
@@ -64,7 +67,7 @@ var allowedImports = map[string][]string{
 	// The HTTP gateway (urlkit serve): an http.Handler on fetch's
 	// Transport, rendering what the clients' parsers read. Nothing but
 	// the command line imports it.
-	"gateway":    {"", "scheme", "fetch", "listing", "internal/safetext", "internal/gophertype", "internal/percent", "client/ftp", "client/gopher", "client/nntp", "client/wais", "client/prospero"},
+	"gateway":    {"", "scheme", "fetch", "listing", "internal/httpstatus", "internal/safetext", "internal/gophertype", "internal/percent", "client/ftp", "client/gopher", "client/nntp", "client/wais", "client/prospero"},
 	"cmd/urlkit": {"*"},
 	// Listings as structured entries and their text and JSON forms:
 	// fed by fetch, written by the command line and the gateway.
@@ -85,7 +88,7 @@ var testOnlyImports = map[string][]string{
 
 // networkFree lists packages that must not reach network code, even
 // indirectly: the URL packages are pure functions of their input.
-var networkFree = []string{"", "internal/charclass", "internal/whatwg", "internal/ipv4", "internal/edit", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "internal/fsctx", "internal/schemedata", "internal/request", "scheme", "extract", "listing"}
+var networkFree = []string{"", "internal/charclass", "internal/whatwg", "internal/ipv4", "internal/edit", "internal/percent", "internal/registry", "internal/resolver", "resolve", "normalize", "internal/gophertype", "internal/safetext", "internal/bufpool", "internal/fsctx", "internal/schemedata", "internal/request", "internal/httpstatus", "scheme", "extract", "listing"}
 
 // networkPackages are the standard packages that open connections.
 var networkPackages = []string{"net", "net/http", "crypto/tls", "net/smtp", "net/textproto", "os/exec"}

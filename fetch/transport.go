@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/httpstatus"
 	"github.com/urlkit/urlkit/internal/wire"
 	"github.com/urlkit/urlkit/listing"
 	"github.com/urlkit/urlkit/scheme"
@@ -104,7 +105,14 @@ import (
 // names "application/x-ndjson" asks for it as JSON objects, one per
 // line, the lines "urlkit get --json" writes (FTP: as with --list),
 // with Content-Type "application/x-ndjson"; a Gopher menu is sent as it
-// is either way (client/gopher's MenuReader reads it).
+// is either way (client/gopher's MenuReader reads it). The Body of such
+// a JSON listing also has a method
+//
+//	Entries() *listing.List
+//
+// that gives the same entries as values, for a caller in this process
+// that renders them itself (the gateway's web form): read the entries
+// or the Body, not both, and Close the Body after either.
 type Transport struct {
 	// Fetcher fetches every scheme but http and https, with its settings
 	// (limits, DialCheck, AllowPorts, gateways). Nil means a Fetcher with
@@ -205,7 +213,12 @@ func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return failure(r, &u, err, raw)
 	}
-	resp := respond(r, http.StatusOK, contentType(&u, fresp, req), fresp.Body)
+	ct := contentType(&u, fresp, req)
+	body := fresp.Body
+	if ct == ndjson && fresp.Entries != nil {
+		body = listingBody{body, fresp.Entries}
+	}
+	resp := respond(r, http.StatusOK, ct, body)
 	for _, fd := range fresp.Fields {
 		if fd.Name == "Content-Length" && fresp.Size < 0 {
 			if n, err := strconv.ParseInt(fd.Value, 10, 64); err == nil {
@@ -330,6 +343,18 @@ func failure(r *http.Request, u *urlkit.URL, err error, raw string) (*http.Respo
 	return resp, nil
 }
 
+func init() { httpstatus.Of = errorStatus }
+
+// errorStatus is the HTTP status that answers a fetch that failed with
+// err: a *Error's (statusOf), 502 for another error.
+func errorStatus(err error) int {
+	var fe *Error
+	if errors.As(err, &fe) {
+		return statusOf(fe)
+	}
+	return http.StatusBadGateway
+}
+
 // statusOf is the HTTP status that answers a fetch that failed with e.
 func statusOf(e *Error) int {
 	switch k := e.Kind; {
@@ -396,6 +421,17 @@ func contentType(u *urlkit.URL, resp *Response, req *Request) string {
 	}
 	return ct
 }
+
+// listingBody is the Body of a JSON listing's response: its lines, and
+// the entries they are written from (see Transport).
+type listingBody struct {
+	io.ReadCloser
+	entries *listing.List
+}
+
+// Entries returns the listing's entries, read as they are asked for
+// (the Body's lines are written from the same ones).
+func (b listingBody) Entries() *listing.List { return b.entries }
 
 // errBody is the Body of a failure's response: the message, and the
 // *Error for errors.As.

@@ -1,8 +1,6 @@
 package gateway
 
 import (
-	"bufio"
-	"encoding/json"
 	"io"
 	"net/http"
 	"path"
@@ -10,44 +8,13 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit/internal/safetext"
+	"github.com/urlkit/urlkit/listing"
 	"github.com/urlkit/urlkit/scheme"
 )
 
 // maxEntries bounds the entries of a listing that is not paged (a
 // directory, WAIS hits) shown on one page.
 const maxEntries = 10000
-
-// entry is one JSON line of a structured listing, in any of the forms
-// urlkit writes (get --list --json): FTP and file (name, type, size,
-// time), news groups (group, high, low, status), a group's articles
-// (number, date, from, subject, message_id), WAIS hits (headline,
-// score, lines, length, types, url), Prospero links (name, target, host,
-// hsoname, size, modified, url).
-type entry struct {
-	Name      string          `json:"name"`
-	Type      string          `json:"type"`
-	Size      json.RawMessage `json:"size"`
-	Time      string          `json:"time"`
-	URL       string          `json:"url"`
-	Group     string          `json:"group"`
-	High      int64           `json:"high"`
-	Low       int64           `json:"low"`
-	Status    string          `json:"status"`
-	Number    int64           `json:"number"`
-	Date      string          `json:"date"`
-	From      string          `json:"from"`
-	Subject   string          `json:"subject"`
-	MessageID string          `json:"message_id"`
-	Headline  string          `json:"headline"`
-	Score     int64           `json:"score"`
-	Lines     int64           `json:"lines"`
-	Length    *int64          `json:"length"`
-	Types     []string        `json:"types"`
-	Target    string          `json:"target"`
-	Host      string          `json:"host"`
-	HSOName   string          `json:"hsoname"`
-	Modified  string          `json:"modified"`
-}
 
 // cell is one cell of a listing's table: text, and a link when Href is
 // set (always from gatewayHref).
@@ -70,58 +37,56 @@ type tablePage struct {
 	Empty      string
 }
 
-// listing renders a structured listing, its form told by its fields.
-// It keeps only what the page shows, so a news server's thousands of
+// listing renders a structured listing, the entries of the body of
+// the Transport's JSON listing (fetch.Transport: Entries), or, when the
+// body has none (a Transport of another kind), the body as text. It
+// keeps only what the page shows, so a news server's thousands of
 // groups or a group's thousands of articles cost no more than a page:
 // a group list (paged from its start) is read up to the asked page and
 // one entry more; a group's articles (newest first: paged from its end)
 // are read to the end keeping the newest page*size of them; other
 // listings up to maxEntries.
-func (q *query) listing(r io.Reader) {
-	var es []entry
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+func (q *query) listing(resp *http.Response) {
+	l := entriesOf(resp.Body)
+	if l == nil {
+		q.textPage(resp.Body, resp.Header.Get("Content-Type"))
+		return
+	}
+	var es []listing.Entry
 	p := tablePage{pageHead: pageHead{URL: q.redacted()}}
 	no, _ := strconv.Atoi(q.params.Get("page"))
 	keep := max(no, 1) * q.wf.cfg.PageSize
+	f := l.Header.Format
 	total, ring := 0, 0 // articles: how many, where the oldest kept one is
-	for sc.Scan() {
-		e, err := readEntry(sc.Bytes())
-		if err != nil {
-			p.Err = safetext.Visible("a listing line does not read: " + err.Error())
-			break
-		}
-		if e == nil {
-			continue
-		}
+	for l.Next() {
 		total++
 		switch {
-		case e.MessageID != "" && len(es) == keep:
-			es[ring], ring = *e, (ring+1)%keep
+		case f == listing.Articles && len(es) == keep:
+			es[ring], ring = *l.Entry(), (ring+1)%keep
 			continue
-		case e.Group != "" && len(es) == keep+1, len(es) == maxEntries:
+		case f == listing.Groups && len(es) == keep+1, len(es) == maxEntries:
 			total = -1 // more than shown
 		default:
-			es = append(es, *e)
+			es = append(es, *l.Entry())
 			continue
 		}
 		break
 	}
-	if err := sc.Err(); err != nil && p.Err == "" {
+	if err := l.Err(); err != nil {
 		p.Err = safetext.Visible("the listing ends early: " + err.Error())
 	}
-	if total < 0 && (len(es) == 0 || es[0].Group == "") {
+	if total < 0 && f != listing.Groups {
 		p.Err = "only the first " + strconv.Itoa(len(es)) + " entries are shown"
 	}
-	switch {
-	case len(es) > 0 && es[0].Group != "":
+	switch f {
+	case listing.Groups:
 		q.groups(&p, es)
-	case len(es) > 0 && es[0].MessageID != "":
+	case listing.Articles:
 		es = append(es[ring:], es[:ring]...) // oldest first
 		q.articles(&p, es, max(total, len(es)))
-	case len(es) > 0 && es[0].Headline != "":
+	case listing.WAIS:
 		q.waisHits(&p, es)
-	case len(es) > 0 && es[0].HSOName != "":
+	case listing.Prospero:
 		q.prosperoLinks(&p, es)
 	default:
 		q.directory(&p, es)
@@ -129,23 +94,16 @@ func (q *query) listing(r io.Reader) {
 	q.wf.render(q.w, q.r, http.StatusOK, "table", p)
 }
 
-// readEntry reads a line of a listing: a JSON object, or a name (a
-// file: directory, as fetch lists it, a directory's with a "/"); nil
-// for an empty line.
-func readEntry(line []byte) (*entry, error) {
-	s := strings.TrimRight(string(line), "\r")
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
+// entriesOf returns the entries of a listing's body, as the Transport
+// gives them with its JSON lines, or nil.
+func entriesOf(body io.Reader) *listing.List {
+	if b, ok := body.(*releasingBody); ok {
+		body = b.ReadCloser
 	}
-	e := &entry{}
-	if s[0] != '{' {
-		e.Name, e.Type = strings.TrimSuffix(s, "/"), "file"
-		if strings.HasSuffix(s, "/") {
-			e.Type = "dir"
-		}
-		return e, nil
+	if b, ok := body.(interface{ Entries() *listing.List }); ok {
+		return b.Entries()
 	}
-	return e, json.Unmarshal(line, e)
+	return nil
 }
 
 // page cuts the page the request asks for (?page=N, from 1) out of n
@@ -173,24 +131,22 @@ func (q *query) page(p *tablePage, n int) (from, to int) {
 
 // directory is an FTP or file: directory: name, type, size and time, a
 // link to each entry and to the parent.
-func (q *query) directory(p *tablePage, es []entry) {
+func (q *query) directory(p *tablePage, es []listing.Entry) {
 	p.Title = "Directory"
 	p.Cols = []string{"Name", "Type", "Size", "Modified"}
 	p.Empty = "The directory is empty."
 	child, parent := q.dirLinks()
 	p.Parent = parent
 	for _, e := range es {
-		size := ""
-		if n, err := strconv.ParseInt(string(e.Size), 10, 64); err == nil {
-			size = sizeText(n)
-		}
 		href := ""
-		if e.URL != "" {
-			href = gatewayHref(e.URL)
-		} else if child != nil && e.Name != "" && e.Name != "." && e.Name != ".." {
-			href = child(e.Name, e.Type == "dir")
+		if child != nil && e.Name != "" && e.Name != "." && e.Name != ".." {
+			href = child(e.Name, e.Kind == "dir")
 		}
-		p.Rows = append(p.Rows, []cell{{Text: e.Name, Href: href}, {Text: e.Type}, {Text: size}, {Text: e.Time}})
+		t := ""
+		if !e.Time.IsZero() {
+			t = e.Modified()
+		}
+		p.Rows = append(p.Rows, []cell{{Text: e.Name, Href: href}, {Text: e.Kind}, {Text: sizeText(e.Size)}, {Text: t}})
 	}
 }
 
@@ -243,7 +199,7 @@ func (q *query) dirLinks() (child func(name string, dir bool) string, parent str
 }
 
 // groups is a news server's group list, paged, each group linked.
-func (q *query) groups(p *tablePage, es []entry) {
+func (q *query) groups(p *tablePage, es []listing.Entry) {
 	p.Title = "News groups"
 	p.Cols = []string{"Group", "Articles", "Posting"}
 	from, to := q.page(p, len(es))
@@ -251,17 +207,17 @@ func (q *query) groups(p *tablePage, es []entry) {
 		href := ""
 		switch v := q.view.(type) {
 		case *scheme.NNTP:
-			g := scheme.NNTP{Host: v.Host, Port: v.Port, Group: e.Group}
+			g := scheme.NNTP{Host: v.Host, Port: v.Port, Group: e.Name}
 			href = gatewayHref(g.URL().String())
 		default:
-			g := scheme.News{Group: e.Group}
+			g := scheme.News{Group: e.Name}
 			href = gatewayHref(g.URL().String())
 		}
 		count := ""
-		if e.High >= e.Low && e.High > 0 {
-			count = strconv.FormatInt(e.High-e.Low+1, 10)
+		if g := e.Group; g.High >= g.Low && g.High > 0 {
+			count = strconv.FormatInt(g.High-g.Low+1, 10)
 		}
-		p.Rows = append(p.Rows, []cell{{Text: e.Group, Href: href}, {Text: count}, {Text: postingStatus(e.Status)}})
+		p.Rows = append(p.Rows, []cell{{Text: e.Name, Href: href}, {Text: count}, {Text: postingStatus(e.Group.Status)}})
 	}
 }
 
@@ -280,7 +236,7 @@ func postingStatus(s string) string {
 // articles is a news group's overview, newest first, paged, each
 // article linked (news:<message-id>, or nntp://host/group/number for
 // an nntp URL); with --allow-post the page has the posting form.
-func (q *query) articles(p *tablePage, es []entry, total int) {
+func (q *query) articles(p *tablePage, es []listing.Entry, total int) {
 	p.Title = "News group"
 	p.Cols = []string{"Subject", "From", "Date", "No."}
 	for i, j := 0, len(es)-1; i < j; i, j = i+1, j-1 {
@@ -290,18 +246,19 @@ func (q *query) articles(p *tablePage, es []entry, total int) {
 	// among them.
 	from, to := q.page(p, total)
 	for _, e := range es[from:min(to, len(es))] {
+		a := &e.Article
 		href := ""
 		if v, ok := q.view.(*scheme.NNTP); ok {
-			a := scheme.NNTP{Host: v.Host, Port: v.Port, Group: v.Group, Article: strconv.FormatInt(e.Number, 10)}
-			href = gatewayHref(a.URL().String())
-		} else if id := strings.TrimSuffix(strings.TrimPrefix(e.MessageID, "<"), ">"); id != "" {
+			u := scheme.NNTP{Host: v.Host, Port: v.Port, Group: v.Group, Article: strconv.FormatInt(a.Number, 10)}
+			href = gatewayHref(u.URL().String())
+		} else if id := strings.TrimSuffix(strings.TrimPrefix(a.MessageID, "<"), ">"); id != "" {
 			href = newsHref(id)
 		}
-		subject := e.Subject
+		subject := e.Name
 		if subject == "" {
 			subject = "(no subject)"
 		}
-		p.Rows = append(p.Rows, []cell{{Text: subject, Href: href}, {Text: e.From}, {Text: e.Date}, {Text: strconv.FormatInt(e.Number, 10)}})
+		p.Rows = append(p.Rows, []cell{{Text: subject, Href: href}, {Text: a.From}, {Text: a.Date}, {Text: strconv.FormatInt(a.Number, 10)}})
 	}
 	if v, ok := q.view.(*scheme.News); ok && v.Group != "" {
 		p.Title = v.Group
@@ -317,36 +274,33 @@ func newsHref(id string) string {
 }
 
 // waisHits is a WAIS search's results: headline, score, size and type,
-// each linked to its document.
-func (q *query) waisHits(p *tablePage, es []entry) {
+// each linked to its document. The server's fields are shown as the
+// listing's text and JSON forms show them (safetext.Visible).
+func (q *query) waisHits(p *tablePage, es []listing.Entry) {
 	p.Title = "WAIS search results"
 	p.Cols = []string{"Headline", "Score", "Size", "Type"}
 	p.Search = q.waisSearch()
+	v := safetext.Visible
 	for _, e := range es {
-		size := ""
-		if e.Length != nil {
-			size = sizeText(*e.Length)
+		types := make([]string, len(e.WAIS.Types))
+		for i, t := range e.WAIS.Types {
+			types[i] = v(t)
 		}
-		p.Rows = append(p.Rows, []cell{{Text: e.Headline, Href: gatewayHref(e.URL)}, {Text: strconv.FormatInt(e.Score, 10)}, {Text: size}, {Text: strings.Join(e.Types, " ")}})
+		p.Rows = append(p.Rows, []cell{{Text: v(e.Name), Href: gatewayHref(e.URL)}, {Text: strconv.FormatInt(e.WAIS.Score, 10)}, {Text: sizeText(e.Size)}, {Text: strings.Join(types, " ")}})
 	}
 	p.Empty = "Nothing found."
 }
 
 // prosperoLinks is a Prospero directory: each link's target through the
-// gateway (an external link by its own URL).
-func (q *query) prosperoLinks(p *tablePage, es []entry) {
+// gateway (an external link by its own URL). The server's fields are
+// shown as the listing's text and JSON forms show them
+// (safetext.Visible).
+func (q *query) prosperoLinks(p *tablePage, es []listing.Entry) {
 	p.Title = "Prospero directory"
 	p.Cols = []string{"Name", "Target", "Size", "Modified", "Host"}
+	v := safetext.Visible
 	for _, e := range es {
-		p.Rows = append(p.Rows, []cell{{Text: e.Name, Href: gatewayHref(e.URL)}, {Text: e.Target}, {Text: unquote(e.Size)}, {Text: e.Modified}, {Text: e.Host}})
+		l := &e.Prospero
+		p.Rows = append(p.Rows, []cell{{Text: v(e.Name), Href: gatewayHref(e.URL)}, {Text: v(l.Target)}, {Text: v(l.Size)}, {Text: v(e.Modified())}, {Text: v(l.Host)}})
 	}
-}
-
-// unquote is a JSON string's text, or the raw JSON of another value.
-func unquote(b json.RawMessage) string {
-	var s string
-	if json.Unmarshal(b, &s) == nil {
-		return s
-	}
-	return string(b)
 }

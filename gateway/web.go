@@ -17,6 +17,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/fetch"
+	"github.com/urlkit/urlkit/internal/httpstatus"
 	"github.com/urlkit/urlkit/internal/safetext"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -265,7 +266,7 @@ func (q *query) object(resp *http.Response) {
 	case mt == "application/gopher+-attributes" || mt == "application/x-gopher-plus-attributes":
 		q.attributes(resp.Body)
 	case mt == "application/x-ndjson" || mt == "application/json" && isListingScheme(q.u.Scheme):
-		q.listing(resp.Body)
+		q.listing(resp)
 	case mt == "message/rfc822" || mt == "message/news":
 		q.article(resp.Body)
 	case mt == "text/html" || mt == "application/xhtml+xml":
@@ -350,27 +351,19 @@ func (q *query) fetchFailed(err error) {
 	q.fail(status, msg)
 }
 
-// statusOf maps a fetch error to the gateway's status codes (CLI.md).
+// statusOf is the status of a fetch that failed with err, an error the
+// Transport returned instead of a response: fetch.Transport's status for
+// it (it answers its other failures with a response of that status,
+// which fetch shows as it is), and for a context ended, 499 when the
+// client went away (nobody reads it) or 504 when time ran out.
 func statusOf(err error) int {
 	switch {
 	case errors.Is(err, context.Canceled):
-		return 499 // the client went away; nobody reads this
-	case errors.Is(err, fetch.ErrNeedPassword) || errors.Is(err, fetch.ErrAccessDenied):
-		return http.StatusUnauthorized
-	case errors.Is(err, fetch.ErrUnsafe), errors.Is(err, fetch.ErrRemoteFile), errors.Is(err, fetch.ErrSpecialFile):
-		return http.StatusForbidden
-	case errors.Is(err, fetch.ErrInvalidURL), errors.Is(err, fetch.ErrUnsupportedScheme):
-		return http.StatusBadRequest
-	case errors.Is(err, fetch.ErrNotFound):
-		return http.StatusNotFound
-	case errors.Is(err, fetch.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
+		return 499
+	case errors.Is(err, context.DeadlineExceeded):
 		return http.StatusGatewayTimeout
 	}
-	var se interface{ StatusCode() int }
-	if errors.As(err, &se) && se.StatusCode() >= 400 {
-		return se.StatusCode()
-	}
-	return http.StatusBadGateway
+	return httpstatus.Of(err)
 }
 
 // challenge asks the browser for a login (RFC 7617); the realm names the

@@ -77,6 +77,16 @@ type Entry struct {
 	Prospero ProsperoLink // Format Prospero
 }
 
+// Modified returns when the entry last changed, as the listing's forms
+// write it: RFC 3339 in UTC, or, for a Prospero link whose time does
+// not read as one, the text the server sent; "" when unknown.
+func (e *Entry) Modified() string {
+	if !e.Time.IsZero() {
+		return e.Time.UTC().Format(time.RFC3339)
+	}
+	return e.Prospero.Modified
+}
+
 // GopherItem is what a Gopher menu line says besides its display string
 // (RFC 1436 3.8).
 type GopherItem struct {

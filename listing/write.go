@@ -5,7 +5,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/urlkit/urlkit/internal/gophertype"
 	"github.com/urlkit/urlkit/internal/safetext"
@@ -126,9 +125,6 @@ func plural(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
-// ftpTime is the form of an FTP entry's time.
-const ftpTime = "2006-01-02T15:04:05Z"
-
 // appendText appends the text of e, the nth entry of a listing in format f.
 func appendText(b []byte, f Format, n int, e *Entry) []byte {
 	v := safetext.Visible
@@ -142,7 +138,7 @@ func appendText(b []byte, f Format, n int, e *Entry) []byte {
 			size = strconv.FormatInt(e.Size, 10)
 		}
 		if !e.Time.IsZero() {
-			t = e.Time.UTC().Format(ftpTime)
+			t = e.Modified()
 		}
 		return fmt.Appendf(b, "%-5s %12s %-20s %s\n", v(typ), size, t, v(e.Name))
 	case Gopher:
@@ -170,7 +166,7 @@ func appendText(b []byte, f Format, n int, e *Entry) []byte {
 		return fmt.Appendf(b, "%3d. %s\n     score %d, %d lines, %d bytes, %s\n     %s\n", n, v(e.Name), e.WAIS.Score, e.WAIS.Lines, e.Size, strings.Join(types, " "), v(e.URL))
 	case Prospero:
 		p := &e.Prospero
-		b = fmt.Appendf(b, "%-9s %-20s %12s  %-20s  %s %s\n", v(p.Target), v(e.Name), v(p.Size), v(prosperoModified(e)), v(p.Host), v(p.HSOName))
+		b = fmt.Appendf(b, "%-9s %-20s %12s  %-20s  %s %s\n", v(p.Target), v(e.Name), v(p.Size), v(e.Modified()), v(p.Host), v(p.HSOName))
 		if e.URL != "" {
 			b = fmt.Appendf(b, "          %s\n", v(e.URL))
 		}
@@ -186,15 +182,6 @@ func gopherTypeName(c byte) string {
 		return t.Name
 	}
 	return fmt.Sprintf("type %q", rune(c))
-}
-
-// prosperoModified is a Prospero link's modification time: RFC 3339
-// when it read, else as sent.
-func prosperoModified(e *Entry) string {
-	if !e.Time.IsZero() {
-		return e.Time.UTC().Format(time.RFC3339)
-	}
-	return e.Prospero.Modified
 }
 
 // appendJSON appends e, an entry of a listing in format f, as a JSON
@@ -214,7 +201,7 @@ func appendJSON(b []byte, f Format, e *Entry) ([]byte, error) {
 			obj.Size = &e.Size
 		}
 		if !e.Time.IsZero() {
-			t := e.Time.UTC().Format(ftpTime)
+			t := e.Modified()
 			obj.Time = &t
 		}
 		return safetext.AppendJSONLine(b, obj)
@@ -265,7 +252,7 @@ func appendJSON(b []byte, f Format, e *Entry) ([]byte, error) {
 			Size     string `json:"size,omitempty"`
 			Modified string `json:"modified,omitempty"`
 			URL      string `json:"url,omitempty"`
-		}{v(e.Name), v(p.Target), v(p.Host), v(p.HSOName), v(p.Size), v(prosperoModified(e)), e.URL})
+		}{v(e.Name), v(p.Target), v(p.Host), v(p.HSOName), v(p.Size), v(e.Modified()), e.URL})
 	}
 	return safetext.AppendJSONLine(b, struct {
 		Name string `json:"name"`
