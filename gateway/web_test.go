@@ -238,7 +238,13 @@ func TestWebWAIS(t *testing.T) {
 func TestWebProspero(t *testing.T) {
 	port := wiretest.ServerEnv(t, "PROSPERO_PORT")["PROSPERO_PORT"]
 	ts := webServer(t, webConfig{})
-	wantPage(t, ts, "/prospero://127.0.0.1:"+port+"/AFTP/pub", 200, "hello.txt", `href="/prospero://127.0.0.1/AFTP/pub/hello.txt"`, "DIRECTORY")
+	// The server's links name its host as "127.0.0.1(PORT)": the link
+	// shows the port unless it is Prospero's default, 1525.
+	host := "127.0.0.1"
+	if port != "1525" {
+		host += ":" + port
+	}
+	wantPage(t, ts, "/prospero://127.0.0.1:"+port+"/AFTP/pub", 200, "hello.txt", `href="/prospero://`+host+`/AFTP/pub/hello.txt"`, "DIRECTORY")
 }
 
 // htmlUnescape undoes the escapes html/template writes in an attribute.
