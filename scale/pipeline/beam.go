@@ -90,6 +90,7 @@ func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, e
 	if err != nil {
 		return err
 	}
+	s.expect(file.Metadata.Size)
 	s.flush = func(s *scanner) { s.emit(emit) }
 	err = s.scanFile(file.Metadata.Path, rc)
 	if err != nil {
@@ -108,9 +109,9 @@ func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, e
 
 // emit hands the rows counted so far on as batches, and starts afresh.
 func (s *scanner) emit(emit func(int, []byte)) {
-	s.rows.batches(s.o.Shards, 0, emit)
-	s.verts.batches(s.o.Shards, s.o.Shards, emit)
-	s.rows, s.verts = newCounts(), newCounts()
+	s.rows.runs(s.o.Shards, 0, emit)
+	s.verts.runs(s.o.Shards, s.o.Shards, emit)
+	s.rows, s.verts = newCountsFor(s.room), newCounts()
 }
 
 // writeFn writes one output shard.

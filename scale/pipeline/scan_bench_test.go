@@ -19,6 +19,9 @@ func BenchmarkScanText(b *testing.B) {
 	for b.Loop() {
 		f, _ := os.Open(name)
 		s, _ := newScanner(&o)
+		if st, err := f.Stat(); err == nil {
+			s.expect(st.Size())
+		}
 		if err := s.scanFile(name, f); err != nil {
 			b.Fatal(err)
 		}

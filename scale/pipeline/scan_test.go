@@ -157,7 +157,7 @@ func TestWriteShard(t *testing.T) {
 	c.add("b.example", 2, "")
 	c.add("a.example", 1, "")
 	var batches [][]byte
-	c.batches(1, 0, func(_ int, b []byte) { batches = append(batches, b) })
+	c.runs(1, 0, func(_ int, b []byte) { batches = append(batches, b) })
 	batches = append(batches, nil) // the shard marker
 	next := func(bs [][]byte) func(*[]byte) bool {
 		return func(b *[]byte) bool {
