@@ -16,12 +16,12 @@ import (
 // Workers run the binary again and find the DoFns by their registered
 // names: closures would fail there.
 func init() {
-	register.DoFn3x1[context.Context, fileio.ReadableFile, func(int, []byte), error](&scanFn{})
-	register.Emitter2[int, []byte]()
-	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(string), error](&writeFn{})
+	register.DoFn3x1[context.Context, fileio.ReadableFile, func(int, string), error](&scanFn{})
+	register.Emitter2[int, string]()
+	register.DoFn4x1[context.Context, int, func(*string) bool, func(string), error](&writeFn{})
 	register.Emitter1[string]()
 	register.Function2x0(countShard)
-	register.Iter1[[]byte]()
+	register.Iter1[string]()
 	register.Function1x2(shardMarker)
 }
 
@@ -70,17 +70,18 @@ func Build(s beam.Scope, o Options) error {
 // countShard counts the shards written.
 func countShard(ctx context.Context, _ string) { cShards.Inc(ctx, 1) }
 
-// shardMarker is the empty batch that makes shard i exist, so that every
-// output file is written even when no row falls in it.
-func shardMarker(i int) (int, []byte) { return i, nil }
+// shardMarker is the empty run name that makes shard i exist, so that
+// every output file is written even when no row falls in it.
+func shardMarker(i int) (int, string) { return i, "" }
 
-// scanFn reads one file and emits its rows as one batch per shard.
+// scanFn reads one file, writes its rows as one sorted run per shard
+// (runs.go), and emits the runs' names.
 type scanFn struct {
 	O Options
 }
 
 // ProcessElement scans one file.
-func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(int, []byte)) error {
+func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(int, string)) error {
 	rc, err := file.Open(ctx)
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", file.Metadata.Path, err)
@@ -90,13 +91,26 @@ func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, e
 	if err != nil {
 		return err
 	}
+	runs, err := newRunWriter(ctx, &f.O)
+	if err != nil {
+		return err
+	}
+	defer runs.close()
+	put := func(shard int, run []byte) {
+		if name, ok := runs.write(ctx, shard, run); ok {
+			emit(shard, name)
+		}
+	}
 	s.expect(file.Metadata.Size)
-	s.flush = func(s *scanner) { s.emit(emit) }
+	s.flush = func(s *scanner) { s.emit(put) }
 	err = s.scanFile(file.Metadata.Path, rc)
 	if err != nil {
 		return err
 	}
-	s.emit(emit)
+	s.emit(put)
+	if runs.err != nil {
+		return runs.err
+	}
 	st := &s.stats
 	cFiles.Inc(ctx, st.Files)
 	cRecords.Inc(ctx, st.Records)
@@ -107,10 +121,10 @@ func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, e
 	return nil
 }
 
-// emit hands the rows counted so far on as batches, and starts afresh.
-func (s *scanner) emit(emit func(int, []byte)) {
-	s.rows.runs(s.o.Shards, 0, emit)
-	s.verts.runs(s.o.Shards, s.o.Shards, emit)
+// emit hands the rows counted so far on as runs, and starts afresh.
+func (s *scanner) emit(put func(shard int, run []byte)) {
+	s.rows.runs(s.o.Shards, 0, put)
+	s.verts.runs(s.o.Shards, s.o.Shards, put)
 	s.rows, s.verts = newCountsFor(s.room), newCounts()
 }
 
@@ -119,9 +133,9 @@ type writeFn struct {
 	O Options
 }
 
-// ProcessElement merges the batches of a shard and writes its file.
-func (f *writeFn) ProcessElement(ctx context.Context, shard int, batches func(*[]byte) bool, emit func(string)) error {
-	name, err := writeShard(ctx, &f.O, shard, batches)
+// ProcessElement merges the runs of a shard and writes its file.
+func (f *writeFn) ProcessElement(ctx context.Context, shard int, runs func(*string) bool, emit func(string)) error {
+	name, err := writeShard(ctx, &f.O, shard, runs)
 	if err != nil {
 		return err
 	}

@@ -123,6 +123,9 @@ func readShards(t *testing.T, o Options) (rows, vertices []string) {
 		}
 		var names []string
 		for _, e := range ents {
+			if e.Name() == RunsDir {
+				t.Errorf("%s: the runs' directory is left", dir)
+			}
 			if !e.IsDir() && e.Name() != "_SUCCESS" {
 				names = append(names, e.Name())
 			}

@@ -156,19 +156,29 @@ func TestWriteShard(t *testing.T) {
 	c := newCounts()
 	c.add("b.example", 2, "")
 	c.add("a.example", 1, "")
-	var batches [][]byte
-	c.runs(1, 0, func(_ int, b []byte) { batches = append(batches, b) })
-	batches = append(batches, nil) // the shard marker
-	next := func(bs [][]byte) func(*[]byte) bool {
-		return func(b *[]byte) bool {
-			if len(bs) == 0 {
+	runs, err := newRunWriter(context.Background(), &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer runs.close()
+	names := []string{""} // the shard marker
+	c.runs(1, 0, func(_ int, b []byte) {
+		name, ok := runs.write(context.Background(), 1, b)
+		if !ok {
+			t.Fatal(runs.err)
+		}
+		names = append(names, name)
+	})
+	next := func(names []string) func(*string) bool {
+		return func(s *string) bool {
+			if len(names) == 0 {
 				return false
 			}
-			*b, bs = bs[0], bs[1:]
+			*s, names = names[0], names[1:]
 			return true
 		}
 	}
-	name, err := writeShard(context.Background(), &o, 1, next(batches))
+	name, err := writeShard(context.Background(), &o, 1, next(names))
 	if err != nil || name != filepath.Join(dir, "part-00001-of-00002.tsv.gz") {
 		t.Fatalf("%s %v", name, err)
 	}
@@ -180,9 +190,18 @@ func TestWriteShard(t *testing.T) {
 	if b.String() != "a.example\t1\nb.example\t2\n" {
 		t.Fatalf("shard holds %q", b.String())
 	}
-	if _, err := writeShard(context.Background(), &o, 0, next([][]byte{{0xff}})); err == nil {
-		t.Fatal("a corrupt batch is written")
+	if _, err := os.Stat(names[1]); err == nil {
+		t.Errorf("the run %s merged is still there", names[1])
 	}
+	bad, _ := runs.write(context.Background(), 0, []byte{0xff})
+	if _, err := writeShard(context.Background(), &o, 0, next([]string{bad})); err == nil {
+		t.Fatal("a corrupt run is written")
+	}
+	if _, err := writeShard(context.Background(), &o, 0, next([]string{filepath.Join(dir, RunsDir, "gone.run")})); err == nil {
+		t.Fatal("a missing run is written")
+	}
+	os.Remove(bad)
+	os.Remove(filepath.Join(dir, RunsDir))
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != 1 {
 		t.Fatalf("the directory holds %v", ents)

@@ -142,6 +142,10 @@ func run(args []string, stderr io.Writer) int {
 		return 2
 	}
 	res, err := beamx.RunWithMetrics(ctx, p)
+	if !strings.Contains(o.Output, "://") {
+		// The runs the writers did not remove: a failed run's.
+		os.RemoveAll(filepath.Join(o.Output, pipeline.RunsDir))
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "urlkit-scale: %s failed: %s\n", name, cause(err))
 		return 1
