@@ -37,18 +37,30 @@ func (c counts) add(key string, n int64, aux string) {
 }
 
 // shardOf is the output shard of key among n: the same in every worker
-// process, hence FNV rather than maphash's per-process seeds.
+// process, hence a hash of our own rather than maphash's per-process
+// seeds.
 func shardOf(key string, n int) int {
-	return int(fnv64(key) % uint64(n))
+	return int(hash64(key) % uint64(n))
 }
 
-// fnv64 is FNV-1a, 64 bits.
-func fnv64(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
+// hash64 hashes s eight bytes at a step (FNV-1a's byte at a step was a
+// tenth of the scan's time), with a final mix so that the low bits
+// depend on every byte.
+func hash64(s string) uint64 {
+	const m = 0x9e3779b97f4a7c15
+	h := uint64(len(s)) * m
+	for ; len(s) >= 8; s = s[8:] {
+		w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		h = (h ^ w) * m
+		h ^= h >> 29
 	}
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * m
+	}
+	h ^= h >> 32
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 29
 	return h
 }
 
