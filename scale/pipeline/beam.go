@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
@@ -16,7 +15,9 @@ import (
 // Workers run the binary again and find the DoFns by their registered
 // names: closures would fail there.
 func init() {
-	register.DoFn3x1[context.Context, fileio.ReadableFile, func(int, string), error](&scanFn{})
+	register.DoFn3x1[context.Context, fileio.FileMetadata, func(Split), error](&splitFn{})
+	register.Emitter1[Split]()
+	register.DoFn3x1[context.Context, Split, func(int, string), error](&scanFn{})
 	register.Emitter2[int, string]()
 	register.DoFn4x1[context.Context, int, func(*string) bool, func(string), error](&writeFn{})
 	register.Emitter1[string]()
@@ -44,9 +45,10 @@ func Build(s beam.Scope, o Options) error {
 	}
 	globs := beam.CreateList(s, o.Inputs)
 	matched := fileio.MatchAll(s, globs, fileio.MatchEmptyDisallow())
-	// Spread the files over the workers before the heavy work.
-	files := fileio.ReadMatches(s, beam.Reshuffle(s, matched), fileio.ReadUncompressed())
-	batches := beam.ParDo(s, &scanFn{O: o}, files)
+	// Spread the files, or the splits of large ones, over the workers
+	// before the heavy work.
+	splits := beam.ParDo(s, &splitFn{O: o}, matched)
+	batches := beam.ParDo(s, &scanFn{O: o}, beam.Reshuffle(s, splits))
 	n := o.Shards
 	if o.Pipeline == Links {
 		n *= 2 // the vertex shards follow the edge shards
@@ -74,19 +76,23 @@ func countShard(ctx context.Context, _ string) { cShards.Inc(ctx, 1) }
 // every output file is written even when no row falls in it.
 func shardMarker(i int) (int, string) { return i, "" }
 
-// scanFn reads one file, writes its rows as one sorted run per shard
+// scanFn reads one file or Split, writes its rows as one sorted run per shard
 // (runs.go), and emits the runs' names.
 type scanFn struct {
 	O Options
 }
 
-// ProcessElement scans one file.
-func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(int, string)) error {
-	rc, err := file.Open(ctx)
+// ProcessElement scans one file, or one split of it.
+func (f *scanFn) ProcessElement(ctx context.Context, sp Split, emit func(int, string)) error {
+	format, err := f.O.formatOf(sp.Path)
 	if err != nil {
-		return fmt.Errorf("opening %s: %w", file.Metadata.Path, err)
+		return err
 	}
-	defer rc.Close()
+	r, off, closeFile, err := openSplit(ctx, sp, format)
+	if err != nil {
+		return err
+	}
+	defer closeFile()
 	s, err := newScanner(&f.O)
 	if err != nil {
 		return err
@@ -101,9 +107,9 @@ func (f *scanFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, e
 			emit(shard, name)
 		}
 	}
-	s.expect(file.Metadata.Size)
+	s.expect(sp.End - sp.Start)
 	s.flush = func(s *scanner) { s.emit(put) }
-	err = s.scanFile(file.Metadata.Path, rc)
+	err = s.scan(sp.Path, r, off, sp.Whole)
 	if err != nil {
 		return err
 	}

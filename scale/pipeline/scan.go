@@ -71,18 +71,28 @@ func (s *scanner) bad(err error, resync bool) (stop bool, _ error) {
 
 // scanFile reads the file name from r and counts its rows.
 func (s *scanner) scanFile(name string, r io.Reader) error {
+	return s.scan(name, r, 0, true)
+}
+
+// scan reads the file name from r and counts its rows: the whole file,
+// or the range of it that starts at offset off (a Split's).
+func (s *scanner) scan(name string, r io.Reader, off int64, whole bool) error {
 	f, err := s.o.formatOf(name)
 	if err != nil {
 		return err
 	}
-	in, err := records.NewInput(name, r)
-	if err != nil {
-		_, err = s.bad(err, false)
-		return err
+	in := records.NewRange(name, r, off)
+	if whole {
+		if in, err = records.NewInput(name, r); err != nil {
+			_, err = s.bad(err, false)
+			return err
+		}
 	}
 	defer in.Close()
 	in.MaxLine = s.o.MaxLine
-	s.stats.Files++
+	if off == 0 {
+		s.stats.Files++ // once per file, however split
+	}
 	switch f {
 	case records.URLs, records.CDX:
 		return s.scanLines(in, f == records.CDX)

@@ -126,6 +126,12 @@ func NewInput(name string, r io.Reader) (*Input, error) {
 	return in, nil
 }
 
+// NewRange reads r, the bytes of the file name from offset off on, as
+// plain data: a range of a file told not to be gzip.
+func NewRange(name string, r io.Reader, off int64) *Input {
+	return &Input{Name: name, r: bufio.NewReaderSize(r, 256<<10), off: off}
+}
+
 // Offset is how many decompressed bytes have been consumed.
 func (in *Input) Offset() int64 { return in.off }
 
