@@ -48,7 +48,7 @@ func Build(s beam.Scope, o Options) error {
 	// Spread the files, or the splits of large ones, over the workers
 	// before the heavy work.
 	splits := beam.ParDo(s, &splitFn{O: o}, matched)
-	batches := beam.ParDo(s, &scanFn{O: o}, beam.Reshuffle(s, splits))
+	runs := beam.ParDo(s, &scanFn{O: o}, beam.Reshuffle(s, splits))
 	n := o.Shards
 	if o.Pipeline == Links {
 		n *= 2 // the vertex shards follow the edge shards
@@ -58,7 +58,7 @@ func Build(s beam.Scope, o Options) error {
 		ids[i] = i
 	}
 	markers := beam.ParDo(s, shardMarker, beam.CreateList(s, ids))
-	grouped := beam.GroupByKey(s, beam.Flatten(s, batches, markers))
+	grouped := beam.GroupByKey(s, beam.Flatten(s, runs, markers))
 	// The writer emits the name of each shard it wrote, and the names
 	// cross a Reshuffle: a stage with no output to the runner makes
 	// Prism's progress loop spin on a core while the stage runs (its

@@ -3,16 +3,19 @@
 // file, so that the work of a DoFn can be tested without a runner.
 //
 // Every pipeline has the same shape, shaped by what was measured on the
-// Beam Go SDK: the input globs are matched (fileio.MatchFiles), the
-// matches reshuffled so that files spread over workers, and each file is
-// read by our own readers (package records) in one DoFn call that parses,
-// normalizes and counts inside the call, emitting one batch of counts per
-// output shard (per-element overhead on Beam is about 5 times a plain
-// loop). The batches of a shard meet in one GroupByKey, and the shard's
-// writer merges them, sorts the rows and writes one gzip file under a
-// temporary name, renamed when complete (textio.Write would funnel all
-// output through one worker, apache/beam#21031; textio.Read would lose
-// lines of gzip input).
+// Beam Go SDK: the input globs are matched (fileio.MatchFiles), large
+// plain text files and URL lists split into byte ranges (split.go), the
+// files and ranges reshuffled so that they spread over workers, and each
+// is read by our own readers (package records) in one DoFn call that
+// parses, normalizes and counts inside the call (per-element overhead on
+// Beam is about 5 times a plain loop), and writes its rows as one sorted,
+// front-coded run per output shard, a file under the output directory
+// (only the runs' names cross Beam's shuffle: its data path costs per
+// byte about what the scan does). The names of a shard meet in one
+// GroupByKey, and the shard's writer merges the runs and writes one gzip
+// file under a temporary name, renamed when complete (textio.Write would
+// funnel all output through one worker, apache/beam#21031; textio.Read
+// would lose lines of gzip input).
 package pipeline
 
 import (
