@@ -13,8 +13,8 @@ import (
 	"github.com/urlkit/urlkit/scale/records"
 )
 
-// splitBytes is the size of the byte ranges a large plain text file or
-// URL list is split into, so that the workers (both cores of one
+// splitBytes is about the size of the byte ranges a large plain text
+// file or URL list is split into, so that the workers (both cores of one
 // machine) scan one file at once. Gzip input, WARC, WAT, WET and CDX
 // (whose header names the fields of every line after it) stay one unit
 // per file. (A variable for the tests.)
@@ -39,7 +39,10 @@ type splitFn struct {
 func (f *splitFn) ProcessElement(ctx context.Context, m fileio.FileMetadata, emit func(Split)) error {
 	whole := Split{Path: m.Path, Size: m.Size, End: m.Size, Whole: true}
 	format, err := f.O.formatOf(m.Path)
-	if err != nil || m.Size <= splitBytes || format != records.Text && format != records.URLs {
+	// Ranges of even size, about splitBytes each: a file a few bytes
+	// over splitBytes is not split into itself and a sliver.
+	n := (m.Size + splitBytes/2) / splitBytes
+	if err != nil || n <= 1 || format != records.Text && format != records.URLs {
 		emit(whole) // the scan reports a format error
 		return nil
 	}
@@ -65,8 +68,9 @@ func (f *splitFn) ProcessElement(ctx context.Context, m fileio.FileMetadata, emi
 		emit(whole)
 		return nil
 	}
-	for start := int64(0); start < m.Size; start += splitBytes {
-		emit(Split{Path: m.Path, Size: m.Size, Start: start, End: min(start+splitBytes, m.Size)})
+	step := (m.Size + n - 1) / n
+	for start := int64(0); start < m.Size; start += step {
+		emit(Split{Path: m.Path, Size: m.Size, Start: start, End: min(start+step, m.Size)})
 	}
 	return nil
 }

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,7 +140,13 @@ func TestSplitScan(t *testing.T) {
 			t.Errorf("%s: %d splits count %d keys, %+v; whole %d keys, %+v", c.name, len(splits), len(got), st, len(whole.rows.n), whole.stats)
 		}
 	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatal(err)
+	var sizes []int64
+	for _, size := range []int64{splitBytes + 13, 2*splitBytes + splitBytes/2} {
+		name := filepath.Join(dir, fmt.Sprintf("%d.txt", size))
+		write(t, name, bytes.Repeat([]byte("x\n"), int(size/2)))
+		(&splitFn{O: Options{Pipeline: Extract, Inputs: []string{name}, Output: dir}}).ProcessElement(context.Background(), fileio.FileMetadata{Path: name, Size: size}, func(s Split) { sizes = append(sizes, s.End-s.Start) })
+	}
+	if want := []int64{splitBytes + 13, 8534, 8534, 8532}; !slices.Equal(sizes, want) {
+		t.Errorf("split sizes %v, want %v (no sliver)", sizes, want)
 	}
 }
