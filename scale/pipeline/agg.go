@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -50,9 +52,7 @@ func hash64(s string) uint64 {
 	const m = 0x9e3779b97f4a7c15
 	h := uint64(len(s)) * m
 	for ; len(s) >= 8; s = s[8:] {
-		w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-		h = (h ^ w) * m
+		h = (h ^ le64(s)) * m
 		h ^= h >> 29
 	}
 	for i := 0; i < len(s); i++ {
@@ -106,31 +106,224 @@ func (c counts) runs(n, base int, emit func(shard int, run []byte)) {
 		b := make([]byte, 0, size[s])
 		prev := ""
 		for _, r := range rs {
-			k := r.key
-			shared := commonPrefix(prev, k)
 			var aux string
 			if len(c.aux) > 0 {
-				aux = c.aux[k]
+				aux = c.aux[r.key]
 			}
-			b = binary.AppendUvarint(b, uint64(shared))
-			b = binary.AppendUvarint(b, uint64(len(k)-shared))
-			b = append(b, k[shared:]...)
-			b = binary.AppendUvarint(b, uint64(r.n))
-			b = binary.AppendUvarint(b, uint64(len(aux)))
-			b = append(b, aux...)
-			prev = k
+			b = appendRow(b, prev, r.key, r.n, aux)
+			prev = r.key
 		}
 		emit(base+s, b)
 	}
 }
 
-func commonPrefix(a, b string) int {
+// appendRow appends the row of key, after the row of prev, to a run.
+func appendRow[K string | []byte](b []byte, prev, key K, n int64, aux string) []byte {
+	shared := commonPrefix(prev, key)
+	b = binary.AppendUvarint(b, uint64(shared))
+	b = binary.AppendUvarint(b, uint64(len(key)-shared))
+	b = append(b, key[shared:]...)
+	b = binary.AppendUvarint(b, uint64(n))
+	b = binary.AppendUvarint(b, uint64(len(aux)))
+	return append(b, aux...)
+}
+
+// commonPrefix is the length of the prefix a and b share, compared eight
+// bytes at a step (sorted URLs share long prefixes: a byte at a step was
+// a twentieth of the scan).
+func commonPrefix[K string | []byte](a, b K) int {
 	n := min(len(a), len(b))
 	i := 0
+	for ; i+8 <= n; i += 8 {
+		if x := le64(a[i:]) ^ le64(b[i:]); x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
+	}
 	for i < n && a[i] == b[i] {
 		i++
 	}
 	return i
+}
+
+// le64 is the first eight bytes of s, little-endian.
+func le64[K string | []byte](s K) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// keys gathers the URLs of one file or split for the extract pipeline,
+// where most keys are distinct (half the benchmark's URLs carry a query
+// of their own): each is appended to one arena and its shard's list, and
+// the lists are sorted once, when the runs are written, with equal keys
+// counted as neighbours. A map counting them cost more than the rest of
+// the per-URL work (a map entry and a string per URL, growing and
+// clearing the table, and the garbage collector scanning it).
+type keys struct {
+	arena  []byte
+	shards [][]keyRef
+	n      int    // keys added
+	run    []byte // the run being encoded, reused
+	room   int    // the keys to make room for in a shard's list
+}
+
+// spare keeps the keys of finished scanning calls for the next ones in
+// the same process: a fresh arena grown to tens of megabytes in each
+// call cost more than the sort (its copies, page faults on new memory,
+// and garbage collections started by the large allocations).
+var spare = make(chan *keys, 4)
+
+// getKeys returns empty keys, with room for size bytes of keys and n keys
+// per shard if new.
+func getKeys(size, n int) *keys {
+	select {
+	case k := <-spare:
+		return k
+	default:
+		return &keys{arena: make([]byte, 0, min(size, maxArena)), room: n}
+	}
+}
+
+// putKeys hands k, emptied, to a later scanning call; k may be nil.
+func putKeys(k *keys) {
+	if k == nil {
+		return
+	}
+	select {
+	case spare <- k:
+	default:
+	}
+}
+
+// keyRef is one key of the arena; p is the sort's cache of eight of its
+// bytes.
+type keyRef struct {
+	p        uint64
+	off, len uint32
+}
+
+// len is the number of keys added; k may be nil.
+func (k *keys) len() int {
+	if k == nil {
+		return 0
+	}
+	return k.n
+}
+
+// full reports whether k holds as many key bytes as it may; k may be nil.
+func (k *keys) full() bool { return k != nil && len(k.arena) > maxArena }
+
+// maxArena bounds the bytes of the keys a scanner holds before it hands
+// them on (the keys' offsets are 32 bits).
+const maxArena = 256 << 20
+
+// add adds one occurrence of key, to its shard among n.
+func (k *keys) add(key string, n int) {
+	if len(k.shards) != n { // new, or from a pipeline of other shards
+		k.shards = make([][]keyRef, n)
+		for i := range k.shards {
+			k.shards[i] = make([]keyRef, 0, k.room)
+		}
+	}
+	s := shardOf(key, n)
+	k.shards[s] = append(k.shards[s], keyRef{off: uint32(len(k.arena)), len: uint32(len(key))})
+	k.arena = append(k.arena, key...)
+	k.n++
+}
+
+func (k *keys) key(r keyRef) []byte { return k.arena[r.off : r.off+r.len] }
+
+// runs encodes the keys as one run per shard (as counts.runs does), and
+// empties k for reuse. A run is valid until emit returns.
+func (k *keys) runs(emit func(shard int, run []byte)) {
+	if k == nil {
+		return
+	}
+	for s, rs := range k.shards {
+		if len(rs) == 0 {
+			continue
+		}
+		k.sort(rs, 0)
+		size := 0
+		for _, r := range rs {
+			size += int(r.len) + 4*binary.MaxVarintLen64
+		}
+		b := slices.Grow(k.run[:0], size)
+		var prev []byte
+		for i := 0; i < len(rs); {
+			key := k.key(rs[i])
+			j := i + 1
+			for j < len(rs) && bytes.Equal(k.key(rs[j]), key) {
+				j++
+			}
+			b = appendRow(b, prev, key, int64(j-i), "")
+			prev, i = key, j
+		}
+		emit(s, b)
+		k.shards[s], k.run = rs[:0], b
+	}
+	k.arena, k.n = k.arena[:0], 0
+}
+
+// sort sorts rs by key; the keys share their first depth bytes (the
+// bytes past a key's end read as zeros). It sorts by the next eight
+// bytes as one number, then each group that shares them by the eight
+// after (a most-significant-digit radix sort with eight bytes a digit):
+// URLs share long prefixes ("https://www."), over which comparing whole
+// keys went byte by byte, each time from the start, from keys out of the
+// cache.
+func (k *keys) sort(rs []keyRef, depth int) {
+	if len(rs) <= 16 {
+		for i := 1; i < len(rs); i++ {
+			for j := i; j > 0 && k.less(rs[j], rs[j-1], depth); j-- {
+				rs[j], rs[j-1] = rs[j-1], rs[j]
+			}
+		}
+		return
+	}
+	for i := range rs {
+		rs[i].p = k.word(rs[i], depth)
+	}
+	slices.SortFunc(rs, func(a, b keyRef) int { return cmp.Compare(a.p, b.p) })
+	for i := 0; i < len(rs); {
+		j, ended := i+1, int(rs[i].len) <= depth+8
+		for j < len(rs) && rs[j].p == rs[i].p {
+			ended = ended && int(rs[j].len) <= depth+8
+			j++
+		}
+		switch {
+		case j-i == 1:
+		case ended:
+			// Equal but for trailing zero bytes: the shorter first.
+			slices.SortFunc(rs[i:j], func(a, b keyRef) int { return cmp.Compare(a.len, b.len) })
+		default:
+			k.sort(rs[i:j], depth+8)
+		}
+		i = j
+	}
+}
+
+// less compares two keys that share their first depth bytes.
+func (k *keys) less(a, b keyRef, depth int) bool {
+	d := min(depth, int(a.len), int(b.len))
+	return bytes.Compare(k.key(a)[d:], k.key(b)[d:]) < 0
+}
+
+// word is the eight bytes of r's key from depth, big-endian, zeros past
+// its end.
+func (k *keys) word(r keyRef, depth int) uint64 {
+	key := k.key(r)
+	if depth+8 <= len(key) {
+		return binary.BigEndian.Uint64(key[depth:])
+	}
+	var w uint64
+	for i := depth; i < depth+8; i++ {
+		w <<= 8
+		if i < len(key) {
+			w |= uint64(key[i])
+		}
+	}
+	return w
 }
 
 var errRun = errors.New("corrupt run")

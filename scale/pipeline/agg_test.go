@@ -1,9 +1,12 @@
 package pipeline
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -76,6 +79,105 @@ func TestRunsMerge(t *testing.T) {
 	}
 	if !maps.Equal(got, want) || !maps.Equal(gotAux, wantAux) {
 		t.Fatalf("merged %d keys (aux %d), want %d (%d)", len(got), len(gotAux), len(want), len(wantAux))
+	}
+}
+
+// rowsOf hands the rows s counted on as runs, as a scanning call does
+// at its end, and merges the runs of each shard, as the shards' writers
+// do.
+func rowsOf(t *testing.T, s *scanner) map[string]int64 {
+	t.Helper()
+	runs := map[int][][]byte{}
+	s.emit(func(shard int, run []byte) { runs[shard] = append(runs[shard], bytes.Clone(run)) })
+	rows := map[string]int64{}
+	for _, rs := range runs {
+		n, _, err := mergeAll(t, rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		maps.Copy(rows, n)
+	}
+	return rows
+}
+
+// TestKeys: the extract pipeline's keys, sorted eight bytes at a step,
+// come out as runs in the order of bytes.Compare, each key once with its
+// count, in its shard: keys that share long prefixes, end at or around
+// a multiple of eight bytes, repeat, or differ only in trailing zero
+// bytes (which the sort reads past a key's end).
+func TestKeys(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	var all []string
+	for range 5000 {
+		k := fmt.Sprintf("https://www.h%d.example/%s?id=%d", rnd.IntN(40), strings.Repeat("p/", rnd.IntN(12)), rnd.IntN(300))
+		all = append(all, k[:len(k)-rnd.IntN(3)*rnd.IntN(len(k))/2])
+	}
+	all = append(all, "", "", "a", "a\x00", "a\x00\x00", "https:/", "https://", "https://\x00", "https://www.h1\x00\x00\x00")
+	all = append(all, all[:700]...)
+	const shards = 3
+	for _, flush := range []int{0, 1000} { // one run per shard, or several
+		k := getKeys(0, 0)
+		want := map[string]int64{}
+		runs := make([][][]byte, shards)
+		put := func(s int, b []byte) { runs[s] = append(runs[s], bytes.Clone(b)) }
+		for i, key := range all {
+			k.add(key, shards)
+			want[key]++
+			if flush > 0 && i%flush == flush-1 {
+				k.runs(put)
+			}
+		}
+		k.runs(put)
+		if k.len() != 0 || len(k.arena) != 0 {
+			t.Fatalf("keys not emptied: %d, %d bytes", k.len(), len(k.arena))
+		}
+		got := map[string]int64{}
+		for s, rs := range runs {
+			if flush == 0 && len(rs) != 1 {
+				t.Fatalf("shard %d: %d runs", s, len(rs))
+			}
+			// mergeAll fails on a run whose keys are out of order.
+			n, _, err := mergeAll(t, rs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for key := range n {
+				if shardOf(key, shards) != s {
+					t.Errorf("%q in shard %d", key, s)
+				}
+			}
+			maps.Copy(got, n)
+		}
+		if !maps.Equal(got, want) {
+			t.Fatalf("flush %d: %d keys, want %d", flush, len(got), len(want))
+		}
+		putKeys(k)
+	}
+}
+
+// TestKeysSort: the sort agrees with bytes.Compare on keys that tie over
+// many eight-byte words.
+func TestKeysSort(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	k := &keys{}
+	var want []string
+	for range 3000 {
+		b := []byte(strings.Repeat("abcdefgh", rnd.IntN(4)))
+		for range rnd.IntN(10) {
+			b = append(b, "\x00ab"[rnd.IntN(3)])
+		}
+		k.add(string(b), 1)
+		want = append(want, string(b))
+	}
+	rs := k.shards[0]
+	k.sort(rs, 0)
+	got := make([]string, len(rs))
+	for i, r := range rs {
+		got[i] = string(k.key(r))
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatal("keys sorted out of bytes.Compare's order")
 	}
 }
 

@@ -29,8 +29,10 @@ type scanner struct {
 	mode  urlkit.Mode
 	rows  counts // the rows, or the edges of links
 	verts counts // links: the vertices
+	keys  *keys  // extract: the URLs, most of them distinct
 	stats Stats
 	buf   []byte
+	ends  []int // the ends of the URLs in buf
 	// rows past this many distinct keys are handed on (flush) so that a
 	// worker's memory stays bounded however large a file.
 	limit int
@@ -51,7 +53,14 @@ func newScanner(o *Options) (*scanner, error) {
 // small rehashed over and over (a fifth of the scan's time).
 func (s *scanner) expect(size int64) {
 	s.room = int(min(max(size/256, 1<<14), int64(s.limit)))
-	s.rows = newCountsFor(s.room)
+	if !s.urlKeys() {
+		s.rows = newCountsFor(s.room)
+	} else if s.keys == nil {
+		// The benchmark's text holds a byte of URL in four or five, a
+		// URL in 280 bytes: room for that, so that the arena and the
+		// lists are not copied as they grow.
+		s.keys = getKeys(int(size/4), int(size/200)/s.o.Shards)
+	}
 }
 
 // bad handles a bad input: with --skip-bad it is counted and the scan
@@ -145,16 +154,51 @@ func (s *scanner) scanLines(in *records.Input, cdx bool) error {
 
 func (s *scanner) scanText(in *records.Input) error {
 	sc := (&extract.Config{}).NewScanner(in.Reader())
-	for sc.Next() {
-		s.buf = sc.AppendURL(s.buf[:0])
-		s.url(string(s.buf))
-		s.maybeFlush()
-	}
+	s.found(sc, true)
 	if err := sc.Err(); err != nil {
 		_, err = s.bad(err, false)
 		return err
 	}
 	return nil
+}
+
+// found counts the URLs sc finds; flush: hand the rows on when there are
+// too many.
+func (s *scanner) found(sc *extract.Scanner, flush bool) {
+	if !s.urlKeys() {
+		for sc.Next() {
+			s.buf = sc.AppendURL(s.buf[:0])
+			s.url(string(s.buf))
+			if flush {
+				s.maybeFlush()
+			}
+		}
+		return
+	}
+	// The keys are copied into the arena: the URLs are made strings
+	// 64 KiB at a time, not one by one (an allocation per URL, and
+	// garbage).
+	ends := s.ends[:0]
+	for more := true; more; {
+		more = sc.Next()
+		if more {
+			s.buf = sc.AppendURL(s.buf)
+			ends = append(ends, len(s.buf))
+			if len(s.buf) < 64<<10 {
+				continue
+			}
+		}
+		text, from := string(s.buf), 0
+		for _, end := range ends {
+			s.url(text[from:end])
+			from = end
+		}
+		s.buf, ends = s.buf[:0], ends[:0]
+		if flush {
+			s.maybeFlush()
+		}
+	}
+	s.ends = ends
 }
 
 func (s *scanner) scanWARC(in *records.Input, f records.Format) error {
@@ -184,11 +228,7 @@ func (s *scanner) scanWARC(in *records.Input, f records.Format) error {
 				}
 				continue
 			}
-			sc := (&extract.Config{}).NewBytesScanner(body)
-			for sc.Next() {
-				s.buf = sc.AppendURL(s.buf[:0])
-				s.url(string(s.buf))
-			}
+			s.found((&extract.Config{}).NewBytesScanner(body), false)
 		case f == records.WAT && rec.Type == "metadata":
 			body, err := w.Body()
 			if err != nil {
@@ -213,8 +253,12 @@ func (s *scanner) scanWARC(in *records.Input, f records.Format) error {
 	}
 }
 
+// urlKeys reports whether the rows are URLs (extract without --by-host),
+// gathered as keys rather than counted in a map.
+func (s *scanner) urlKeys() bool { return s.o.Pipeline == Extract && !s.o.ByHost }
+
 func (s *scanner) maybeFlush() {
-	if s.flush != nil && s.rows.len()+s.verts.len() > s.limit {
+	if s.flush != nil && (s.rows.len()+s.verts.len()+s.keys.len() > s.limit || s.keys.full()) {
 		s.flush(s)
 	}
 }
@@ -259,7 +303,10 @@ func (s *scanner) url(raw string) {
 			}
 			s.rows.add(n.Host, 1, "")
 		} else {
-			s.rows.add(n.String(), 1, "")
+			if s.keys == nil {
+				s.keys = getKeys(1<<16, 1<<10)
+			}
+			s.keys.add(n.String(), s.o.Shards)
 		}
 	case Canon:
 		canonical, row := canonJSON(raw, &u, s.mode)

@@ -27,5 +27,6 @@ func BenchmarkScanText(b *testing.B) {
 		}
 		f.Close()
 		s.emit(func(int, []byte) {})
+		putKeys(s.keys)
 	}
 }
