@@ -226,8 +226,10 @@ func (k *keys) add(key string, n int) {
 		}
 	}
 	s := shardOf(key, n)
-	k.shards[s] = append(k.shards[s], keyRef{off: uint32(len(k.arena)), len: uint32(len(key))})
+	r := keyRef{off: uint32(len(k.arena)), len: uint32(len(key))}
 	k.arena = append(k.arena, key...)
+	r.p = k.word(r, 0) // the sort's first digit, read while the key is in the cache
+	k.shards[s] = append(k.shards[s], r)
 	k.n++
 }
 
@@ -281,8 +283,10 @@ func (k *keys) sort(rs []keyRef, depth int) {
 		}
 		return
 	}
-	for i := range rs {
-		rs[i].p = k.word(rs[i], depth)
+	if depth > 0 { // add read the first
+		for i := range rs {
+			rs[i].p = k.word(rs[i], depth)
+		}
 	}
 	slices.SortFunc(rs, func(a, b keyRef) int { return cmp.Compare(a.p, b.p) })
 	for i := 0; i < len(rs); {
