@@ -165,6 +165,7 @@ type keys struct {
 	n      int    // keys added
 	run    []byte // the run being encoded, reused
 	room   int    // the keys to make room for in a shard's list
+	tmp    []keyRef
 }
 
 // spare keeps the keys of finished scanning calls for the next ones in
@@ -288,7 +289,7 @@ func (k *keys) sort(rs []keyRef, depth int) {
 			rs[i].p = k.word(rs[i], depth)
 		}
 	}
-	slices.SortFunc(rs, func(a, b keyRef) int { return cmp.Compare(a.p, b.p) })
+	k.sortByWord(rs)
 	for i := 0; i < len(rs); {
 		j, ended := i+1, int(rs[i].len) <= depth+8
 		for j < len(rs) && rs[j].p == rs[i].p {
@@ -304,6 +305,43 @@ func (k *keys) sort(rs []keyRef, depth int) {
 			k.sort(rs[i:j], depth+8)
 		}
 		i = j
+	}
+}
+
+// sortByWord sorts rs by p, a byte a pass from the least significant
+// (LSD radix), passing over the bytes all share ("https://" at depth 0):
+// pdqsort on the words was half of the sort.
+func (k *keys) sortByWord(rs []keyRef) {
+	if len(rs) < 256 {
+		slices.SortFunc(rs, func(a, b keyRef) int { return cmp.Compare(a.p, b.p) })
+		return
+	}
+	var count [8][256]int
+	for _, r := range rs {
+		for d := range 8 {
+			count[d][byte(r.p>>(8*d))]++
+		}
+	}
+	k.tmp = slices.Grow(k.tmp[:0], len(rs))[:len(rs)]
+	src, dst := rs, k.tmp
+	for d := range 8 {
+		c := &count[d]
+		if c[byte(rs[0].p>>(8*d))] == len(rs) {
+			continue
+		}
+		sum := 0
+		for i, n := range c {
+			c[i], sum = sum, sum+n
+		}
+		for _, r := range src {
+			b := byte(r.p >> (8 * d))
+			dst[c[b]] = r
+			c[b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &rs[0] {
+		copy(rs, src)
 	}
 }
 

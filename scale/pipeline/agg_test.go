@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -227,4 +228,30 @@ func FuzzRun(f *testing.F) {
 			t.Fatalf("%q %q: merged %v %v, want %v", k1, k2, n, err, c.n)
 		}
 	})
+}
+
+// TestSortByWord: the radix sort of the words, whichever of their bytes
+// vary (an odd or even number of passes, some passed over).
+func TestSortByWord(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	k := &keys{}
+	for _, mask := range []uint64{0, 0xff, 0xff00ff, 0xff00ff00ff, 0xf0f0f0f0f0f0f0f0, ^uint64(0)} {
+		for _, n := range []int{255, 256, 3000} {
+			rs := make([]keyRef, n)
+			for i := range rs {
+				rs[i] = keyRef{p: 0x6874747073000000 | rnd.Uint64()&mask, off: uint32(i)}
+			}
+			k.sortByWord(rs)
+			if !slices.IsSortedFunc(rs, func(a, b keyRef) int { return cmp.Compare(a.p, b.p) }) {
+				t.Fatalf("mask %x, %d words: not sorted", mask, n)
+			}
+			seen := make([]bool, n)
+			for _, r := range rs {
+				seen[r.off] = true
+			}
+			if slices.Contains(seen, false) {
+				t.Fatalf("mask %x, %d words: a word lost", mask, n)
+			}
+		}
+	}
 }
