@@ -2,7 +2,9 @@
 # The scale figures of the README, measured side by side in one run:
 #   extract over 1 GB of text: urlkit-scale extract, against
 #     urlkit extract -j 2 | urlkit normalize --mode rfc3986 | sort | uniq -c
-#     and urlkit extract -j 2 alone;
+#     and urlkit extract -j 2 alone; and, for the floor of the per-URL
+#     work, urlkit normalize --mode rfc3986 alone over the URLs urlkit
+#     extract finds (extracted once, untimed);
 #   hosts over 10 million URLs: urlkit-scale hosts, against
 #     urlkit parse --mode rfc3986 --json --fields host -j 2 | sort | uniq -c.
 # Each line: wall seconds, CPU seconds (user + system, every process of the
@@ -22,18 +24,20 @@ go build -o "$D/bin/urlkit-scale" ./cmd/urlkit-scale
 export PATH="$D/bin:$PATH" LC_ALL=C
 cd "$D"
 echo "input: $(du -sb text | cut -f1) bytes of text in $(ls text | wc -l) files; $(cat urls/* | wc -l) URLs in $(ls urls | wc -l) files; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-14s %9s %9s %9s\n' run wall_s cpu_s peak_MB
+printf '%-15s %9s %9s %9s\n' run wall_s cpu_s peak_MB
 measure() { # NAME COMMAND
     local name=$1; shift
     rm -rf out; /usr/bin/time -o time.txt -f '%e %U %S %M' bash -c "$*" >/dev/null
     read -r wall user sys kb <time.txt
-    printf '%-14s %9.1f %9.1f %9d\n' "$name" "$wall" "$(echo "$user + $sys" | bc)" $((kb / 1024))
+    printf '%-15s %9.1f %9.1f %9d\n' "$name" "$wall" "$(echo "$user + $sys" | bc)" $((kb / 1024))
 }
+urlkit extract -q -j 2 text/* >extracted.txt
 for _ in $(seq "$ROUNDS"); do
     measure extract-scale 'urlkit-scale extract --input "text/*" --output out 2>/dev/null'
     measure extract-shell 'urlkit extract -q -j 2 text/* | urlkit normalize --mode rfc3986 2>/dev/null | sort | uniq -c'
     measure extract-alone 'urlkit extract -q -j 2 text/*'
+    measure normalize-alone 'urlkit normalize --mode rfc3986 <extracted.txt 2>/dev/null'
     measure hosts-scale 'urlkit-scale hosts --input "urls/*" --output out 2>/dev/null'
     measure hosts-shell 'cat urls/* | urlkit parse --mode rfc3986 --json --fields host -j 2 2>/dev/null | sort | uniq -c'
 done
-rm -rf out time.txt
+rm -rf out time.txt extracted.txt
