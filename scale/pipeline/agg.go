@@ -185,9 +185,11 @@ func getKeys(size, n int) *keys {
 	}
 }
 
-// putKeys hands k, emptied, to a later scanning call; k may be nil.
+// putKeys hands k, emptied, to a later scanning call; k may be nil. An
+// arena grown past 64 MiB (a huge file's) is left to the garbage
+// collector, so that an idle worker does not hold on to gigabytes.
 func putKeys(k *keys) {
-	if k == nil {
+	if k == nil || cap(k.arena) > 64<<20 {
 		return
 	}
 	select {
