@@ -741,21 +741,32 @@ func pwdOf(t *testing.T, trace string) string {
 	return ""
 }
 
+// planThroughRelay returns a Fetcher, the URL urlScheme://HOST:PORT+path of
+// the real server whose port is in the environment variable server,
+// reached through a relay that records what is sent, and that URL's plan
+// with opts (lenient, with the Fetcher's email).
+func planThroughRelay(t *testing.T, server, urlScheme, path string, opts scheme.PlanOptions) (*Fetcher, urlkit.URL, *scheme.Plan, *wiretest.Relay) {
+	t.Helper()
+	const email = "planwire@example.org"
+	port := wiretest.ServerEnv(t, server)[server]
+	rel := wiretest.NewRelay(t, "127.0.0.1:"+port)
+	f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
+	u, _, err := urlkit.ParseMode(urlScheme+"://"+rel.Addr()+path, urlkit.RFC3986)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Mode, opts.Email = urlkit.Lenient, email
+	plan, err := scheme.PlanURL(&u, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, u, plan, rel
+}
+
 // A resumed FTP fetch (FetchFrom) sends the plan with REST
 // (scheme.PlanOptions.FTPRestart), and the data is the file's rest.
 func TestPlanEqualsWireRest(t *testing.T) {
-	const email = "planwire@example.org"
-	port := wiretest.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
-	rel := wiretest.NewRelay(t, "127.0.0.1:"+port)
-	f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
-	u, _, err := urlkit.ParseMode("ftp://"+rel.Addr()+"/pub/64k.bin", urlkit.RFC3986)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.Lenient, Email: email, FTPRestart: 40000})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, u, plan, rel := planThroughRelay(t, "FTP_PORT", "ftp", "/pub/64k.bin", scheme.PlanOptions{FTPRestart: 40000})
 	resp, err := f.FetchFrom(testCtx(t), &u, Resume{Offset: 40000})
 	if err != nil {
 		t.Fatal(err)
@@ -778,22 +789,11 @@ func TestPlanEqualsWireRest(t *testing.T) {
 // Head's plan (scheme.PlanOptions.Head) is its wire: TYPE I, SIZE, MDTM,
 // FEAT and, since ProFTPD lists it, MLST; HTTP's HEAD likewise.
 func TestPlanEqualsWireHead(t *testing.T) {
-	const email = "planwire@example.org"
 	for _, c := range []struct{ server, scheme, path string }{
 		{"FTP_PORT", "ftp", "/pub/hello.txt"},
 		{"HTTP_PORT", "http", "/hello.txt"},
 	} {
-		port := wiretest.ServerEnv(t, c.server)[c.server]
-		rel := wiretest.NewRelay(t, "127.0.0.1:"+port)
-		f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
-		u, _, err := urlkit.ParseMode(c.scheme+"://"+rel.Addr()+c.path, urlkit.RFC3986)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.Lenient, Email: email, Head: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		f, u, plan, rel := planThroughRelay(t, c.server, c.scheme, c.path, scheme.PlanOptions{Head: true})
 		resp, err := f.Head(testCtx(t), &u)
 		if err != nil {
 			t.Fatal(err)
@@ -814,18 +814,7 @@ func TestPlanEqualsWireHead(t *testing.T) {
 // List's plan (scheme.PlanOptions.List) is its wire against ProFTPD,
 // whose FEAT lists MLST: FEAT, EPSV, MLSD.
 func TestPlanEqualsWireList(t *testing.T) {
-	const email = "planwire@example.org"
-	port := wiretest.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
-	rel := wiretest.NewRelay(t, "127.0.0.1:"+port)
-	f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
-	u, _, err := urlkit.ParseMode("ftp://"+rel.Addr()+"/pub/", urlkit.RFC3986)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.Lenient, Email: email, List: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, u, plan, rel := planThroughRelay(t, "FTP_PORT", "ftp", "/pub/", scheme.PlanOptions{List: true})
 	resp, err := f.List(testCtx(t), &u)
 	if err != nil {
 		t.Fatal(err)
@@ -843,18 +832,7 @@ func TestPlanEqualsWireList(t *testing.T) {
 // (PlanOptions.ModTime, its Last-Modified): that plan is its wire
 // against ProFTPD too.
 func TestPlanEqualsWireModTime(t *testing.T) {
-	const email = "planwire@example.org"
-	port := wiretest.ServerEnv(t, "FTP_PORT")["FTP_PORT"]
-	rel := wiretest.NewRelay(t, "127.0.0.1:"+port)
-	f := &Fetcher{Getenv: noEnv(), FTP: FTPOpener{Email: email}}
-	u, _, err := urlkit.ParseMode("ftp://"+rel.Addr()+"/pub/64k.bin", urlkit.RFC3986)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := scheme.PlanURL(&u, scheme.PlanOptions{Mode: urlkit.Lenient, Email: email, ModTime: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, u, plan, rel := planThroughRelay(t, "FTP_PORT", "ftp", "/pub/64k.bin", scheme.PlanOptions{ModTime: true})
 	resp, err := (&Transport{Fetcher: f}).RoundTrip(httptest.NewRequest("GET", u.String(), nil).WithContext(testCtx(t)))
 	if err != nil {
 		t.Fatal(err)

@@ -162,27 +162,13 @@ func TestWAISFaults(t *testing.T) {
 	}
 }
 
-// fakeWAIS answers every request with reply and closes.
+// fakeWAIS reads a request, answers it with reply and closes.
 func fakeWAIS(t *testing.T, reply string) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			buf := make([]byte, 4096)
-			c.SetReadDeadline(time.Now().Add(5 * time.Second))
-			c.Read(buf)
-			c.Write([]byte(reply))
-			c.Close()
-		}
-	}()
-	return ln.Addr().String()
+	readRequest := wiretest.Func(func(s *wiretest.Session) error {
+		_, err := s.Conn.Read(make([]byte, 4096))
+		return err
+	})
+	return wiretest.Start(t, readRequest, wiretest.SendRaw(reply), wiretest.Close()).Addr()
 }
 
 func TestProsperoListingAndFile(t *testing.T) {

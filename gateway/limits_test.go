@@ -8,47 +8,32 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/urlkit/urlkit/internal/wiretest"
 )
 
-// stallServer is an upstream on loopback that a real server is not: it
-// accepts and then sends nothing (stall) or sends text for ever
-// (endless), the faults a gateway must survive.
-func stallServer(t *testing.T, endless bool) string {
+// stallServer is a gopher upstream on loopback that a real server is
+// not: it reads the selector and then sends nothing (stall) or sends
+// text for ever (endless), the faults a gateway must survive.
+func stallServer(t *testing.T, selector string, endless bool) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	if !endless {
+		return wiretest.Start(t, wiretest.Expect(selector), wiretest.Stall()).Addr()
 	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
+	line := []byte(strings.Repeat("x", 1023) + "\n")
+	return wiretest.Start(t, wiretest.Expect(selector), wiretest.Func(func(s *wiretest.Session) error {
 		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
+			if _, err := s.Conn.Write(line); err != nil {
+				return nil // the gateway gave up: what the test wants
 			}
-			go func() {
-				defer c.Close()
-				bufio.NewReader(c).ReadString('\n') // the selector
-				if !endless {
-					io.Copy(io.Discard, c) // until the gateway gives up
-					return
-				}
-				line := []byte(strings.Repeat("x", 1023) + "\n")
-				for {
-					if _, err := c.Write(line); err != nil {
-						return
-					}
-				}
-			}()
 		}
-	}()
-	return ln.Addr().String()
+	})).Addr()
 }
 
 // Issue 38 item 3: a stalled upstream cannot hold a request: the idle
 // timeout ends it with 504.
 func TestStalledUpstream(t *testing.T) {
-	addr := stallServer(t, false)
+	addr := stallServer(t, "/stall", false)
 	_, gw := realGateway(t, Config{AllowDest: []string{"127.0.0.1"}, IdleTimeout: time.Second})
 	start := time.Now()
 	resp, _ := proxyGet(t, gw, "gopher://"+addr+"/0/stall")
@@ -61,7 +46,7 @@ func TestStalledUpstream(t *testing.T) {
 // the request: the response is cut at the byte limit, and the client
 // sees it cut.
 func TestEndlessUpstream(t *testing.T) {
-	addr := stallServer(t, true)
+	addr := stallServer(t, "/endless", true)
 	_, gw := realGateway(t, Config{AllowDest: []string{"127.0.0.1"}, MaxBytes: 1 << 20})
 	resp, err := http.DefaultClient.Do(proxyRequest(t, gw, "gopher://"+addr+"/0/endless"))
 	if err != nil {
