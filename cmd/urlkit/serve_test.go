@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -9,9 +8,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/urlkit/urlkit/internal/wiretest"
 )
 
 // CLI.md serve: a listen address that is not loopback needs
@@ -38,25 +38,6 @@ func TestServeNeedsAllowFrom(t *testing.T) {
 	}
 }
 
-// syncBuffer is a Streams.Err the server goroutine writes while the
-// test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // urlkit serve on loopback: it says where it listens, serves the home
 // page and robots.txt with the security headers, writes the access log,
 // and stops at a signal (ctx) with status 0.
@@ -64,7 +45,7 @@ func TestServeRuns(t *testing.T) {
 	logFile := filepath.Join(t.TempDir(), "access.log")
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	errOut := &syncBuffer{}
+	errOut := &wiretest.Buffer{} // the server goroutine writes it while the test reads
 	st := &Streams{In: strings.NewReader(""), Out: io.Discard, Err: errOut}
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--access-log", logFile}, st) }()
