@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"compress/flate"
 	"encoding/binary"
 	"hash/crc32"
@@ -30,17 +31,9 @@ type gzipWriter struct {
 // gzChunk is one chunk of input and its deflated stream.
 type gzChunk struct {
 	in   []byte
-	out  appender
+	out  bytes.Buffer
 	fw   *flate.Writer
 	done chan struct{}
-}
-
-// appender is an io.Writer appending to a slice.
-type appender struct{ b []byte }
-
-func (a *appender) Write(p []byte) (int, error) {
-	a.b = append(a.b, p...)
-	return len(p), nil
 }
 
 const gzChunkSize = 1 << 20
@@ -97,9 +90,9 @@ func (z *gzipWriter) start(last bool) {
 	z.queue = append(z.queue, c)
 	go func() {
 		defer close(c.done)
-		c.out.b = c.out.b[:0]
+		c.out.Reset()
 		c.fw.Reset(&c.out)
-		c.fw.Write(c.in) // an appender does not fail
+		c.fw.Write(c.in) // a bytes.Buffer does not fail
 		if last {
 			c.fw.Close()
 		} else {
@@ -114,7 +107,7 @@ func (z *gzipWriter) writeOldest() {
 	z.queue = z.queue[1:]
 	<-c.done
 	if z.err == nil {
-		_, z.err = z.w.Write(c.out.b)
+		_, z.err = z.w.Write(c.out.Bytes())
 	}
 	z.free = append(z.free, c)
 }
