@@ -271,13 +271,20 @@ func normComponent(s string, k part, std bool, t *trace) string {
 // firstChange returns the offset of the first byte of s that
 // normComponent changes, or -1.
 func firstChange(s string, k part, std bool) int {
+	stop := &stops[0]
+	switch {
+	case k == normHostPart:
+		stop = &stops[2]
+	case std:
+		stop = &stops[1]
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c != '%' {
-			if mustEncode(c, k, std) {
-				return i
-			}
+		if !stop[c] {
 			continue
+		}
+		if c != '%' {
+			return i // mustEncode
 		}
 		if i+2 >= len(s) || !cc.IsHex(s[i+1]) || !cc.IsHex(s[i+2]) {
 			return i
@@ -290,6 +297,23 @@ func firstChange(s string, k part, std bool) int {
 	}
 	return -1
 }
+
+// stops are the bytes firstChange looks at (an escape, or a byte
+// mustEncode names), for the components but the host in the RFC 1738
+// modes [0] and the RFC 3986 ones [1], and for the host [2]; hostStops
+// adds the upper-case letters normHost lowers. A table a byte: the
+// calls and tests per byte were most of the time of normalizing a URL
+// with nothing to change.
+var stops, hostStops = func() (s [3][256]bool, h [256]bool) {
+	for c := range 256 {
+		b := byte(c)
+		s[0][c] = b == '%' || mustEncode(b, normPathPart, false)
+		s[1][c] = b == '%' || mustEncode(b, normPathPart, true)
+		s[2][c] = b == '%' || mustEncode(b, normHostPart, false)
+		h[c] = s[2][c] || 'A' <= b && b <= 'Z'
+	}
+	return s, h
+}()
 
 // normPath is normComponent for a path, with RFC 1630's reservation of
 // "." and ".." as path elements: an escaped dot that would make one stays
@@ -320,6 +344,13 @@ func normPath(p string, std bool, t *trace) string {
 
 // normHost normalizes the escapes of a host and lower-cases it.
 func normHost(h string, std bool, t *trace) string {
+	i := 0
+	for i < len(h) && !hostStops[h[i]] {
+		i++
+	}
+	if i == len(h) {
+		return h // most hosts: lower case, no escapes
+	}
 	n := normComponent(h, normHostPart, std, t)
 	lower := n
 	for i := 0; i < len(n); i++ {
