@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"runtime"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
@@ -78,71 +77,87 @@ func countShard(ctx context.Context, _ string) { cShards.Inc(ctx, 1) }
 func shardMarker(i int) (int, string) { return i, "" }
 
 // scanFn reads one file or Split, writes its rows as one sorted run per shard
-// (runs.go), and emits the runs' names.
+// (agg.go), and emits the runs' names.
 type scanFn struct {
-	O Options
+	O     Options
+	calls calls[scanned]
 }
 
-// scanning holds a place for each scanning call under way in this
-// process, as many as it has cores: Prism hands a worker more calls than
-// that (on the extract benchmark, a new one about every half second,
-// whatever the ones under way), and each call's keys, tens of megabytes
-// written as fast as the text is read, then compete for the caches and
-// for new memory. With as many calls as cores, a finished call's keys
-// are reused by the next (spare), and the peak memory of the benchmark
-// fell from 305 to 221 MB.
-var scanning = make(chan struct{}, runtime.GOMAXPROCS(0))
-
-// ProcessElement scans one file, or one split of it.
+// ProcessElement starts scanning one file, or one split of it; the run
+// names are emitted by a later call or by FinishBundle.
 func (f *scanFn) ProcessElement(ctx context.Context, sp Split, emit func(int, string)) error {
-	select {
-	case scanning <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
+	return f.calls.start(ctx, func() (scanned, error) { return scanSplit(ctx, &f.O, sp) }, f.emitter(ctx, emit))
+}
+
+// FinishBundle waits for the scans of the bundle, and emits their runs.
+func (f *scanFn) FinishBundle(ctx context.Context, emit func(int, string)) error {
+	return f.calls.finish(f.emitter(ctx, emit))
+}
+
+// emitter emits a finished scan's runs and adds its counts to the
+// counters, on the bundle's goroutine.
+func (f *scanFn) emitter(ctx context.Context, emit func(int, string)) func(scanned) {
+	return func(sc scanned) {
+		for _, r := range sc.runs {
+			emit(r.shard, r.name)
+		}
+		st := &sc.stats
+		cFiles.Inc(ctx, st.Files)
+		cRecords.Inc(ctx, st.Records)
+		cURLs.Inc(ctx, st.URLs)
+		cInvalid.Inc(ctx, st.Invalid)
+		cSkipped.Inc(ctx, st.Skipped)
+		cUnread.Inc(ctx, st.Unread)
 	}
-	defer func() { <-scanning }()
-	format, err := f.O.formatOf(sp.Path)
+}
+
+// scanned is what one scanning call wrote: its runs, and its counts.
+type scanned struct {
+	runs  []shardRun
+	stats Stats
+}
+
+// shardRun names a run written for a shard.
+type shardRun struct {
+	shard int
+	name  string
+}
+
+// scanSplit scans one file, or one split of it, into runs.
+func scanSplit(ctx context.Context, o *Options, sp Split) (scanned, error) {
+	var out scanned
+	format, err := o.formatOf(sp.Path)
 	if err != nil {
-		return err
+		return out, err
 	}
 	r, off, closeFile, err := openSplit(ctx, sp, format)
 	if err != nil {
-		return err
+		return out, err
 	}
 	defer closeFile()
-	s, err := newScanner(&f.O)
+	s, err := newScanner(o)
 	if err != nil {
-		return err
+		return out, err
 	}
-	runs, err := newRunWriter(ctx, &f.O)
+	runs, err := newRunWriter(ctx, o)
 	if err != nil {
-		return err
+		return out, err
 	}
 	defer runs.close()
 	put := func(shard int, run []byte) {
 		if name, ok := runs.write(ctx, shard, run); ok {
-			emit(shard, name)
+			out.runs = append(out.runs, shardRun{shard, name})
 		}
 	}
 	s.expect(sp.End - sp.Start)
 	s.flush = func(s *scanner) { s.emit(put) }
-	err = s.scan(sp.Path, r, off, sp.Whole)
-	if err != nil {
-		return err
+	if err = s.scan(sp.Path, r, off, sp.Whole); err != nil {
+		return out, err
 	}
 	s.emit(put)
 	putKeys(s.keys)
-	if runs.err != nil {
-		return runs.err
-	}
-	st := &s.stats
-	cFiles.Inc(ctx, st.Files)
-	cRecords.Inc(ctx, st.Records)
-	cURLs.Inc(ctx, st.URLs)
-	cInvalid.Inc(ctx, st.Invalid)
-	cSkipped.Inc(ctx, st.Skipped)
-	cUnread.Inc(ctx, st.Unread)
-	return nil
+	out.stats = s.stats
+	return out, runs.err
 }
 
 // emit hands the rows counted so far on as runs, and starts afresh.
@@ -162,15 +177,27 @@ func (s *scanner) emit(put func(shard int, run []byte)) {
 
 // writeFn writes one output shard.
 type writeFn struct {
-	O Options
+	O     Options
+	calls calls[string]
 }
 
-// ProcessElement merges the runs of a shard and writes its file.
+// ProcessElement starts merging the runs of a shard into its file; the
+// file's name is emitted by a later call or by FinishBundle.
 func (f *writeFn) ProcessElement(ctx context.Context, shard int, runs func(*string) bool, emit func(string)) error {
-	name, err := writeShard(ctx, &f.O, shard, runs)
-	if err != nil {
-		return err
+	// The names are read here: the iterator is valid only in this call.
+	var names []string
+	var name string
+	for runs(&name) {
+		if name != "" {
+			names = append(names, name)
+		}
 	}
-	emit(name)
-	return nil
+	return f.calls.start(ctx, func() (string, error) {
+		return writeShard(ctx, &f.O, shard, names)
+	}, emit)
+}
+
+// FinishBundle waits for the shards of the bundle, and emits their names.
+func (f *writeFn) FinishBundle(_ context.Context, emit func(string)) error {
+	return f.calls.finish(emit)
 }

@@ -161,7 +161,7 @@ func TestWriteShard(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer runs.close()
-	names := []string{""} // the shard marker
+	var names []string
 	c.runs(1, 0, func(_ int, b []byte) {
 		name, ok := runs.write(context.Background(), 1, b)
 		if !ok {
@@ -169,16 +169,7 @@ func TestWriteShard(t *testing.T) {
 		}
 		names = append(names, name)
 	})
-	next := func(names []string) func(*string) bool {
-		return func(s *string) bool {
-			if len(names) == 0 {
-				return false
-			}
-			*s, names = names[0], names[1:]
-			return true
-		}
-	}
-	name, err := writeShard(context.Background(), &o, 1, next(names))
+	name, err := writeShard(context.Background(), &o, 1, names)
 	if err != nil || name != filepath.Join(dir, "part-00001-of-00002.tsv.gz") {
 		t.Fatalf("%s %v", name, err)
 	}
@@ -190,14 +181,14 @@ func TestWriteShard(t *testing.T) {
 	if b.String() != "a.example\t1\nb.example\t2\n" {
 		t.Fatalf("shard holds %q", b.String())
 	}
-	if _, err := os.Stat(names[1]); err == nil {
-		t.Errorf("the run %s merged is still there", names[1])
+	if _, err := os.Stat(names[0]); err == nil {
+		t.Errorf("the run %s merged is still there", names[0])
 	}
 	bad, _ := runs.write(context.Background(), 0, []byte{0xff})
-	if _, err := writeShard(context.Background(), &o, 0, next([]string{bad})); err == nil {
+	if _, err := writeShard(context.Background(), &o, 0, []string{bad}); err == nil {
 		t.Fatal("a corrupt run is written")
 	}
-	if _, err := writeShard(context.Background(), &o, 0, next([]string{filepath.Join(dir, RunsDir, "gone.run")})); err == nil {
+	if _, err := writeShard(context.Background(), &o, 0, []string{filepath.Join(dir, RunsDir, "gone.run")}); err == nil {
 		t.Fatal("a missing run is written")
 	}
 	os.Remove(bad)

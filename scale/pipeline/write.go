@@ -83,19 +83,12 @@ func (w *runWriter) write(ctx context.Context, shard int, run []byte) (name stri
 	return name, true
 }
 
-// writeShard merges the runs of shard (next yields their names; an
-// empty name is the marker that makes every shard exist) and writes the
+// writeShard merges the runs of shard, named by names, and writes the
 // shard's file: sorted rows, gzip, under a temporary name in the same
 // directory, renamed to its final name once closed, so that a file with
 // the final name is always whole. The runs are removed once it is.
-func writeShard(ctx context.Context, o *Options, shard int, next func(*string) bool) (string, error) {
-	var names []string
-	var name string
-	for next(&name) {
-		if name != "" {
-			names = append(names, name)
-		}
-	}
+func writeShard(ctx context.Context, o *Options, shard int, names []string) (string, error) {
+	names = slices.Clone(names)
 	slices.Sort(names) // the same merge whatever the order they came in
 	fs, err := filesystem.New(ctx, joinPath(o.Output, RunsDir))
 	if err != nil {
