@@ -263,6 +263,13 @@ func (s *Scanner) Item() Item {
 	return s.item
 }
 
+// Parsed returns the URL found by the last call to Next, as the lenient
+// parser read it: Item's Parsed without Item's copy. It may hold the
+// Scanner's buffer, so it is valid only until the next call to Next; a
+// caller that normalizes each URL and keeps a copy of the result parses
+// each URL once.
+func (s *Scanner) Parsed() *urlkit.URL { return &s.item.Parsed }
+
 // URL returns the canonical URL found by the last call to Next.
 func (s *Scanner) URL() string {
 	if s.lent&lentURL != 0 {

@@ -12,6 +12,9 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/extract"
+	"github.com/urlkit/urlkit/normalize"
 	"github.com/urlkit/urlkit/scale/records"
 )
 
@@ -197,4 +200,38 @@ func TestWriteShard(t *testing.T) {
 	if len(ents) != 1 {
 		t.Fatalf("the directory holds %v", ents)
 	}
+}
+
+// FuzzFoundParsed: for any text, every URL the extractor finds reads the
+// same when normalized as the extractor parsed it (the pipeline's path in
+// the RFC3986 and Lenient modes) and when its canonical text is parsed
+// again in the mode, as urlkit normalize does after urlkit extract; and
+// that text is valid in the mode.
+func FuzzFoundParsed(f *testing.F) {
+	for _, s := range []string{
+		"see http://Example.COM:80/a/./b/../%7Euser?q=%41#F and <URL:ftp://h/p;type=a>",
+		"<http://exa\n  mple.com/long/\n  path> and http://xn--bcher-kva.example/ä?ä",
+		"http://[::FFFF:1.2.3.4]:8080/ mailto:A@B.example news:comp.lang.go telnet://u:p@h/",
+		"http://h/%zz%2f%2F%2e%2E/ http://h:/ http://h:0080/ https://h/a b",
+		`"http://h/q?a=1&b=2"; (http://h/x), http://h/y. http://h/é`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		sc := (&extract.Config{}).NewScanner(strings.NewReader(text))
+		for sc.Next() {
+			canonical := string(sc.AppendURL(nil))
+			for _, m := range []urlkit.Mode{urlkit.RFC3986, urlkit.Lenient} {
+				fast := normalize.Normalize(sc.Parsed(), m)
+				u, _, err := urlkit.ParseMode(canonical, m)
+				if err != nil {
+					t.Fatalf("%v: %q found, invalid: %v", m, canonical, err)
+				}
+				slow := normalize.Normalize(&u, m)
+				if fast.String() != slow.String() {
+					t.Fatalf("%v: %q normalizes to %q as parsed, %q parsed again", m, canonical, fast.String(), slow.String())
+				}
+			}
+		}
+	})
 }
