@@ -249,16 +249,18 @@ func (k *keys) runs(emit func(shard int, run []byte)) {
 			continue
 		}
 		k.sort(rs, 0)
-		size := 0
-		for _, r := range rs {
-			size += int(r.len) + 4*binary.MaxVarintLen64
-		}
-		b := slices.Grow(k.run[:0], size)
+		// The buffer is kept from run to run (and with the keys, from
+		// call to call): sized for each run from the keys' lengths, it
+		// was allocated, cleared and faulted in again and again, at
+		// four times what front coding writes.
+		b := k.run[:0]
 		var prev []byte
 		for i := 0; i < len(rs); {
 			key := k.key(rs[i])
 			j := i + 1
-			for j < len(rs) && bytes.Equal(k.key(rs[j]), key) {
+			// Equal keys have equal lengths and sort words (sort):
+			// the bytes are compared only then.
+			for j < len(rs) && rs[j].len == rs[i].len && rs[j].p == rs[i].p && bytes.Equal(k.key(rs[j]), key) {
 				j++
 			}
 			b = appendRow(b, prev, key, int64(j-i), "")
