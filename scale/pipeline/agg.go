@@ -382,6 +382,14 @@ type runReader struct {
 	n       uint64
 	aux     []byte
 	started bool // a row was read: the next key must be greater
+	done    bool // the run is read to its end
+}
+
+// advance reads the next row, or marks the run done at its end.
+func (r *runReader) advance() error {
+	ok, err := r.next()
+	r.done = !ok
+	return err
 }
 
 // next reads the next row: false at the end of the run or, with a non-nil
@@ -436,9 +444,14 @@ func (r *runReader) bytes() ([]byte, bool) {
 }
 
 // merger merges the runs of a shard: each key once, its counts summed,
-// the least of its aux values kept.
+// the least of its aux values kept. The runs are the leaves of a tree of
+// losers (Knuth, TAOCP 5.4.1): each inner node holds the run that lost
+// the match played there, so that after the least key's run moves on,
+// one match a level finds the next, where a heap played two; comparing
+// keys that share long prefixes was most of the merge.
 type merger struct {
-	heap []*runReader // ordered by key; the runs not yet read to their end
+	runs []runReader
+	tree []int // tree[0] the run of the least key; tree[1:] the losers
 	key  []byte
 	n    int64
 	aux  []byte
@@ -446,70 +459,76 @@ type merger struct {
 
 // newMerger reads the first row of every run.
 func newMerger(runs [][]byte) (*merger, error) {
-	m := &merger{}
-	for _, b := range runs {
-		r := &runReader{b: b}
-		ok, err := r.next()
-		if err != nil {
+	m := &merger{runs: make([]runReader, len(runs)), tree: make([]int, max(len(runs), 1))}
+	for i, b := range runs {
+		r := &m.runs[i]
+		r.b = b
+		if err := r.advance(); err != nil {
 			return nil, err
 		}
-		if ok {
-			m.heap = append(m.heap, r)
-		}
 	}
-	for i := len(m.heap)/2 - 1; i >= 0; i-- {
-		m.down(i)
+	if len(runs) > 0 {
+		m.tree[0] = m.play(1)
 	}
 	return m, nil
 }
 
+// play plays the matches of the subtree at node (the leaves are nodes
+// len(runs) and up), recording each loser, and returns its winner.
+func (m *merger) play(node int) int {
+	k := len(m.runs)
+	if node >= k {
+		return node - k
+	}
+	a, b := m.play(2*node), m.play(2*node+1)
+	if m.less(b, a) {
+		a, b = b, a
+	}
+	m.tree[node] = b
+	return a
+}
+
+// less reports whether run a's key comes before run b's; a run at its
+// end comes after every other.
+func (m *merger) less(a, b int) bool {
+	ra, rb := &m.runs[a], &m.runs[b]
+	if ra.done || rb.done {
+		return !ra.done
+	}
+	return bytes.Compare(ra.key, rb.key) < 0
+}
+
 // next merges the rows of the least key: false at the end.
 func (m *merger) next() (bool, error) {
-	if len(m.heap) == 0 {
+	if len(m.runs) == 0 {
 		return false, nil
 	}
-	m.key = append(m.key[:0], m.heap[0].key...)
+	w := m.tree[0]
+	if m.runs[w].done {
+		return false, nil
+	}
+	m.key = append(m.key[:0], m.runs[w].key...)
 	m.n, m.aux = 0, m.aux[:0]
 	first := true
-	for len(m.heap) > 0 && bytes.Equal(m.heap[0].key, m.key) {
-		r := m.heap[0]
+	for {
+		r := &m.runs[w]
+		if r.done || !bytes.Equal(r.key, m.key) {
+			return true, nil
+		}
 		m.n += int64(r.n)
 		if len(r.aux) > 0 && (first || bytes.Compare(r.aux, m.aux) < 0) {
 			m.aux = append(m.aux[:0], r.aux...)
 			first = false
 		}
-		ok, err := r.next()
-		if err != nil {
+		if err := r.advance(); err != nil {
 			return false, err
 		}
-		if !ok {
-			last := len(m.heap) - 1
-			m.heap[0] = m.heap[last]
-			m.heap = m.heap[:last]
+		// The run's next key plays its way up from its leaf.
+		for node := (w + len(m.runs)) / 2; node >= 1; node /= 2 {
+			if m.less(m.tree[node], w) {
+				m.tree[node], w = w, m.tree[node]
+			}
 		}
-		if len(m.heap) > 0 {
-			m.down(0)
-		}
-	}
-	return true, nil
-}
-
-// down restores the heap's order below i.
-func (m *merger) down(i int) {
-	h := m.heap
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		c := l
-		if r := l + 1; r < len(h) && bytes.Compare(h[r].key, h[l].key) < 0 {
-			c = r
-		}
-		if bytes.Compare(h[c].key, h[i].key) >= 0 {
-			return
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
+		m.tree[0] = w
 	}
 }
