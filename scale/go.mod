@@ -3,6 +3,7 @@ module github.com/urlkit/urlkit/scale
 go 1.26.0
 
 require (
+	github.com/klauspost/compress v1.19.2
 	github.com/urlkit/urlkit v0.0.0
 	golang.org/x/net v0.62.0
 )

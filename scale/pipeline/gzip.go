@@ -2,8 +2,8 @@ package pipeline
 
 import (
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
+	"github.com/klauspost/compress/flate"
 	"hash/crc32"
 	"io"
 	"runtime"
@@ -17,7 +17,10 @@ import (
 // runs alone at the start and at the end of the writers' stage (Prism
 // hands the shards out in one bundle and splits it only when it sees no
 // progress, and shards end unevenly), and gzip is most of a writer's
-// time.
+// time. The deflater is klauspost/compress's (already in the module
+// graph, through Beam): at its level 1, on the 118 MB of sorted URLs the
+// extract benchmark writes, 0.18 s for 12.2 MB where compress/flate's
+// BestSpeed took 0.34 s for 12.6 MB.
 type gzipWriter struct {
 	w     io.Writer
 	cur   *gzChunk   // the chunk being filled
@@ -59,6 +62,25 @@ func (z *gzipWriter) Write(p []byte) (int, error) {
 		}
 	}
 	return n, z.err
+}
+
+// WriteString is Write for a string.
+func (z *gzipWriter) WriteString(s string) (int, error) {
+	if c := z.cur; c != nil && len(s) <= cap(c.in)-len(c.in) {
+		c.in = append(c.in, s...)
+		return len(s), z.err
+	}
+	return z.Write([]byte(s))
+}
+
+// WriteByte writes one byte.
+func (z *gzipWriter) WriteByte(b byte) error {
+	if c := z.cur; c != nil && len(c.in) < cap(c.in) {
+		c.in = append(c.in, b)
+		return z.err
+	}
+	_, err := z.Write([]byte{b})
+	return err
 }
 
 // chunk is an empty chunk: a free one, or a new one.

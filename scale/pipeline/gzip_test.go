@@ -32,9 +32,21 @@ func TestGzipWriter(t *testing.T) {
 		var out bytes.Buffer
 		z := newGzipWriter(&out)
 		for p := in; len(p) > 0; {
+			// Pieces of any size, through each of the three writes
+			// (a row's key, its separators, its count).
 			m := min(len(p), 1+rnd.IntN(300<<10))
-			if k, err := z.Write(p[:m]); k != m || err != nil {
-				t.Fatal(k, err)
+			var err error
+			switch rnd.IntN(3) {
+			case 0:
+				_, err = z.Write(p[:m])
+			case 1:
+				_, err = z.WriteString(string(p[:m]))
+			default:
+				m = 1
+				err = z.WriteByte(p[0])
+			}
+			if err != nil {
+				t.Fatal(err)
 			}
 			p = p[m:]
 		}
