@@ -5,6 +5,8 @@ import (
 	"cmp"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"io"
 	"math/bits"
 	"slices"
 	"strings"
@@ -374,9 +376,17 @@ func (k *keys) word(r keyRef, depth int) uint64 {
 
 var errRun = errors.New("corrupt run")
 
-// runReader reads the rows of a run in order. key and aux are valid until
-// the next call of next.
+// runReader reads the rows of a run in order: from b, the whole run, or
+// from src through a buffer of its own (a shard's writer reads its runs
+// as it merges them, 64 KiB at a time: read whole first, each run was
+// out of the caches by the time the merge came to it, and its buffer
+// new memory to clear and fault in). key and aux are valid until the
+// next call of next.
 type runReader struct {
+	name    string    // the run's, for errors
+	src     io.Reader // nil: b is the whole run
+	buf     []byte    // src's buffer; b is its unread part
+	eof     bool      // src is read to its end
 	b       []byte
 	key     []byte
 	n       uint64
@@ -393,18 +403,62 @@ func (r *runReader) advance() error {
 }
 
 // next reads the next row: false at the end of the run or, with a non-nil
-// error, at a corrupt row (lengths out of bounds, keys out of order).
+// error, at a corrupt row (lengths out of bounds, keys out of order, a
+// row cut short) or a failed read.
 func (r *runReader) next() (bool, error) {
-	if len(r.b) == 0 {
+	ok, err := r.read()
+	if err != nil && r.name != "" {
+		err = fmt.Errorf("the run %s: %w", r.name, err)
+	}
+	return ok, err
+}
+
+func (r *runReader) read() (bool, error) {
+	for {
+		ok, err := r.decode()
+		if err != errShort {
+			return ok, err
+		}
+		if r.src == nil || r.eof {
+			return false, errRun // the run ends inside a row
+		}
+		if err := r.fill(); err != nil {
+			return false, err
+		}
+	}
+}
+
+// errShort: the row goes on past the bytes at hand.
+var errShort = errors.New("row continues past the buffer")
+
+// decode decodes the row at the start of b; nothing changes unless it is
+// whole.
+func (r *runReader) decode() (bool, error) {
+	b := r.b
+	if len(b) == 0 {
+		if r.src != nil && !r.eof {
+			return false, errShort
+		}
 		return false, nil
 	}
-	shared, ok := r.uvarint()
-	if !ok || shared > uint64(len(r.key)) {
+	shared, b, err := uvarintOf(b)
+	if err != nil {
+		return false, err
+	}
+	if shared > uint64(len(r.key)) {
 		return false, errRun
 	}
-	rest, ok := r.bytes()
-	if !ok {
-		return false, errRun
+	rest, b, err := bytesOf(b)
+	if err != nil {
+		return false, err
+	}
+	n, b, err := uvarintOf(b)
+	if err != nil {
+		return false, err
+	}
+	aux, b, err := bytesOf(b)
+	if err != nil {
+		return false, err
 	}
 	// Keys are strictly increasing: a run holds each key once.
 	if shared < uint64(len(r.key)) && (len(rest) == 0 || rest[0] <= r.key[shared]) {
@@ -415,32 +469,54 @@ func (r *runReader) next() (bool, error) {
 	}
 	r.key = append(r.key[:shared], rest...)
 	r.started = true
-	if r.n, ok = r.uvarint(); !ok {
-		return false, errRun
-	}
-	if r.aux, ok = r.bytes(); !ok {
-		return false, errRun
-	}
+	r.n, r.aux, r.b = n, aux, b
 	return true, nil
 }
 
-func (r *runReader) uvarint() (uint64, bool) {
-	v, w := binary.Uvarint(r.b)
-	if w <= 0 {
-		return 0, false
+// fill reads more of src after the unread bytes, growing the buffer when
+// they fill it (a row longer than the buffer).
+func (r *runReader) fill() error {
+	if r.buf == nil {
+		r.buf = make([]byte, 64<<10)
 	}
-	r.b = r.b[w:]
-	return v, true
+	n := copy(r.buf, r.b)
+	if n == len(r.buf) {
+		r.buf = append(r.buf, make([]byte, len(r.buf))...)
+	}
+	m, err := io.ReadAtLeast(r.src, r.buf[n:], 1)
+	r.b = r.buf[:n+m]
+	if err == io.EOF {
+		r.eof, err = true, nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading a run: %w", err)
+	}
+	return nil
 }
 
-func (r *runReader) bytes() ([]byte, bool) {
-	l, ok := r.uvarint()
-	if !ok || l > uint64(len(r.b)) {
-		return nil, false
+// uvarintOf decodes the uvarint at the start of b.
+func uvarintOf(b []byte) (uint64, []byte, error) {
+	v, w := binary.Uvarint(b)
+	switch {
+	case w > 0:
+		return v, b[w:], nil
+	case w == 0:
+		return 0, nil, errShort
+	default:
+		return 0, nil, errRun // longer than 64 bits
 	}
-	v := r.b[:l]
-	r.b = r.b[l:]
-	return v, true
+}
+
+// bytesOf decodes the length-prefixed bytes at the start of b.
+func bytesOf(b []byte) ([]byte, []byte, error) {
+	l, b, err := uvarintOf(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	if l > uint64(len(b)) {
+		return nil, nil, errShort
+	}
+	return b[:l], b[l:], nil
 }
 
 // merger merges the runs of a shard: each key once, its counts summed,
@@ -457,17 +533,34 @@ type merger struct {
 	aux  []byte
 }
 
-// newMerger reads the first row of every run.
+// newMerger reads the first row of every run, given whole.
 func newMerger(runs [][]byte) (*merger, error) {
-	m := &merger{runs: make([]runReader, len(runs)), tree: make([]int, max(len(runs), 1))}
+	rs := make([]runReader, len(runs))
 	for i, b := range runs {
-		r := &m.runs[i]
-		r.b = b
-		if err := r.advance(); err != nil {
+		rs[i].b = b
+	}
+	return startMerger(rs)
+}
+
+// newStreamMerger reads the first row of every run, read from srcs;
+// names are the runs', for errors.
+func newStreamMerger(srcs []io.Reader, names []string) (*merger, error) {
+	rs := make([]runReader, len(srcs))
+	for i, src := range srcs {
+		rs[i].src, rs[i].name = src, names[i]
+	}
+	return startMerger(rs)
+}
+
+// startMerger reads the first row of every run and plays the tree.
+func startMerger(rs []runReader) (*merger, error) {
+	m := &merger{runs: rs, tree: make([]int, max(len(rs), 1))}
+	for i := range rs {
+		if err := rs[i].advance(); err != nil {
 			return nil, err
 		}
 	}
-	if len(runs) > 0 {
+	if len(rs) > 0 {
 		m.tree[0] = m.play(1)
 	}
 	return m, nil

@@ -4,17 +4,39 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"io"
 	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // mergeAll merges runs as a shard's writer does, into a map, and checks
-// that the keys come in increasing order.
+// that the keys come in increasing order; and that the runs read a byte
+// at a time through runReader's buffer (which then grows for any row
+// longer than it) merge the same, or fail the same.
 func mergeAll(t testing.TB, runs [][]byte) (map[string]int64, map[string]string, error) {
 	m, err := newMerger(runs)
+	n, aux, err := drain(t, m, err)
+	srcs := make([]io.Reader, len(runs))
+	names := make([]string, len(runs))
+	for i, b := range runs {
+		srcs[i], names[i] = iotest.OneByteReader(bytes.NewReader(b)), fmt.Sprint("run", i)
+	}
+	m2, err2 := newStreamMerger(srcs, names)
+	n2, aux2, err2 := drain(t, m2, err2)
+	if (err == nil) != (err2 == nil) || !maps.Equal(n, n2) || !maps.Equal(aux, aux2) {
+		t.Fatalf("runs read whole and streamed merge apart: %v, %v", err, err2)
+	}
+	if err2 != nil && !strings.Contains(err2.Error(), "run") {
+		t.Fatalf("a streamed run's error names no run: %v", err2)
+	}
+	return n, aux, err
+}
+
+func drain(t testing.TB, m *merger, err error) (map[string]int64, map[string]string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
@@ -58,6 +80,11 @@ func TestRunsMerge(t *testing.T) {
 	}
 	files[1].add("", 2, "") // an empty key is a key too
 	want[""] = 2
+	// Rows longer than a streamed run's buffer.
+	long := "http://h.example/" + strings.Repeat("x", 100<<10)
+	files[2].add(long, 1, strings.Repeat("a", 70<<10))
+	files[0].add(long+"y", 3, "")
+	want[long], wantAux[long], want[long+"y"] = 1, strings.Repeat("a", 70<<10), 3
 	const shards = 3
 	runs := make([][][]byte, shards)
 	for _, c := range files {

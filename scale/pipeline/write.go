@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -94,17 +93,28 @@ func writeShard(ctx context.Context, o *Options, shard int, names []string) (str
 		return "", err
 	}
 	defer fs.Close()
-	runs := make([][]byte, len(names))
-	for i, name := range names {
-		if runs[i], err = readRun(ctx, fs, name); err != nil {
-			return "", err
+	// The runs are read as they are merged (runReader).
+	srcs := make([]io.Reader, 0, len(names))
+	closeAll := func() {
+		for _, src := range srcs {
+			src.(io.Closer).Close()
 		}
+		srcs = srcs[:0]
 	}
-	rows, err := newMerger(runs)
+	defer closeAll()
+	for _, name := range names {
+		rc, err := fs.OpenRead(ctx, name)
+		if err != nil {
+			return "", fmt.Errorf("reading a run: %w", err)
+		}
+		srcs = append(srcs, rc)
+	}
+	rows, err := newStreamMerger(srcs, names)
 	if err != nil {
-		return "", fmt.Errorf("%w (%s)", err, strings.Join(names, ", "))
+		return "", err
 	}
 	final, err := writeShardFile(ctx, o, shard, rows)
+	closeAll() // before the runs are removed
 	if err != nil {
 		return "", err
 	}
@@ -118,33 +128,6 @@ func writeShard(ctx context.Context, o *Options, shard int, names []string) (str
 		r.Remove(ctx, joinPath(o.Output, RunsDir))
 	}
 	return final, nil
-}
-
-// readRun reads a run whole, into a buffer of its size (io.ReadAll's
-// growing copies and clearing were a quarter of a writer's time).
-func readRun(ctx context.Context, fs filesystem.Interface, name string) ([]byte, error) {
-	size, err := fs.Size(ctx, name)
-	if err != nil {
-		return nil, fmt.Errorf("reading a run: %w", err)
-	}
-	rc, err := fs.OpenRead(ctx, name)
-	if err != nil {
-		return nil, fmt.Errorf("reading a run: %w", err)
-	}
-	defer rc.Close()
-	b := make([]byte, size)
-	if _, err = io.ReadFull(rc, b); err == nil {
-		// A run that grew since its size was taken is not one a
-		// scanning call wrote whole.
-		var one [1]byte
-		if n, _ := rc.Read(one[:]); n > 0 {
-			err = errors.New("longer than its size")
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading the run %s: %w", name, err)
-	}
-	return b, nil
 }
 
 // writeShardFile writes the rows of shard under a temporary name and
