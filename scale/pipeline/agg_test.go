@@ -156,8 +156,8 @@ func TestKeys(t *testing.T) {
 			}
 		}
 		k.runs(put)
-		if k.len() != 0 || len(k.arena) != 0 {
-			t.Fatalf("keys not emptied: %d, %d bytes", k.len(), len(k.arena))
+		if k.len() != 0 || k.size != 0 || len(k.arenas[0]) != 0 {
+			t.Fatalf("keys not emptied: %d, %d bytes", k.len(), k.size)
 		}
 		got := map[string]int64{}
 		for s, rs := range runs {
@@ -198,6 +198,7 @@ func TestKeysSort(t *testing.T) {
 		want = append(want, string(b))
 	}
 	rs := k.shards[0]
+	k.arena = k.arenas[0]
 	k.sort(rs, 0)
 	got := make([]string, len(rs))
 	for i, r := range rs {
