@@ -301,18 +301,24 @@ func (k *keys) runs(emit func(shard int, run []byte)) {
 // keys went byte by byte, each time from the start, from keys out of the
 // cache.
 func (k *keys) sort(rs []keyRef, depth int) {
-	if len(rs) <= 16 {
-		for i := 1; i < len(rs); i++ {
-			for j := i; j > 0 && k.less(rs[j], rs[j-1], depth); j-- {
-				rs[j], rs[j-1] = rs[j-1], rs[j]
-			}
-		}
-		return
-	}
 	if depth > 0 { // add read the first
 		for i := range rs {
 			rs[i].p = k.word(rs[i], depth)
 		}
+	}
+	if len(rs) <= 16 {
+		// Insertion, on the words where they differ: the keys' bytes
+		// are compared only when their next eight are equal.
+		for i := 1; i < len(rs); i++ {
+			for j := i; j > 0; j-- {
+				a, b := rs[j], rs[j-1]
+				if a.p > b.p || a.p == b.p && !k.less(a, b, depth) {
+					break
+				}
+				rs[j], rs[j-1] = b, a
+			}
+		}
+		return
 	}
 	k.sortByWord(rs)
 	for i := 0; i < len(rs); {
