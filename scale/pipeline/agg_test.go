@@ -283,3 +283,36 @@ func TestSortByWord(t *testing.T) {
 		}
 	}
 }
+
+// TestHash64: every byte of a key changes its hash (the words overlap at
+// the end), and URLs that differ in a number spread evenly over shards.
+func TestHash64(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 10))
+	for n := 1; n <= 40; n++ {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(rnd.Uint32())
+		}
+		h := hash64(string(b))
+		for i := range b {
+			b[i]++
+			if hash64(string(b)) == h {
+				t.Fatalf("length %d: byte %d does not change the hash", n, i)
+			}
+			b[i]--
+		}
+		if hash64(string(b[:n-1])) == h {
+			t.Fatalf("length %d: the last byte does not change the hash", n)
+		}
+	}
+	const shards, keys = 8, 80000
+	var per [shards]int
+	for i := range keys {
+		per[shardOf(fmt.Sprintf("https://www.example.com/item/%d", i), shards)]++
+	}
+	for s, c := range per {
+		if c < keys/shards*95/100 || c > keys/shards*105/100 {
+			t.Fatalf("shard %d holds %d of %d keys: %v", s, c, keys, per)
+		}
+	}
+}
