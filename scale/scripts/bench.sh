@@ -29,9 +29,10 @@ measure() { # NAME COMMAND
     local name=$1; shift
     rm -rf out; /usr/bin/time -o time.txt -f '%e %U %S %M' bash -c "$*" >/dev/null
     read -r wall user sys kb <time.txt
-    printf '%-15s %9.1f %9.1f %9d\n' "$name" "$wall" "$(echo "$user + $sys" | bc)" $((kb / 1024))
+    printf '%-15s %9.2f %9.2f %9d\n' "$name" "$wall" "$(echo "$user + $sys" | bc)" $((kb / 1024)) | tee -a rows.txt
 }
 urlkit extract -q -j 2 text/* >extracted.txt
+rm -f rows.txt
 for _ in $(seq "$ROUNDS"); do
     measure extract-scale 'urlkit-scale extract --input "text/*" --output out 2>/dev/null'
     measure extract-shell 'urlkit extract -q -j 2 text/* | urlkit normalize --mode rfc3986 2>/dev/null | sort | uniq -c'
@@ -40,4 +41,16 @@ for _ in $(seq "$ROUNDS"); do
     measure hosts-scale 'urlkit-scale hosts --input "urls/*" --output out 2>/dev/null'
     measure hosts-shell 'cat urls/* | urlkit parse --mode rfc3986 --json --fields host -j 2 2>/dev/null | sort | uniq -c'
 done
-rm -rf out time.txt extracted.txt
+# The issue's ratios, round by round (the machine's speed moves between
+# rounds, less within one), and their medians.
+awk '{ w[$1] = $2; c[$1] = $3 }
+     $1 == "hosts-shell" {
+        n++
+        a[n] = w["extract-scale"] / w["extract-alone"]; b[n] = c["extract-scale"] / c["extract-alone"]
+        d[n] = w["extract-scale"] / w["extract-shell"]; e[n] = c["hosts-scale"] / c["hosts-shell"]
+        printf "round %d: extract-scale/extract-alone wall %.2f CPU %.2f; extract-scale/extract-shell wall %.2f; hosts-scale/hosts-shell CPU %.2f\n", n, a[n], b[n], d[n], e[n]
+     }
+     function med(x,   i, j, t, m) { m = n; for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+        return m % 2 ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2 }
+     END { printf "median of %d rounds: extract-scale/extract-alone wall %.2f CPU %.2f; extract-scale/extract-shell wall %.2f; hosts-scale/hosts-shell CPU %.2f\n", n, med(a), med(b), med(d), med(e) }' rows.txt
+rm -rf out time.txt extracted.txt rows.txt
