@@ -43,7 +43,9 @@ func (c *calls[T]) start(ctx context.Context, work func() (T, error), emit func(
 	select {
 	case busy <- struct{}{}:
 	case <-ctx.Done():
-		c.running.Wait()
+		// The bundle ends here: its calls' results go with it, and the
+		// plan starts its next bundle empty.
+		c.finish(func(T) {})
 		return ctx.Err()
 	}
 	c.running.Add(1)

@@ -66,4 +66,21 @@ func TestCalls(t *testing.T) {
 			t.Fatalf("%s: the next bundle starts with %v", name, err)
 		}
 	}
+
+	// A bundle cancelled while its calls wait for a place: the error is
+	// the context's, and nothing of it is left for the next bundle.
+	hold := make(chan struct{})
+	var c2 calls[int]
+	got = nil
+	for range runtime.GOMAXPROCS(0) {
+		c2.start(context.Background(), func() (int, error) { <-hold; return 7, nil }, emit)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(10 * time.Millisecond); cancel(); close(hold) }()
+	if err := c2.start(ctx, work(8), emit); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled bundle's call: %v", err)
+	}
+	if err := c2.finish(emit); err != nil || len(got) != 0 {
+		t.Fatalf("the next bundle starts with %v, %v", got, err)
+	}
 }
