@@ -172,7 +172,7 @@ type keys struct {
 	n      int    // keys added
 	run    []byte // the run being encoded, reused
 	room   int    // the keys to make room for in a shard's list
-	bytes  int    // the bytes of keys to make room for
+	roomB  int    // the bytes of keys to make room for, in all
 	tmp    []keyRef
 }
 
@@ -189,7 +189,7 @@ func getKeys(size, n int) *keys {
 	case k := <-spare:
 		return k
 	default:
-		return &keys{bytes: min(size, maxArena), room: n}
+		return &keys{roomB: min(size, maxArena), room: n}
 	}
 }
 
@@ -242,7 +242,7 @@ func (k *keys) add(key string, n int) {
 		k.arenas = make([][]byte, n)
 		for i := range k.shards {
 			k.shards[i] = make([]keyRef, 0, k.room)
-			k.arenas[i] = make([]byte, 0, k.bytes/n)
+			k.arenas[i] = make([]byte, 0, k.roomB/n)
 		}
 	}
 	s := shardOf(key, n)
@@ -404,17 +404,16 @@ func wordAt(key []byte, depth int) uint64 {
 
 var errRun = errors.New("corrupt run")
 
-// runReader reads the rows of a run in order: from b, the whole run, or
-// from src through a buffer of its own (a shard's writer reads its runs
-// as it merges them, 64 KiB at a time: read whole first, each run was
-// out of the caches by the time the merge came to it, and its buffer
-// new memory to clear and fault in). key and aux are valid until the
-// next call of next.
+// runReader reads the rows of a run in order, from src through a buffer
+// of its own (a shard's writer reads its runs as it merges them, 64 KiB
+// at a time: read whole first, each run was out of the caches by the
+// time the merge came to it, and its buffer new memory to clear and
+// fault in). key and aux are valid until the next call of next.
 type runReader struct {
-	name    string    // the run's, for errors
-	src     io.Reader // nil: b is the whole run
-	buf     []byte    // src's buffer; b is its unread part
-	eof     bool      // src is read to its end
+	name    string // the run's, for errors
+	src     io.Reader
+	buf     []byte // src's buffer; b is its unread part
+	eof     bool   // src is read to its end
 	b       []byte
 	key     []byte
 	n       uint64
@@ -447,7 +446,7 @@ func (r *runReader) read() (bool, error) {
 		if err != errShort {
 			return ok, err
 		}
-		if r.src == nil || r.eof {
+		if r.eof {
 			return false, errRun // the run ends inside a row
 		}
 		if err := r.fill(); err != nil {
@@ -464,7 +463,7 @@ var errShort = errors.New("row continues past the buffer")
 func (r *runReader) decode() (bool, error) {
 	b := r.b
 	if len(b) == 0 {
-		if r.src != nil && !r.eof {
+		if !r.eof {
 			return false, errShort
 		}
 		return false, nil
@@ -561,27 +560,13 @@ type merger struct {
 	aux  []byte
 }
 
-// newMerger reads the first row of every run, given whole.
-func newMerger(runs [][]byte) (*merger, error) {
-	rs := make([]runReader, len(runs))
-	for i, b := range runs {
-		rs[i].b = b
-	}
-	return startMerger(rs)
-}
-
-// newStreamMerger reads the first row of every run, read from srcs;
-// names are the runs', for errors.
-func newStreamMerger(srcs []io.Reader, names []string) (*merger, error) {
+// newMerger reads the first row of every run, read from srcs, and plays
+// the tree; names are the runs', for errors.
+func newMerger(srcs []io.Reader, names []string) (*merger, error) {
 	rs := make([]runReader, len(srcs))
 	for i, src := range srcs {
 		rs[i].src, rs[i].name = src, names[i]
 	}
-	return startMerger(rs)
-}
-
-// startMerger reads the first row of every run and plays the tree.
-func startMerger(rs []runReader) (*merger, error) {
 	m := &merger{runs: rs, tree: make([]int, max(len(rs), 1))}
 	for i := range rs {
 		if err := rs[i].advance(); err != nil {

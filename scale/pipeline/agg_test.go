@@ -18,20 +18,23 @@ import (
 // at a time through runReader's buffer (which then grows for any row
 // longer than it) merge the same, or fail the same.
 func mergeAll(t testing.TB, runs [][]byte) (map[string]int64, map[string]string, error) {
-	m, err := newMerger(runs)
-	n, aux, err := drain(t, m, err)
-	srcs := make([]io.Reader, len(runs))
-	names := make([]string, len(runs))
-	for i, b := range runs {
-		srcs[i], names[i] = iotest.OneByteReader(bytes.NewReader(b)), fmt.Sprint("run", i)
+	merge := func(reader func(io.Reader) io.Reader) (map[string]int64, map[string]string, error) {
+		srcs := make([]io.Reader, len(runs))
+		names := make([]string, len(runs))
+		for i, b := range runs {
+			srcs[i], names[i] = reader(bytes.NewReader(b)), fmt.Sprint("run", i)
+		}
+		m, err := newMerger(srcs, names)
+		n, aux, err := drain(t, m, err)
+		if err != nil && !strings.Contains(err.Error(), "run") {
+			t.Fatalf("a run's error names no run: %v", err)
+		}
+		return n, aux, err
 	}
-	m2, err2 := newStreamMerger(srcs, names)
-	n2, aux2, err2 := drain(t, m2, err2)
+	n, aux, err := merge(func(r io.Reader) io.Reader { return r })
+	n2, aux2, err2 := merge(iotest.OneByteReader)
 	if (err == nil) != (err2 == nil) || !maps.Equal(n, n2) || !maps.Equal(aux, aux2) {
-		t.Fatalf("runs read whole and streamed merge apart: %v, %v", err, err2)
-	}
-	if err2 != nil && !strings.Contains(err2.Error(), "run") {
-		t.Fatalf("a streamed run's error names no run: %v", err2)
+		t.Fatalf("runs read in one piece and a byte at a time merge apart: %v, %v", err, err2)
 	}
 	return n, aux, err
 }

@@ -81,12 +81,12 @@ func (w *runWriter) write(ctx context.Context, shard int, run []byte) (name stri
 	return name, true
 }
 
-// writeShard merges the runs of shard, named by names, and writes the
-// shard's file: sorted rows, gzip, under a temporary name in the same
-// directory, renamed to its final name once closed, so that a file with
-// the final name is always whole. The runs are removed once it is.
+// writeShard merges the runs of shard, named by names (sorted in place),
+// and writes the shard's file: sorted rows, gzip, under a temporary name
+// in the same directory, renamed to its final name once closed, so that a
+// file with the final name is always whole. The runs are removed once it
+// is.
 func writeShard(ctx context.Context, o *Options, shard int, names []string) (string, error) {
-	names = slices.Clone(names)
 	slices.Sort(names) // the same merge whatever the order they came in
 	fs, err := filesystem.New(ctx, joinPath(o.Output, RunsDir))
 	if err != nil {
@@ -94,22 +94,23 @@ func writeShard(ctx context.Context, o *Options, shard int, names []string) (str
 	}
 	defer fs.Close()
 	// The runs are read as they are merged (runReader).
-	srcs := make([]io.Reader, 0, len(names))
+	var open []io.ReadCloser
 	closeAll := func() {
-		for _, src := range srcs {
-			src.(io.Closer).Close()
+		for _, rc := range open {
+			rc.Close()
 		}
-		srcs = srcs[:0]
+		open = nil
 	}
 	defer closeAll()
-	for _, name := range names {
+	srcs := make([]io.Reader, len(names))
+	for i, name := range names {
 		rc, err := fs.OpenRead(ctx, name)
 		if err != nil {
 			return "", fmt.Errorf("reading a run: %w", err)
 		}
-		srcs = append(srcs, rc)
+		open, srcs[i] = append(open, rc), rc
 	}
-	rows, err := newStreamMerger(srcs, names)
+	rows, err := newMerger(srcs, names)
 	if err != nil {
 		return "", err
 	}
