@@ -249,6 +249,11 @@ func TestGoldenExtract(t *testing.T) {
 		rows, _ := runPrism(t, Options{Pipeline: Extract, Inputs: []string{filepath.Join(dir, in)}, Output: t.TempDir(), Shards: 4})
 		sameCounts(t, "extract of "+in, tsvCounts(t, rows), want)
 	}
+	// In the RFC 1738 mode the keys come from each URL's text parsed
+	// again, not from the extractor's parsed URL (scanner.found).
+	want1738 := uniqC(t, sh(t, bin, dir, `urlkit extract -q prose.txt | urlkit normalize --mode rfc1738 2>/dev/null | grep -v '^$' | sort | uniq -c`))
+	rows1738, _ := runPrism(t, Options{Pipeline: Extract, Inputs: []string{filepath.Join(dir, "prose.txt")}, Output: t.TempDir(), Shards: 2, Mode: "rfc1738"})
+	sameCounts(t, "extract --mode rfc1738", tsvCounts(t, rows1738), want1738)
 	// --by-host: the hosts of those URLs.
 	rows, _ := runPrism(t, Options{Pipeline: Extract, Inputs: []string{filepath.Join(dir, "prose.txt")}, Output: t.TempDir(), Shards: 2, ByHost: true})
 	sameCounts(t, "extract --by-host", tsvCounts(t, rows), cliHosts(t, bin, dir, `urlkit extract -q prose.txt`))

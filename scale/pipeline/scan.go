@@ -32,7 +32,6 @@ type scanner struct {
 	keys  *keys  // extract: the URLs, most of them distinct
 	stats Stats
 	buf   []byte
-	ends  []int // the ends of the URLs in buf
 	// rows past this many distinct keys are handed on (flush) so that a
 	// worker's memory stays bounded however large a file.
 	limit int
@@ -165,60 +164,35 @@ func (s *scanner) scanText(in *records.Input) error {
 // found counts the URLs sc finds; flush: hand the rows on when there are
 // too many.
 func (s *scanner) found(sc *extract.Scanner, flush bool) {
-	if s.urlKeys() && (s.mode == urlkit.RFC3986 || s.mode == urlkit.Lenient) {
-		// The extractor parsed each URL in the lenient mode, and in
-		// these two modes its canonical text parses to the same URL
-		// again (FuzzFoundParsed): normalized as it lies, each URL is
-		// parsed once and copied once, into the keys' arena, before
-		// the next call to Next (the parse and the copies were a
-		// tenth of the pipeline's time).
-		if s.keys == nil {
-			s.keys = getKeys(1<<16, 1<<10)
-		}
-		for sc.Next() {
+	// The extractor parsed each URL in the lenient mode, and in the
+	// RFC3986 and Lenient modes its canonical text parses to the same
+	// URL again (FuzzFoundParsed): there extract's keys are normalized
+	// from it as it lies, parsed once and copied once, into the arena,
+	// before the next call to Next (the parse and the copies were a
+	// tenth of the pipeline's time). Other modes, and --by-host's map
+	// (whose keys must not hold the scanner's buffer), parse a copy.
+	parsed := s.urlKeys() && (s.mode == urlkit.RFC3986 || s.mode == urlkit.Lenient)
+	for sc.Next() {
+		if parsed {
 			n := normalize.Normalize(sc.Parsed(), s.mode)
-			s.keys.add(n.String(), s.o.Shards)
+			s.key(n.String())
 			s.stats.URLs++
-			if flush {
-				s.maybeFlush()
-			}
-		}
-		return
-	}
-	if !s.urlKeys() {
-		for sc.Next() {
+		} else {
 			s.buf = sc.AppendURL(s.buf[:0])
 			s.url(string(s.buf))
-			if flush {
-				s.maybeFlush()
-			}
 		}
-		return
-	}
-	// The keys are copied into the arena: the URLs are made strings
-	// 64 KiB at a time, not one by one (an allocation per URL, and
-	// garbage).
-	ends := s.ends[:0]
-	for more := true; more; {
-		more = sc.Next()
-		if more {
-			s.buf = sc.AppendURL(s.buf)
-			ends = append(ends, len(s.buf))
-			if len(s.buf) < 64<<10 {
-				continue
-			}
-		}
-		text, from := string(s.buf), 0
-		for _, end := range ends {
-			s.url(text[from:end])
-			from = end
-		}
-		s.buf, ends = s.buf[:0], ends[:0]
 		if flush {
 			s.maybeFlush()
 		}
 	}
-	s.ends = ends
+}
+
+// key adds one normalized URL to extract's keys.
+func (s *scanner) key(url string) {
+	if s.keys == nil {
+		s.keys = getKeys(1<<16, 1<<10)
+	}
+	s.keys.add(url, s.o.Shards)
 }
 
 func (s *scanner) scanWARC(in *records.Input, f records.Format) error {
@@ -323,10 +297,7 @@ func (s *scanner) url(raw string) {
 			}
 			s.rows.add(n.Host, 1, "")
 		} else {
-			if s.keys == nil {
-				s.keys = getKeys(1<<16, 1<<10)
-			}
-			s.keys.add(n.String(), s.o.Shards)
+			s.key(n.String())
 		}
 	case Canon:
 		canonical, row := canonJSON(raw, &u, s.mode)
