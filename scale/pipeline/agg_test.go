@@ -261,6 +261,79 @@ func FuzzRun(f *testing.F) {
 	})
 }
 
+// TestMergeCodes: runs whose keys share prefixes at every length, are
+// prefixes of each other, repeat across runs or are empty merge into
+// each key once with its counts summed, in order, for any number of
+// runs: the offset-value codes decide matches on every path (codes
+// apart, equal codes, keys equal to the base).
+func TestMergeCodes(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for _, nruns := range []int{1, 2, 3, 5, 8, 17, 33} {
+		for round := range 20 {
+			files := make([]counts, nruns)
+			for i := range files {
+				files[i] = newCounts()
+			}
+			want := map[string]int64{}
+			for range 40 * nruns {
+				b := make([]byte, rnd.IntN(7))
+				for i := range b {
+					b[i] = "ab"[rnd.IntN(2)]
+				}
+				if round%2 == 1 && len(b) > 2 {
+					b[1] = 0 // a zero byte: coded as 1, above a key's end
+				}
+				k := "http://x/" + string(b)
+				if rnd.IntN(9) == 0 {
+					k = string(b) // no shared prefix at all
+				}
+				n := int64(1 + rnd.IntN(3))
+				files[rnd.IntN(nruns)].add(k, n, "")
+				want[k] += n
+			}
+			var runs [][]byte
+			for _, c := range files {
+				c.runs(1, 0, func(_ int, b []byte) { runs = append(runs, b) })
+			}
+			got, _, err := mergeAll(t, runs)
+			if err != nil || !maps.Equal(got, want) {
+				t.Fatalf("%d runs: merged %d keys (%v), want %d", nruns, len(got), err, len(want))
+			}
+		}
+	}
+}
+
+// FuzzMerge: keys given as lines, dealt to runs by their first byte,
+// merge to what a map counts.
+func FuzzMerge(f *testing.F) {
+	f.Add([]byte("a\nab\nabc\n\nab\nb\nba\na"), uint8(3))
+	f.Add([]byte("http://x/a\nhttp://x/a\nhttp://x/\x00\nhttp://x/"), uint8(2))
+	f.Fuzz(func(t *testing.T, data []byte, nruns uint8) {
+		n := 1 + int(nruns%16)
+		files := make([]counts, n)
+		for i := range files {
+			files[i] = newCounts()
+		}
+		want := map[string]int64{}
+		for i, k := range strings.Split(string(data), "\n") {
+			r := i % n
+			if len(k) > 0 {
+				r = int(k[0]) % n
+			}
+			files[r].add(k, 1, "")
+			want[k]++
+		}
+		var runs [][]byte
+		for _, c := range files {
+			c.runs(1, 0, func(_ int, b []byte) { runs = append(runs, b) })
+		}
+		got, _, err := mergeAll(t, runs)
+		if err != nil || !maps.Equal(got, want) {
+			t.Fatalf("merged %v (%v), want %v", got, err, want)
+		}
+	})
+}
+
 // TestSortByWord: the radix sort of the words, whichever of their bytes
 // vary (an odd or even number of passes, some passed over).
 func TestSortByWord(t *testing.T) {
