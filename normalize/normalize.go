@@ -278,12 +278,11 @@ func firstChange(s string, k part, std bool) int {
 	case std:
 		stop = &stops[1]
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !stop[c] {
-			continue
+	for i := 0; ; i++ {
+		if i = nextStop(s, i, stop); i == len(s) {
+			return -1
 		}
-		if c != '%' {
+		if s[i] != '%' {
 			return i // mustEncode
 		}
 		if i+2 >= len(s) || !cc.IsHex(s[i+1]) || !cc.IsHex(s[i+2]) {
@@ -295,7 +294,22 @@ func firstChange(s string, k part, std bool) int {
 		}
 		i += 2
 	}
-	return -1
+}
+
+// nextStop returns the offset of the first byte of s from i on that stop
+// marks, or len(s): eight bytes a round while none is marked (one branch
+// for eight lookups), then a byte at a time.
+func nextStop(s string, i int, stop *[256]uint8) int {
+	for ; len(s)-i >= 8; i += 8 {
+		w := s[i : i+8]
+		if stop[w[0]]|stop[w[1]]|stop[w[2]]|stop[w[3]]|stop[w[4]]|stop[w[5]]|stop[w[6]]|stop[w[7]] != 0 {
+			break
+		}
+	}
+	for i < len(s) && stop[s[i]] == 0 {
+		i++
+	}
+	return i
 }
 
 // stops are the bytes firstChange looks at (an escape, or a byte
@@ -304,13 +318,19 @@ func firstChange(s string, k part, std bool) int {
 // adds the upper-case letters normHost lowers. A table a byte: the
 // calls and tests per byte were most of the time of normalizing a URL
 // with nothing to change.
-var stops, hostStops = func() (s [3][256]bool, h [256]bool) {
+var stops, hostStops = func() (s [3][256]uint8, h [256]uint8) {
+	one := func(stop bool) uint8 {
+		if stop {
+			return 1
+		}
+		return 0
+	}
 	for c := range 256 {
 		b := byte(c)
-		s[0][c] = b == '%' || mustEncode(b, normPathPart, false)
-		s[1][c] = b == '%' || mustEncode(b, normPathPart, true)
-		s[2][c] = b == '%' || mustEncode(b, normHostPart, false)
-		h[c] = s[2][c] || 'A' <= b && b <= 'Z'
+		s[0][c] = one(b == '%' || mustEncode(b, normPathPart, false))
+		s[1][c] = one(b == '%' || mustEncode(b, normPathPart, true))
+		s[2][c] = one(b == '%' || mustEncode(b, normHostPart, false))
+		h[c] = one(s[2][c] == 1 || 'A' <= b && b <= 'Z')
 	}
 	return s, h
 }()
@@ -344,11 +364,7 @@ func normPath(p string, std bool, t *trace) string {
 
 // normHost normalizes the escapes of a host and lower-cases it.
 func normHost(h string, std bool, t *trace) string {
-	i := 0
-	for i < len(h) && !hostStops[h[i]] {
-		i++
-	}
-	if i == len(h) {
+	if nextStop(h, 0, &hostStops) == len(h) {
 		return h // most hosts: lower case, no escapes
 	}
 	n := normComponent(h, normHostPart, std, t)
