@@ -3,6 +3,7 @@ package normalize
 import (
 	"testing"
 
+	"github.com/urlkit/urlkit"
 	cc "github.com/urlkit/urlkit/internal/charclass"
 )
 
@@ -40,6 +41,25 @@ func FuzzFirstChange(f *testing.F) {
 				if got, want := firstChange(s, k, std), firstChangeByte(s, k, std); got != want {
 					t.Fatalf("firstChange(%q, %d, %v) = %d, want %d", s, k, std, got, want)
 				}
+			}
+		}
+	})
+}
+
+// FuzzCanonicalWeb: a URL canonicalWeb passes is one the rules leave as
+// it is, in both modes that take the shortcut.
+func FuzzCanonicalWeb(f *testing.F) {
+	for _, s := range []string{"http://a.example/b?c#d", "https://www.example.com/", "http://A.example/", "http://a/./b", "http://a/%7e", "http://a", "http://[::1]/", "http://[2001:db8:0:0:0:0:0:1]/", "http://u@a/", "http://a:80/", "HTTP://a/", "http://a/b c", "http://a/b?%41", "http://a/b#%zz", "http:///x", "http://a/b/..", "http://a/b/.x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, m := range []urlkit.Mode{urlkit.RFC3986, urlkit.Lenient} {
+			u, _, err := urlkit.ParseMode(s, m)
+			if err != nil || !canonicalWeb(&u) {
+				continue
+			}
+			if n := normalizeRules(&u, m, true, nil); !n.SameComponents(&u) {
+				t.Fatalf("%v: %q passes canonicalWeb, but the rules make it %q", m, s, n.String())
 			}
 		}
 	})

@@ -79,6 +79,34 @@ func Explain(u *urlkit.URL, m urlkit.Mode) (urlkit.URL, []resolve.RuleStep) {
 
 func normalize(u *urlkit.URL, m urlkit.Mode, t *trace) urlkit.URL {
 	std := m == urlkit.RFC3986 || m == urlkit.Lenient // the Lenient mode's repaired text is RFC 3986's
+	if std && canonicalWeb(u) {
+		return *u
+	}
+	return normalizeRules(u, m, std, t)
+}
+
+// canonicalWeb reports whether u has the shape of most URLs found in
+// text and is in RFC 3986 6.2.2's form as it is: a lower-case http or
+// https URL with a host and a path, no userinfo, port or IP literal, and
+// nothing in its host, path, query or fragment that a rule below
+// changes (an escape, a byte to encode, an upper-case host letter, a dot
+// segment). Such a URL is returned as it is without visiting each rule:
+// they were two thirds of the time of normalizing it (FuzzCanonicalWeb
+// holds the two to the same result).
+func canonicalWeb(u *urlkit.URL) bool {
+	if u.Scheme != "http" && u.Scheme != "https" || !u.HasAuthority || u.HasUser || u.HasPort ||
+		u.Path == "" || u.Host != "" && u.Host[0] == '[' {
+		return false
+	}
+	rest := &stops[1]
+	return nextStop(u.Host, 0, &hostStops) == len(u.Host) &&
+		nextStop(u.Path, 0, rest) == len(u.Path) && !resolver.HasDotSegment(u.Path) &&
+		(!u.HasQuery || nextStop(u.Query, 0, rest) == len(u.Query)) &&
+		(!u.HasFragment || nextStop(u.Fragment, 0, rest) == len(u.Fragment))
+}
+
+// normalizeRules is normalize by its rules, one after the other.
+func normalizeRules(u *urlkit.URL, m urlkit.Mode, std bool, t *trace) urlkit.URL {
 	v := *u
 	if s := cc.LowerASCII(v.Scheme); s != v.Scheme {
 		t.schemeLowered(v.Scheme, s)
