@@ -72,6 +72,24 @@ func fuzzMode(t *testing.T, s string, m Mode) {
 			t.Fatalf("needsRepair(%q) is false, but the repairs give %q, %v", s, text, r.warnings)
 		}
 	}
+	if m == Lenient {
+		// The repairs are the same whether the offsets are kept (to
+		// locate an error) or not, and give one offset a byte, in s.
+		r, rt := repairer{in: s}, repairer{in: s, track: true}
+		text, err := r.run()
+		textT, errT := rt.run()
+		if text != textT || (err == nil) != (errT == nil) {
+			t.Fatalf("repairs of %q: %q, %v without offsets; %q, %v with", s, text, err, textT, errT)
+		}
+		if err == nil && len(rt.from) != len(textT) {
+			t.Fatalf("repairs of %q: %d offsets for %q", s, len(rt.from), textT)
+		}
+		for _, off := range rt.from {
+			if off < 0 || off >= len(s) {
+				t.Fatalf("repairs of %q: offset %d outside it", s, off)
+			}
+		}
+	}
 	u, warns, err := parse(s, m, m == RFC3986)
 	list := Check(s, m)
 	if (err == nil) != (len(list) == 0) {

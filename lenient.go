@@ -30,10 +30,11 @@ import (
 // prepared says how the text the parser reads maps back to the input:
 // the pass before the parser (prepare) may have removed a "URL:" prefix
 // (text is the input from shift on) or, in the Lenient mode, repaired the
-// input (from[j] is the offset in the input of text[j]).
+// input (repaired: the offset in the input of each byte of text is found
+// again, by repairOffsets, only for an error to locate).
 type prepared struct {
 	shift    int
-	from     []int
+	repaired bool
 	warnings []Warning
 }
 
@@ -48,18 +49,17 @@ func prepare(s string, m Mode) (text string, pre *prepared, err error) {
 		if !needsRepair(s) {
 			return s, nil, nil
 		}
-		// Room for a few escapes, so that the two slices seldom grow.
-		n := len(s) + 16
-		r := repairer{in: s, out: make([]byte, 0, n), from: make([]int, 0, n)}
+		// Room for a few escapes, so that the text seldom grows. The
+		// offsets of its bytes in s are not kept: an int a byte was most
+		// of the garbage of parsing text with repairs, and they serve
+		// only to locate an error.
+		r := repairer{in: s, out: make([]byte, 0, len(s)+16)}
 		text, err := r.run()
 		if r.unlisted > 0 {
 			r.warnings = append(r.warnings, Warning{Offset: r.unlistedAt,
 				Message: fmt.Sprintf("and %d more repairs, not listed (the first %d are)", r.unlisted, maxRepairWarnings)})
 		}
-		if len(r.from) == 0 {
-			r.from = nil // nothing left: locate reads offsets as they are
-		}
-		return text, &prepared{from: r.from, warnings: r.warnings}, err
+		return text, &prepared{repaired: true, warnings: r.warnings}, err
 	}
 	if len(s) < 5 || s[0]|0x20 != 'u' || !resolver.HasPrefixFold(s, "URL:") {
 		return s, nil, nil
@@ -84,11 +84,15 @@ func (pre *prepared) locate(s string, e *Error) {
 		return
 	}
 	e.Input = safetext.RedactURL(s)
+	var from []int
+	if pre.repaired {
+		from = repairOffsets(s)
+	}
 	switch {
-	case pre.from == nil:
+	case from == nil:
 		e.Offset += pre.shift
-	case e.Offset >= 0 && e.Offset < len(pre.from):
-		e.Offset = pre.from[e.Offset]
+	case e.Offset >= 0 && e.Offset < len(from):
+		e.Offset = from[e.Offset]
 		e.Rule += " (after lenient repairs)"
 	default:
 		e.Offset = len(s)
@@ -257,11 +261,25 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
+// repairOffsets repairs s again, keeping the offset in s of each byte of
+// the repaired text; nil when nothing is left (locate then reads offsets
+// as they are).
+func repairOffsets(s string) []int {
+	n := len(s) + 16
+	r := repairer{in: s, out: make([]byte, 0, n), from: make([]int, 0, n), track: true}
+	r.run()
+	if len(r.from) == 0 {
+		return nil
+	}
+	return r.from
+}
+
 // repairer builds the canonical form of a lenient input.
 type repairer struct {
 	in       string
 	out      []byte
-	from     []int // from[j] is the offset in in of out[j]
+	from     []int // with track, from[j] is the offset in in of out[j]
+	track    bool
 	warnings []Warning
 	// unlisted repairs past maxRepairWarnings, the first at unlistedAt
 	unlisted, unlistedAt int
@@ -305,12 +323,16 @@ func (r *repairer) inPassword(off int) bool {
 
 func (r *repairer) emit(off int, c byte) {
 	r.out = append(r.out, c)
-	r.from = append(r.from, off)
+	if r.track {
+		r.from = append(r.from, off)
+	}
 }
 
 func (r *repairer) emitEscaped(off int, c byte) {
 	r.out = append(r.out, '%', cc.UpperHex[c>>4], cc.UpperHex[c&15])
-	r.from = append(r.from, off, off, off)
+	if r.track {
+		r.from = append(r.from, off, off, off)
+	}
 }
 
 func (r *repairer) run() (string, error) {
@@ -566,7 +588,10 @@ func (r *repairer) host(lo, hi int, wrapped bool) error {
 		return &Error{Op: "parse", Input: safetext.RedactURL(s), Offset: lo, Err: ErrBadHost, Rule: rule}
 	}
 	r.warn(lo, "internationalized host name %q converted to its IDNA A-label %s", h, a)
-	r.out, r.from = r.out[:mark], r.from[:mark]
+	r.out = r.out[:mark]
+	if r.track {
+		r.from = r.from[:mark]
+	}
 	for i := 0; i < len(a); i++ {
 		r.emit(lo, a[i])
 	}
