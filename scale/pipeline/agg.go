@@ -409,7 +409,7 @@ var errRun = errors.New("corrupt run")
 // of its own (a shard's writer reads its runs as it merges them, 64 KiB
 // at a time: read whole first, each run was out of the caches by the
 // time the merge came to it, and its buffer new memory to clear and
-// fault in). key and aux are valid until the next call of next.
+// fault in). key and aux are valid until the next call of advance.
 type runReader struct {
 	name    string // the run's, for errors
 	src     io.Reader
@@ -420,29 +420,24 @@ type runReader struct {
 	n       uint64
 	aux     []byte
 	started bool // a row was read: the next key must be greater
-	done    bool // the run is read to its end
 	// code is key's offset-value code (merger) relative to the key
 	// before it in the run, or to the empty key for the first: front
-	// coding gives it for nothing.
+	// coding gives it for nothing. At the run's end it is codeDone.
 	code uint64
 }
 
-// advance reads the next row, or marks the run done at its end.
+// advance reads the next row, or codes the run done at its end; the
+// error is a corrupt row's (lengths out of bounds, keys out of order, a
+// row cut short) or a failed read's.
 func (r *runReader) advance() error {
-	ok, err := r.next()
-	r.done = !ok
-	return err
-}
-
-// next reads the next row: false at the end of the run or, with a non-nil
-// error, at a corrupt row (lengths out of bounds, keys out of order, a
-// row cut short) or a failed read.
-func (r *runReader) next() (bool, error) {
 	ok, err := r.read()
+	if !ok {
+		r.code = codeDone
+	}
 	if err != nil && r.name != "" {
 		err = fmt.Errorf("the run %s: %w", r.name, err)
 	}
-	return ok, err
+	return err
 }
 
 func (r *runReader) read() (bool, error) {
@@ -611,7 +606,7 @@ func newMerger(srcs []io.Reader, names []string) (*merger, error) {
 	}
 	m := &merger{runs: rs, tree: make([]int, max(len(rs), 1))}
 	for i := range rs {
-		if err := m.advance(i); err != nil {
+		if err := rs[i].advance(); err != nil {
 			return nil, err
 		}
 	}
@@ -619,17 +614,6 @@ func newMerger(srcs []io.Reader, names []string) (*merger, error) {
 		m.tree[0] = m.play(1)
 	}
 	return m, nil
-}
-
-// advance moves run i to its next row, coded against its last, or codes
-// it done.
-func (m *merger) advance(i int) error {
-	r := &m.runs[i]
-	err := r.advance()
-	if r.done {
-		r.code = codeDone
-	}
-	return err
 }
 
 // play plays the matches of the subtree at node (the leaves are nodes
@@ -689,7 +673,7 @@ func (m *merger) next() (bool, error) {
 			m.aux = append(m.aux[:0], r.aux...)
 			first = false
 		}
-		if err := m.advance(w); err != nil {
+		if err := r.advance(); err != nil {
 			return false, err
 		}
 		// The run's next key plays its way up from its leaf, against

@@ -3,10 +3,11 @@ package pipeline
 import (
 	"bytes"
 	"encoding/binary"
-	"github.com/klauspost/compress/flate"
 	"hash/crc32"
 	"io"
 	"runtime"
+
+	"github.com/klauspost/compress/flate"
 )
 
 // gzipWriter writes one gzip member, compressing chunks of its input on
